@@ -1,0 +1,79 @@
+"""Diagnostics are values: every check, the loader included, returns them instead of raising."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a source file; line and column are 1-based (0 when unknown)."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.path}:{self.line}:{self.column or 1}"
+        return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A second location that explains a diagnostic ("the body Result is here")."""
+
+    loc: Location
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding. `layer` is an id path such as ``2/body/7``; `port` the port id when one is meant."""
+
+    code: str
+    severity: Severity
+    message: str
+    loc: Location
+    rule: str = ""
+    layer: str | None = None
+    port: int | None = None
+    related: tuple[Related, ...] = field(default_factory=tuple)
+    hint: str | None = None
+
+    @property
+    def path(self) -> str:
+        return self.loc.path
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.loc.path, self.loc.line, self.loc.column, self.code)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form of GUIDE.md §3."""
+        return {
+            "path": self.loc.path,
+            "line": self.loc.line,
+            "column": self.loc.column,
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "rule": self.rule,
+            "layer": self.layer,
+            "port": self.port,
+            "related": [
+                {"path": r.loc.path, "line": r.loc.line, "column": r.loc.column, "note": r.note}
+                for r in self.related
+            ],
+            "hint": self.hint,
+        }

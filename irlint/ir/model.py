@@ -1,0 +1,175 @@
+"""The typed, read-only IR model. Built once by the loader; rules and the interpreter only read it.
+
+Every value that comes from an attribute keeps what was written (`raw_*`, `attrs`) beside what it
+means, because a rule that reports a bad value must be able to quote it. A value that could not be
+parsed is ``None`` and the loader has already recorded a diagnostic for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from irlint.diagnostics import Diagnostic, Location
+from irlint.ir.weights import Weights
+from irlint.types import ElementType, Shape
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Port:
+    """An input or output port of a layer. `shape` is None when a dim could not be parsed."""
+
+    id: int | None
+    precision: ElementType | None
+    shape: Shape | None
+    names: tuple[str, ...]
+    loc: Location
+    attrs: Mapping[str, str] = _EMPTY
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Edge:
+    """An `<edge from-layer from-port to-layer to-port>` of one graph level."""
+
+    from_layer: int | None
+    from_port: int | None
+    to_layer: int | None
+    to_port: int | None
+    loc: Location
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PortMapEntry:
+    """A `<port_map>` `<input>` or `<output>`; absent optional attributes are None (not defaulted)."""
+
+    direction: str  # "input" | "output"
+    external_port_id: int | None
+    internal_layer_id: int | None
+    axis: int | None
+    start: int | None
+    end: int | None
+    stride: int | None
+    part_size: int | None
+    purpose: str | None
+    loc: Location
+    attrs: Mapping[str, str] = _EMPTY
+
+    @property
+    def sliced(self) -> bool:
+        """True when the entry slices (input) or concatenates (output) along `axis`."""
+        return "axis" in self.attrs
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BackEdge:
+    """A `<back_edges>` `<edge from-layer to-layer>` inside a TensorIterator or Loop."""
+
+    from_layer: int | None
+    to_layer: int | None
+    from_port: int | None
+    to_port: int | None
+    loc: Location
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layer:
+    """A `<layer>`. `data` holds the `<data>` attributes as written; `body` is set for TI/Loop."""
+
+    id: int | None
+    name: str
+    type: str
+    version: str
+    data: Mapping[str, str]
+    inputs: tuple[Port, ...]
+    outputs: tuple[Port, ...]
+    loc: Location
+    path: str  # id path such as "2/body/7"
+    data_loc: Location | None = None
+    body: Graph | None = None
+    port_map: tuple[PortMapEntry, ...] = ()
+    back_edges: tuple[BackEdge, ...] = ()
+    port_map_loc: Location | None = None
+    back_edges_loc: Location | None = None
+    attrs: Mapping[str, str] = _EMPTY
+
+    def input(self, port_id: int) -> Port | None:
+        for p in self.inputs:
+            if p.id == port_id:
+                return p
+        return None
+
+    def output(self, port_id: int) -> Port | None:
+        for p in self.outputs:
+            if p.id == port_id:
+                return p
+        return None
+
+    def port(self, port_id: int) -> Port | None:
+        return self.input(port_id) or self.output(port_id)
+
+    def describe(self) -> str:
+        """How messages name a layer: ``layer 7 'lstm_cell' (LSTMCell)``."""
+        ident = "?" if self.id is None else str(self.id)
+        return f"layer {ident} '{self.name}' ({self.type})"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Graph:
+    """One graph level: the top-level net or a body. `owner` is the TI/Loop path ("" at top level)."""
+
+    layers: tuple[Layer, ...]
+    edges: tuple[Edge, ...]
+    owner: str
+    loc: Location
+    by_id: Mapping[int, Layer] = field(default=_EMPTY)
+
+    @staticmethod
+    def build(layers: tuple[Layer, ...], edges: tuple[Edge, ...], owner: str, loc: Location) -> Graph:
+        by_id: dict[int, Layer] = {}
+        for layer in layers:
+            if layer.id is not None and layer.id not in by_id:
+                by_id[layer.id] = layer  # first wins; duplicates are a rule's business
+        return Graph(layers, edges, owner, loc, MappingProxyType(by_id))
+
+    def layer(self, layer_id: int | None) -> Layer | None:
+        return None if layer_id is None else self.by_id.get(layer_id)
+
+    @property
+    def is_body(self) -> bool:
+        return self.owner != ""
+
+    def parameters(self) -> list[Layer]:
+        return [layer for layer in self.layers if layer.type == "Parameter"]
+
+    def results(self) -> list[Layer]:
+        return [layer for layer in self.layers if layer.type == "Result"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Model:
+    """A whole IR: the top-level graph, the weights, and what the loader had to say."""
+
+    path: str
+    name: str
+    version: int | None
+    graph: Graph
+    weights: Weights
+    loc: Location
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def graphs(self) -> Iterator[Graph]:
+        """Every graph level, top level first, then bodies depth-first in file order."""
+        stack = [self.graph]
+        while stack:
+            g = stack.pop()
+            yield g
+            stack.extend(reversed([layer.body for layer in g.layers if layer.body is not None]))
+
+    def layers(self) -> Iterator[tuple[Graph, Layer]]:
+        """Every layer of every level with the graph that holds it."""
+        for g in self.graphs():
+            for layer in g.layers:
+                yield g, layer

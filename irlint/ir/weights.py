@@ -1,0 +1,83 @@
+"""Lazy access to the .bin: sizes from stat(), bytes through np.memmap only when a Const is read.
+
+Linting a model must not read its weights (a 5 GB .bin costs nothing), so this object knows the
+file size up front and maps the file on first use. It never writes: the map is read-only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from irlint.types import ElementType
+
+
+class WeightsError(Exception):
+    """Raised by `Weights.array` when the requested bytes cannot be provided."""
+
+
+@dataclass(eq=False)
+class Weights:
+    """The .bin beside a model. `problem` says why it is unusable (missing, a directory, ...)."""
+
+    path: str
+    size: int = 0
+    problem: str | None = None
+    _map: np.memmap | None = field(default=None, repr=False)
+
+    @staticmethod
+    def open(path: str) -> Weights:
+        """Stat the file without reading it; any failure becomes `problem`."""
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return Weights(path, 0, "does not exist")
+        except OSError as e:
+            return Weights(path, 0, f"cannot be read ({e.strerror or e})")
+        if stat.S_ISDIR(st.st_mode):
+            return Weights(path, 0, "is a directory")
+        if not stat.S_ISREG(st.st_mode):
+            return Weights(path, 0, "is not a regular file")
+        if not os.access(path, os.R_OK):
+            return Weights(path, st.st_size, "is not readable")
+        return Weights(path, st.st_size)
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+    def contains(self, offset: int, size: int) -> bool:
+        return self.usable and 0 <= offset and 0 <= size and offset + size <= self.size
+
+    def raw(self, offset: int, size: int) -> np.ndarray:
+        """The bytes [offset, offset+size) as a read-only uint8 view (no copy)."""
+        if not self.usable:
+            raise WeightsError(f"weights file {self.path} {self.problem}")
+        if not self.contains(offset, size):
+            raise WeightsError(
+                f"bytes {offset}..{offset + size} lie outside {self.path} ({self.size} bytes)"
+            )
+        if size == 0:
+            return np.zeros(0, np.uint8)
+        if self._map is None:
+            try:
+                self._map = np.memmap(self.path, dtype=np.uint8, mode="r")
+            except (OSError, ValueError) as e:
+                raise WeightsError(f"cannot map {self.path}: {e}") from e
+        return self._map[offset : offset + size]
+
+    def array(self, offset: int, size: int, etype: ElementType, shape: tuple[int, ...]) -> np.ndarray:
+        """A Const's value, read-only, with its numpy dtype and shape."""
+        if etype.dtype is None:
+            raise WeightsError(f"element type {etype.name} cannot be represented in numpy")
+        count = 1
+        for d in shape:
+            count *= d
+        need = etype.nbytes(count)
+        if need != size:
+            raise WeightsError(f"shape {list(shape)} of {etype.name} needs {need} bytes, size is {size}")
+        data = self.raw(offset, size)
+        return np.frombuffer(data, dtype=etype.dtype.newbyteorder("<"), count=count).reshape(shape)

@@ -1,0 +1,1 @@
+"""Element-wise arithmetic, comparisons, logic, activations, reductions, Softmax, Convert."""

@@ -1,0 +1,200 @@
+"""Element types and partial shapes: the vocabulary shared by the loader, shape inference and kernels.
+
+A `Dim` is an interval ``lo..hi`` (``hi is None`` = unbounded), so static, dynamic (``-1``/``?``)
+and interval (``1..10``) dims are one type. A `Shape` is a tuple of dims; ``None`` stands for a
+dynamic rank. Kept free of lxml and of the IR model so every layer can import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class ElementType:
+    """One OpenVINO element type: its `element_type` name, its port `precision` and numpy dtype."""
+
+    name: str
+    precision: str
+    dtype: np.dtype | None  # None for types numpy cannot hold (u1, i4, string, dynamic ...)
+    bits: int  # bits per element; 0 for non-numeric
+
+    @property
+    def is_float(self) -> bool:
+        return self.name in ("f16", "f32", "f64", "bf16") or self.name.startswith("f8")
+
+    @property
+    def is_integer(self) -> bool:
+        return self.name[0] in "iu" and self.name not in ("undefined",)
+
+    @property
+    def is_bool(self) -> bool:
+        return self.name == "boolean"
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.name in ("dynamic", "undefined")
+
+    def nbytes(self, count: int) -> int:
+        """Bytes that `count` elements occupy in a .bin (sub-byte types are packed)."""
+        return (count * self.bits + 7) // 8
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _et(name: str, precision: str, dtype: str | None, bits: int) -> ElementType:
+    return ElementType(name, precision, np.dtype(dtype) if dtype else None, bits)
+
+
+ELEMENT_TYPES: dict[str, ElementType] = {
+    e.name: e
+    for e in (
+        _et("f64", "FP64", "float64", 64),
+        _et("f32", "FP32", "float32", 32),
+        _et("f16", "FP16", "float16", 16),
+        _et("bf16", "BF16", None, 16),
+        _et("f8e4m3", "F8E4M3", None, 8),
+        _et("f8e5m2", "F8E5M2", None, 8),
+        _et("nf4", "NF4", None, 4),
+        _et("i64", "I64", "int64", 64),
+        _et("i32", "I32", "int32", 32),
+        _et("i16", "I16", "int16", 16),
+        _et("i8", "I8", "int8", 8),
+        _et("i4", "I4", None, 4),
+        _et("u64", "U64", "uint64", 64),
+        _et("u32", "U32", "uint32", 32),
+        _et("u16", "U16", "uint16", 16),
+        _et("u8", "U8", "uint8", 8),
+        _et("u4", "U4", None, 4),
+        _et("u1", "U1", None, 1),
+        _et("boolean", "BOOL", "bool", 8),
+        _et("string", "STRING", None, 0),
+        _et("dynamic", "DYNAMIC", None, 0),
+        _et("undefined", "UNSPECIFIED", None, 0),
+    )
+}
+_BY_PRECISION = {e.precision: e for e in ELEMENT_TYPES.values()}
+_BY_PRECISION.update({"BOOLEAN": ELEMENT_TYPES["boolean"], "UNDEFINED": ELEMENT_TYPES["undefined"]})
+_BY_DTYPE = {e.dtype: e for e in ELEMENT_TYPES.values() if e.dtype is not None}
+
+F32 = ELEMENT_TYPES["f32"]
+F16 = ELEMENT_TYPES["f16"]
+I32 = ELEMENT_TYPES["i32"]
+I64 = ELEMENT_TYPES["i64"]
+U8 = ELEMENT_TYPES["u8"]
+BOOL = ELEMENT_TYPES["boolean"]
+
+
+def element_type(text: str) -> ElementType | None:
+    """Parse an `element_type` attribute (``f32``) or a port `precision` (``FP32``); None if unknown."""
+    t = text.strip()
+    return ELEMENT_TYPES.get(t) or ELEMENT_TYPES.get(t.lower()) or _BY_PRECISION.get(t.upper())
+
+
+def from_dtype(dtype: np.dtype) -> ElementType:
+    """The element type of a numpy dtype (KeyError for dtypes IR cannot express)."""
+    return _BY_DTYPE[np.dtype(dtype)]
+
+
+@dataclass(frozen=True, slots=True)
+class Dim:
+    """A dimension as an interval; ``Dim(3, 3)`` is static 3, ``Dim(0, None)`` is fully dynamic."""
+
+    lo: int
+    hi: int | None
+
+    @staticmethod
+    def of(n: int) -> Dim:
+        return Dim(n, n)
+
+    @property
+    def is_static(self) -> bool:
+        return self.hi is not None and self.lo == self.hi
+
+    @property
+    def value(self) -> int | None:
+        """The size if static, else None."""
+        return self.lo if self.is_static else None
+
+    def compatible(self, other: Dim) -> bool:
+        """True if some size lies in both intervals."""
+        lo = max(self.lo, other.lo)
+        his = [h for h in (self.hi, other.hi) if h is not None]
+        return not his or lo <= min(his)
+
+    def __str__(self) -> str:
+        if self.is_static:
+            return str(self.lo)
+        if self.lo == 0 and self.hi is None:
+            return "?"
+        return f"{self.lo}..{'' if self.hi is None else self.hi}"
+
+
+DYNAMIC = Dim(0, None)
+Shape = tuple[Dim, ...]
+
+
+def static_shape(dims: Iterable[int]) -> Shape:
+    return tuple(Dim(int(d), int(d)) for d in dims)
+
+
+def shape_values(shape: Shape | None) -> tuple[int, ...] | None:
+    """The shape as plain ints if fully static, else None."""
+    if shape is None:
+        return None
+    out = []
+    for d in shape:
+        if not d.is_static:
+            return None
+        out.append(d.lo)
+    return tuple(out)
+
+
+def format_shape(shape: Shape | None) -> str:
+    if shape is None:
+        return "[...]"
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def parse_dim(text: str) -> Dim | None:
+    """Parse one dim as written in IR: ``3``, ``-1``, ``?``, ``1..10``, ``..10``, ``2..``; None if invalid."""
+    t = text.strip()
+    if t in ("?", "-1"):
+        return DYNAMIC
+    if ".." in t:
+        lo_s, _, hi_s = t.partition("..")
+        try:
+            lo = int(lo_s) if lo_s.strip() else 0
+            hi = int(hi_s) if hi_s.strip() else None
+        except ValueError:
+            return None
+        if lo < 0 or (hi is not None and (hi < lo and hi != -1)):
+            return None
+        return Dim(lo, None if hi == -1 else hi)
+    try:
+        n = int(t)
+    except ValueError:
+        return None
+    if n < 0:
+        return None
+    return Dim(n, n)
+
+
+def parse_shape(text: str) -> Shape | None:
+    """Parse a `shape` attribute (``"2,3"``, ``"2, 3"``, ``""`` scalar, ``"?,3"``); raises ValueError."""
+    t = text.strip()
+    if t == "":
+        return ()
+    if t in ("...", "[...]"):
+        return None
+    dims = []
+    for part in t.strip("[]").split(","):
+        d = parse_dim(part)
+        if d is None:
+            raise ValueError(f"invalid dimension {part.strip()!r}")
+        dims.append(d)
+    return tuple(dims)

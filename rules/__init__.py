@@ -1,0 +1,1 @@
+"""The built-in rule pack (installed as irlint.rules)."""

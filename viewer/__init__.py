@@ -1,0 +1,1 @@
+"""Viewer: graphviz rendering and the Textual step debugger (installed as irlint.viewer)."""
