@@ -15,7 +15,10 @@ from irlint.diagnostics import Diagnostic, Location
 from irlint.ir.weights import Weights
 from irlint.types import ElementType, Shape
 
-_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+def _empty() -> Mapping[str, str]:
+    return MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -27,7 +30,7 @@ class Port:
     shape: Shape | None
     names: tuple[str, ...]
     loc: Location
-    attrs: Mapping[str, str] = _EMPTY
+    attrs: Mapping[str, str] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -55,7 +58,7 @@ class PortMapEntry:
     part_size: int | None
     purpose: str | None
     loc: Location
-    attrs: Mapping[str, str] = _EMPTY
+    attrs: Mapping[str, str] = field(default_factory=_empty)
 
     @property
     def sliced(self) -> bool:
@@ -93,7 +96,7 @@ class Layer:
     back_edges: tuple[BackEdge, ...] = ()
     port_map_loc: Location | None = None
     back_edges_loc: Location | None = None
-    attrs: Mapping[str, str] = _EMPTY
+    attrs: Mapping[str, str] = field(default_factory=_empty)
 
     def input(self, port_id: int) -> Port | None:
         for p in self.inputs:
@@ -124,7 +127,7 @@ class Graph:
     edges: tuple[Edge, ...]
     owner: str
     loc: Location
-    by_id: Mapping[int, Layer] = field(default=_EMPTY)
+    by_id: Mapping[int, Layer] = field(default_factory=dict)
 
     @staticmethod
     def build(layers: tuple[Layer, ...], edges: tuple[Edge, ...], owner: str, loc: Location) -> Graph:

@@ -1,0 +1,150 @@
+"""The diagnostics the loader itself emits (family IR0xx), declared here for their documentation."""
+
+from __future__ import annotations
+
+from irlint.rule import declared
+
+MALFORMED_XML = declared(
+    "IR001",
+    "malformed-xml",
+    """The file is not well-formed XML.
+
+    What it checks:
+    That the XML parser can read the whole file. The diagnostic carries the parser's own line and
+    column and message.
+
+    Why it matters:
+    Nothing else can be checked in a file that does not parse; OpenVINO refuses it too.
+
+    Example:
+    ```xml
+    <layer id="3" name="x" type="Add" version="opset1">   <!-- never closed -->
+    ```
+
+    How to fix:
+    Fix the XML at the reported position; usually a truncated write or a hand edit.
+    """,
+)
+
+DTD_NOT_ALLOWED = declared(
+    "IR002",
+    "dtd-not-allowed",
+    """The file declares a DOCTYPE (and possibly entities), which IR never contains.
+
+    What it checks:
+    That the file has no `<!DOCTYPE ...>`; entity declarations and references are neither
+    expanded nor resolved, so a billion-laughs bomb or an external entity costs nothing.
+
+    Why it matters:
+    OpenVINO's IR serializer never writes a DTD. One in a model is either a corrupted file or an
+    attempt to make an XML reader expand entities or read local files. OpenVINO ignores DTD
+    entities silently, so the model it reads differs from the text you see.
+
+    Example:
+    ```xml
+    <!DOCTYPE net [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+    ```
+
+    How to fix:
+    Remove the DOCTYPE and write the values literally.
+    """,
+)
+
+UNSUPPORTED_VERSION = declared(
+    "IR003",
+    "unsupported-ir-version",
+    """The `<net version>` is not an IR version irlint and OpenVINO read (10 or 11).
+
+    What it checks:
+    The `version` attribute of the root `<net>` element.
+
+    Why it matters:
+    OpenVINO 2023+ reads only IR v10 and v11; older versions (v7) use another layout.
+
+    Example:
+    ```xml
+    <net name="model" version="7">
+    ```
+
+    How to fix:
+    Re-export the model with a current OpenVINO (`openvino.save_model`).
+    """,
+)
+
+INVALID_ATTRIBUTE = declared(
+    "IR004",
+    "invalid-attribute-value",
+    """An attribute the IR format defines has a value that cannot be parsed.
+
+    What it checks:
+    Integer attributes (layer and port ids, edge ends, port_map and back-edge fields, Const
+    offset/size), dims (`<dim>`: a non-negative integer, -1, `?` or an interval `lo..hi`) and
+    `shape` attributes.
+
+    Why it matters:
+    OpenVINO stops at the first such value with a message that gives no line; irlint reports all
+    of them and keeps checking the rest of the file.
+
+    Example:
+    ```xml
+    <layer id="three" name="x" type="Relu" version="opset1">
+    ```
+
+    How to fix:
+    Write the value as an integer (or a valid dim).
+    """,
+)
+
+UNKNOWN_PRECISION = declared(
+    "IR005",
+    "unknown-precision",
+    """A port `precision` or an `element_type` names no OpenVINO element type.
+
+    What it checks:
+    `precision` on ports (`FP32`, `I64`, `BOOL` ...) and `element_type` in `<data>` (`f32`, `i64`,
+    `boolean` ...).
+
+    Why it matters:
+    OpenVINO refuses the model; types also decide how many bytes a Const reads from the .bin.
+
+    Example:
+    ```xml
+    <port id="0" precision="FP33">
+    ```
+
+    How to fix:
+    Use one of the element types of the OpenVINO opsets.
+    """,
+)
+
+INVALID_STRUCTURE = declared(
+    "IR006",
+    "invalid-ir-structure",
+    """An element the IR format requires is missing or in the wrong place.
+
+    What it checks:
+    The root is `<net>` with `<layers>` (and `<edges>`); each `<layer>` has `id` and `type`; each
+    `<edge>` has its four ends; a TensorIterator or Loop has a `<body>` with `<layers>`;
+    port_map entries and back edges have their required attributes.
+
+    Why it matters:
+    OpenVINO stops reading at the first such defect.
+
+    Example:
+    ```xml
+    <layer id="4" name="ti" type="TensorIterator" version="opset1"> <!-- no <body> -->
+    ```
+
+    How to fix:
+    Add the missing element or attribute; compare with an IR written by `openvino.save_model`.
+    """,
+)
+
+LOADER_RULES = (
+    MALFORMED_XML,
+    DTD_NOT_ALLOWED,
+    UNSUPPORTED_VERSION,
+    INVALID_ATTRIBUTE,
+    UNKNOWN_PRECISION,
+    INVALID_STRUCTURE,
+)
