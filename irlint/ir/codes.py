@@ -148,3 +148,27 @@ LOADER_RULES = (
     UNKNOWN_PRECISION,
     INVALID_STRUCTURE,
 )
+
+INTERNAL_ERROR = declared(
+    "IR900",
+    "internal-error",
+    """irlint itself failed while checking (a rule, shape function or reporter raised).
+
+    What it checks:
+    Nothing: it reports that a part of irlint crashed, naming the part, so that the rest of the
+    checks can still run and you still get their findings.
+
+    Why it matters:
+    The findings of the crashed part are missing; the exit code is 2 so that CI notices.
+
+    Example:
+    ```text
+    model.xml:1:1: IR900 rule PM401 (port-map-external-port-missing) crashed: KeyError: 3
+    ```
+
+    How to fix:
+    Report it with the model; `--debug` adds the traceback. `--ignore` the crashing rule meanwhile.
+    """,
+)
+
+LOADER_RULES = (*LOADER_RULES, INTERNAL_ERROR)

@@ -1,0 +1,43 @@
+"""The Python API: `load` a model, `check` a file, list the rules."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from irlint.diagnostics import Diagnostic, Location, Severity
+from irlint.engine.discovery import all_rules
+from irlint.engine.runner import RunOptions, run_rules
+from irlint.engine.selection import Selection
+from irlint.ir.codes import MALFORMED_XML
+from irlint.ir.loader import LoadError, load
+from irlint.ir.model import Model
+from irlint.rule import Rule
+
+__all__ = ["check", "check_model", "list_rules", "load"]
+
+
+def list_rules(rule_dirs: Sequence[str] = ()) -> list[Rule]:
+    """Every known rule (loader rules, installed packs, and packs in `rule_dirs`), sorted by code."""
+    return all_rules(rule_dirs)
+
+
+def check_model(model: Model, *, select: Sequence[str] | None = None, ignore: Sequence[str] = (),
+                extend_select: Sequence[str] = (), rule_dirs: Sequence[str] = (),
+                debug: bool = False) -> list[Diagnostic]:
+    sel = Selection.build(select, extend_select, ignore)
+    diags = run_rules(model, sel.filter(all_rules(rule_dirs)), RunOptions(debug=debug))
+    return sorted(diags, key=Diagnostic.sort_key)
+
+
+def check(path: str | os.PathLike[str], *, select: Sequence[str] | None = None, ignore: Sequence[str] = (),
+          extend_select: Sequence[str] = (), weights: str | None = None, rule_dirs: Sequence[str] = (),
+          debug: bool = False) -> list[Diagnostic]:
+    """Lint one IR file; a file that cannot be read gives one IR001 error diagnostic (never raises)."""
+    try:
+        model = load(path, weights)
+    except LoadError as e:
+        return [Diagnostic(MALFORMED_XML.code, Severity.ERROR, f"cannot read the model: {e}",
+                           Location(os.fspath(path)), MALFORMED_XML.name)]
+    return check_model(model, select=select, ignore=ignore, extend_select=extend_select,
+                       rule_dirs=rule_dirs, debug=debug)

@@ -1,0 +1,1 @@
+"""The command line: `irlint [check] FILES`, `rules`, `explain`, and commands added by packs."""

@@ -1,0 +1,103 @@
+"""Entry point of the `irlint` executable and of `python -m irlint`.
+
+Commands are imported only when invoked (the TUI, graphviz and the interpreter are heavy), and
+every failure ends in a message and exit code 2, never a traceback (unless `--debug`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+
+from irlint import __version__
+from irlint.cli.command import EXIT_FAILURE, Command, UsageError
+
+# name -> "module:attribute" of a Command; modules are imported only for the command that runs.
+BUILTIN = {
+    "check": ("irlint.cli.check_cmd:COMMAND", "lint IR files (the default command)"),
+    "rules": ("irlint.cli.rules_cmd:RULES_COMMAND", "list the rules: code, name, severity"),
+    "explain": ("irlint.cli.rules_cmd:EXPLAIN_COMMAND", "show the documentation of a rule"),
+    "run": ("irlint.cli.run_cmd:COMMAND", "execute a model with the numpy reference interpreter"),
+    "trace": ("irlint.cli.trace_cmd:COMMAND", "print watched tensors per loop iteration"),
+    "compare": ("irlint.cli.compare_cmd:COMMAND", "compare irlint's results with OpenVINO's CPU plugin"),
+}
+ENTRY_POINT_GROUP = "irlint.commands"
+
+
+def _registry() -> dict[str, tuple[str, str]]:
+    reg = dict(BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        reg.setdefault(ep.name, (ep.value, f"(from {ep.dist.name if ep.dist else 'a plugin'})"))
+    return reg
+
+
+def _load(spec: str) -> Command:
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _parser(reg: dict[str, tuple[str, str]], only: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="irlint",
+        description="Validate, run and debug OpenVINO IR models with TensorIterator and Loop.",
+        epilog="A bare `irlint FILE...` means `irlint check FILE...`. Exit codes: 0 clean, 1 errors found, "
+        "2 usage error or a file that could not be checked.",
+    )
+    parser.add_argument("--version", action="version", version=f"irlint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (spec, help_text) in reg.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text, add_help=False)
+            continue
+        try:
+            cmd = _load(spec)
+        except ImportError as e:
+            sub.add_parser(name, help=f"{help_text} (unavailable: {e})")
+            continue
+        p = sub.add_parser(name, help=cmd.help, description=cmd.help)
+        p.add_argument("--debug", action="store_true", help="show Python tracebacks of internal errors")
+        cmd.add_arguments(p)
+        p.set_defaults(_command=cmd)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    reg = _registry()
+    first = next((a for a in args_in if not a.startswith("-")), None)
+    if first is not None and first not in reg and args_in[:1] != ["--version"]:
+        args_in.insert(0, "check")  # `irlint model.xml` means `irlint check model.xml`
+        first = "check"
+    only = first if first in reg and not {"-h", "--help"} & set(args_in[:1]) else None
+    parser = _parser(reg, only)
+    args = parser.parse_args(args_in)
+    cmd: Command | None = getattr(args, "_command", None)
+    if cmd is None:
+        parser.print_help()
+        return EXIT_FAILURE
+    try:
+        return cmd.run(args)
+    except UsageError as e:
+        print(f"irlint {cmd.name}: error: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("irlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_FAILURE
+    except Exception as e:  # the boundary: internal errors become a message and exit 2
+        if getattr(args, "debug", False):
+            raise
+        print(
+            f"irlint {cmd.name}: internal error: {type(e).__name__}: {e}\n"
+            "This is a bug in irlint; please report it with the model (--debug shows the traceback).",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
+
+
+def entry() -> None:
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""`[tool.irlint]` in the nearest pyproject.toml (or `--config FILE`): defaults for the CLI options."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+KEYS = {
+    "select": list,
+    "extend-select": list,
+    "ignore": list,
+    "rules": list,
+    "format": str,
+    "exit-zero": bool,
+    "max-iterations": int,
+    "memory-budget": str,
+}
+
+
+class ConfigError(Exception):
+    """The configuration file exists but is invalid (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.irlint] table."""
+    d = start.resolve()
+    if d.is_file():
+        d = d.parent
+    for folder in (d, *d.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            if "irlint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def load_config(explicit: str | None, start: Path) -> Config:
+    """Read `--config FILE` (a pyproject.toml or a bare irlint.toml) or discover one from `start`."""
+    path = Path(explicit) if explicit else find_pyproject(start)
+    if path is None:
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read config {path}: {e}") from e
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"invalid TOML in {path}: {e}") from e
+    table = data.get("tool", {}).get("irlint", data if explicit and "tool" not in data else {})
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        kind = KEYS.get(key)
+        if kind is None:
+            raise ConfigError(f"{path}: unknown key '{key}' in [tool.irlint] (known: {', '.join(KEYS)})")
+        if kind is list and isinstance(value, str):
+            value = [value]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ConfigError(f"{path}: [tool.irlint] {key} must be a {kind.__name__}")
+        values[key] = value
+    return Config(path, values)

@@ -1,0 +1,115 @@
+"""Port-map slicing arithmetic: which parts of an input each iteration reads, and what OpenVINO's
+CPU plugin would read instead.
+
+One implementation for shape inference, the rules and the interpreter. The reading we follow
+(GUIDE.md §4: the spec, then OpenVINO's core): a negative `start`/`end` counts from the end
+(``dim + value``); `end` is inclusive; the sign of `stride` gives the direction; iterations =
+(|end - start| + 1) / part_size and each iteration takes `part_size` consecutive elements. The CPU
+plugin reads negatives as ``dim + 1 + value`` with `end` exclusive and ignores `start`; where its
+choice of slices differs from ours, `cpu_differs` says so (rules warn, `compare` explains).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_START = 0
+DEFAULT_END = -1
+DEFAULT_STRIDE = 1
+DEFAULT_PART_SIZE = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SliceSpec:
+    """Resolved slicing of one port_map entry along a dimension of size `dim`."""
+
+    dim: int
+    start: int  # normalised, inclusive
+    end: int  # normalised, inclusive
+    stride: int
+    part_size: int
+    iterations: int
+    raw_start: int = DEFAULT_START  # as written (defaults applied), for the CPU plugin's reading
+    raw_end: int = DEFAULT_END
+
+    def bounds(self, k: int) -> tuple[int, int]:
+        """Half-open element range [lo, hi) read (or written) by iteration `k`."""
+        if self.stride > 0:
+            lo = self.start + k * self.part_size
+        else:
+            lo = self.start - (k + 1) * self.part_size + 1
+        return lo, lo + self.part_size
+
+    @property
+    def reverse(self) -> bool:
+        return self.stride < 0
+
+    def cpu_bounds(self) -> list[tuple[int, int]] | None:
+        """The ranges OpenVINO's CPU plugin reads, iteration by iteration (None: it rejects the entry)."""
+        return cpu_reading(self.dim, self.raw_start, self.raw_end, self.stride, self.part_size)
+
+
+class SliceError(ValueError):
+    """The entry's attributes admit no slicing; the message shows the arithmetic."""
+
+
+def normalise(value: int, dim: int) -> int:
+    return dim + value if value < 0 else value
+
+
+def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
+            part_size: int | None) -> SliceSpec:
+    """Resolve an entry's (possibly absent) attributes against a static dimension; raises SliceError."""
+    s_raw = DEFAULT_START if start is None else start
+    e_raw = DEFAULT_END if end is None else end
+    st = DEFAULT_STRIDE if stride is None else stride
+    ps = DEFAULT_PART_SIZE if part_size is None else part_size
+    if st == 0:
+        raise SliceError("stride is 0: iteration would never advance")
+    if ps < 1:
+        raise SliceError(f"part_size is {ps}; it must be at least 1")
+    s, e = normalise(s_raw, dim), normalise(e_raw, dim)
+    where = f"start={s_raw} end={e_raw} on a dimension of {dim}"
+    if dim == 0:
+        return SliceSpec(0, 0, 0, st, ps, 0, s_raw, e_raw)
+    if not 0 <= s < dim:
+        raise SliceError(f"{where}: start resolves to {s}, outside [0, {dim - 1}]")
+    if not 0 <= e < dim:
+        raise SliceError(f"{where}: end resolves to {e}, outside [0, {dim - 1}]")
+    if st > 0 and s > e:
+        raise SliceError(f"{where} resolves to {s}..{e}, but stride {st} > 0 iterates upwards")
+    if st < 0 and s < e:
+        raise SliceError(f"{where} resolves to {s}..{e}, but stride {st} < 0 iterates downwards")
+    length = abs(e - s) + 1
+    if length % ps:
+        raise SliceError(f"{where}: the range {min(s, e)}..{max(s, e)} holds {length} elements, "
+                         f"not a multiple of part_size {ps}")
+    return SliceSpec(dim, s, e, st, ps, length // ps, s_raw, e_raw)
+
+
+def cpu_reading(dim: int, start: int, end: int, stride: int, part_size: int) -> list[tuple[int, int]] | None:
+    """Ranges the CPU plugin reads for the raw (start, end) as written (IR-NOTES.md, its reading).
+
+    It normalises negatives as ``dim + 1 + value``, takes `end` as exclusive, requires
+    |stride| == part_size and a range divisible by it, and ignores `start` when placing the slices:
+    forward iterations read from 0, backward ones from the top of the range down.
+    None when it would reject the entry.
+    """
+    if stride == 0 or abs(stride) != part_size:
+        return None
+    s = dim + 1 + start if start < 0 else start
+    e = dim + 1 + end if end < 0 else end
+    lo, hi = min(s, e), max(s, e)
+    if lo < 0 or hi > dim or (hi - lo) % part_size:
+        return None
+    count = (hi - lo) // part_size
+    if stride > 0:
+        return [(k * part_size, (k + 1) * part_size) for k in range(count)]
+    return [(hi - (k + 1) * part_size, hi - k * part_size) for k in range(count)]
+
+
+def cpu_differs(spec: SliceSpec) -> bool:
+    """True if the CPU plugin would read other elements than the spec says (or reject the entry)."""
+    cpu = spec.cpu_bounds()
+    ours = [spec.bounds(k) for k in range(spec.iterations)]
+    return cpu is None or cpu != ours

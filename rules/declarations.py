@@ -1,0 +1,178 @@
+"""T20x: what the file declares must agree with itself (edge ends, Parameter/Const attributes vs ports).
+
+These need no shape inference: they compare two places of the same file. Inferred-vs-declared
+checks live with the shape-aware rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Edge, Graph, Layer, Port
+from irlint.rule import Finding, rule
+from irlint.types import Shape, element_type, format_shape, parse_shape
+
+
+def shapes_disagree(a: Shape | None, b: Shape | None) -> bool:
+    """True if both shapes are known and no tensor could have both (rank or a static dim differs)."""
+    if a is None or b is None:
+        return False
+    if len(a) != len(b):
+        return True
+    return any(not x.compatible(y) for x, y in zip(a, b))
+
+
+def _edge_ends(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
+    for e in graph.edges:
+        src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
+        if src is None or dst is None or e.from_port is None or e.to_port is None:
+            continue
+        sp, dp = src.output(e.from_port), dst.input(e.to_port)
+        if sp is not None and dp is not None:
+            yield e, src, sp, dst, dp
+
+
+@rule("T201", "edge-precision-mismatch", scope="graph")
+def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """The two ends of an edge declare different precisions.
+
+    What it checks:
+    When both the output port and the input port of an edge carry `precision`, they are equal.
+
+    Why it matters:
+    A tensor has one element type. OpenVINO ignores declared precisions and re-infers them, so a
+    mismatch means the file does not describe the model OpenVINO will build.
+
+    Example:
+    ```xml
+    <port id="2" precision="FP32"> ... <port id="0" precision="FP16">  <!-- same edge -->
+    ```
+
+    How to fix:
+    Make both ends declare the producer's element type (insert a Convert if a cast was meant).
+    """
+    for e, src, sp, dst, dp in _edge_ends(graph):
+        if sp.precision is not None and dp.precision is not None and sp.precision != dp.precision:
+            yield Finding(
+                f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
+                f"{sp.precision.precision} but {dst.describe()} declares {dp.precision.precision}",
+                dp.loc,
+                layer=dst.path,
+                port=dp.id,
+                related=(Related(sp.loc, f"output port {sp.id} of '{src.name}' declares "
+                                         f"{sp.precision.precision}"), Related(e.loc, "the edge")),
+                hint="insert a Convert if a cast is intended",
+            )
+
+
+@rule("T202", "edge-shape-mismatch", scope="graph")
+def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """The two ends of an edge declare incompatible dims.
+
+    What it checks:
+    The `<dim>`s of an edge's output port and input port have the same rank and compatible dims
+    (a dynamic dim or interval is compatible with any size it contains).
+
+    Why it matters:
+    OpenVINO re-infers shapes and ignores the declared dims, so the file lies about the model;
+    tools that trust the dims (and readers) are misled.
+
+    Example:
+    ```xml
+    <port id="2"><dim>1</dim><dim>256</dim></port> ... <port id="0"><dim>1</dim><dim>128</dim></port>
+    ```
+
+    How to fix:
+    Re-export the model, or correct the dims of the wrong end.
+    """
+    for e, src, sp, dst, dp in _edge_ends(graph):
+        if shapes_disagree(sp.shape, dp.shape):
+            yield Finding(
+                f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
+                f"{format_shape(sp.shape)} but {dst.describe()} declares {format_shape(dp.shape)}",
+                dp.loc,
+                layer=dst.path,
+                port=dp.id,
+                related=(Related(sp.loc, f"output port {sp.id} of '{src.name}' declares "
+                                         f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
+            )
+
+
+def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
+    if not layer.outputs:
+        return
+    port = layer.outputs[0]
+    et_text = layer.data.get("element_type")
+    et = element_type(et_text) if et_text is not None else None
+    if et is not None and port.precision is not None and et != port.precision and not et.is_dynamic:
+        yield Finding(
+            f"{layer.describe()}: element_type={et_text} but its output port declares "
+            f"{port.precision.precision}",
+            port.loc,
+            layer=layer.path,
+            port=port.id,
+            related=(Related(layer.data_loc or layer.loc, f"the {what}'s element_type"),),
+        )
+    shape_text = layer.data.get("shape")
+    if shape_text is None:
+        return
+    try:
+        declared = parse_shape(shape_text)
+    except ValueError as err:
+        yield Finding(f"{layer.describe()}: shape={shape_text!r}: {err}", layer.data_loc or layer.loc,
+                      layer=layer.path)
+        return
+    if shapes_disagree(declared, port.shape):
+        yield Finding(
+            f"{layer.describe()}: shape=\"{shape_text}\" but its output port declares {format_shape(port.shape)}",
+            port.loc,
+            layer=layer.path,
+            port=port.id,
+            related=(Related(layer.data_loc or layer.loc, f"the {what}'s shape attribute"),),
+        )
+
+
+@rule("T203", "parameter-declaration-mismatch", types=("Parameter",))
+def parameter_declaration_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Parameter's `shape`/`element_type` disagree with its output port.
+
+    What it checks:
+    `<data shape element_type>` of a Parameter against the dims and precision of its output port.
+
+    Why it matters:
+    OpenVINO builds the Parameter from `<data>` and ignores the port, so everything downstream
+    that was written for the port's shape is wrong.
+
+    Example:
+    ```xml
+    <data shape="1,5,4" element_type="f32"/> <output><port id="0" precision="FP32"><dim>1</dim><dim>4</dim></port>
+    ```
+
+    How to fix:
+    Make `<data>` and the port agree (usually the port is stale after an edit).
+    """
+    yield from _declaration_findings(layer, "Parameter")
+
+
+@rule("T204", "const-declaration-mismatch", types=("Const",))
+def const_declaration_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Const's `shape`/`element_type` disagree with its output port.
+
+    What it checks:
+    `<data shape element_type>` of a Const against the dims and precision of its output port.
+
+    Why it matters:
+    OpenVINO reads the bytes with `<data>` and ignores the port; the consumers were probably
+    written for the port's shape.
+
+    Example:
+    ```xml
+    <data element_type="i64" shape="2" offset="0" size="16"/> <output><port id="0" precision="I32"><dim>2</dim></port>
+    ```
+
+    How to fix:
+    Make `<data>` and the port agree.
+    """
+    yield from _declaration_findings(layer, "Const")

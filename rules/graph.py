@@ -1,0 +1,311 @@
+"""G1xx: graph structure at every level (top level and each body): ids, edges, ports, cycles."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer
+from irlint.ops import lookup
+from irlint.rule import Finding, rule
+
+# Types irlint knows without an op module: they are handled by the loader, shapes and interpreter.
+STRUCTURAL_TYPES = frozenset({"Parameter", "Const", "Result", "TensorIterator", "Loop"})
+
+
+def _where(graph: Graph) -> str:
+    return f"the body of layer {graph.owner}" if graph.is_body else "the top-level graph"
+
+
+@rule("G101", "duplicate-layer-id", scope="graph")
+def duplicate_layer_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """Two layers of one graph level share an id.
+
+    What it checks:
+    Layer ids within one graph level (ids restart at 0 inside every body, so equal ids in
+    different levels are fine).
+
+    Why it matters:
+    Edges, port_map entries and back edges name layers by id; with a duplicate, which layer they
+    mean is undefined. OpenVINO accepts the file silently and wires one of them.
+
+    Example:
+    ```xml
+    <layer id="3" name="a" type="Relu" version="opset1"> ...
+    <layer id="3" name="b" type="Tanh" version="opset1"> ...
+    ```
+
+    How to fix:
+    Give every layer of the level a unique id and update the edges that meant the second one.
+    """
+    first: dict[int, Layer] = {}
+    for layer in graph.layers:
+        if layer.id is None:
+            continue
+        if layer.id in first:
+            other = first[layer.id]
+            yield Finding(
+                f"{layer.describe()} reuses id {layer.id} in {_where(graph)}",
+                layer.loc,
+                layer=layer.path,
+                related=(Related(other.loc, f"id {layer.id} is first used by '{other.name}' ({other.type})"),),
+                hint="layer ids must be unique within a graph level",
+            )
+        else:
+            first[layer.id] = layer
+
+
+@rule("G102", "edge-unknown-layer", scope="graph")
+def edge_unknown_layer(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """An edge names a layer id that does not exist at its graph level.
+
+    What it checks:
+    `from-layer` and `to-layer` of every `<edge>` in `<edges>` (top level and bodies).
+
+    Why it matters:
+    OpenVINO refuses the model, naming neither the line nor the edge.
+
+    Example:
+    ```xml
+    <edge from-layer="0" from-port="0" to-layer="42" to-port="0"/>  <!-- no layer 42 -->
+    ```
+
+    How to fix:
+    Point the edge at an existing layer; note that layer ids restart at 0 in every body, so an
+    edge cannot cross between a body and its parent.
+    """
+    for e in graph.edges:
+        for end, lid in (("from-layer", e.from_layer), ("to-layer", e.to_layer)):
+            if lid is not None and lid not in graph.by_id:
+                yield Finding(
+                    f"edge {end}={lid}: no layer {lid} in {_where(graph)}",
+                    e.loc,
+                    layer=graph.owner or None,
+                    hint="edges connect layers of the same level; bodies connect through port_map",
+                )
+
+
+@rule("G103", "edge-unknown-port", scope="graph")
+def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """An edge names a port the layer does not have, or the wrong kind of port.
+
+    What it checks:
+    `from-port` must be an output port of the source layer and `to-port` an input port of the
+    target layer.
+
+    Why it matters:
+    OpenVINO refuses the model ("Incorrect edge" without a line), or for a port id that exists on
+    the wrong side it connects something you did not mean.
+
+    Example:
+    ```xml
+    <edge from-layer="2" from-port="0" to-layer="3" to-port="0"/>  <!-- port 0 is an input of layer 2 -->
+    ```
+
+    How to fix:
+    Use the ids of the `<output>` ports of the source and the `<input>` ports of the target.
+    """
+    for e in graph.edges:
+        src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
+        if src is not None and e.from_port is not None and src.output(e.from_port) is None:
+            kind = "an input port" if src.input(e.from_port) is not None else "not a port"
+            yield Finding(
+                f"edge from-port={e.from_port}: {kind} of {src.describe()}; it has output ports "
+                f"{[p.id for p in src.outputs]}",
+                e.loc,
+                layer=src.path,
+                port=e.from_port,
+                related=(Related(src.loc, f"'{src.name}' is declared here"),),
+            )
+        if dst is not None and e.to_port is not None and dst.input(e.to_port) is None:
+            kind = "an output port" if dst.output(e.to_port) is not None else "not a port"
+            yield Finding(
+                f"edge to-port={e.to_port}: {kind} of {dst.describe()}; it has input ports "
+                f"{[p.id for p in dst.inputs]}",
+                e.loc,
+                layer=dst.path,
+                port=e.to_port,
+                related=(Related(dst.loc, f"'{dst.name}' is declared here"),),
+            )
+
+
+@rule("G104", "input-not-connected", scope="layer")
+def input_not_connected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An input port of a layer is fed by no edge.
+
+    What it checks:
+    Every `<input>` port of every layer has an edge ending in it.
+
+    Why it matters:
+    OpenVINO refuses the model with an error that names an input index, not the file position.
+
+    Example:
+    ```xml
+    <layer id="5" type="Add" ...><input><port id="0"/><port id="1"/></input> ...  <!-- no edge to port 1 -->
+    ```
+
+    How to fix:
+    Add the missing `<edge>` or remove the port.
+    """
+    idx = ctx.index(graph)
+    for p in layer.inputs:
+        if p.id is not None and layer.id is not None and not idx.producers.get((layer.id, p.id)):
+            yield Finding(
+                f"input port {p.id} of {layer.describe()} is not connected",
+                p.loc,
+                layer=layer.path,
+                port=p.id,
+                hint="every input port needs exactly one incoming <edge>",
+            )
+
+
+@rule("G105", "input-multiple-edges", scope="layer")
+def input_multiple_edges(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An input port is fed by more than one edge.
+
+    What it checks:
+    At most one `<edge>` ends in each input port.
+
+    Why it matters:
+    A tensor input has exactly one producer; OpenVINO keeps one of the edges silently.
+
+    Example:
+    ```xml
+    <edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+    <edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+    ```
+
+    How to fix:
+    Remove the extra edge, or add a port and use the one the op expects.
+    """
+    idx = ctx.index(graph)
+    for p in layer.inputs:
+        edges = idx.producers.get((layer.id, p.id), [])
+        if layer.id is not None and len(edges) > 1:
+            yield Finding(
+                f"input port {p.id} of {layer.describe()} is fed by {len(edges)} edges",
+                edges[1].loc,
+                layer=layer.path,
+                port=p.id,
+                related=tuple(Related(e.loc, "also feeds it") for e in edges[:1]) + (Related(p.loc, "the port"),),
+            )
+
+
+@rule("G106", "graph-cycle", scope="graph")
+def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """The edges of a graph level form a cycle.
+
+    What it checks:
+    That each level is acyclic. Recurrence is expressed with TensorIterator/Loop back edges, never
+    with edges.
+
+    Why it matters:
+    The graph cannot be executed in any order; OpenVINO refuses it (or loops in its
+    topological sort).
+
+    Example:
+    ```xml
+    <edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+    <edge from-layer="3" from-port="1" to-layer="2" to-port="1"/>
+    ```
+
+    How to fix:
+    Break the cycle; to carry a value between iterations use a back edge inside a
+    TensorIterator or Loop body.
+    """
+    import networkx as nx
+
+    g = ctx.nx(graph)
+    reported: set[frozenset[int]] = set()
+    for cycle in nx.simple_cycles(nx.DiGraph(g)):
+        key = frozenset(cycle)
+        if key in reported:
+            continue
+        reported.add(key)
+        layers = [graph.by_id[i] for i in cycle]
+        first = min(layers, key=lambda la: la.loc.line)
+        chain = " -> ".join(str(i) for i in [*cycle, cycle[0]])
+        yield Finding(
+            f"edges form a cycle through layers {chain} in {_where(graph)}",
+            first.loc,
+            layer=first.path,
+            related=tuple(Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first),
+            hint="a recurrence belongs in a TensorIterator or Loop body with a back edge",
+        )
+        if len(reported) >= 20:
+            break
+
+
+@rule("G107", "duplicate-port-id", scope="layer")
+def duplicate_port_id(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """Two ports of one layer share an id.
+
+    What it checks:
+    Port ids are unique across a layer's `<input>` and `<output>` ports (output ids follow the
+    input ids).
+
+    Why it matters:
+    Edges and port_map entries name ports by id; a duplicate makes them ambiguous.
+
+    Example:
+    ```xml
+    <input><port id="0"/></input><output><port id="0" precision="FP32"/></output>
+    ```
+
+    How to fix:
+    Number output ports after the input ports.
+    """
+    seen: dict[int, object] = {}
+    for p in (*layer.inputs, *layer.outputs):
+        if p.id is None:
+            continue
+        if p.id in seen:
+            yield Finding(
+                f"port id {p.id} is used twice in {layer.describe()}",
+                p.loc,
+                layer=layer.path,
+                port=p.id,
+                related=(Related(seen[p.id].loc, "first used here"),),  # type: ignore[attr-defined]
+            )
+        else:
+            seen[p.id] = p
+
+
+@rule("G110", "unknown-layer-type", severity="info", scope="model")
+def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
+    """irlint has no semantics for a layer type (reported once per type).
+
+    What it checks:
+    That every layer type/version has a shape function and kernel in irlint.
+
+    Why it matters:
+    The model may be perfectly valid; irlint simply cannot infer shapes past such layers nor run
+    them, so checks downstream of them are weaker. It is never an error.
+
+    Example:
+    ```xml
+    <layer id="4" name="nms" type="NonMaxSuppression" version="opset9">
+    ```
+
+    How to fix:
+    Nothing to fix in the model. Contributions of op modules under `irlint/ops/` are welcome.
+    """
+    seen: dict[tuple[str, str], Layer] = {}
+    count: dict[tuple[str, str], int] = {}
+    for _g, layer in ctx.model.layers():
+        if not layer.type or layer.type in STRUCTURAL_TYPES:
+            continue
+        key = (layer.type, layer.version)
+        if key not in seen and lookup(layer.type, layer.version) is None:
+            seen[key] = layer
+        if key in seen:
+            count[key] = count.get(key, 0) + 1
+    for key, layer in seen.items():
+        n = count[key]
+        yield Finding(
+            f"layer type {layer.type} ({layer.version or 'no version'}) is unknown to irlint; "
+            f"its {n} layer{'s' if n > 1 else ''} get no shape inference and cannot be run",
+            layer.loc,
+            layer=layer.path,
+        )
