@@ -113,6 +113,9 @@ class Layer:
     def port(self, port_id: int) -> Port | None:
         return self.input(port_id) or self.output(port_id)
 
+    def __repr__(self) -> str:
+        return f"Layer({self.path} {self.type} {self.name!r})"
+
     def describe(self) -> str:
         """How messages name a layer: ``layer 7 'lstm_cell' (LSTMCell)``."""
         ident = "?" if self.id is None else str(self.id)
@@ -139,6 +142,9 @@ class Graph:
 
     def layer(self, layer_id: int | None) -> Layer | None:
         return None if layer_id is None else self.by_id.get(layer_id)
+
+    def __repr__(self) -> str:
+        return f"Graph(owner={self.owner!r}, {len(self.layers)} layers)"
 
     @property
     def is_body(self) -> bool:

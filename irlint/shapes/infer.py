@@ -1,0 +1,352 @@
+"""The inference pass: each level in topological order, bodies with the tensors their port_map gives.
+
+Back edges are iterated to a fixed point: a body is inferred with the initial values of its merged
+Parameters; if a back-edge Result then differs, the Parameter is widened (differing dims become
+dynamic) and the body inferred again. Folding runs the op's kernel when every input value is a known
+small constant, so ShapeOf -> Gather -> Concat -> Reshape chains and trip-count constants resolve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from irlint.ir.index import GraphIndex
+from irlint.ir.model import Graph, Layer, Model, PortMapEntry
+from irlint.ir.weights import WeightsError
+from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
+from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult
+from irlint.slicing import SliceError, resolve
+from irlint.types import DYNAMIC, Dim, Shape, element_type, parse_shape, shape_values
+
+FOLD_MAX_ELEMENTS = 4096  # constants larger than this are not folded (or read from the .bin)
+MAX_FIXED_POINT_ROUNDS = 4
+
+
+def infer_model(model: Model) -> ShapeResult:
+    res = ShapeResult()
+    _Inferer(model, res).graph(model.graph, {})
+    return res
+
+
+def topological_order(graph: Graph, index: GraphIndex) -> list[Layer]:
+    """Layers in an order where producers come first; layers on a cycle come last in file order."""
+    indeg: dict[int, int] = {}
+    for layer in graph.layers:
+        if layer.id is not None and layer.id not in indeg:
+            indeg[layer.id] = 0
+    succ: dict[int, list[int]] = {}
+    for e in graph.edges:
+        if e.from_layer in indeg and e.to_layer in indeg:
+            indeg[e.to_layer] += 1  # type: ignore[index]
+            succ.setdefault(e.from_layer, []).append(e.to_layer)  # type: ignore[arg-type]
+    ready = [lid for lid in indeg if indeg[lid] == 0]
+    order: list[Layer] = []
+    seen: set[int] = set()
+    while ready:
+        lid = ready.pop()
+        seen.add(lid)
+        order.append(graph.by_id[lid])
+        for nxt in succ.get(lid, ()):
+            indeg[nxt] -= 1
+            if indeg[nxt] == 0:
+                ready.append(nxt)
+    order += [la for la in graph.layers if la.id is not None and la.id not in seen and graph.by_id[la.id] is la]
+    return order
+
+
+def _small(info: TensorInfo) -> bool:
+    vals = shape_values(info.shape)
+    return vals is not None and int(np.prod(vals, dtype=np.int64)) <= FOLD_MAX_ELEMENTS
+
+
+def _scalar(info: TensorInfo) -> int | bool | None:
+    """The single value of a known 1-element constant (bool for boolean tensors), else None."""
+    if info.value is None or np.asarray(info.value).size != 1:
+        return None
+    v = np.asarray(info.value).reshape(-1)[0]
+    return bool(v) if np.asarray(info.value).dtype == np.bool_ else int(v)
+
+
+def join(a: TensorInfo, b: TensorInfo) -> TensorInfo:
+    """The least tensor description covering both (for back-edge fixed points); values are dropped."""
+    etype = a.etype if a.etype == b.etype else (a.etype or b.etype)
+    if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
+        return TensorInfo(etype, None)
+    dims = tuple(x if x == y else _hull(x, y) for x, y in zip(a.shape, b.shape))
+    return TensorInfo(etype, dims)
+
+
+def _hull(x: Dim, y: Dim) -> Dim:
+    hi = None if x.hi is None or y.hi is None else max(x.hi, y.hi)
+    return Dim(min(x.lo, y.lo), hi) if hi is not None else DYNAMIC
+
+
+def declared_info(layer: Layer) -> TensorInfo:
+    """A Parameter/Const's tensor as declared in `<data>` (falling back to its output port)."""
+    et = element_type(layer.data.get("element_type", "")) if "element_type" in layer.data else None
+    port = layer.outputs[0] if layer.outputs else None
+    if et is None and port is not None:
+        et = port.precision
+    shape: Shape | None
+    try:
+        shape = parse_shape(layer.data["shape"]) if "shape" in layer.data else None
+    except ValueError:
+        shape = None
+    if shape is None and port is not None:
+        shape = port.shape
+    return TensorInfo(et, shape)
+
+
+class _Inferer:
+    def __init__(self, model: Model, res: ShapeResult) -> None:
+        self.model = model
+        self.res = res
+        self.indexes: dict[int, GraphIndex] = {}
+
+    def index(self, graph: Graph) -> GraphIndex:
+        idx = self.indexes.get(id(graph))
+        if idx is None:
+            idx = self.indexes[id(graph)] = GraphIndex.build(graph)
+        return idx
+
+    def problem(self, layer: Layer, message: str, port: int | None = None, internal: bool = False) -> None:
+        self.res.problems.append(ShapeProblem(layer, message, port, internal))
+
+    # -- one level -----------------------------------------------------------------------------
+    def inputs_of(self, graph: Graph, layer: Layer) -> list[TensorInfo]:
+        idx = self.index(graph)
+        out = []
+        for p in layer.inputs:
+            e = idx.source(layer.id, p.id)
+            src = graph.layer(e.from_layer) if e is not None else None
+            out.append(self.res.output(src, e.from_port) if src is not None and e is not None else UNKNOWN)
+        return out
+
+    def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
+        for layer in topological_order(graph, self.index(graph)):
+            if layer.type == "Parameter":
+                info = params.get(layer.id, declared_info(layer)) if layer.id is not None else UNKNOWN
+                self.set_outputs(layer, [info])
+            elif layer.type == "Const":
+                self.set_outputs(layer, [self.const(layer)])
+            elif layer.type == "Result":
+                continue
+            elif layer.type in ("TensorIterator", "Loop") and layer.body is not None:
+                self.loop(graph, layer)
+            else:
+                self.op(graph, layer)
+
+    def set_outputs(self, layer: Layer, infos: Sequence[TensorInfo]) -> None:
+        for port, info in zip(layer.outputs, infos):
+            if port.id is not None:
+                self.res.outputs[(layer.path, port.id)] = info
+
+    def const(self, layer: Layer) -> TensorInfo:
+        info = declared_info(layer)
+        vals = shape_values(info.shape)
+        if info.etype is None or info.etype.dtype is None or vals is None or not _small(info):
+            return info
+        try:
+            value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), info.etype, vals)
+        except (KeyError, ValueError, WeightsError):
+            return info
+        return TensorInfo(info.etype, info.shape, value)
+
+    def op(self, graph: Graph, layer: Layer) -> None:
+        op = lookup(layer.type, layer.version)
+        if op is None:
+            return  # unknown type: outputs stay unknown (G110 says so once per type)
+        attrs, problems = bind_attrs(op.Attrs, layer.data)
+        if problems:
+            for msg in problems:
+                self.problem(layer, f"{layer.describe()}: {msg}")
+            return
+        inputs = self.inputs_of(graph, layer)
+        lo, hi = op.arity
+        if len(inputs) < lo or (hi is not None and len(inputs) > hi):
+            want = f"{lo}" if lo == hi else f"{lo} to {'any number' if hi is None else hi}"
+            self.problem(layer, f"{layer.describe()} has {len(inputs)} inputs; {layer.type} takes {want}")
+            return
+        try:
+            outs = op.infer(attrs, inputs)
+            if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
+                values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
+                outs = [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
+        except OpError as e:
+            self.problem(layer, f"{layer.describe()}: {e}")
+            return
+        except Exception as e:  # a crashing shape function must not take the other checks down
+            self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
+            return
+        self.set_outputs(layer, outs)
+
+    # -- TensorIterator / Loop -----------------------------------------------------------------
+    def loop(self, graph: Graph, layer: Layer) -> None:
+        body = layer.body
+        assert body is not None
+        is_loop = layer.type == "Loop"
+        info = LoopInfo(layer)
+        self.res.loops[layer.path] = info
+        outer_inputs = {p.id: i for p, i in zip(layer.inputs, self.inputs_of(graph, layer))}
+        if is_loop:
+            info.trip_count = outer_inputs.get(0, UNKNOWN)
+            info.condition = outer_inputs.get(1, UNKNOWN)
+        back_targets = {be.to_layer: be.from_layer for be in layer.back_edges}
+
+        params: dict[int, TensorInfo] = {}
+        counts: list[tuple[int, str]] = []
+        for entry in layer.port_map:
+            if entry.direction != "input" or entry.internal_layer_id is None:
+                continue
+            target = body.layer(entry.internal_layer_id)
+            if entry.purpose == "current_iteration" or entry.external_port_id == -1:
+                if target is not None:
+                    params[entry.internal_layer_id] = declared_info(target)
+                continue
+            outer = outer_inputs.get(entry.external_port_id, UNKNOWN)
+            if entry.sliced:
+                sl = self.slice_entry(entry, outer, is_loop)
+                info.slicing.append(sl)
+                params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry, is_loop)
+                if sl.spec is not None:
+                    counts.append((sl.spec.iterations, self.describe_count(entry, sl)))
+            elif entry.internal_layer_id in back_targets:
+                params[entry.internal_layer_id] = TensorInfo(outer.etype, outer.shape)  # changes per iteration
+            else:
+                params[entry.internal_layer_id] = outer
+        self.set_iterations(info, counts, is_loop, body)
+
+        # Fixed point over back edges.
+        for _ in range(MAX_FIXED_POINT_ROUNDS):
+            info.params = dict(params)
+            self.graph(body, params)
+            changed = False
+            for be in layer.back_edges:
+                res_layer, par = body.layer(be.from_layer), be.to_layer
+                if res_layer is None or res_layer.type != "Result" or par not in params:
+                    continue
+                produced = self.inputs_of(body, res_layer)[0] if res_layer.inputs else UNKNOWN
+                current = params[par]
+                if produced.shape is not None and produced.shape != current.shape:
+                    widened = join(current, produced)
+                    if widened.shape != current.shape:
+                        params[par] = widened
+                        changed = True
+            if not changed:
+                break
+        if is_loop:
+            self.loop_condition(info, layer, body)
+        self.loop_outputs(layer, body, info)
+
+    def slice_entry(self, entry: PortMapEntry, outer: TensorInfo, is_loop: bool) -> EntrySlicing:
+        sl = EntrySlicing(entry, outer)
+        rank = outer.rank
+        if entry.axis is None or rank is None:
+            return sl
+        axis = entry.axis + rank if entry.axis < 0 else entry.axis
+        if not 0 <= axis < rank:
+            sl.error = f"axis {entry.axis} is outside the rank {rank} of the tensor"
+            return sl
+        sl.axis = axis
+        dim = outer.shape[axis].value  # type: ignore[index]
+        if dim is None:
+            return sl
+        try:
+            sl.spec = resolve(dim, entry.start, entry.end, entry.stride, entry.part_size)
+        except SliceError as e:
+            sl.error = str(e)
+        return sl
+
+    def sliced_param(self, outer: TensorInfo, sl: EntrySlicing, entry: PortMapEntry, is_loop: bool) -> TensorInfo:
+        if outer.shape is None or sl.axis is None:
+            return TensorInfo(outer.etype, None)
+        part = entry.part_size if entry.part_size is not None and entry.part_size >= 1 else 1
+        dims = list(outer.shape)
+        dims[sl.axis] = Dim.of(part)
+        return TensorInfo(outer.etype, tuple(dims))
+
+    @staticmethod
+    def describe_count(entry: PortMapEntry, sl: EntrySlicing) -> str:
+        spec = sl.spec
+        assert spec is not None
+        return (
+            f"input port {entry.external_port_id} (axis {sl.axis}: elements {spec.start}..{spec.end} of "
+            f"{spec.dim}, stride {spec.stride}, part_size {spec.part_size} -> {spec.iterations} iterations)"
+        )
+
+    def set_iterations(self, info: LoopInfo, counts: list[tuple[int, str]], is_loop: bool, body: Graph) -> None:
+        """TI: the count comes from the slicing. Loop: an upper bound from the trip count and slices."""
+        if counts:
+            info.iterations, info.iterations_source = counts[0]
+        if not is_loop:
+            return
+        bounds = [(n, src) for n, src in counts]
+        trip = _scalar(info.trip_count)
+        if trip is not None and trip >= 0:
+            bounds.append((int(trip), f"trip count {int(trip)} (input port 0)"))
+        info.iterations = None
+        if bounds:
+            info.max_iterations, info.iterations_source = min(bounds)
+        if _scalar(info.condition) is False:
+            info.iterations = info.max_iterations = 0
+            info.iterations_source = "the execution condition (input port 1) is false"
+
+    def loop_condition(self, info: LoopInfo, layer: Layer, body: Graph) -> None:
+        """Refine a Loop's count with a constant body condition (false: do-while, one iteration)."""
+        cond_entry = next((e for e in layer.port_map if e.direction == "output"
+                           and e.purpose == "execution_condition"), None)
+        res_layer = body.layer(cond_entry.internal_layer_id) if cond_entry else None
+        if res_layer is None or not res_layer.inputs:
+            return
+        info.body_condition = self.inputs_of(body, res_layer)[0]
+        if info.max_iterations == 0:
+            return
+        const = _scalar(info.body_condition)
+        if const is False:
+            info.iterations = 1
+            info.iterations_source = "the body condition is constant false (one iteration, do-while)"
+        elif const is True and info.max_iterations is not None:
+            info.iterations = info.max_iterations
+
+    def loop_outputs(self, layer: Layer, body: Graph, info: LoopInfo) -> None:
+        outs: dict[int, TensorInfo] = {}
+        for entry in layer.port_map:
+            if entry.direction != "output" or entry.external_port_id is None or entry.external_port_id < 0:
+                continue
+            res_layer = body.layer(entry.internal_layer_id)
+            if res_layer is None or res_layer.type != "Result" or not res_layer.inputs:
+                continue
+            produced = self.inputs_of(body, res_layer)[0]
+            if entry.sliced:
+                sl = EntrySlicing(entry, produced)
+                info.slicing.append(sl)
+                outs[entry.external_port_id] = self.concatenated(produced, entry, info, sl)
+            else:
+                outs[entry.external_port_id] = TensorInfo(produced.etype, produced.shape)
+        for port in layer.outputs:
+            if port.id in outs:
+                self.res.outputs[(layer.path, port.id)] = outs[port.id]
+
+    def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
+                     sl: EntrySlicing) -> TensorInfo:
+        if produced.shape is None or entry.axis is None:
+            return TensorInfo(produced.etype, None)
+        shape = list(produced.shape)
+        if not shape:
+            shape = [Dim.of(1)]  # a rank-0 Result concatenates on axis 0 into rank 1
+        axis = entry.axis + len(shape) if entry.axis < 0 else entry.axis
+        if not 0 <= axis < len(shape):
+            sl.error = f"axis {entry.axis} is outside the rank {len(shape)} of the body Result"
+            return TensorInfo(produced.etype, None)
+        sl.axis = axis
+        d = shape[axis]
+        if info.iterations is not None and d.is_static:
+            shape[axis] = Dim.of(d.lo * info.iterations)
+        elif info.max_iterations is not None and d.hi is not None:
+            shape[axis] = Dim(0, d.hi * info.max_iterations)
+        else:
+            shape[axis] = DYNAMIC
+        return TensorInfo(produced.etype, tuple(shape))
+

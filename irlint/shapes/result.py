@@ -1,0 +1,65 @@
+"""What shape inference knows after a pass over the model: per output port, per loop, per failure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from irlint.ir.model import Layer, PortMapEntry
+from irlint.ops.base import TensorInfo
+from irlint.slicing import SliceSpec
+
+UNKNOWN = TensorInfo(None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeProblem:
+    """An op rejected its inputs (OpError) or attributes; `internal` marks a crash of a shape function."""
+
+    layer: Layer
+    message: str
+    port: int | None = None
+    internal: bool = False
+
+
+@dataclass
+class EntrySlicing:
+    """How one sliced/concatenated port_map entry resolved (or why it did not)."""
+
+    entry: PortMapEntry
+    outer: TensorInfo  # the TI/Loop port's tensor (input) or the body Result's tensor (output)
+    axis: int | None = None  # normalised
+    spec: SliceSpec | None = None
+    error: str | None = None
+
+
+@dataclass
+class LoopInfo:
+    """The static view of one TensorIterator/Loop: iteration count and the slicing of its entries."""
+
+    layer: Layer
+    iterations: int | None = None
+    iterations_source: str = ""  # how the count was derived, quoted in messages
+    max_iterations: int | None = None  # an upper bound (Loop trip count) when the count is unknown
+    slicing: list[EntrySlicing] = field(default_factory=list)
+    trip_count: TensorInfo = UNKNOWN
+    condition: TensorInfo = UNKNOWN
+    body_condition: TensorInfo = UNKNOWN
+    params: dict[int, TensorInfo] = field(default_factory=dict)  # body Parameter id -> what it receives
+
+
+@dataclass
+class ShapeResult:
+    """Inferred tensors of every output port at every level, keyed by the layer's id path."""
+
+    outputs: dict[tuple[str, int], TensorInfo] = field(default_factory=dict)
+    problems: list[ShapeProblem] = field(default_factory=list)
+    loops: dict[str, LoopInfo] = field(default_factory=dict)
+
+    def output(self, layer: Layer, port_id: int | None) -> TensorInfo:
+        """What `layer` produces on output port `port_id` (UNKNOWN if nothing is known)."""
+        if port_id is None:
+            return UNKNOWN
+        return self.outputs.get((layer.path, port_id), UNKNOWN)
+
+    def loop(self, layer: Layer) -> LoopInfo | None:
+        return self.loops.get(layer.path)
