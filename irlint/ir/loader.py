@@ -277,24 +277,35 @@ def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = 
     return parse_bytes(data, p, w)
 
 
+def _doctype_diagnostic(src: SourceText, data: bytes, path: str) -> Diagnostic | None:
+    """IR002 if the prolog declares a DOCTYPE (found textually, so even a file that fails to parse gets it)."""
+    root_at = data.find(b"<net")
+    pos = data.find(b"<!DOCTYPE", 0, root_at if root_at >= 0 else min(len(data), 1 << 20))
+    if pos < 0:
+        return None
+    line = 1 + data.count(b"\n", 0, pos)
+    r = codes.DTD_NOT_ALLOWED
+    return Diagnostic(r.code, r.severity,
+                      "the file declares a DOCTYPE; IR never has one and irlint does not expand its entities",
+                      Location(path, line, src.column_of(line, b"<!DOCTYPE")), r.name,
+                      hint="remove the DOCTYPE and write values literally")
+
+
 def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
     """Parse XML bytes already in memory (the file name is only used for locations)."""
     src = SourceText(path, data)
+    doctype = _doctype_diagnostic(src, data, path)
+    pre = [doctype] if doctype else []
     try:
         tree = etree.fromstring(data, _parser()).getroottree()
     except etree.XMLSyntaxError as e:
-        return _empty_model(path, weights, [_xml_error(path, e)])
+        return _empty_model(path, weights, [*pre, _xml_error(path, e)])
     except ValueError as e:  # e.g. unsupported encoding declarations
         r = codes.MALFORMED_XML
-        return _empty_model(path, weights, [Diagnostic(r.code, r.severity, f"malformed XML: {e}",
-                                                       Location(path, 1, 1), r.name)])
+        return _empty_model(path, weights, [*pre, Diagnostic(r.code, r.severity, f"malformed XML: {e}",
+                                                             Location(path, 1, 1), r.name)])
     reader = _Reader(src)
-    if tree.docinfo.doctype:
-        r = codes.DTD_NOT_ALLOWED
-        line = 1 + data[: max(data.find(b"<!DOCTYPE"), 0)].count(b"\n")
-        reader.report(r, "the file declares a DOCTYPE; IR never has one and irlint does not expand its entities",
-                      Location(path, line, src.column_of(line, b"<!DOCTYPE")),
-                      hint="remove the DOCTYPE and write values literally")
+    reader.diags += pre
     root = tree.getroot()
     if root.tag != "net":
         reader.report(codes.INVALID_STRUCTURE, f"the root element is <{root.tag}>, not <net>", reader.loc(root))

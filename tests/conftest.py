@@ -1,0 +1,57 @@
+"""Shared fixtures: small real IRs written by openvino.save_model into a session temp dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+
+def build_small_ti():
+    """A TensorIterator with a sliced input, a merged state (back edge), last-value and concatenated outputs."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 5, 4], np.float32, name="X")
+    h = ops.parameter([1, 3], np.float32, name="H")
+    xi = ops.parameter([1, 1, 4], np.float32)
+    hi = ops.parameter([1, 3], np.float32)
+    r = ops.reshape(xi, ops.constant(np.array([1, 4], np.int64)), False)
+    w = ops.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3))
+    h2 = ops.tanh(ops.add(ops.matmul(r, w, False, False), hi))
+    ro = ops.result(h2)
+    rs = ops.result(ops.unsqueeze(h2, ops.constant(np.array([1], np.int64))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ro, rs], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(hi, h.output(0), ro.output(0))
+    last = ti.get_iter_value(ro.output(0), -1)
+    allh = ti.get_concatenated_slices(rs.output(0), 0, 1, 1, -1, 1)
+    return ov.Model([ops.result(last, name="last"), ops.result(allh, name="all")], [x, h], "small_ti")
+
+
+@pytest.fixture(scope="session")
+def small_ti(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Path of a valid TensorIterator IR (with its .bin)."""
+    import openvino as ov
+
+    d = tmp_path_factory.mktemp("small_ti")
+    path = d / "small_ti.xml"
+    ov.save_model(build_small_ti(), str(path), compress_to_fp16=False)
+    return path
+
+
+@pytest.fixture
+def broken_copy(small_ti: Path, tmp_path: Path):
+    """Make an edited copy of small_ti: broken_copy(old, new) -> path (the .bin is copied too)."""
+
+    def make(old: str, new: str, name: str = "broken") -> Path:
+        text = small_ti.read_text()
+        assert old in text, f"{old!r} not in the IR"
+        out = tmp_path / f"{name}.xml"
+        out.write_text(text.replace(old, new, 1))
+        (tmp_path / f"{name}.bin").write_bytes(small_ti.with_suffix(".bin").read_bytes())
+        return out
+
+    return make
