@@ -1,0 +1,1 @@
+"""Data-movement and shape ops: reshaping, slicing, gathering, broadcasting, shape computations."""

@@ -1,0 +1,71 @@
+"""MatMul-1: batched matrix product with numpy batch broadcasting and optional transposes.
+
+A 1-D operand is a vector: A becomes [1, K], B becomes [K, 1] (transpose flags ignored for them),
+and the added dim is removed from the result, as the spec says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.movement.dims import broadcast_shapes, merge
+from irlint.ops.movement.folding import fold
+from irlint.ops.registry import register
+from irlint.types import Dim, Shape, format_shape, static_shape
+
+
+@dataclass(frozen=True)
+class MatMulAttrs:
+    transpose_a: bool = False
+    transpose_b: bool = False
+
+
+def _out_shape(a: Shape, b: Shape, attrs: MatMulAttrs) -> Shape:
+    if not a or not b:
+        raise OpError("MatMul: scalar operands are not allowed")
+    one = Dim(1, 1)
+    ma = (one, a[0]) if len(a) == 1 else ((*a[:-2], a[-1], a[-2]) if attrs.transpose_a else a)
+    mb = (b[0], one) if len(b) == 1 else ((*b[:-2], b[-1], b[-2]) if attrs.transpose_b else b)
+    if merge(ma[-1], mb[-2]) is None:
+        raise OpError(
+            f"MatMul: inner dims differ: A {format_shape(a)} gives K={ma[-1]}, B {format_shape(b)} gives "
+            f"K={mb[-2]} (transpose_a={attrs.transpose_a}, transpose_b={attrs.transpose_b})"
+        )
+    batch = broadcast_shapes("MatMul", ma[:-2], mb[:-2]) or ()
+    out = batch + ((ma[-2],) if len(a) > 1 else ()) + ((mb[-1],) if len(b) > 1 else ())
+    return tuple(out)
+
+
+@register
+class MatMul(Op):
+    types = ("MatMul",)
+    versions = ("opset1",)
+    Attrs = MatMulAttrs
+    arity = (2, 2)
+
+    def infer(self, attrs: MatMulAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        a, b = inputs
+        if a.etype is not None and b.etype is not None and a.etype != b.etype:
+            raise OpError(f"MatMul: element types differ ({a.etype} and {b.etype})")
+        etype = a.etype or b.etype
+        if a.shape is None or b.shape is None:
+            return [TensorInfo(etype, None)]
+        return fold(self, attrs, inputs, [TensorInfo(etype, _out_shape(a.shape, b.shape, attrs))])
+
+    def compute(self, attrs: MatMulAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        a, b = np.asarray(inputs[0]), np.asarray(inputs[1])
+        shape = _out_shape(static_shape(a.shape), static_shape(b.shape), attrs)
+        if a.ndim > 1 and attrs.transpose_a:
+            a = np.swapaxes(a, -1, -2)
+        if b.ndim > 1 and attrs.transpose_b:
+            b = np.swapaxes(b, -1, -2)
+        if a.dtype.kind == "f" and a.dtype.itemsize < 4:
+            # Accumulate half precision in f32 like the plugins do, then round once.
+            out = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+        else:
+            out = np.matmul(a, b)
+        return [np.ascontiguousarray(np.asarray(out).reshape([d.lo for d in shape]))]
