@@ -55,7 +55,8 @@ def test_gather1(dtype):
 
 
 @pytest.mark.parametrize(
-    ("version", "expected"), [(ops8, [4.0, 1.0, 0.0, 0.0]), (ops7, [0.0, 1.0, 0.0, 0.0]), (ops1, [0.0, 1.0, 0.0, 0.0])]
+    ("version", "expected"),
+    [(ops8, [4.0, 1.0, 0.0, 0.0]), (ops7, [0.0, 1.0, 0.0, 0.0]), (ops1, [0.0, 1.0, 0.0, 0.0])],
 )
 def test_gather_negative_and_out_of_range_indices(version, expected):
     got = run(lambda x: version.gather(x, i64([-1, 0, 4, -5]), i64(0)), [4], np.float32, "Gather")

@@ -1,4 +1,4 @@
-"""Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split, VariadicSplit, Tile against OpenVINO's CPU plugin."""
+"""Reshape, Squeeze, Unsqueeze, Transpose, Concat, Split, VariadicSplit, Tile vs OpenVINO CPU."""
 
 import numpy as np
 import pytest
@@ -73,13 +73,17 @@ def test_squeeze15_allow_axis_skip_keeps_non_one_dim():
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.int32, np.bool_])
-@pytest.mark.parametrize(("shape", "axes"), [([2, 3], [0]), ([2, 3], [-1, 1]), ([2, 3], [0, 3]), ([], [0]), ([3], 0)])
+@pytest.mark.parametrize(
+    ("shape", "axes"), [([2, 3], [0]), ([2, 3], [-1, 1]), ([2, 3], [0, 3]), ([], [0]), ([3], 0)]
+)
 def test_unsqueeze(dtype, shape, axes):
     run(lambda x: ops.unsqueeze(x, i64(axes)), shape, dtype, "Unsqueeze")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
-@pytest.mark.parametrize(("shape", "order"), [([2, 3, 4], [2, 0, 1]), ([2, 3, 4], []), ([2, 3], [0, 1]), ([5], [0])])
+@pytest.mark.parametrize(
+    ("shape", "order"), [([2, 3, 4], [2, 0, 1]), ([2, 3, 4], []), ([2, 3], [0, 1]), ([5], [0])]
+)
 def test_transpose(dtype, shape, order):
     got = run(lambda x: ops.transpose(x, i64(order)), shape, dtype, "Transpose")
     want = np.transpose(data_of(shape, dtype), order or None)
@@ -111,6 +115,8 @@ def test_variadic_split(dtype, axis, lengths):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
-@pytest.mark.parametrize(("shape", "repeats"), [([2, 3], [2, 1]), ([2, 3], [3]), ([2, 3], [2, 1, 3]), ([2], [0])])
+@pytest.mark.parametrize(
+    ("shape", "repeats"), [([2, 3], [2, 1]), ([2, 3], [3]), ([2, 3], [2, 1, 3]), ([2], [0])]
+)
 def test_tile(dtype, shape, repeats):
     run(lambda x: ops.tile(x, i64(repeats)), shape, dtype, "Tile")

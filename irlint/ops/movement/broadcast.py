@@ -67,7 +67,8 @@ class _Broadcast(Op):
     modes: ClassVar[tuple[str, ...]] = ()
 
     def _mode(self, attrs: BroadcastAttrs) -> str:
-        mode = attrs.mode.lower()
+        # Broadcast-1 spells explicit mode "none" in IR.
+        mode = {"none": "explicit"}.get(attrs.mode.lower(), attrs.mode.lower())
         if mode not in self.modes:
             raise OpError(f"Broadcast: mode {attrs.mode!r} is not one of {', '.join(self.modes)}")
         return mode
@@ -108,7 +109,7 @@ class _Broadcast(Op):
             raise OpError(f"Broadcast: target shape {target} has negative dims")
         if mode == "numpy":
             _check_numpy(static_shape(x.shape), static_shape(target))
-            return [np.ascontiguousarray(np.broadcast_to(x, target))]
+            return [np.array(np.broadcast_to(x, target), order="C")]
         if mode == "explicit":
             if len(inputs) < 3:
                 raise OpError("Broadcast: explicit mode needs the axes_mapping input")
@@ -117,9 +118,9 @@ class _Broadcast(Op):
             placed = [1] * len(target)
             for n, m in zip(x.shape, mapping, strict=False):
                 placed[m] = n
-            return [np.ascontiguousarray(np.broadcast_to(x.reshape(placed), target))]
+            return [np.array(np.broadcast_to(x.reshape(placed), target), order="C")]
         out = broadcast_shapes("Broadcast", static_shape(x.shape), static_shape(target))
-        return [np.ascontiguousarray(np.broadcast_to(x, [d.lo for d in out or ()]))]
+        return [np.array(np.broadcast_to(x, [d.lo for d in out or ()]), order="C")]
 
 
 @register

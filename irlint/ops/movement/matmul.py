@@ -68,4 +68,4 @@ class MatMul(Op):
             out = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
         else:
             out = np.matmul(a, b)
-        return [np.ascontiguousarray(np.asarray(out).reshape([d.lo for d in shape]))]
+        return [np.array(np.asarray(out).reshape([d.lo for d in shape]), order="C")]

@@ -47,6 +47,18 @@ def _check_scalar_inputs(inputs: Sequence[TensorInfo]) -> None:
             raise OpError(f"Range: {name} must be a scalar, got shape {format_shape(t.shape)}")
 
 
+def _length_dim(inputs: Sequence[TensorInfo], integral: bool) -> tuple[Dim]:
+    """The output shape: static when start, stop and step are known (so folding can run)."""
+    if any(t.value is None for t in inputs):
+        return (DYNAMIC,)
+    start, stop, step = _scalars([np.asarray(t.value) for t in inputs])
+    if integral:
+        start, stop, step = math.trunc(start), math.trunc(stop), math.trunc(step)
+        if step == 0 and _scalars([np.asarray(inputs[2].value)])[0] != 0:
+            return (Dim(0, 0),)
+    return (Dim.of(_length(start, stop, step)),)
+
+
 def _sequence(start: float, stop: float, step: float, dtype: np.dtype) -> np.ndarray:
     n = _length(start, stop, step)
     if np.issubdtype(dtype, np.integer):
@@ -68,7 +80,7 @@ class Range1(Op):
                 f"Range: start, stop and step must have one element type, got {sorted(map(str, types))}"
             )
         etype = next(iter(types)) if types else None
-        return fold(self, attrs, inputs, [TensorInfo(etype, (DYNAMIC,))])
+        return fold(self, attrs, inputs, [TensorInfo(etype, _length_dim(inputs, integral=False))])
 
     def compute(self, attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         start, stop, step = _scalars(inputs)
@@ -91,7 +103,8 @@ class Range4(Op):
 
     def infer(self, attrs: Range4Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         _check_scalar_inputs(inputs)
-        return fold(self, attrs, inputs, [TensorInfo(_out_etype(attrs), (DYNAMIC,))])
+        et = _out_etype(attrs)
+        return fold(self, attrs, inputs, [TensorInfo(et, _length_dim(inputs, integral=et.is_integer))])
 
     def compute(self, attrs: Range4Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         et = _out_etype(attrs)

@@ -82,4 +82,4 @@ class Slice(Op):
         index: list[slice] = [slice(None)] * x.ndim
         for k, ax in enumerate(axes or []):
             index[ax] = py_slice(x.shape[ax], start[k], stop[k], step[k])
-        return [np.ascontiguousarray(x[tuple(index)])]
+        return [np.array(x[tuple(index)], order="C")]

@@ -55,4 +55,4 @@ class Split(Op):
         (axis,) = as_int_array("Split", "axis", inputs[1])
         ax = normalize_axis("Split", axis, x.ndim)
         _part(Dim(x.shape[ax], x.shape[ax]), attrs.num_splits, str(list(x.shape)))
-        return [np.ascontiguousarray(p) for p in np.split(x, attrs.num_splits, axis=ax)]
+        return [np.array(p, order="C") for p in np.split(x, attrs.num_splits, axis=ax)]

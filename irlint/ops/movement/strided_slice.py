@@ -159,4 +159,4 @@ class StridedSlice(Op):
                     raise OpError(f"StridedSlice: stride {step.spec} is zero")
                 start, stop = _bounds(attrs, step.spec, begin, end)
                 index.append(py_slice(x.shape[step.axis], start, stop, strides[step.spec]))
-        return [np.ascontiguousarray(x[tuple(index)])]
+        return [np.array(x[tuple(index)], order="C")]

@@ -46,4 +46,4 @@ class Transpose(Op):
     def compute(self, attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
         perm = _order(as_int_array("Transpose", "order", inputs[1]), x.ndim)
-        return [np.ascontiguousarray(np.transpose(x, perm))]
+        return [np.array(np.transpose(x, perm), order="C")]

@@ -65,4 +65,4 @@ class VariadicSplit(Op):
             Dim(x.shape[ax], x.shape[ax]), as_int_array("VariadicSplit", "split_lengths", inputs[2])
         )
         bounds = np.cumsum([p.lo for p in parts])[:-1]
-        return [np.ascontiguousarray(p) for p in np.split(x, bounds, axis=ax)]
+        return [np.array(p, order="C") for p in np.split(x, bounds, axis=ax)]
