@@ -45,24 +45,30 @@ def _target_dims(pattern: list[int], in_shape: Shape | None, special_zero: bool)
     return out
 
 
-def _solve_minus_one(in_shape: Shape | None, others: Dim, pattern: list[int]) -> Dim:
-    """The ``-1`` dim: input element count divided by the product of the other output dims."""
+def _solve_minus_one(in_shape: Shape | None, dims: list[Dim | None], pattern: list[int], zero: bool) -> Dim:
+    """The ``-1`` dim: input element count divided by the product of the other output dims.
+
+    Dims copied by special_zero are the same on both sides, so they cancel out exactly (this keeps
+    ``[?,3,4] -> [0,-1]`` at ``[?,12]``).
+    """
     if in_shape is None:
         return DYNAMIC
-    total = dims_product(in_shape)
+    copied = {i for i, v in enumerate(pattern) if zero and v == 0}
+    total = dims_product(d for i, d in enumerate(in_shape) if i not in copied)
+    others = dims_product(d for i, d in enumerate(dims) if d is not None and i not in copied)
     if others.is_static and others.lo == 0:
         # Zero elements elsewhere: the -1 dim is unconstrained unless the input is empty too.
         if total.is_static and total.lo != 0:
             raise OpError(
-                f"Reshape: cannot infer -1 in {pattern}: other dims give 0 elements but the input "
-                f"{format_shape(in_shape)} has {total.lo}"
+                f"Reshape: cannot infer -1 in {pattern}: the other dims give 0 elements but the "
+                f"input {format_shape(in_shape)} does not"
             )
         return Dim(1, 1) if total.hi == 0 else DYNAMIC
     if total.is_static and others.is_static:
         if total.lo % others.lo:
             raise OpError(
-                f"Reshape: cannot reshape {format_shape(in_shape)} ({total.lo} elements) to {pattern}: "
-                f"{total.lo} is not divisible by {others.lo}"
+                f"Reshape: cannot reshape {format_shape(in_shape)} to {pattern}: the -1 dim would be "
+                f"{total.lo}/{others.lo}, which is not divisible"
             )
         return Dim(total.lo // others.lo, total.lo // others.lo)
     lo = 0 if others.hi is None else -(-total.lo // others.hi)
@@ -88,7 +94,7 @@ class Reshape(Op):
         dims = _target_dims(pattern, data.shape, attrs.special_zero)
         known = [d for d in dims if d is not None]
         if None in dims:
-            minus_one = _solve_minus_one(data.shape, dims_product(known), pattern)
+            minus_one = _solve_minus_one(data.shape, dims, pattern, attrs.special_zero)
             shape = tuple(minus_one if d is None else d for d in dims)
         else:
             shape = tuple(known)
@@ -108,7 +114,7 @@ class Reshape(Op):
         dims = _target_dims(pattern, in_shape, attrs.special_zero)
         known = [d for d in dims if d is not None]
         if None in dims:
-            m = _solve_minus_one(in_shape, dims_product(known), pattern)
+            m = _solve_minus_one(in_shape, dims, pattern, attrs.special_zero)
             out = [m.lo if d is None else d.lo for d in dims]
         else:
             out = [d.lo for d in known]
