@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from irlint.ops.base import OpError, TensorInfo
@@ -46,3 +48,17 @@ def as_int_array(op: str, name: str, arr: np.ndarray) -> list[int]:
     if not (np.issubdtype(a.dtype, np.integer)):
         raise OpError(f"{op}: input '{name}' must be an integer tensor, got {a.dtype}")
     return [int(v) for v in a.reshape(-1)]
+
+
+def common_length(op: str, names: Sequence[str], infos: Sequence[TensorInfo]) -> int | None:
+    """The one static length shared by several 1-D inputs (None if none is static); OpError if they differ."""
+    lengths: set[int] = set()
+    for name, info in zip(names, infos, strict=False):
+        n = vector_length(op, name, info)
+        if n is not None:
+            lengths.add(n)
+    if len(lengths) > 1:
+        raise OpError(
+            f"{op}: {', '.join(names[: len(infos)])} must have the same length, got {sorted(lengths)}"
+        )
+    return next(iter(lengths)) if lengths else None

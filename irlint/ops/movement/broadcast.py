@@ -89,6 +89,7 @@ class _Broadcast(Op):
         target = static_shape(vals)
         if data.shape is None:
             return [TensorInfo(data.etype, target if mode != "bidirectional" else None)]
+        out: Shape | None
         if mode == "numpy":
             _check_numpy(data.shape, target)
             out = target

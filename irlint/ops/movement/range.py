@@ -87,11 +87,11 @@ class Range1(Op):
         return [_sequence(start, stop, step, np.asarray(inputs[0]).dtype)]
 
 
-def _out_etype(attrs: Range4Attrs) -> ElementType:
+def _out_etype(attrs: Range4Attrs) -> tuple[ElementType, np.dtype]:
     et = ELEMENT_TYPES.get(attrs.output_type)
     if et is None or et.dtype is None or not (et.is_float or et.is_integer):
         raise OpError(f"Range: output_type {attrs.output_type!r} is not a numeric element type")
-    return et
+    return et, et.dtype
 
 
 @register
@@ -103,16 +103,16 @@ class Range4(Op):
 
     def infer(self, attrs: Range4Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         _check_scalar_inputs(inputs)
-        et = _out_etype(attrs)
+        et, _ = _out_etype(attrs)
         return fold(self, attrs, inputs, [TensorInfo(et, _length_dim(inputs, integral=et.is_integer))])
 
     def compute(self, attrs: Range4Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        et = _out_etype(attrs)
+        et, dtype = _out_etype(attrs)
         start, stop, step = _scalars(inputs)
         if step == 0:
             raise OpError("Range: step must not be zero")
         if et.is_integer:
             start, stop, step = math.trunc(start), math.trunc(stop), math.trunc(step)
             if step == 0:
-                return [np.zeros(0, et.dtype)]
-        return [_sequence(start, stop, step, et.dtype)]
+                return [np.zeros(0, dtype)]
+        return [_sequence(start, stop, step, dtype)]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, vector_length
+from irlint.ops.movement.axes import as_int_array, common_length, int_values, normalize_axis
 from irlint.ops.movement.folding import fold
 from irlint.ops.movement.slice_dims import py_slice, sliced_dim
 from irlint.ops.registry import register
@@ -33,17 +33,11 @@ class Slice(Op):
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data = inputs[0]
-        names = ("start", "stop", "step", "axes")
-        lengths = {vector_length("Slice", n, t) for n, t in zip(names, inputs[1:], strict=False)} - {None}
-        if len(lengths) > 1:
-            raise OpError(
-                f"Slice: start, stop, step and axes must have the same length, got {sorted(lengths)}"
-            )
+        n = common_length("Slice", ("start", "stop", "step", "axes"), inputs[1:])
         if data.shape is None:
             return [TensorInfo(data.etype, None)]
         rank = len(data.shape)
         start, stop, step = (int_values(t) for t in inputs[1:4])
-        n = next(iter(lengths)) if lengths else None
         if n is not None and n > rank:
             raise OpError(f"Slice: {n} sliced axes exceed the input rank {rank}")
         if step is not None and 0 in step:

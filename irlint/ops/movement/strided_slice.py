@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, int_values, vector_length
+from irlint.ops.movement.axes import as_int_array, common_length, int_values
 from irlint.ops.movement.folding import fold
 from irlint.ops.movement.slice_dims import py_slice, sliced_dim
 from irlint.ops.registry import register
@@ -98,17 +98,9 @@ class StridedSlice(Op):
 
     def infer(self, attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data = inputs[0]
-        names = ("begin", "end", "strides")
-        lengths = {vector_length("StridedSlice", n, t) for n, t in zip(names, inputs[1:], strict=False)} - {
-            None
-        }
-        if len(lengths) > 1:
-            raise OpError(
-                f"StridedSlice: begin, end and strides must have the same length, got {sorted(lengths)}"
-            )
-        if data.shape is None or not lengths:
+        n_specs = common_length("StridedSlice", ("begin", "end", "strides"), inputs[1:])
+        if data.shape is None or n_specs is None:
             return [TensorInfo(data.etype, None)]
-        (n_specs,) = lengths
         plan = make_plan(attrs, len(data.shape), n_specs)
         begin, end = int_values(inputs[1]), int_values(inputs[2])
         strides = int_values(inputs[3]) if len(inputs) > 3 else [1] * n_specs
@@ -143,7 +135,7 @@ class StridedSlice(Op):
         strides = as_int_array("StridedSlice", "strides", inputs[3]) if len(inputs) > 3 else [1] * len(begin)
         if not len(begin) == len(end) == len(strides):
             raise OpError("StridedSlice: begin, end and strides must have the same length")
-        index: list[object] = []
+        index: list[Any] = []
         for step in make_plan(attrs, x.ndim, len(begin)):
             if step.kind == "new":
                 index.append(np.newaxis)
