@@ -77,6 +77,8 @@ class Weights:
         for d in shape:
             count *= d
         need = etype.nbytes(count)
+        if need == 0:
+            return np.zeros(shape, dtype=etype.dtype)  # OpenVINO writes size="1" for an empty Const
         if need != size:
             raise WeightsError(f"shape {list(shape)} of {etype.name} needs {need} bytes, size is {size}")
         data = self.raw(offset, size)
