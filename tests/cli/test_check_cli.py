@@ -21,7 +21,8 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
 
 def test_clean_model_exits_zero(small_ti: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(small_ti)]) == 0
-    assert "error" not in capsys.readouterr().out.lower().replace("0 errors", "")
+    out = capsys.readouterr().out
+    assert "[error]" not in out and "All checks passed" in out
 
 
 def test_findings_exit_one_and_json_contract(broken_copy, capsys: pytest.CaptureFixture[str]) -> None:
