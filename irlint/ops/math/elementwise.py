@@ -1,0 +1,256 @@
+"""Element-wise ops: unary activations, binary arithmetic, comparisons and logic (table-driven).
+
+These ops differ only in their numpy function and their type rule, so each is one row of a table
+and one small registered class instead of forty near-identical modules. Semantics follow
+OpenVINO's reference implementations: integer arithmetic stays in the input type (wrapping like
+C++), `Divide` floors for integers when `m_pythondiv` is true and truncates otherwise, `Mod` takes
+the sign of the dividend and `FloorMod` the sign of the divisor.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.movement.dims import broadcast_shapes
+from irlint.ops.registry import register
+from irlint.types import BOOL, ElementType, Shape, format_shape, static_shape
+
+Array = np.ndarray
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+
+def same_etype(op: str, inputs: Sequence[TensorInfo]) -> ElementType | None:
+    """The element type all inputs share (None if unknown); OpError if two known types differ."""
+    etype = None
+    for i, t in enumerate(inputs):
+        if t.etype is None or t.etype.is_dynamic:
+            continue
+        if etype is not None and t.etype != etype:
+            raise OpError(f"{op}: input {i} is {t.etype} but input 0 is {etype}; both must have the same type")
+        etype = etype or t.etype
+    return etype
+
+
+def broadcast_result(op: str, mode: str, shapes: Sequence[Shape | None]) -> Shape | None:
+    """The output shape under `auto_broadcast` ("numpy" or "none")."""
+    if mode == "none":
+        known = [s for s in shapes if s is not None]
+        for s in known[1:]:
+            if s != known[0]:
+                raise OpError(f"{op}: auto_broadcast=none needs equal shapes, got "
+                              f"{' and '.join(format_shape(x) for x in known)}")
+        return known[0] if known else None
+    if mode != "numpy":
+        raise OpError(f"{op}: auto_broadcast={mode!r} is not supported (numpy or none)")
+    out = shapes[0]
+    for s in shapes[1:]:
+        out = broadcast_shapes(op, out, s)
+    return out
+
+
+def _erf(x: Array) -> Array:
+    return np.vectorize(math.erf, otypes=[np.float64])(x)
+
+
+def _float(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    """Compute in float64 and return the input's dtype (OpenVINO computes in the element type)."""
+
+    def run(x: Array) -> Array:
+        with np.errstate(all="ignore"):
+            y = fn(x.astype(np.float64))
+        return y.astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else np.trunc(y).astype(x.dtype)
+
+    return run
+
+
+def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    def run(x: Array) -> Array:
+        with np.errstate(all="ignore"):
+            return np.asarray(fn(x)).astype(x.dtype)
+
+    return run
+
+
+def _sigmoid(x: Array) -> Array:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _softplus(x: Array) -> Array:
+    return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
+
+
+UNARY: dict[str, Callable[[Array], Array]] = {
+    "Sigmoid": _float(_sigmoid),
+    "Tanh": _float(np.tanh),
+    "Exp": _float(np.exp),
+    "Log": _float(np.log),
+    "Sqrt": _float(np.sqrt),
+    "Erf": _float(_erf),
+    "Floor": _keep(np.floor),
+    "Ceiling": _keep(np.ceil),
+    "Abs": _keep(np.abs),
+    "Negative": _keep(np.negative),
+    "Sin": _float(np.sin),
+    "Cos": _float(np.cos),
+    "SoftPlus": _float(_softplus),
+    "HSwish": _float(lambda x: x * np.clip(x + 3.0, 0.0, 6.0) / 6.0),
+    "HSigmoid": _float(lambda x: np.clip(x + 3.0, 0.0, 6.0) / 6.0),
+    "Mish": _float(lambda x: x * np.tanh(_softplus(x))),
+    "Sign": _keep(np.sign),
+}
+UNARY_VERSIONS = {"Erf": ("opset1",), "SoftPlus": ("opset4",), "HSwish": ("opset4",), "HSigmoid": ("opset5",),
+                  "Mish": ("opset4",)}
+
+
+def _div(python_div: bool) -> Callable[[Array, Array], Array]:
+    def run(a: Array, b: Array) -> Array:
+        if np.issubdtype(a.dtype, np.integer):
+            safe = np.where(b == 0, 1, b)
+            q = np.floor_divide(a, safe) if python_div else np.trunc(a / safe).astype(a.dtype)
+            return np.where(b == 0, 0, q).astype(a.dtype)
+        return a / b
+
+    return run
+
+
+def _pow(a: Array, b: Array) -> Array:
+    if np.issubdtype(a.dtype, np.integer):
+        return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
+    return np.power(a, b)
+
+
+def _mod_int_safe(fn: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
+    def run(a: Array, b: Array) -> Array:
+        if np.issubdtype(a.dtype, np.integer):
+            return np.where(b == 0, 0, fn(a, np.where(b == 0, 1, b))).astype(a.dtype)
+        return fn(a, b)
+
+    return run
+
+
+ARITHMETIC: dict[str, Callable[[Array, Array], Array]] = {
+    "Add": np.add,
+    "Subtract": np.subtract,
+    "Multiply": np.multiply,
+    "Power": _pow,
+    "Maximum": np.maximum,
+    "Minimum": np.minimum,
+    "SquaredDifference": lambda a, b: np.square(a - b),
+    "FloorMod": _mod_int_safe(np.mod),
+    "Mod": _mod_int_safe(np.fmod),
+}
+COMPARISON: dict[str, Callable[[Array, Array], Array]] = {
+    "Equal": np.equal,
+    "NotEqual": np.not_equal,
+    "Less": np.less,
+    "LessEqual": np.less_equal,
+    "Greater": np.greater,
+    "GreaterEqual": np.greater_equal,
+}
+LOGICAL: dict[str, Callable[[Array, Array], Array]] = {
+    "LogicalAnd": np.logical_and,
+    "LogicalOr": np.logical_or,
+    "LogicalXor": np.logical_xor,
+}
+
+
+# ------------------------------------------------------------------------------------ classes
+
+
+@dataclass(frozen=True)
+class BroadcastAttrs:
+    auto_broadcast: str = "numpy"
+
+
+@dataclass(frozen=True)
+class DivideAttrs:
+    auto_broadcast: str = "numpy"
+    m_pythondiv: bool = True
+
+
+class Unary(Op):
+    """y = f(x) element-wise, same type and shape."""
+
+    fn: Callable[[Array], Array]
+
+    def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        return [TensorInfo(inputs[0].etype, inputs[0].shape)]
+
+    def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
+        return [np.asarray(type(self).fn(np.asarray(inputs[0])))]
+
+
+class Binary(Op):
+    """z = f(x, y) with `auto_broadcast`; `result` is None for "same as the inputs"."""
+
+    Attrs = BroadcastAttrs
+    arity = (2, 2)
+    fn: Callable[[Array, Array], Array]
+    result: ElementType | None = None
+    bool_inputs = False
+
+    def infer(self, attrs: BroadcastAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        name = self.types[0]
+        etype = same_etype(name, inputs)
+        if self.bool_inputs and etype is not None and etype != BOOL:
+            raise OpError(f"{name}: inputs must be boolean, got {etype}")
+        shape = broadcast_result(name, attrs.auto_broadcast, [i.shape for i in inputs])
+        return [TensorInfo(self.result or etype, shape)]
+
+    def compute(self, attrs: BroadcastAttrs, inputs: Sequence[Array]) -> list[Array]:
+        a, b = (np.asarray(x) for x in inputs)
+        broadcast_result(self.types[0], attrs.auto_broadcast, [static_shape(a.shape), static_shape(b.shape)])
+        with np.errstate(all="ignore"):
+            out = np.asarray(self.call(attrs, a, b))
+        if self.result is not None:
+            return [out.astype(self.result.dtype)]
+        return [out.astype(a.dtype, copy=False)]
+
+    def call(self, attrs: BroadcastAttrs, a: Array, b: Array) -> Array:
+        return type(self).fn(a, b)
+
+
+@register
+class Divide(Binary):
+    types = ("Divide",)
+    versions = ("opset1",)
+    Attrs = DivideAttrs
+
+    def call(self, attrs: DivideAttrs, a: Array, b: Array) -> Array:  # type: ignore[override]
+        return _div(attrs.m_pythondiv)(a, b)
+
+
+def _make(base: type[Op], name: str, versions: tuple[str, ...], **members: object) -> type[Op]:
+    cls = type(name, (base,), {"types": (name,), "versions": versions, **members})
+    return register(cls)
+
+
+for _name, _fn in UNARY.items():
+    _make(Unary, _name, UNARY_VERSIONS.get(_name, ("opset1",)), fn=staticmethod(_fn))
+for _name, _fn in ARITHMETIC.items():
+    _make(Binary, _name, ("opset1",), fn=staticmethod(_fn))
+for _name, _fn in COMPARISON.items():
+    _make(Binary, _name, ("opset1",), fn=staticmethod(_fn), result=BOOL)
+for _name, _fn in LOGICAL.items():
+    _make(Binary, _name, ("opset1",), fn=staticmethod(_fn), result=BOOL, bool_inputs=True)
+
+
+@register
+class LogicalNot(Op):
+    types = ("LogicalNot",)
+    versions = ("opset1",)
+
+    def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        if inputs[0].etype is not None and inputs[0].etype != BOOL:
+            raise OpError(f"LogicalNot: input must be boolean, got {inputs[0].etype}")
+        return [TensorInfo(BOOL, inputs[0].shape)]
+
+    def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
+        return [np.logical_not(inputs[0])]

@@ -1,0 +1,101 @@
+"""Reduce* ops: data and an integer axes input; `keep_dims` keeps reduced axes as 1.
+
+Duplicate or out-of-range axes are errors (as in OpenVINO). Integer ReduceMean divides in the
+element type (truncating); ReduceL2 of integers rounds the square root like OpenVINO's reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.registry import register
+from irlint.types import BOOL, Dim, Shape
+
+Array = np.ndarray
+
+
+@dataclass(frozen=True)
+class ReduceAttrs:
+    keep_dims: bool = False
+
+
+def _axes(op: str, values: Sequence[int], rank: int) -> list[int]:
+    out = []
+    for a in values:
+        if not -rank <= a < max(rank, 1):
+            raise OpError(f"{op}: axis {a} is out of range for rank {rank}")
+        n = a + rank if a < 0 else a
+        if n in out:
+            raise OpError(f"{op}: axis {a} is listed twice")
+        out.append(n)
+    return out
+
+
+def _mean(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    if np.issubdtype(x.dtype, np.integer):
+        count = int(np.prod([x.shape[a] for a in axis])) if axis else 1
+        s = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
+        return (np.trunc(s / max(count, 1))).astype(x.dtype)
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _l2(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    y = np.sqrt(np.sum(x.astype(np.float64) ** 2, axis=axis, keepdims=keepdims))
+    return np.round(y) if np.issubdtype(x.dtype, np.integer) else y
+
+
+REDUCTIONS: dict[str, Callable[[Array, tuple[int, ...], bool], Array]] = {
+    "ReduceSum": lambda x, a, k: np.sum(x, axis=a, keepdims=k),
+    "ReduceProd": lambda x, a, k: np.prod(x, axis=a, keepdims=k),
+    "ReduceMax": lambda x, a, k: np.max(x, axis=a, keepdims=k),
+    "ReduceMin": lambda x, a, k: np.min(x, axis=a, keepdims=k),
+    "ReduceMean": _mean,
+    "ReduceL1": lambda x, a, k: np.sum(np.abs(x), axis=a, keepdims=k),
+    "ReduceL2": _l2,
+    "ReduceLogicalAnd": lambda x, a, k: np.all(x, axis=a, keepdims=k),
+    "ReduceLogicalOr": lambda x, a, k: np.any(x, axis=a, keepdims=k),
+}
+VERSIONS = {"ReduceL1": ("opset4",), "ReduceL2": ("opset4",)}
+
+
+class Reduce(Op):
+    Attrs = ReduceAttrs
+    arity = (2, 2)
+    fn: Callable[[Array, tuple[int, ...], bool], Array]
+    logical = False
+
+    def infer(self, attrs: ReduceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        name = self.types[0]
+        data, axes = inputs
+        if self.logical and data.etype is not None and data.etype != BOOL:
+            raise OpError(f"{name}: data must be boolean, got {data.etype}")
+        if axes.etype is not None and not axes.etype.is_integer:
+            raise OpError(f"{name}: axes must be an integer tensor, got {axes.etype}")
+        if data.shape is None:
+            return [TensorInfo(data.etype, None)]
+        rank = len(data.shape)
+        if axes.value is None:
+            if attrs.keep_dims:
+                return [TensorInfo(data.etype, tuple(Dim(min(d.lo, 1), d.hi) for d in data.shape))]
+            n = axes.shape[0].value if axes.shape and len(axes.shape) == 1 else None
+            return [TensorInfo(data.etype, None if n is None else (Dim(0, None),) * (rank - n))]
+        ax = _axes(name, [int(v) for v in np.asarray(axes.value).reshape(-1)], rank)
+        shape: Shape = tuple(
+            Dim(1, 1) if i in ax else d for i, d in enumerate(data.shape) if attrs.keep_dims or i not in ax
+        )
+        return [TensorInfo(data.etype, shape)]
+
+    def compute(self, attrs: ReduceAttrs, inputs: Sequence[Array]) -> list[Array]:
+        x = np.asarray(inputs[0])
+        ax = tuple(_axes(self.types[0], [int(v) for v in np.asarray(inputs[1]).reshape(-1)], x.ndim))
+        out = np.asarray(type(self).fn(x, ax, attrs.keep_dims))
+        return [out.astype(x.dtype, copy=False)]
+
+
+for _name, _fn in REDUCTIONS.items():
+    register(type(_name, (Reduce,), {"types": (_name,), "versions": VERSIONS.get(_name, ("opset1",)),
+                                      "fn": staticmethod(_fn), "logical": "Logical" in _name}))

@@ -1,0 +1,39 @@
+"""Select-1: cond ? then : else, element-wise with numpy broadcasting of all three inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.math.elementwise import broadcast_result, same_etype
+from irlint.ops.registry import register
+from irlint.types import BOOL, static_shape
+
+
+@dataclass(frozen=True)
+class SelectAttrs:
+    auto_broadcast: str = "numpy"
+
+
+@register
+class Select(Op):
+    types = ("Select",)
+    versions = ("opset1",)
+    Attrs = SelectAttrs
+    arity = (3, 3)
+
+    def infer(self, attrs: SelectAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        cond, then, other = inputs
+        if cond.etype is not None and cond.etype != BOOL:
+            raise OpError(f"Select: the condition must be boolean, got {cond.etype}")
+        etype = same_etype("Select", [then, other])
+        shape = broadcast_result("Select", attrs.auto_broadcast, [cond.shape, then.shape, other.shape])
+        return [TensorInfo(etype, shape)]
+
+    def compute(self, attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        cond, then, other = (np.asarray(a) for a in inputs)
+        broadcast_result("Select", attrs.auto_broadcast, [static_shape(a.shape) for a in (cond, then, other)])
+        return [np.where(cond.astype(bool), then, other).astype(then.dtype)]
