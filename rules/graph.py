@@ -188,7 +188,7 @@ def input_multiple_edges(ctx: Context, graph: Graph, layer: Layer) -> Iterator[F
                 edges[1].loc,
                 layer=layer.path,
                 port=p.id,
-                related=tuple(Related(e.loc, "also feeds it") for e in edges[:1]) + (Related(p.loc, "the port"),),
+                related=(*tuple(Related(e.loc, "also feeds it") for e in edges[:1]), Related(p.loc, "the port")),
             )
 
 

@@ -16,7 +16,6 @@ from irlint.ir.weights import Weights
 from irlint.types import ElementType, Shape
 
 
-
 def _empty() -> Mapping[str, str]:
     return MappingProxyType({})
 

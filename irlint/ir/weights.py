@@ -50,7 +50,7 @@ class Weights:
         return self.problem is None
 
     def contains(self, offset: int, size: int) -> bool:
-        return self.usable and 0 <= offset and 0 <= size and offset + size <= self.size
+        return self.usable and offset >= 0 and size >= 0 and offset + size <= self.size
 
     def raw(self, offset: int, size: int) -> np.ndarray:
         """The bytes [offset, offset+size) as a read-only uint8 view (no copy)."""

@@ -146,5 +146,5 @@ def _type_name(tp: Any) -> str:
     if origin is tuple:
         return f"list of {typing.get_args(tp)[0].__name__}"
     if origin in (typing.Union, pytypes.UnionType):
-        return _type_name([a for a in typing.get_args(tp) if a is not type(None)][0])
+        return _type_name(next(a for a in typing.get_args(tp) if a is not type(None)))
     return getattr(tp, "__name__", str(tp))

@@ -1,0 +1,1 @@
+"""The rule engine: discovery of rule packs, selection, the per-model context, the runner."""

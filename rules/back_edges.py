@@ -1,0 +1,249 @@
+"""BE5xx: `<back_edges>` — which body Result feeds which body Parameter on the next iteration."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import BackEdge, Graph, Layer
+from irlint.rule import Finding, rule
+from irlint.shapes.infer import declared_info
+from irlint.types import format_shape
+
+CONTROL_FLOW = ("TensorIterator", "Loop")
+
+
+def edge_text(be: BackEdge) -> str:
+    return f"back edge from-layer={be.from_layer} to-layer={be.to_layer}"
+
+
+@rule("BE501", "back-edge-source-not-result", types=CONTROL_FLOW)
+def source_not_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A back edge's `from-layer` is missing from the body or is not a Result.
+
+    What it checks:
+    `from-layer` names a Result layer of the same body.
+
+    Why it matters:
+    Only body Results carry values out of an iteration. OpenVINO rejects a missing layer and
+    silently drops a back edge from another layer type, so the state is never carried.
+
+    Example:
+    ```xml
+    <edge from-layer="7" to-layer="3"/>   <!-- layer 7 is the LSTMCell, not its Result -->
+    ```
+
+    How to fix:
+    Name the Result that holds the next value of the state.
+    """
+    if layer.body is None:
+        return
+    for be in layer.back_edges:
+        if be.from_layer is None:
+            continue
+        src = layer.body.layer(be.from_layer)
+        if src is None:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: the body has no layer {be.from_layer}",
+                          be.loc, layer=layer.path)
+        elif src.type != "Result":
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: from-layer is {src.describe()}, not a Result",
+                          be.loc, layer=layer.path, related=(Related(src.loc, f"'{src.name}' is a {src.type}"),),
+                          hint="back edges start at a body Result; add a Result after the producing layer")
+
+
+@rule("BE502", "back-edge-target-not-parameter", types=CONTROL_FLOW)
+def target_not_parameter(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A back edge's `to-layer` is missing from the body or is not a Parameter.
+
+    What it checks:
+    `to-layer` names a Parameter layer of the same body.
+
+    Why it matters:
+    The value must enter the next iteration through a Parameter. OpenVINO drops a back edge into
+    any other layer without a word, so the recurrence silently disappears.
+
+    Example:
+    ```xml
+    <edge from-layer="11" to-layer="11"/>   <!-- layer 11 is a Result -->
+    ```
+
+    How to fix:
+    Point `to-layer` at the Parameter that holds the state (the one with the initial-value entry).
+    """
+    if layer.body is None:
+        return
+    for be in layer.back_edges:
+        if be.to_layer is None:
+            continue
+        dst = layer.body.layer(be.to_layer)
+        if dst is None:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: the body has no layer {be.to_layer}",
+                          be.loc, layer=layer.path)
+        elif dst.type != "Parameter":
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: to-layer is {dst.describe()}, not a Parameter",
+                          be.loc, layer=layer.path, related=(Related(dst.loc, f"'{dst.name}' is a {dst.type}"),),
+                          hint="back edges end at the body Parameter that receives the state")
+
+
+@rule("BE503", "back-edge-target-twice", types=CONTROL_FLOW)
+def target_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """Two back edges end at the same Parameter.
+
+    What it checks:
+    At most one back edge per target Parameter.
+
+    Why it matters:
+    A Parameter receives one value per iteration; OpenVINO accepts duplicates silently and keeps
+    one of them.
+
+    Example:
+    ```xml
+    <edge from-layer="8" to-layer="4"/>
+    <edge from-layer="9" to-layer="4"/>
+    ```
+
+    How to fix:
+    Route each state to its own Parameter.
+    """
+    seen: dict[int, BackEdge] = {}
+    for be in layer.back_edges:
+        if be.to_layer is None:
+            continue
+        if be.to_layer in seen:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: layer {be.to_layer} already receives a back edge",
+                          be.loc, layer=layer.path, related=(Related(seen[be.to_layer].loc, "the first back edge"),))
+        else:
+            seen[be.to_layer] = be
+
+
+@rule("BE504", "back-edge-without-initial-value", types=CONTROL_FLOW)
+def without_initial_value(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The Parameter a back edge feeds has no unsliced port_map input giving its first value.
+
+    What it checks:
+    Each back-edge target Parameter is named by exactly one `<input>` entry without `axis`.
+
+    Why it matters:
+    On the first iteration the state comes from outside; without the entry it has no value
+    (OpenVINO rejects the model), and with a sliced entry the state is overwritten by a slice.
+
+    Example:
+    ```xml
+    <edge from-layer="9" to-layer="3"/>   <!-- no <input internal_layer_id="3"/> -->
+    ```
+
+    How to fix:
+    Add `<input external_port_id="..." internal_layer_id="3"/>` from the outer initial state.
+    """
+    if layer.body is None:
+        return
+    entries = {}
+    for e in layer.port_map:
+        if e.direction == "input" and e.internal_layer_id is not None:
+            entries.setdefault(e.internal_layer_id, e)
+    for be in layer.back_edges:
+        dst = layer.body.layer(be.to_layer)
+        if dst is None or dst.type != "Parameter":
+            continue
+        e = entries.get(be.to_layer)
+        if e is None:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: body {dst.describe()} has no port_map "
+                          "<input> entry giving its initial value", be.loc, layer=layer.path,
+                          related=(Related(dst.loc, "the state Parameter"),))
+        elif e.sliced or e.purpose is not None:
+            what = "is sliced" if e.sliced else f"is the {e.purpose}"
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: the entry feeding body {dst.describe()} {what}; "
+                          "a back-edge target needs an unsliced initial value", be.loc, layer=layer.path,
+                          related=(Related(e.loc, "the entry"),))
+
+
+def _result_info(ctx: Context, body: Graph, result: Layer):  # type: ignore[no-untyped-def]
+    """What flows into a body Result: inferred if known, else its declared input port."""
+    idx = ctx.index(body)
+    if result.inputs:
+        e = idx.source(result.id, result.inputs[0].id)
+        src = body.layer(e.from_layer) if e else None
+        if src is not None and e is not None:
+            info = ctx.shapes.output(src, e.from_port)
+            if info.shape is not None or info.etype is not None:
+                return info, result.inputs[0]
+    return None, result.inputs[0] if result.inputs else None
+
+
+@rule("BE505", "back-edge-type-mismatch", types=CONTROL_FLOW)
+def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The two ends of a back edge have different element types or incompatible shapes.
+
+    What it checks:
+    The element type of the tensor reaching the body Result equals the Parameter's; its shape is
+    compatible with the Parameter's declared shape (a shape that changes between iterations is
+    allowed only where the Parameter's dims are dynamic).
+
+    Why it matters:
+    The value of iteration k becomes the input of iteration k+1: a different type or shape breaks
+    every layer that reads the Parameter. OpenVINO re-infers and may fail deep inside the body,
+    or compile a model that differs from the file.
+
+    Example:
+    ```xml
+    <edge from-layer="9" to-layer="3"/>   <!-- Result 9 gets f32[1,512], Parameter 3 is f32[1,256] -->
+    ```
+
+    How to fix:
+    Make the body produce the state in the Parameter's type and shape, or declare the Parameter's
+    changing dims as dynamic (-1).
+    """
+    if layer.body is None:
+        return
+    for be in layer.back_edges:
+        src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
+        if src is None or dst is None or src.type != "Result" or dst.type != "Parameter":
+            continue
+        info, port = _result_info(ctx, layer.body, src)
+        produced_et = info.etype if info is not None else (port.precision if port else None)
+        produced_shape = info.shape if info is not None and info.shape is not None else (port.shape if port else None)
+        want = declared_info(dst)
+        if produced_et is not None and want.etype is not None and produced_et != want.etype:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
+                          f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
+                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")))
+        elif produced_shape is not None and want.shape is not None and (
+            len(produced_shape) != len(want.shape)
+            or any(not w.compatible(p) for p, w in zip(produced_shape, want.shape))
+        ):
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
+                          f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}",
+                          be.loc, layer=layer.path,
+                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")),
+                          hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter")
+
+
+@rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW)
+def parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The Parameter a back edge feeds is not used by any layer of the body.
+
+    What it checks:
+    Each back-edge target Parameter has at least one consumer in the body.
+
+    Why it matters:
+    The state is carried but never read: the recurrence you meant is not there (often the body
+    reads the initial-value Parameter of another state instead).
+
+    Example:
+    ```xml
+    <edge from-layer="9" to-layer="3"/>   <!-- no edge leaves Parameter 3 -->
+    ```
+
+    How to fix:
+    Connect the Parameter to the layers that should see the previous iteration's value.
+    """
+    if layer.body is None:
+        return
+    idx = ctx.index(layer.body)
+    for be in layer.back_edges:
+        dst = layer.body.layer(be.to_layer)
+        if dst is not None and dst.type == "Parameter" and not idx.users(dst):
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: body {dst.describe()} receives the state but "
+                          "nothing in the body reads it", be.loc, layer=layer.path,
+                          related=(Related(dst.loc, "the unused Parameter"),))

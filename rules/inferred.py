@@ -1,0 +1,130 @@
+"""T21x: what shape inference finds — ops that reject their inputs, declared ports that contradict it.
+
+Also G120: a TensorIterator directly inside a TensorIterator body (OpenVINO refuses it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related, Severity
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer
+from irlint.rule import Finding, rule
+from irlint.types import format_shape
+
+SKIP = frozenset({"Parameter", "Const", "Result", "TensorIterator", "Loop"})
+
+
+@rule("T210", "op-rejects-inputs", scope="model")
+def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
+    """A layer's inputs (types, ranks, dims) or attributes are invalid for its op.
+
+    What it checks:
+    irlint's shape function of each op, run on the inferred inputs: broadcasting, ranks, axes,
+    weight shapes of RNN cells, attribute values. Where an op's inputs are unknown nothing is
+    claimed.
+
+    Why it matters:
+    OpenVINO fails validation with a message naming the op type, often an auto-generated name,
+    and no line; irlint names the layer and the inputs.
+
+    Example:
+    ```xml
+    <layer type="Add"> ... [2,3] + [4] ...   <!-- do not broadcast -->
+    ```
+
+    How to fix:
+    Fix the producer of the offending input, or the attribute the message names.
+    """
+    for p in ctx.shapes.problems:
+        if p.internal:
+            continue
+        yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port)
+
+
+@rule("T211", "declared-output-mismatch", types=())
+def declared_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An output port declares dims or a precision that contradict what the op computes.
+
+    What it checks:
+    Each output port of each op (Parameters, Consts and TensorIterator/Loop ports have their own
+    rules) against irlint's inferred element type and partial shape.
+
+    Why it matters:
+    OpenVINO never reads declared output shapes or precisions: it re-infers them, silently. A
+    mismatch means the file describes a different model than the one that runs.
+
+    Example:
+    ```xml
+    <layer type="MatMul"> ... <output><port id="2"><dim>1</dim><dim>128</dim></port>   <!-- computes [1,256] -->
+    ```
+
+    How to fix:
+    Re-export the model, or correct the port (usually a hand edit made the dims stale).
+    """
+    if layer.type in SKIP:
+        return
+    for port in layer.outputs:
+        info = ctx.shapes.output(layer, port.id)
+        if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
+                and not port.precision.is_dynamic and info.etype != port.precision:
+            yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
+                          f"but the op produces {info.etype.precision}", port.loc, layer=layer.path, port=port.id)
+        elif info.shape is not None and port.shape is not None and (
+            len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
+        ):
+            yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
+                          f"but the op produces {format_shape(info.shape)}", port.loc, layer=layer.path,
+                          port=port.id)
+
+
+@rule("T212", "shape-function-failed", severity="info", scope="model")
+def shape_function_failed(ctx: Context) -> Iterator[Finding]:
+    """irlint's shape function for a layer crashed; shapes after it are unknown.
+
+    What it checks:
+    Nothing in the model: it says that irlint could not infer this layer's outputs because of a
+    bug in irlint, so checks downstream of it are weaker.
+
+    Why it matters:
+    No false error follows from it; but please report it.
+
+    Example:
+    ```text
+    shape function of Gather crashed: IndexError: ...
+    ```
+
+    How to fix:
+    Nothing in the model; report the message with the model.
+    """
+    for p in ctx.shapes.problems:
+        if p.internal:
+            yield Finding(p.message, p.layer.loc, layer=p.layer.path, severity=Severity.INFO)
+
+
+@rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",))
+def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A TensorIterator directly inside a TensorIterator body.
+
+    What it checks:
+    The layer types of every TensorIterator body.
+
+    Why it matters:
+    OpenVINO refuses it ("No nested TensorIterator"), although the spec does not forbid it;
+    Loop-in-TI, TI-in-Loop and Loop-in-Loop are accepted.
+
+    Example:
+    ```xml
+    <layer type="TensorIterator"> <body> <layers> <layer type="TensorIterator"> ...
+    ```
+
+    How to fix:
+    Express the inner recurrence as a Loop (or unroll it).
+    """
+    for inner in layer.body.layers if layer.body else ():
+        if inner.type == "TensorIterator":
+            yield Finding(f"{inner.describe()} is nested directly in the body of {layer.describe()}; OpenVINO "
+                          "refuses nested TensorIterators", inner.loc, layer=inner.path,
+                          related=(Related(layer.loc, "the outer TensorIterator"),),
+                          hint="use a Loop for the inner recurrence")

@@ -1,0 +1,284 @@
+"""LP7xx: Loop-5's own ports — trip count, execution condition, current_iteration, body condition."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer
+from irlint.ops.base import TensorInfo
+from irlint.rule import Finding, rule
+from irlint.shapes.infer import declared_info
+from irlint.types import BOOL, I32, I64, format_shape
+
+
+def _is_one_element(info: TensorInfo) -> bool | None:
+    """True for a scalar or a 1-element tensor, False if it cannot be one, None if unknown."""
+    if info.shape is None:
+        return None
+    if len(info.shape) == 0:
+        return True
+    if len(info.shape) > 1 and any(d.lo > 1 for d in info.shape):
+        return False
+    if len(info.shape) == 1:
+        d = info.shape[0]
+        if d.is_static:
+            return d.lo == 1
+        return None if d.lo <= 1 else False
+    return all(d.is_static and d.lo == 1 for d in info.shape) or None
+
+
+def _input(ctx: Context, graph: Graph, layer: Layer, port_id: int) -> TensorInfo | None:
+    idx = ctx.index(graph)
+    e = idx.source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    return ctx.shapes.output(src, e.from_port) if src is not None and e is not None else None
+
+
+def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | None:
+    if info is None:
+        return None
+    if info.etype is not None and info.etype not in allowed:
+        return f"{what} must be {' or '.join(str(a) for a in allowed)}, got {info.etype}"
+    if _is_one_element(info) is False:
+        return f"{what} must be a scalar or have 1 element, got {format_shape(info.shape)}"
+    return None
+
+
+@rule("LP701", "loop-trip-count-type", types=("Loop",))
+def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The trip count (Loop input 0) is not an i32/i64 scalar or 1-element tensor.
+
+    What it checks:
+    The element type and shape of the tensor feeding input port 0.
+
+    Why it matters:
+    The spec defines the trip count as an integer scalar or 1-element tensor; OpenVINO rejects
+    others when it validates the Loop.
+
+    Example:
+    ```xml
+    <layer type="Const"><data element_type="f32" shape="" .../>   <!-- feeds Loop port 0 -->
+    ```
+
+    How to fix:
+    Feed an i64 (or i32) scalar; use -1 for "no limit".
+    """
+    p = layer.input(0)
+    problem = _check_port(_input(ctx, graph, layer, 0), (I32, I64), "the trip count (input 0)")
+    if problem and p is not None:
+        yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=0)
+
+
+@rule("LP702", "loop-condition-type", types=("Loop",))
+def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The execution condition (Loop input 1) is not a boolean scalar or 1-element tensor.
+
+    What it checks:
+    The element type and shape of the tensor feeding input port 1.
+
+    Why it matters:
+    The spec requires a boolean; OpenVINO rejects other types.
+
+    Example:
+    ```xml
+    <layer type="Const"><data element_type="i64" shape="1" .../>   <!-- feeds Loop port 1 -->
+    ```
+
+    How to fix:
+    Feed a boolean scalar (Convert to boolean if needed).
+    """
+    p = layer.input(1)
+    problem = _check_port(_input(ctx, graph, layer, 1), (BOOL,), "the execution condition (input 1)")
+    if problem and p is not None:
+        yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=1)
+
+
+@rule("LP703", "loop-condition-output-missing", types=("Loop",))
+def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop has no (or more than one) `purpose="execution_condition"` output entry.
+
+    What it checks:
+    Exactly one `<output external_port_id="-1" purpose="execution_condition"/>` entry, pointing at
+    a body Result.
+
+    Why it matters:
+    The body must say whether to run the next iteration; OpenVINO's reader requires the entry.
+
+    Example:
+    ```xml
+    <port_map> ... </port_map>   <!-- no execution_condition entry -->
+    ```
+
+    How to fix:
+    Add the entry naming the body Result that computes the condition (a Const true for a plain
+    for-loop).
+    """
+    entries = [e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"]
+    loc = layer.port_map_loc or layer.loc
+    if not entries:
+        yield Finding(f"{layer.describe()} has no port_map <output purpose=\"execution_condition\"> entry", loc,
+                      layer=layer.path, hint="name the body Result that computes whether to continue")
+    for e in entries[1:]:
+        yield Finding(f"{layer.describe()} has more than one execution_condition entry", e.loc, layer=layer.path,
+                      related=(Related(entries[0].loc, "the first one"),))
+
+
+@rule("LP704", "loop-body-condition-type", types=("Loop",))
+def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The body Result named by the execution_condition entry is not a boolean scalar or 1-element tensor.
+
+    What it checks:
+    The element type and shape reaching that Result.
+
+    Why it matters:
+    The Loop reads it to decide whether to continue; OpenVINO rejects other types.
+
+    Example:
+    ```xml
+    <output external_port_id="-1" internal_layer_id="9" purpose="execution_condition"/>  <!-- Result 9 is f32 -->
+    ```
+
+    How to fix:
+    Compute a boolean (e.g. with Less or Greater) and feed it to the Result.
+    """
+    info = ctx.shapes.loop(layer)
+    entry = next((e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"), None)
+    if info is None or entry is None or layer.body is None:
+        return
+    problem = _check_port(info.body_condition if info.body_condition.etype or info.body_condition.shape else None,
+                          (BOOL,), "the body condition")
+    if problem:
+        res = layer.body.layer(entry.internal_layer_id)
+        yield Finding(f"{layer.describe()}: {problem}", entry.loc, layer=layer.path,
+                      related=((Related(res.loc, "the condition Result"),) if res else ()))
+
+
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
+def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """The current_iteration Parameter is repeated, mistyped, or has an external port.
+
+    What it checks:
+    At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"` and names
+    a body Parameter of type i32/i64 that is a scalar or has 1 element.
+
+    Why it matters:
+    The Loop writes the iteration number into that Parameter; OpenVINO rejects other types and
+    would overwrite an external input.
+
+    Example:
+    ```xml
+    <input external_port_id="-1" internal_layer_id="2" purpose="current_iteration"/>  <!-- Parameter 2 is f32 -->
+    ```
+
+    How to fix:
+    Declare the Parameter as i64 (or i32) with shape "" and Convert inside the body if needed.
+    """
+    entries = [e for e in layer.port_map if e.direction == "input" and e.purpose == "current_iteration"]
+    for e in entries[1:]:
+        yield Finding(f"{layer.describe()} has more than one current_iteration entry", e.loc, layer=layer.path,
+                      related=(Related(entries[0].loc, "the first one"),))
+    for e in entries:
+        param = layer.body.layer(e.internal_layer_id) if layer.body else None
+        if param is None or param.type != "Parameter":
+            continue
+        problem = _check_port(declared_info(param), (I32, I64), "the current_iteration Parameter")
+        if problem:
+            yield Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path,
+                          related=(Related(param.loc, "the Parameter"),))
+
+
+@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
+def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
+
+    What it checks:
+    Loop entries with `axis` use the defaults: start 0, end -1, stride 1, part_size 1.
+
+    Why it matters:
+    The Loop spec has no sub-ranges or strides; OpenVINO's core rejects other values for Loop
+    (they are TensorIterator attributes).
+
+    Example:
+    ```xml
+    <input axis="0" external_port_id="2" internal_layer_id="1" stride="-1"/>
+    ```
+
+    How to fix:
+    Reverse or slice the tensor outside the Loop, or use a TensorIterator.
+    """
+    defaults = {"start": 0, "end": -1, "stride": 1, "part_size": 1}
+    for e in layer.port_map:
+        bad = [f"{k}={getattr(e, k)}" for k, v in defaults.items() if getattr(e, k) not in (None, v)]
+        if bad:
+            yield Finding(f"Loop port_map <{e.direction} external_port_id={e.external_port_id}> of "
+                          f"{layer.describe()}: {', '.join(bad)}; a Loop accepts only start 0, end -1, stride 1, "
+                          "part_size 1", e.loc, layer=layer.path, port=e.external_port_id)
+
+
+@rule("LP707", "loop-never-ends", severity="warning", types=("Loop",))
+def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop with an unbounded trip count (-1) whose body condition is constant true.
+
+    What it checks:
+    A trip count known to be negative together with a body condition that folds to true (and an
+    execution condition that is not false).
+
+    Why it matters:
+    The Loop never terminates: inference hangs. (irlint's interpreter stops it at
+    --max-iterations.)
+
+    Example:
+    ```xml
+    trip count Const -1, body condition Result fed by a Const true
+    ```
+
+    How to fix:
+    Give a trip count, or compute the condition from the loop state.
+    """
+    info = ctx.shapes.loop(layer)
+    if info is None:
+        return
+    trip = info.trip_count.value
+    cond = info.body_condition.value
+    start = info.condition.value
+    if trip is None or cond is None or np.asarray(trip).size != 1 or np.asarray(cond).size != 1:
+        return
+    if int(np.asarray(trip).reshape(-1)[0]) < 0 and bool(np.asarray(cond).reshape(-1)[0]) and not (
+        start is not None and not bool(np.asarray(start).reshape(-1)[0])
+    ):
+        p = layer.input(0)
+        yield Finding(f"{layer.describe()} never ends: the trip count is -1 and the body condition is always true",
+                      p.loc if p else layer.loc, layer=layer.path, port=0)
+
+
+@rule("LP708", "loop-more-iterations-than-slices", severity="warning", types=("Loop",))
+def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's trip count exceeds the number of slices of a sliced input.
+
+    What it checks:
+    A known trip count against the slice count of every sliced input.
+
+    Why it matters:
+    The spec does not say what the extra iterations read; OpenVINO's CPU plugin fails at run time.
+
+    Example:
+    ```xml
+    trip count 10, <input axis="0" .../> over a tensor of 4 rows
+    ```
+
+    How to fix:
+    Make the trip count the number of slices (or stop the loop with its condition).
+    """
+    info = ctx.shapes.loop(layer)
+    if info is None or info.trip_count.value is None or np.asarray(info.trip_count.value).size != 1:
+        return
+    trip = int(np.asarray(info.trip_count.value).reshape(-1)[0])
+    for sl in info.slicing:
+        if sl.entry.direction == "input" and sl.spec is not None and trip > sl.spec.iterations:
+            yield Finding(f"{layer.describe()}: trip count {trip} exceeds the {sl.spec.iterations} slices of input "
+                          f"port {sl.entry.external_port_id}", sl.entry.loc, layer=layer.path,
+                          port=sl.entry.external_port_id)

@@ -1,0 +1,348 @@
+"""PM4xx: the `<port_map>` of TensorIterator and Loop — which outer port feeds which body layer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer, PortMapEntry
+from irlint.rule import Finding, rule
+
+CONTROL_FLOW = ("TensorIterator", "Loop")
+LOOP_PURPOSES = {"input": "current_iteration", "output": "execution_condition"}
+
+
+def is_special(layer: Layer, e: PortMapEntry) -> bool:
+    """A Loop entry that is not connected to an outer port (current_iteration / execution_condition)."""
+    return layer.type == "Loop" and (e.purpose is not None or e.external_port_id == -1)
+
+
+def entry_text(e: PortMapEntry) -> str:
+    return f"port_map <{e.direction} external_port_id={e.external_port_id} internal_layer_id={e.internal_layer_id}>"
+
+
+@rule("PM401", "port-map-external-port-missing", types=CONTROL_FLOW)
+def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A port_map entry's `external_port_id` is not a port of the layer on the entry's side.
+
+    What it checks:
+    An `<input>` entry names one of the layer's input ports, an `<output>` entry one of its output
+    ports (output ports are numbered after the input ports). Loop entries with
+    `external_port_id="-1"` and a `purpose` are exempt.
+
+    Why it matters:
+    OpenVINO rejects the model with an error that names an auto-generated layer and no line.
+
+    Example:
+    ```xml
+    <output external_port_id="9" internal_layer_id="11"/>   <!-- the layer has output ports 3, 4 -->
+    ```
+
+    How to fix:
+    Use the id of the `<port>` this entry should connect, on the right side of the layer.
+    """
+    for e in layer.port_map:
+        if e.external_port_id is None or e.external_port_id < 0 or is_special(layer, e):
+            continue  # negative ids are PM406's business
+        ports = layer.inputs if e.direction == "input" else layer.outputs
+        if any(p.id == e.external_port_id for p in ports):
+            continue
+        other = layer.outputs if e.direction == "input" else layer.inputs
+        wrong_side = any(p.id == e.external_port_id for p in other)
+        side = "input" if e.direction == "input" else "output"
+        why = (f"port {e.external_port_id} is an {'output' if side == 'input' else 'input'} port"
+               if wrong_side else f"there is no port {e.external_port_id}")
+        yield Finding(
+            f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}",
+            e.loc, layer=layer.path, port=e.external_port_id,
+            related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
+            hint=f"external_port_id of an <{e.direction}> entry is the id of one of the layer's {side} ports",
+        )
+
+
+@rule("PM402", "port-map-external-port-twice", types=CONTROL_FLOW)
+def external_port_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """Two port_map entries map the same external port.
+
+    What it checks:
+    Each input port feeds at most one body Parameter and each output port is produced by at most
+    one body Result.
+
+    Why it matters:
+    An output port can hold only one tensor; OpenVINO keeps one of the entries silently. A second
+    input entry for a port is almost always a typo in `external_port_id`.
+
+    Example:
+    ```xml
+    <input external_port_id="1" internal_layer_id="3"/>
+    <input external_port_id="1" internal_layer_id="4"/>
+    ```
+
+    How to fix:
+    Point each entry at its own port.
+    """
+    seen: dict[tuple[str, int], PortMapEntry] = {}
+    for e in layer.port_map:
+        if e.external_port_id is None or is_special(layer, e):
+            continue
+        key = (e.direction, e.external_port_id)
+        if key in seen:
+            yield Finding(
+                f"{entry_text(e)} of {layer.describe()}: {e.direction} port {e.external_port_id} is already mapped",
+                e.loc, layer=layer.path, port=e.external_port_id,
+                related=(Related(seen[key].loc, "first mapped here"),),
+            )
+        else:
+            seen[key] = e
+
+
+@rule("PM403", "port-not-mapped", types=CONTROL_FLOW)
+def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A data port of the TensorIterator/Loop has no port_map entry.
+
+    What it checks:
+    Every input port (for a Loop: except port 0, the trip count, and port 1, the execution
+    condition) and every output port appears in an entry of the matching direction.
+
+    Why it matters:
+    An unmapped input is never seen by the body; an unmapped output has no value. OpenVINO
+    rejects such models ("external port ... is not connected") without a line.
+
+    Example:
+    ```xml
+    <output><port id="3"/><port id="4"/></output>
+    <port_map><output external_port_id="3" internal_layer_id="9"/></port_map>   <!-- port 4? -->
+    ```
+
+    How to fix:
+    Add the missing entry or remove the port (and its edges).
+    """
+    mapped = {(e.direction, e.external_port_id) for e in layer.port_map}
+    reserved = {0, 1} if layer.type == "Loop" else set()
+    for p in layer.inputs:
+        if p.id is not None and p.id not in reserved and ("input", p.id) not in mapped:
+            yield Finding(f"input port {p.id} of {layer.describe()} has no port_map <input> entry", p.loc,
+                          layer=layer.path, port=p.id,
+                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+    for p in layer.outputs:
+        if p.id is not None and ("output", p.id) not in mapped:
+            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", p.loc,
+                          layer=layer.path, port=p.id,
+                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+
+
+@rule("PM404", "port-map-internal-layer-missing", types=CONTROL_FLOW)
+def internal_layer_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A port_map entry's `internal_layer_id` names no layer of the body.
+
+    What it checks:
+    `internal_layer_id` of every entry against the ids of the body's layers (ids restart at 0 in
+    every body).
+
+    Why it matters:
+    OpenVINO refuses the model; the message names neither the entry nor the line.
+
+    Example:
+    ```xml
+    <input external_port_id="0" internal_layer_id="42"/>   <!-- the body has layers 0..12 -->
+    ```
+
+    How to fix:
+    Use the id of the body Parameter (input entries) or body Result (output entries).
+    """
+    if layer.body is None:
+        return
+    for e in layer.port_map:
+        if e.internal_layer_id is not None and layer.body.layer(e.internal_layer_id) is None:
+            yield Finding(f"{entry_text(e)} of {layer.describe()}: the body has no layer {e.internal_layer_id}",
+                          e.loc, layer=layer.path,
+                          hint="internal_layer_id names a layer of this layer's <body>, not of the outer graph")
+
+
+@rule("PM405", "port-map-internal-layer-wrong-type", types=CONTROL_FLOW)
+def internal_layer_wrong_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An input entry points at a body layer that is not a Parameter, or an output entry at one that is not a Result.
+
+    What it checks:
+    The type of the body layer each entry names.
+
+    Why it matters:
+    Bodies connect to the outer graph only through Parameters and Results; OpenVINO rejects other
+    layers.
+
+    Example:
+    ```xml
+    <input external_port_id="0" internal_layer_id="2"/>   <!-- layer 2 is a Reshape -->
+    ```
+
+    How to fix:
+    Point the entry at the Parameter (input) or Result (output) that carries the tensor.
+    """
+    if layer.body is None:
+        return
+    for e in layer.port_map:
+        target = layer.body.layer(e.internal_layer_id)
+        want = "Parameter" if e.direction == "input" else "Result"
+        if target is not None and target.type != want:
+            yield Finding(
+                f"{entry_text(e)} of {layer.describe()}: body {target.describe()} is not a {want}",
+                e.loc, layer=layer.path,
+                related=(Related(target.loc, f"'{target.name}' is a {target.type}"),),
+                hint=f"<{e.direction}> entries map body {want}s",
+            )
+
+
+@rule("PM406", "port-map-invalid-special-entry", types=CONTROL_FLOW)
+def invalid_special_entry(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """`external_port_id="-1"` or a `purpose` where the spec does not allow it, or an unknown purpose.
+
+    What it checks:
+    Only Loop entries may have `purpose`: `current_iteration` on an `<input>`,
+    `execution_condition` on an `<output>`, each with `external_port_id="-1"`. A TensorIterator
+    has no such entries, and `-1` never appears without a purpose.
+
+    Why it matters:
+    OpenVINO either rejects the entry or ignores the purpose, so the body is wired differently
+    from what the file says.
+
+    Example:
+    ```xml
+    <input external_port_id="-1" internal_layer_id="2" purpose="current_itteration"/>
+    ```
+
+    How to fix:
+    Spell the purpose as the Loop spec does, or give the entry a real external port.
+    """
+    for e in layer.port_map:
+        problem = None
+        if e.purpose is not None:
+            if layer.type != "Loop":
+                problem = f"purpose={e.purpose!r} is only allowed on Loop entries"
+            elif e.purpose != LOOP_PURPOSES[e.direction]:
+                problem = (f"purpose={e.purpose!r} is not valid on an <{e.direction}> entry "
+                           f"(expected {LOOP_PURPOSES[e.direction]!r})")
+            elif e.external_port_id not in (-1, None):
+                problem = f"a {e.purpose} entry has no external port, but external_port_id={e.external_port_id}"
+        elif e.external_port_id is not None and e.external_port_id < 0:
+            problem = f"external_port_id={e.external_port_id} without a purpose"
+        if problem:
+            yield Finding(f"{entry_text(e)} of {layer.describe()}: {problem}", e.loc, layer=layer.path)
+
+
+@rule("PM407", "body-parameter-not-fed", types=CONTROL_FLOW)
+def body_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A body Parameter is fed by no port_map input entry (and, for a Loop, is not current_iteration).
+
+    What it checks:
+    Every Parameter of the body appears in exactly one `<input>` entry.
+
+    Why it matters:
+    The Parameter has no value on the first iteration; OpenVINO rejects the body.
+
+    Example:
+    ```xml
+    <layer id="4" type="Parameter" .../>   <!-- no <input ... internal_layer_id="4"/> -->
+    ```
+
+    How to fix:
+    Add an `<input>` entry from the outer port that provides its (initial) value.
+    """
+    if layer.body is None:
+        return
+    fed = [e.internal_layer_id for e in layer.port_map if e.direction == "input"]
+    for p in layer.body.parameters():
+        if p.id is not None and p.id not in fed:
+            yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry",
+                          p.loc, layer=p.path,
+                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+
+
+@rule("PM408", "body-parameter-fed-twice", types=CONTROL_FLOW)
+def body_parameter_fed_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A body Parameter is fed by more than one port_map input entry.
+
+    What it checks:
+    At most one `<input>` entry names each body Parameter.
+
+    Why it matters:
+    A Parameter holds one tensor; which entry wins is undefined (OpenVINO keeps one silently).
+
+    Example:
+    ```xml
+    <input external_port_id="1" internal_layer_id="3"/>
+    <input external_port_id="2" internal_layer_id="3"/>
+    ```
+
+    How to fix:
+    Map the second outer port to its own Parameter.
+    """
+    seen: dict[int, PortMapEntry] = {}
+    for e in layer.port_map:
+        if e.direction != "input" or e.internal_layer_id is None:
+            continue
+        if e.internal_layer_id in seen:
+            yield Finding(f"{entry_text(e)} of {layer.describe()}: body layer {e.internal_layer_id} is already fed",
+                          e.loc, layer=layer.path, related=(Related(seen[e.internal_layer_id].loc, "first here"),))
+        else:
+            seen[e.internal_layer_id] = e
+
+
+@rule("PM409", "body-result-unused", severity="warning", types=CONTROL_FLOW)
+def body_result_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A body Result is neither mapped to an output, nor a back-edge source, nor the Loop condition.
+
+    What it checks:
+    Every Result of the body is used by a port_map `<output>` entry or a back edge.
+
+    Why it matters:
+    Its value is computed every iteration and thrown away: usually a forgotten entry or a back
+    edge that names the wrong Result. OpenVINO does not say anything.
+
+    Example:
+    ```xml
+    <layer id="9" type="Result" .../>   <!-- no <output internal_layer_id="9"/>, no back edge from 9 -->
+    ```
+
+    How to fix:
+    Map it, add the back edge it was meant for, or delete it and its producer chain.
+    """
+    if layer.body is None:
+        return
+    used = {e.internal_layer_id for e in layer.port_map if e.direction == "output"}
+    used |= {be.from_layer for be in layer.back_edges}
+    for r in layer.body.results():
+        if r.id is not None and r.id not in used:
+            yield Finding(f"body {r.describe()} of {layer.describe()} is never used: no port_map <output> "
+                          "entry and no back edge reads it", r.loc, layer=r.path)
+
+
+@rule("PM410", "body-parameter-unused", severity="warning", types=CONTROL_FLOW)
+def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A mapped body Parameter is not used by any layer of the body.
+
+    What it checks:
+    Body Parameters that receive an outer input (and are not back-edge targets, see BE507) have at
+    least one consumer.
+
+    Why it matters:
+    The outer tensor is sliced or copied every iteration for nothing; often the body reads
+    another Parameter by mistake.
+
+    Example:
+    ```xml
+    <input external_port_id="2" internal_layer_id="5"/>   <!-- no edge leaves layer 5 -->
+    ```
+
+    How to fix:
+    Connect the Parameter where it was meant to be used, or remove it, its entry and its port.
+    """
+    if layer.body is None:
+        return
+    idx = ctx.index(layer.body)
+    targets = {be.to_layer for be in layer.back_edges}
+    fed = {e.internal_layer_id for e in layer.port_map if e.direction == "input" and e.purpose is None}
+    for p in layer.body.parameters():
+        if p.id in fed and p.id not in targets and not idx.users(p):
+            yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but nothing uses it",
+                          p.loc, layer=p.path)

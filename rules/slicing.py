@@ -1,0 +1,310 @@
+"""SL6xx: slicing of inputs and concatenation of outputs along `axis` (start, end, stride, part_size).
+
+The arithmetic is done once, by shape inference (`LoopInfo.slicing`, `irlint.slicing`); these rules
+only turn its results into findings and show the numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer, PortMapEntry
+from irlint.rule import Finding, rule
+from irlint.shapes import EntrySlicing, LoopInfo
+from irlint.shapes.infer import declared_info
+from irlint.slicing import cpu_differs
+from irlint.types import format_shape
+
+CONTROL_FLOW = ("TensorIterator", "Loop")
+
+
+def _describe(e: PortMapEntry) -> str:
+    attrs = " ".join(f"{k}={e.attrs[k]}" for k in ("axis", "start", "end", "stride", "part_size") if k in e.attrs)
+    return f"port_map <{e.direction} external_port_id={e.external_port_id} {attrs}>"
+
+
+def _loop(ctx: Context, layer: Layer) -> LoopInfo | None:
+    return ctx.shapes.loop(layer)
+
+
+@rule("SL601", "slice-axis-out-of-range", types=CONTROL_FLOW)
+def axis_out_of_range(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A sliced input or concatenated output names an axis the tensor does not have.
+
+    What it checks:
+    `axis` lies in `[-rank, rank-1]` of the outer input (input entries) or of the body Result
+    (output entries; a rank-0 Result concatenates on axis 0).
+
+    Why it matters:
+    OpenVINO rejects the model, naming an internal layer and no line.
+
+    Example:
+    ```xml
+    <input axis="3" external_port_id="0" internal_layer_id="0"/>   <!-- input 0 is [1,25,512] -->
+    ```
+
+    How to fix:
+    Use the axis along which the sequence runs (usually 0 or 1).
+    """
+    info = _loop(ctx, layer)
+    for sl in info.slicing if info else ():
+        if sl.error and sl.error.startswith("axis"):
+            yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error} "
+                          f"{format_shape(sl.outer.shape)}", sl.entry.loc, layer=layer.path,
+                          port=sl.entry.external_port_id)
+
+
+@rule("SL602", "negative-input-axis", severity="warning", types=CONTROL_FLOW)
+def negative_input_axis(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A sliced input entry has a negative `axis`, which OpenVINO's IR reader rejects.
+
+    What it checks:
+    `axis` on `<input>` entries is non-negative.
+
+    Why it matters:
+    The Loop spec allows negative axes, but OpenVINO's IR reader parses the input `axis` as an
+    unsigned integer and refuses the file ("not an unsigned 64 bit integer").
+
+    Example:
+    ```xml
+    <input axis="-2" external_port_id="0" internal_layer_id="0"/>
+    ```
+
+    How to fix:
+    Write the normalised axis (rank + axis).
+    """
+    info = _loop(ctx, layer)
+    for e in layer.port_map:
+        if e.direction == "input" and e.axis is not None and e.axis < 0:
+            norm = None
+            for sl in info.slicing if info else ():
+                if sl.entry is e and sl.axis is not None:
+                    norm = sl.axis
+            hint = f"write axis=\"{norm}\"" if norm is not None else "write the non-negative axis"
+            yield Finding(f"{_describe(e)} of {layer.describe()}: negative axis {e.axis} is rejected by "
+                          "OpenVINO's IR reader on input entries", e.loc, layer=layer.path,
+                          port=e.external_port_id, hint=hint)
+
+
+@rule("SL603", "slice-range-invalid", types=CONTROL_FLOW)
+def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """start/end/stride/part_size admit no slicing of the dimension.
+
+    What it checks:
+    After normalisation (a negative value counts from the end: dim + value), `start` and `end`
+    lie inside the dimension; `stride` is non-zero and points from start to end; `part_size` is
+    at least 1 and divides the length of the range (end inclusive).
+
+    Why it matters:
+    OpenVINO rejects such entries (or, in its CPU plugin, reads out of range). The message shows
+    the arithmetic so you can see which number is off.
+
+    Example:
+    ```xml
+    <input axis="1" start="0" end="-1" stride="1" part_size="2" .../>   <!-- dim 25 is odd -->
+    ```
+
+    How to fix:
+    Fix the number the message points at; `irlint explain SL603` and docs/semantics.md describe
+    how the range is read.
+    """
+    info = _loop(ctx, layer)
+    for sl in info.slicing if info else ():
+        if sl.error and not sl.error.startswith("axis"):
+            yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error}", sl.entry.loc,
+                          layer=layer.path, port=sl.entry.external_port_id)
+
+
+@rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW)
+def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """Sliced inputs disagree on the number of iterations.
+
+    What it checks:
+    Every sliced input of a TensorIterator gives the same iteration count ((|end-start|+1) /
+    part_size).
+
+    Why it matters:
+    The iteration count is ambiguous; OpenVINO's CPU plugin refuses the model ("There are at least
+    two different iterations numbers") and its core picks one silently.
+
+    Example:
+    ```xml
+    <input axis="1" external_port_id="0" .../>   <!-- 25 steps -->
+    <input axis="1" external_port_id="1" .../>   <!-- 20 steps -->
+    ```
+
+    How to fix:
+    Slice tensors of equal length, or restrict one range with start/end.
+    """
+    info = _loop(ctx, layer)
+    if info is None:
+        return
+    first: EntrySlicing | None = None
+    for sl in info.slicing:
+        if sl.entry.direction != "input" or sl.spec is None:
+            continue
+        if first is None:
+            first = sl
+        elif sl.spec.iterations != first.spec.iterations:  # type: ignore[union-attr]
+            yield Finding(
+                f"{_describe(sl.entry)} of {layer.describe()}: gives {sl.spec.iterations} iterations "
+                f"(elements {sl.spec.start}..{sl.spec.end} of {sl.spec.dim}, part_size {sl.spec.part_size}), "
+                f"but {info.iterations_source}",
+                sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                related=(Related(first.entry.loc, "the iteration count comes from here"),),
+            )
+
+
+@rule("SL605", "sliced-parameter-shape-mismatch", types=CONTROL_FLOW)
+def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A body Parameter's declared shape differs from what its port_map entry delivers.
+
+    What it checks:
+    For a sliced input: the outer shape with `part_size` on the axis. For an unsliced input: the
+    outer shape itself (a back-edge target may declare dynamic dims). Declared precision must
+    equal the outer element type.
+
+    Why it matters:
+    OpenVINO ignores the declared shape and re-infers the body, so the file describes a body that
+    does not exist, and every declared dim downstream is suspect.
+
+    Example:
+    ```xml
+    <input axis="1" external_port_id="0" internal_layer_id="0"/>   <!-- X is [1,25,512] -->
+    <layer id="0" type="Parameter"><data shape="1,25,512" .../>    <!-- should be 1,1,512 -->
+    ```
+
+    How to fix:
+    Declare the slice shape (the outer shape with part_size along the axis).
+    """
+    info = _loop(ctx, layer)
+    if info is None or layer.body is None:
+        return
+    for e in layer.port_map:
+        if e.direction != "input" or e.purpose is not None or e.internal_layer_id not in info.params:
+            continue
+        param = layer.body.layer(e.internal_layer_id)
+        if param is None or param.type != "Parameter":
+            continue
+        got = info.params[e.internal_layer_id]
+        declared = declared_info(param)
+        if got.etype is not None and declared.etype is not None and got.etype != declared.etype:
+            yield Finding(f"body {param.describe()} declares {declared.etype} but {_describe(e)} delivers "
+                          f"{got.etype}", param.loc, layer=param.path, related=(Related(e.loc, "the entry"),))
+            continue
+        if got.shape is None or declared.shape is None:
+            continue
+        bad = len(got.shape) != len(declared.shape) or any(
+            not d.compatible(g) for g, d in zip(got.shape, declared.shape)
+        )
+        if bad:
+            how = "the slice" if e.sliced else "the outer input"
+            yield Finding(
+                f"body {param.describe()} declares {format_shape(declared.shape)} but {how} is "
+                f"{format_shape(got.shape)} ({_describe(e)} of {layer.describe()})",
+                param.outputs[0].loc if param.outputs else param.loc, layer=param.path,
+                related=(Related(e.loc, "the port_map entry"),),
+                hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere",
+            )
+
+
+def _outer_port(layer: Layer, e: PortMapEntry):  # type: ignore[no-untyped-def]
+    return layer.output(e.external_port_id) if e.external_port_id is not None else None
+
+
+@rule("SL606", "output-shape-mismatch", types=CONTROL_FLOW)
+def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An output port's declared dims differ from what the body produces.
+
+    What it checks:
+    A concatenated output (entry with `axis`) has iterations x the Result's dim on the axis and
+    the Result's dims elsewhere; a last-value output has exactly the Result's dims.
+
+    Why it matters:
+    OpenVINO re-infers output shapes silently; consumers of the port were written for dims that
+    will not be there.
+
+    Example:
+    ```xml
+    <output axis="1" external_port_id="3" internal_layer_id="12"/>   <!-- 25 iterations of [1,1,256] -->
+    <port id="3"><dim>1</dim><dim>24</dim><dim>256</dim></port>      <!-- should be 25 -->
+    ```
+
+    How to fix:
+    Declare the dims the message computes (or fix the iteration count).
+    """
+    info = _loop(ctx, layer)
+    if info is None:
+        return
+    for e in layer.port_map:
+        if e.direction != "output" or e.purpose is not None:
+            continue
+        port = _outer_port(layer, e)
+        if port is None or port.shape is None:
+            continue
+        inferred = ctx.shapes.output(layer, port.id)
+        if inferred.shape is None:
+            continue
+        bad = len(inferred.shape) != len(port.shape) or any(
+            not d.compatible(g) for g, d in zip(inferred.shape, port.shape)
+        )
+        if not bad:
+            continue
+        if e.sliced:
+            how = (f"the body Result concatenated over {info.iterations} iterations "
+                   f"({info.iterations_source}) along axis {e.axis}" if info.iterations is not None
+                   else f"the body Result concatenated along axis {e.axis}")
+        else:
+            how = "the body Result's last value"
+        yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, but "
+                      f"{how} is {format_shape(inferred.shape)}", port.loc, layer=layer.path, port=port.id,
+                      related=(Related(e.loc, "the port_map entry"),))
+
+
+@rule("SL607", "slicing-depends-on-runtime", severity="warning", types=("TensorIterator",))
+def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
+
+    What it checks:
+    For each sliced input or concatenated output, the elements the spec says each iteration reads
+    (negative start/end count from the end, end inclusive) against what the CPU plugin reads
+    (negative values as dim+1+value, end exclusive, start ignored; |stride| must equal part_size).
+
+    Why it matters:
+    The model computes different results on different OpenVINO devices and versions; the default
+    range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe.
+
+    Example:
+    ```xml
+    <input axis="1" start="1" end="-1" .../>   <!-- spec: elements 1..T-1; CPU plugin: 0..T-2 -->
+    ```
+
+    How to fix:
+    Slice the wanted range outside the TensorIterator (StridedSlice) and iterate over all of it.
+    """
+    info = _loop(ctx, layer)
+    for sl in info.slicing if info else ():
+        if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec):
+            continue
+        spec = sl.spec
+        ours = [spec.bounds(k)[0] for k in range(spec.iterations)]
+        cpu = spec.cpu_bounds()
+        cpu_text = "rejects it" if cpu is None else f"reads {_ranges([b[0] for b in cpu], spec.part_size)}"
+        yield Finding(
+            f"{_describe(sl.entry)} of {layer.describe()}: the spec reads elements "
+            f"{_ranges(ours, spec.part_size)} along axis {sl.axis}, OpenVINO's CPU plugin {cpu_text}; "
+            "the result depends on the runtime",
+            sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+            hint="iterate over the whole axis and slice the sub-range outside the TensorIterator",
+        )
+
+
+def _ranges(starts: list[int], part: int) -> str:
+    if not starts:
+        return "nothing"
+    if len(starts) <= 4:
+        return ", ".join(f"{s}" if part == 1 else f"{s}..{s + part - 1}" for s in starts)
+    return f"{starts[0]}, {starts[1]}, ..., {starts[-1]}" + ("" if part == 1 else f" (parts of {part})")
+

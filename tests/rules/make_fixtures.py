@@ -1,0 +1,363 @@
+"""Regenerate the rule fixtures: `python tests/rules/make_fixtures.py` (needs openvino).
+
+Every rule gets tests/rules/fixtures/<CODE>/fail.xml, a small IR written by openvino and edited as
+text to contain the defect, with `<!-- expect: CODE -->` on the line above every line that must be
+reported, and pass.xml, a valid IR exercising the same construct (sometimes a legal variation,
+such as reverse slicing or an i32 trip count). The fixtures are committed; the test harness
+(test_fixtures.py) reads them and does not need this script.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(__file__).resolve().parent / "fixtures"
+sys.path.insert(0, str(ROOT))
+
+
+def base_ti():
+    from tests.conftest import build_small_ti
+
+    return build_small_ti()
+
+
+def base_loop():
+    sys.path.insert(0, str(ROOT / "examples"))
+    from make_examples import loop_scan
+
+    return loop_scan()[0]
+
+
+def reverse_ti():
+    """The small TI iterating backwards (start=-1, end=0, stride=-1) on input and output."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 5, 4], np.float32, name="X")
+    h = ops.parameter([1, 4], np.float32, name="H")
+    xi = ops.parameter([1, 1, 4], np.float32)
+    hi = ops.parameter([1, 4], np.float32)
+    h2 = ops.tanh(ops.add(ops.reshape(xi, ops.constant(np.array([1, 4], np.int64)), False), hi))
+    ro = ops.result(h2)
+    rs = ops.result(ops.unsqueeze(h2, ops.constant(np.array([1], np.int64))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ro, rs], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), -1, -1, 1, 0, 1)
+    ti.set_merged_input(hi, h.output(0), ro.output(0))
+    out = ti.get_concatenated_slices(rs.output(0), -1, -1, 1, 0, 1)
+    return ov.Model([ops.result(out, name="Y")], [x, h], "reverse_ti")
+
+
+def i32_trip_loop():
+    """A for-loop with an i32 trip count and a 1-element boolean condition (legal variations)."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([3], np.float32, name="x")
+    acc = ops.parameter([3], np.float32)
+    nxt = ops.add(acc, ops.constant(np.ones(3, np.float32)))
+    r = ops.result(nxt)
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int32(4)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "i32_trip_loop")
+
+
+def forever_loop():
+    """Trip count -1 and a body condition that is the constant true: a Loop that never ends."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([3], np.float32, name="x")
+    acc = ops.parameter([3], np.float32)
+    r = ops.result(ops.add(acc, ops.constant(np.ones(3, np.float32))))
+    c = ops.result(ops.constant(np.bool_(True)))
+    loop = ops.loop(ops.constant(np.int64(-1)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, c], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "forever_loop")
+
+
+def loop_in_ti():
+    sys.path.insert(0, str(ROOT / "examples"))
+    from make_examples import nested_loop_in_ti
+
+    return nested_loop_in_ti()[0]
+
+
+BASES = {"ti": base_ti, "loop": base_loop, "reverse_ti": reverse_ti, "i32_loop": i32_trip_loop,
+         "loop_in_ti": loop_in_ti, "forever_loop": forever_loop}
+
+
+@dataclass
+class Edit:
+    """Replace the first `old` (after the first `after`, if given) by `new`; mark that line with `codes`."""
+
+    old: str
+    new: str
+    codes: tuple[str, ...] = ()
+    after: str | None = None
+
+
+@dataclass
+class Fixture:
+    code: str
+    base: str
+    edits: list[Edit]
+    pass_base: str | None = None
+    # Collateral findings on other lines: (substring of the line, line offset, codes).
+    also: list[tuple] = field(default_factory=list)  # (needle, offset, codes[, after needle])
+    bin_edit: int | None = None  # truncate the .bin to this many bytes
+
+
+TI_BODY = '<layer id="0" name="Parameter_3"'
+
+FIXTURES = [
+    # ---- loader ----
+    Fixture("IR001", "ti", [Edit('<edges>\n\t\t<edge from-layer="0"', '<edges>\n\t\t<edge from-layer="0"', ())],
+            also=[]),  # replaced below by a truncation (see make_ir001)
+    Fixture("IR002", "ti", [Edit('<?xml version="1.0"?>\n', '<?xml version="1.0"?>\n<!DOCTYPE net [<!ENTITY x "y">]>\n',
+                                 ())], also=[("<!DOCTYPE", 0, ("IR002",))]),
+    Fixture("IR003", "ti", [Edit('version="11">', 'version="7">', ("IR003",))]),
+    Fixture("IR004", "ti", [Edit('<layer id="3" name="last"', '<layer id="three" name="last"', ("IR004",))],
+            also=[('from-port="2" to-layer="3" to-port="0" />', 0, ("G102",))]),
+    Fixture("IR005", "ti", [Edit('<port id="0" precision="FP32">', '<port id="0" precision="FP33">', ("IR005",))]),
+    Fixture("IR006", "ti", [Edit('<layer id="3" name="last" type="Result"', '<layer id="3" name="last"', ("IR006",))]),
+    # ---- graph ----
+    Fixture("G101", "ti", [Edit('<layer id="4" name="all"', '<layer id="3" name="all"', ("G101",))],
+            also=[('to-layer="4" to-port="0" />', 0, ("G102",))]),
+    Fixture("G102", "ti", [Edit('from-port="3" to-layer="4"', 'from-port="3" to-layer="42"', ("G102",))],
+            also=[('<layer id="4" name="all"', 2, ("G104",))]),
+    Fixture("G103", "ti", [Edit('from-port="3" to-layer="4" to-port="0"', 'from-port="3" to-layer="4" to-port="5"',
+                                ("G103",))], also=[('<layer id="4" name="all"', 2, ("G104",))]),
+    Fixture("G104", "ti", [Edit('<edge from-layer="2" from-port="3" to-layer="4" to-port="0" />\n', '', ())],
+            also=[('<layer id="4" name="all"', 2, ("G104",))]),
+    Fixture("G105", "ti", [Edit('<edge from-layer="2" from-port="3" to-layer="4" to-port="0" />',
+                                '<edge from-layer="2" from-port="3" to-layer="4" to-port="0" />\n\t\t'
+                                '<edge from-layer="2" from-port="2" to-layer="4" to-port="0" />', ())],
+            also=[('<edge from-layer="2" from-port="2" to-layer="4"', 0, ("G105",)),
+                  ('<layer id="4" name="all"', 2, ("T202",))]),
+    Fixture("G106", "ti", [Edit('<edge from-layer="0" from-port="0" to-layer="3" to-port="0" />',
+                                '<edge from-layer="9" from-port="2" to-layer="3" to-port="0" />', ())],
+            also=[('<layer id="3" name="Reshape_7"', 0, ("G106",)), ('<layer id="0" name="Parameter_3"', 0,
+                                                                       ("PM410",)),
+                  ('<layer id="3" name="Reshape_7"', 3, ("T202",))]),
+    Fixture("G107", "ti", [Edit('<port id="2" precision="FP32" names="last">', '<port id="1" precision="FP32" names="last">',
+                                ("G107", "PM403"))], also=[('<output external_port_id="2"', 0, ("PM401",)),
+                                                           ('from-port="2" to-layer="3"', 0, ("G103",))]),
+    Fixture("G120", "loop_in_ti", [], also=[]),  # built by make_g120
+    Fixture("G110", "ti", [Edit('type="Tanh" version="opset1"', 'type="FancyTanh" version="opset1"', ())],
+            also=[('type="FancyTanh"', 0, ("G110",))]),
+    # ---- declarations ----
+    Fixture("T201", "ti", [Edit('<port id="0" precision="FP32">', '<port id="0" precision="FP16">', ("T201",),
+                                after='<layer id="4" name="all"')]),
+    Fixture("T202", "ti", [Edit('<dim>5</dim>', '<dim>6</dim>', (), after='<layer id="4" name="all"')],
+            also=[('<layer id="4" name="all"', 2, ("T202",))]),
+    Fixture("T203", "ti", [Edit('<data shape="1,5,4" element_type="f32" />', '<data shape="1,6,4" element_type="f32" />',
+                                ())], also=[('<layer id="0" name="X"', 3, ("T203",)), ('names="all">', 0, ("SL606",))]),
+    Fixture("T204", "ti", [Edit('<data element_type="i64" shape="1" offset="64" size="8" />',
+                                '<data element_type="i32" shape="1" offset="64" size="4" />', ())],
+            also=[('<layer id="8" name="Constant_15"', 3, ("T204",))]),
+    Fixture("T210", "ti", [Edit('<data element_type="f32" shape="4, 3" offset="16" size="48" />',
+                                '<data element_type="f32" shape="4, 2" offset="16" size="32" />', ())],
+            also=[('<layer id="4" name="Constant_9"', 3, ("T204",)), ('<layer id="6" name="Add_11"', 0, ("T210",)),
+                  ('<layer id="5" name="MatMul_10"', 13, ("T211",))]),
+    Fixture("T211", "ti", [Edit('<dim>3</dim>', '<dim>7</dim>', (), after='names="Result_17"')],
+            also=[('names="Result_17">', 0, ("T211",)), ('<layer id="11" name="Result_17"', 2, ("T202",))]),
+    # ---- weights ----
+    Fixture("W301", "ti", [], also=[('<layer id="2" name="Constant_6"', 0, ("W301",))]),  # .bin removed
+    Fixture("W302", "ti", [], bin_edit=40, also=[('<data element_type="f32" shape="4, 3"', 0, ("W302",)),
+                                                  ('<data element_type="i64" shape="1" offset="64"', 0, ("W302",))]),
+    Fixture("W303", "ti", [Edit('offset="16" size="48"', 'offset="16" size="40"', ("W303",))]),
+    # ---- port_map ----
+    Fixture("PM401", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
+                                 '<output external_port_id="7" internal_layer_id="10" />', ("PM401",))],
+            also=[('<port id="2" precision="FP32" names="last">', 0, ("PM403",))]),
+    Fixture("PM402", "ti", [Edit('<output axis="1" external_port_id="3"', '<output axis="1" external_port_id="2"',
+                                 ("PM402",))], also=[('<port id="3" precision="FP32" names="all">', 0, ("PM403",)),
+                                                     ('names="last">', 0, ("SL606",))]),
+    Fixture("PM403", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />\n', '', ())],
+            also=[('<port id="2" precision="FP32" names="last">', 0, ("PM403",))]),
+    Fixture("PM404", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
+                                 '<output external_port_id="2" internal_layer_id="40" />', ("PM404",))]),
+    Fixture("PM405", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
+                                 '<output external_port_id="2" internal_layer_id="7" />', ("PM405",))]),
+    Fixture("PM406", "loop", [Edit('purpose="current_iteration"', 'purpose="current_itteration"', ("PM406",))]),
+    Fixture("PM407", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />\n', '', ())],
+            also=[('<port id="1" precision="FP32">', 0, ("PM403",)), ('<edge from-layer="10" to-layer="1" />', 0,
+                                                                       ("BE504",)),
+                  ('<layer id="1" name="Parameter_4"', 0, ("PM407",))]),
+    Fixture("PM408", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />',
+                                 '<input external_port_id="1" internal_layer_id="0" />', ("PM408",))],
+            also=[('<layer id="1" name="Parameter_4"', 0, ("PM407",)), ('<edge from-layer="10" to-layer="1" />', 0,
+                                                                          ("BE504",)),
+                  (TI_BODY, 3, ("SL605",)), ('<layer id="3" name="Reshape_7"', 0, ("T210",))]),
+    Fixture("PM409", "ti", [Edit('<output axis="1" external_port_id="3" internal_layer_id="11" start="0" end="-1" '
+                                 'stride="1" part_size="1" />\n', '', ())],
+            also=[('<layer id="11" name="Result_17"', 0, ("PM409",)),
+                  ('<port id="3" precision="FP32" names="all">', 0, ("PM403",))]),
+    Fixture("PM410", "ti", [Edit('<edge from-layer="0" from-port="0" to-layer="3" to-port="0" />',
+                                 '<edge from-layer="1" from-port="0" to-layer="3" to-port="0" />', ())],
+            also=[('<layer id="0" name="Parameter_3"', 0, ("PM410",)), ('<layer id="3" name="Reshape_7"', 0,
+                                                                          ("T210",)),
+                  ('<layer id="3" name="Reshape_7"', 3, ("T202",))]),
+    # ---- back edges ----
+    Fixture("BE501", "ti", [Edit('<edge from-layer="10" to-layer="1" />', '<edge from-layer="7" to-layer="1" />',
+                                 ("BE501",))], also=[('<layer id="10" name="Result_13"', 0, ())]),
+    Fixture("BE502", "ti", [Edit('<edge from-layer="10" to-layer="1" />', '<edge from-layer="10" to-layer="11" />',
+                                 ("BE502",))]),
+    Fixture("BE503", "ti", [Edit('<edge from-layer="10" to-layer="1" />',
+                                 '<edge from-layer="10" to-layer="1" />\n\t\t\t\t<edge from-layer="11" to-layer="1" />',
+                                 ())], also=[('<edge from-layer="11" to-layer="1" />', 0, ("BE503", "BE505"))]),
+    Fixture("BE504", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />',
+                                 '<input axis="1" external_port_id="1" internal_layer_id="1" />', ("SL604",))],
+            also=[('<edge from-layer="10" to-layer="1" />', 0, ("BE504",))]),
+    Fixture("BE505", "ti", [Edit('<edge from-layer="10" to-layer="1" />', '<edge from-layer="11" to-layer="1" />',
+                                 ("BE505",))], also=[('<layer id="10" name="Result_13"', 0, ())]),
+    Fixture("BE506", "ti", [Edit('<edge from-layer="1" from-port="0" to-layer="6" to-port="1" />',
+                                 '<edge from-layer="0" from-port="0" to-layer="6" to-port="1" />', ())],
+            also=[('<edge from-layer="10" to-layer="1" />', 0, ("BE506",)), ('<layer id="6" name="Add_11"', 0,
+                                                                                ("T210",)),
+                  ('<layer id="6" name="Add_11"', 7, ("T202",))]),
+    # ---- slicing ----
+    Fixture("SL601", "ti", [Edit('<input axis="1" external_port_id="0"', '<input axis="3" external_port_id="0"',
+                                 ("SL601",))]),
+    Fixture("SL602", "ti", [Edit('<input axis="1" external_port_id="0"', '<input axis="-2" external_port_id="0"',
+                                 ("SL602",))]),
+    Fixture("SL603", "ti", [Edit('<input axis="1" external_port_id="0" internal_layer_id="0" start="0" end="-1" '
+                                 'stride="1" part_size="1" />',
+                                 '<input axis="1" external_port_id="0" internal_layer_id="0" start="0" end="-1" '
+                                 'stride="-1" part_size="1" />', ("SL603",))], pass_base="reverse_ti"),
+    Fixture("SL604", "ti", [], also=[]),  # built by make_sl604
+    Fixture("SL605", "ti", [Edit('<data shape="1,1,4" element_type="f32" />', '<data shape="1,2,4" element_type="f32" />',
+                                 ())], also=[(TI_BODY, 3, ("SL605", "T203"))]),
+    Fixture("SL606", "ti", [Edit('<dim>5</dim>', '<dim>4</dim>', (), after='<port id="3" precision="FP32" names="all">')],
+            also=[('names="all">', 0, ("SL606",)), ('<layer id="4" name="all"', 2, ("T202",))]),
+    Fixture("SL607", "ti", [Edit('internal_layer_id="0" start="0" end="-1"', 'internal_layer_id="0" start="1" end="-1"',
+                                 ("SL607",))], also=[('<port id="3" precision="FP32" names="all">', 0, ("SL606",)),
+                                                            ]),
+    # ---- Loop ----
+    Fixture("LP701", "loop", [Edit('<data element_type="i64" shape="" offset="0" size="8" />',
+                                   '<data element_type="f64" shape="" offset="0" size="8" />', ())],
+            also=[('<data element_type="f64" shape="" offset="0"', 2, ("T204",)), ('type="Loop"', 13, ("LP701",))],
+            pass_base="i32_loop"),
+    Fixture("LP702", "loop", [Edit('<data element_type="boolean" shape="" offset="8" size="1" />',
+                                   '<data element_type="u8" shape="" offset="8" size="1" />', ())],
+            also=[('<data element_type="u8" shape="" offset="8"', 2, ("T204",)), ('type="Loop"', 14, ("LP702",))],
+            pass_base="i32_loop"),
+    Fixture("LP703", "loop", [Edit('<output external_port_id="-1" internal_layer_id="15" purpose="execution_condition" />\n',
+                                   '', ())], also=[('<port_map>', 0, ("LP703",)), ('<layer id="15" name="cond"', 0,
+                                                                                    ("PM409",))]),
+    Fixture("LP704", "loop", [Edit('<output external_port_id="-1" internal_layer_id="15" purpose="execution_condition" />',
+                                   '<output external_port_id="-1" internal_layer_id="14" purpose="execution_condition" />',
+                                   ("LP704",))], also=[('<layer id="15" name="cond"', 0, ("PM409",))]),
+    Fixture("LP705", "loop", [Edit('<data shape="" element_type="i64" />', '<data shape="" element_type="f32" />', ())],
+            also=[('<input external_port_id="-1" internal_layer_id="0" purpose="current_iteration" />', 0, ("LP705",)),
+                  ('<layer id="0" name="i" type="Parameter"', 3, ("T203",)), ('type="Add"', 0, ("T210",))]),
+    Fixture("LP706", "loop", [Edit('internal_layer_id="16" start="0" end="-1" stride="1"',
+                                   'internal_layer_id="16" start="0" end="-1" stride="-1"', ("LP706",))]),
+    Fixture("LP707", "forever_loop", [], also=[('type="Loop"', 10, ("LP707",))], pass_base="i32_loop"),
+    Fixture("LP708", "loop", [], also=[]),  # built by make_lp708
+]
+
+
+def mark(text: str, fx: Fixture) -> str:
+    """Apply the edits and insert `<!-- expect: ... -->` above every line that must be reported."""
+    marks: dict[int, list[str]] = {}
+    for ed in fx.edits:
+        start = text.index(ed.after) if ed.after else 0
+        pos = text.index(ed.old, start)
+        text = text[:pos] + ed.new + text[pos + len(ed.old):]
+        if ed.codes:
+            marks.setdefault(text.count("\n", 0, pos), []).extend(ed.codes)
+    lines = text.split("\n")
+    for needle, offset, codes, *after in fx.also:
+        if not codes:
+            continue
+        first = next(i for i, line in enumerate(lines) if after[0] in line) if after else 0
+        n = next(i for i, line in enumerate(lines) if i >= first and needle in line) + offset
+        marks.setdefault(n, []).extend(codes)
+    for n in sorted(marks, reverse=True):
+        indent = lines[n][: len(lines[n]) - len(lines[n].lstrip())]
+        lines.insert(n, f"{indent}<!-- expect: {' '.join(marks[n])} -->")
+    return "\n".join(lines)
+
+
+def save(model, path: Path) -> None:
+    import openvino as ov
+
+    ov.save_model(model, str(path), compress_to_fp16=False)
+
+
+def main() -> None:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    with tempfile.TemporaryDirectory() as tmp:
+        bases = {}
+        for name, build in BASES.items():
+            p = Path(tmp) / f"{name}.xml"
+            save(build(), p)
+            bases[name] = p
+        for fx in FIXTURES:
+            d = OUT / fx.code
+            d.mkdir(parents=True)
+            src = bases[fx.base]
+            pass_src = bases[fx.pass_base or fx.base]
+            shutil.copyfile(pass_src, d / "pass.xml")
+            shutil.copyfile(pass_src.with_suffix(".bin"), d / "pass.bin")
+            text = src.read_text()
+            special = SPECIAL.get(fx.code)
+            fail = special(text) if special else mark(text, fx)
+            (d / "fail.xml").write_text(fail)
+            blob = src.with_suffix(".bin").read_bytes()
+            if fx.code != "W301":
+                (d / "fail.bin").write_bytes(blob[: fx.bin_edit] if fx.bin_edit else blob)
+            print(fx.code)
+
+
+def make_ir001(text: str) -> str:
+    cut = text.index("<edges>\n\t\t<edge")
+    return text[:cut] + "<edges>\n<!-- expect: IR001 -->\n\t\t<edge from-layer=\"0\" from-port=0 />\n</edges>\n</net>\n"
+
+
+def make_g120(text: str) -> str:
+    """Turn the inner Loop of the nested example into a TensorIterator."""
+    fx = Fixture("G120", "loop_in_ti", [Edit('type="Loop" version="opset5"', 'type="TensorIterator" version="opset1"',
+                                             ("G120",))],
+                 also=[('purpose="execution_condition"', 0, ("PM406",)),
+                       ('<port id="0" precision="I64" />', 0, ("PM403",), 'purpose="execution_condition"'),
+                       ('<port id="1" precision="BOOL" />', 0, ("PM403",), 'purpose="execution_condition"')])
+    return mark(text, fx)
+
+
+def make_sl604(text: str) -> str:
+    """A second sliced input (H sliced on axis 1: 3 iterations against X's 5)."""
+    fx = Fixture("SL604", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />',
+                                      '<input axis="1" external_port_id="1" internal_layer_id="1" />', ("SL604",))],
+                 also=[('<edge from-layer="10" to-layer="1" />', 0, ("BE504",))])
+    return mark(text, fx)
+
+
+def make_lp708(text: str) -> str:
+    """Slice the invariant input x (4 elements) although the trip count is 10."""
+    fx = Fixture("LP708", "loop", [Edit('<input external_port_id="3" internal_layer_id="2" />',
+                                        '<input axis="0" external_port_id="3" internal_layer_id="2" />', ("LP708",))],
+                 also=[('<layer id="2" name="x_body"', 3, ("SL605",)),
+                       ('<port id="2" precision="FP32">', 0, ("T211",), 'type="Multiply"')])
+    return mark(text, fx)
+
+
+SPECIAL = {"IR001": make_ir001, "G120": make_g120, "SL604": make_sl604, "LP708": make_lp708}
+
+if __name__ == "__main__":
+    main()
