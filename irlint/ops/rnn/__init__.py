@@ -1,0 +1,1 @@
+"""Recurrent cells (LSTMCell, GRUCell, RNNCell) and their activation functions."""
