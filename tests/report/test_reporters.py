@@ -125,7 +125,7 @@ def test_github_escaping() -> None:
 
 
 def test_junit_is_valid_xml_with_a_failure_per_finding() -> None:
-    out = render("junit", sample() + [Diagnostic("G102", Severity.ERROR, "bad \x01 char", Location("b.xml", 1, 1))],
+    out = render("junit", [*sample(), Diagnostic("G102", Severity.ERROR, "bad \x01 char", Location("b.xml", 1, 1))],
                  files=[DATA, "b.xml"], rules=RULES)
     root = etree.fromstring(out.encode())
     assert root.get("tests") == "2" and root.get("failures") == "3"
