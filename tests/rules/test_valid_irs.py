@@ -1,0 +1,42 @@
+"""No false positives: every valid IR openvino writes lints without errors or warnings.
+
+This includes the rules that compare declared ports with irlint's own shape inference, so it also
+checks that inference agrees with OpenVINO on every port of every model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import irlint
+from irlint.diagnostics import Severity
+from tests.rules.valid_irs import ALL, ONNX
+
+ov = pytest.importorskip("openvino")
+
+
+def findings(path: Path) -> list[str]:
+    return [f"{d.loc.line}: {d.code} {d.message}" for d in irlint.check(path) if d.severity is not Severity.INFO]
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_openvino_irs_are_clean(name: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{name}.xml"
+    ov.save_model(ALL[name](), str(path), compress_to_fp16=False)
+    assert findings(path) == []
+
+
+@pytest.mark.parametrize("name", sorted(ONNX))
+def test_onnx_loop_and_scan_are_clean(name: str, tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    path = tmp_path / f"{name}.xml"
+    ov.save_model(ONNX[name](tmp_path), str(path), compress_to_fp16=False)
+    assert findings(path) == []
+
+
+def test_default_compression_to_fp16_is_clean(tmp_path: Path) -> None:
+    path = tmp_path / "lstm.xml"
+    ov.save_model(ALL["ti_lstm"](), str(path))  # openvino's default: f16 weights + Convert
+    assert findings(path) == []
