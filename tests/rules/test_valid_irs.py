@@ -40,3 +40,12 @@ def test_default_compression_to_fp16_is_clean(tmp_path: Path) -> None:
     path = tmp_path / "lstm.xml"
     ov.save_model(ALL["ti_lstm"](), str(path))  # openvino's default: f16 weights + Convert
     assert findings(path) == []
+
+
+def test_sub_range_is_clean_except_the_runtime_warning(tmp_path: Path) -> None:
+    from tests.rules.valid_irs import _ti_tanh
+
+    path = tmp_path / "sub_range.xml"
+    ov.save_model(_ti_tanh([1, 6, 4], 1, 1, 1, 1, -1, 3, out_concat=False), str(path), compress_to_fp16=False)
+    found = [(d.code, d.severity) for d in irlint.check(path) if d.severity is not Severity.INFO]
+    assert found == [("SL607", Severity.WARNING)]

@@ -35,7 +35,7 @@ def _ti_tanh(x_shape, axis, start, stride, part, end, h_dim, *, out_concat=True,
     ro = ops.result(h2)
     rs = ops.result(ops.unsqueeze(h2, ops.constant(np.array([1], np.int64))))
     ti = ops.tensor_iterator()
-    ti.set_body(ov.Model([ro, rs], [xi, hi]))
+    ti.set_body(ov.Model([ro, rs] if out_concat else [ro], [xi, hi]))
     ti.set_sliced_input(xi, x.output(0), start, stride, part, end, axis)
     ti.set_merged_input(hi, h.output(0), ro.output(0))
     outs = [ops.result(ti.get_iter_value(ro.output(0), -1), name="last")]
