@@ -20,6 +20,9 @@ BUILTIN = {
     "check": ("irlint.cli.check_cmd:COMMAND", "lint IR files (the default command)"),
     "rules": ("irlint.cli.rules_cmd:RULES_COMMAND", "list the rules: code, name, severity"),
     "explain": ("irlint.cli.rules_cmd:EXPLAIN_COMMAND", "show the documentation of a rule"),
+    "run": ("irlint.cli.run_cmd:COMMAND", "execute a model with the numpy reference interpreter"),
+    "trace": ("irlint.cli.trace_cmd:COMMAND", "print watched tensors per loop iteration"),
+    "compare": ("irlint.cli.compare_cmd:COMMAND", "compare irlint's results with OpenVINO's CPU plugin"),
 }
 ENTRY_POINT_GROUP = "irlint.commands"
 

@@ -131,6 +131,7 @@ class _Executor:
             elif layer.type == "Const":
                 outs = (self.const(layer),)
             elif layer.type == "Result":
+                yield LayerEvaluated(layer, tuple(values[s] for s in step.sources), (), frames)
                 continue
             else:
                 args = [values[s] for s in step.sources]

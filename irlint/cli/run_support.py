@@ -1,0 +1,122 @@
+"""What `run`, `trace` and `compare` share: loading and linting the model, building the inputs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from irlint.cli.command import UsageError
+from irlint.diagnostics import Severity
+from irlint.interp import Options
+from irlint.ir.loader import LoadError, load
+from irlint.ir.model import Model
+from irlint.shapes.infer import declared_info
+
+
+class Refused(Exception):
+    """The model has lint errors; they were printed (exit 1)."""
+
+
+def add_model_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="the IR .xml")
+    p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
+    p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by top-level Parameter name")
+    p.add_argument("assign", nargs="*", metavar="NAME=FILE.npy", help="an input from a .npy file")
+    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
+    p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
+                   help="the concrete shape of an input with dynamic dims (random inputs)")
+    p.add_argument("--max-iterations", type=int, default=100_000, metavar="N",
+                   help="stop an unbounded Loop after N iterations (default 100000)")
+    p.add_argument("--memory-budget", type=int, default=4 * 1024**3, metavar="BYTES",
+                   help="refuse any tensor larger than this (default 4 GiB)")
+
+
+def options(args: argparse.Namespace) -> Options:
+    return Options(max_iterations=args.max_iterations, memory_budget=args.memory_budget)
+
+
+def load_checked(args: argparse.Namespace) -> Model:
+    """Load and lint; print the errors and raise Refused if there are any."""
+    from irlint.api import check_model, list_rules
+    from irlint.report import render
+    from irlint.report.ruleinfo import RuleInfo
+
+    try:
+        model = load(args.model, args.weights)
+    except LoadError as e:
+        raise UsageError(str(e)) from e
+    diags = [d for d in check_model(model) if d.severity is Severity.ERROR]
+    if diags:
+        rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
+        sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
+        sys.stderr.write("irlint: the model has errors; fix them before running it\n")
+        raise Refused
+    return model
+
+
+def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.ndarray], list[str]]:
+    """Inputs from --inputs / NAME=FILE.npy, random (from --seed) for the rest; returns notes to print."""
+    given: dict[str, np.ndarray] = {}
+    try:
+        if args.inputs:
+            with np.load(args.inputs, allow_pickle=False) as z:
+                given.update({k: z[k] for k in z.files})
+        for item in args.assign:
+            name, sep, file = item.partition("=")
+            if not sep:
+                raise UsageError(f"{item!r}: expected NAME=FILE.npy")
+            given[name] = np.load(file, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read inputs: {e}") from e
+    shapes = {}
+    for item in args.shape:
+        name, _, dims = item.partition("=")
+        try:
+            shapes[name] = [int(d) for d in dims.split(",") if d.strip()]
+        except ValueError as e:
+            raise UsageError(f"--shape {item!r}: dims must be integers") from e
+    names = [p.name for p in model.graph.parameters()]
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise UsageError(f"inputs {unknown} match no Parameter (the model's inputs: {names})")
+    rng = np.random.default_rng(args.seed)
+    notes = []
+    for p in model.graph.parameters():
+        if p.name in given:
+            continue
+        info = declared_info(p)
+        if info.etype is None or info.etype.dtype is None or info.shape is None:
+            raise UsageError(f"Parameter '{p.name}' has no static type/rank; give it with --inputs")
+        shape = shapes.get(p.name) or [d.value if d.value is not None else max(d.lo, 1) for d in info.shape]
+        dtype = info.etype.dtype
+        if dtype.kind == "f":
+            arr = rng.standard_normal(shape).astype(dtype)
+        elif dtype.kind == "b":
+            arr = rng.integers(0, 2, shape).astype(bool)
+        else:
+            arr = rng.integers(0, 4, shape).astype(dtype)
+        given[p.name] = arr
+        notes.append(f"input '{p.name}': random {info.etype}{list(shape)} (seed {args.seed})")
+    return given, notes
+
+
+def describe(name: str, a: np.ndarray) -> str:
+    from irlint.interp.trace import stats
+
+    s = stats(a)
+    extra = ""
+    if "min" in s:
+        extra = f" min {s['min']:.6g} max {s['max']:.6g} mean {s['mean']:.6g}" if s["min"] is not None else ""
+        if s.get("nan") or s.get("inf"):
+            extra += f" nan {s['nan']} inf {s['inf']}"
+    return f"{name:<24} {a.dtype!s:<8} {list(a.shape)!s:<18}{extra}"
+
+
+def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
+    try:
+        np.savez(Path(path), **arrays)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e}") from e

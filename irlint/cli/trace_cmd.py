@@ -1,0 +1,70 @@
+"""`irlint trace MODEL.xml --watch LAYER...`: a table of watched tensors per loop iteration."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
+from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_model_arguments(p)
+    p.add_argument("--watch", nargs="+", required=True, metavar="LAYER",
+                   help="layers to watch, by id path (2/body/7) or name")
+    p.add_argument("--iterations", metavar="A:B", help="only iterations A..B-1 of the innermost loop")
+    p.add_argument("--values", action="store_true", help="print values (small tensors) instead of stats")
+
+
+def _range(text: str | None) -> range | None:
+    if text is None:
+        return None
+    a, _, b = text.partition(":")
+    try:
+        return range(int(a) if a else 0, int(b) if b else 1 << 62)
+    except ValueError as e:
+        raise UsageError(f"--iterations {text!r}: expected A:B") from e
+
+
+def run(args: argparse.Namespace) -> int:
+    from irlint.interp import ExecutionError, execute
+    from irlint.interp.events import LayerEvaluated
+    from irlint.interp.trace import stats
+
+    its = _range(args.iterations)
+    try:
+        model = load_checked(args)
+    except Refused:
+        return EXIT_FINDINGS
+    known = {la.path for _g, la in model.layers()} | {la.name for _g, la in model.layers()}
+    missing = [w for w in args.watch if w not in known]
+    if missing:
+        raise UsageError(f"no layer {missing} in the model (use an id path like 2/body/7 or a layer name)")
+    inputs, _ = build_inputs(model, args)
+    print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
+    try:
+        for ev in execute(model, inputs, options(args)):
+            if not isinstance(ev, LayerEvaluated) or not ({ev.layer.path, ev.layer.name} & set(args.watch)):
+                continue
+            k = ev.frames[-1][1] if ev.frames else None
+            if its is not None and (k is None or k not in its):
+                continue
+            it = ".".join(str(i) for _p, i in ev.frames) or "-"
+            ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
+            for port, v in zip(ports, ev.outputs or ev.inputs):
+                if args.values and v.size <= 16:
+                    shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
+                else:
+                    s = stats(v)
+                    shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
+                                     for k in ("min", "max", "mean", "nan", "inf") if k in s)
+                print(f"{ev.layer.name[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+    except ExecutionError as e:
+        print(f"{e.code} [error] {e.message}")
+        return EXIT_FAILURE
+    return EXIT_CLEAN
+
+
+COMMAND = Command("trace", "print watched tensors per loop iteration", add_arguments, run)

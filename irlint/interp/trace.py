@@ -1,0 +1,120 @@
+"""Per-iteration tensors of a run, with statistics for all and values within a memory budget.
+
+Key scheme (docs/trace-format.md): ``<layer path>@<iterations>:<what>`` where the layer path is the
+body layer's id path (``2/body/0``), iterations are the enclosing loops' iteration numbers, outer
+first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter at iteration start),
+``out`` (a body Result at iteration end) or ``out<k>`` (output port k of any layer, with trace_all).
+Top-level layers (trace_all) have no ``@`` part.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from irlint.interp.events import Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
+
+DEFAULT_BUDGET = 512 * 1024**2
+
+
+def key(layer_path: str, frames: Frames, what: str) -> str:
+    its = ".".join(str(k) for _p, k in frames)
+    return f"{layer_path}@{its}:{what}" if its else f"{layer_path}:{what}"
+
+
+def stats(a: np.ndarray) -> dict[str, object]:
+    out: dict[str, object] = {"shape": list(a.shape), "dtype": str(a.dtype)}
+    if a.size and np.issubdtype(a.dtype, np.number):
+        f = a.astype(np.float64)
+        finite = f[np.isfinite(f)]
+        out.update(min=float(finite.min()) if finite.size else None, max=float(finite.max()) if finite.size else None,
+                   mean=float(finite.mean()) if finite.size else None,
+                   nan=int(np.isnan(f).sum()), inf=int(np.isinf(f).sum()))
+    elif a.size and a.dtype == np.bool_:
+        out.update(true=int(a.sum()), false=int(a.size - a.sum()))
+    return out
+
+
+@dataclass
+class Trace:
+    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always."""
+
+    budget: int = DEFAULT_BUDGET
+    trace_all: bool = False
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    spilled: dict[str, Path] = field(default_factory=dict)
+    info: dict[str, dict[str, object]] = field(default_factory=dict)
+    in_memory: int = 0
+    _spill_dir: tempfile.TemporaryDirectory | None = None
+
+    def record(self, k: str, value: np.ndarray) -> None:
+        a = np.asarray(value)
+        self.info[k] = stats(a)
+        if self.in_memory + a.nbytes <= self.budget:
+            self.values[k] = np.array(a)
+            self.in_memory += a.nbytes
+            return
+        if self._spill_dir is None:
+            self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
+        path = Path(self._spill_dir.name) / f"{len(self.spilled)}.npy"
+        np.save(path, a)
+        self.spilled[k] = path
+        self.info[k]["spilled"] = True
+
+    def observe(self, events: Iterator[Event]) -> Iterator[Event]:
+        """Pass events through, recording what they carry."""
+        for ev in events:
+            if isinstance(ev, IterationStarted):
+                for pid, v in ev.params.items():
+                    self.record(key(f"{ev.layer.path}/body/{pid}", ev.frames, "in"), v)
+            elif isinstance(ev, IterationFinished):
+                for rid, v in ev.results.items():
+                    self.record(key(f"{ev.layer.path}/body/{rid}", ev.frames, "out"), v)
+            elif isinstance(ev, LayerEvaluated) and self.trace_all:
+                for port, v in zip(ev.layer.outputs, ev.outputs):
+                    self.record(key(ev.layer.path, ev.frames, f"out{port.id}"), v)
+            yield ev
+
+    def get(self, k: str) -> np.ndarray:
+        if k in self.values:
+            return self.values[k]
+        return np.load(self.spilled[k])
+
+    def keys(self) -> list[str]:
+        return list(self.info)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write an .npz (one entry per key, written one at a time) plus `__stats__` as JSON."""
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+            for k in self.info:
+                with zf.open(f"{k}.npy", "w", force_zip64=True) as f:
+                    np.lib.format.write_array(f, self.get(k), allow_pickle=False)
+            zf.writestr("__stats__.npy", _json_array(json.dumps(self.info)))
+
+    def close(self) -> None:
+        if self._spill_dir is not None:
+            self._spill_dir.cleanup()
+            self._spill_dir = None
+
+
+def _json_array(text: str) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.array(text), allow_pickle=False)
+    return buf.getvalue()
+
+
+def load_trace(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, dict[str, object]]]:
+    """Values and stats of a saved trace."""
+    with np.load(path, allow_pickle=False) as z:
+        info = json.loads(str(z["__stats__"]))
+        values = {k: z[k] for k in z.files if k != "__stats__"}
+    return values, info

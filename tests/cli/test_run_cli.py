@@ -1,0 +1,58 @@
+"""`irlint run`, `trace` and `compare` on the examples: outputs, exit codes, refusal of broken models."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irlint", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_run_writes_outputs_keyed_by_result_name(tmp_path: Path) -> None:
+    out = tmp_path / "out.npz"
+    trace = tmp_path / "trace.npz"
+    res = cli("run", str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"),
+              "-o", str(out), "--trace", str(trace))
+    assert res.returncode == 0, res.stderr
+    with np.load(out) as z:
+        assert sorted(z.files) == ["C", "H", "Y"] and z["Y"].shape == (1, 5, 4)
+    assert trace.exists() and "Y" in res.stdout
+
+
+def test_run_random_inputs_are_announced() -> None:
+    res = cli("run", str(EXAMPLES / "loop_scan.xml"), "--seed", "3")
+    assert res.returncode == 0 and "random" in res.stderr and "seed 3" in res.stderr
+
+
+def test_run_refuses_a_model_with_errors() -> None:
+    res = cli("run", str(EXAMPLES / "broken" / "lstm_ti_broken.xml"))
+    assert res.returncode == 1 and "PM401" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_run_bad_inputs_exit_two(tmp_path: Path) -> None:
+    bad = tmp_path / "x.npy"
+    np.save(bad, np.zeros((2, 2), np.float32))
+    res = cli("run", str(EXAMPLES / "loop_scan.xml"), f"x={bad}")
+    assert res.returncode == 2 and "shape" in res.stderr and "Traceback" not in res.stderr
+    res = cli("run", str(EXAMPLES / "loop_scan.xml"), f"nope={bad}")
+    assert res.returncode == 2 and "match no Parameter" in res.stderr
+
+
+def test_trace_prints_a_row_per_iteration() -> None:
+    res = cli("trace", str(EXAMPLES / "loop_scan.xml"), "--inputs", str(EXAMPLES / "inputs" / "loop_scan.npz"),
+              "--watch", "acc_next", "--values")
+    rows = [line for line in res.stdout.splitlines() if line.startswith("acc_next")]
+    assert res.returncode == 0 and len(rows) == 4 and "[10.   5.  20.   2.5]" in rows[-1]
+
+
+def test_compare_agrees_with_openvino() -> None:
+    res = cli("compare", str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.count(" ok") == 3
