@@ -16,13 +16,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--atol", type=float, default=1e-5)
 
 
-def _first_diverging_slice(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
-    """For a concatenated output: the first index along each axis whose slice differs."""
+def _first_difference(model, result_name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
+    """Where the first difference is; for a concatenated TI/Loop output, in which iteration's slice."""
     bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
     if not bad.any():
         return ""
-    first = np.argwhere(bad)[0]
-    return f"first difference at index {tuple(int(i) for i in first)}"
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    text = f"first difference at index {first}"
+    result = next((la for la in model.graph.results() if la.name == result_name), None)
+    edge = next((e for e in model.graph.edges if result is not None and e.to_layer == result.id), None)
+    src = model.graph.layer(edge.from_layer) if edge else None
+    if src is None or src.type not in ("TensorIterator", "Loop"):
+        return text
+    entry = next((e for e in src.port_map if e.direction == "output" and e.external_port_id == edge.from_port), None)
+    if entry is None or not entry.sliced or entry.axis is None:
+        return text
+    axis = entry.axis + got.ndim if entry.axis < 0 else entry.axis
+    part = entry.part_size or 1
+    k = first[axis] // part
+    if entry.stride is not None and entry.stride < 0:
+        k = got.shape[axis] // part - 1 - k
+    return f"{text}: in the slice of iteration {k} of {src.describe()}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
         rel = diff / np.maximum(np.abs(want.astype(np.float64)), 1e-12)
         ok = np.allclose(got, want, rtol=args.rtol, atol=args.atol, equal_nan=True)
-        where = "" if ok else " " + _first_diverging_slice(got, want, args.rtol, args.atol)
-        print(f"{name:<24} {diff.max(initial=0):>14.3g} {rel.max(initial=0):>14.3g}  {'ok' if ok else 'DIFFERS'}{where}")
+        where = "" if ok else " " + _first_difference(model, name, got, want, args.rtol, args.atol)
+        verdict = "ok" if ok else "DIFFERS"
+        print(f"{name:<24} {diff.max(initial=0):>14.3g} {rel.max(initial=0):>14.3g}  {verdict}{where}")
         if not ok:
             status = EXIT_FINDINGS
     return status

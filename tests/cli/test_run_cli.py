@@ -56,3 +56,14 @@ def test_compare_agrees_with_openvino() -> None:
     res = cli("compare", str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"))
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout.count(" ok") == 3
+
+
+def test_compare_points_at_the_cpu_plugins_sub_range_bug(tmp_path: Path) -> None:
+    import openvino as ov
+
+    from tests.rules.valid_irs import _ti_tanh
+
+    path = tmp_path / "sub.xml"
+    ov.save_model(_ti_tanh([1, 4, 1], 1, 1, 1, 1, -1, 1), str(path), compress_to_fp16=False)
+    res = cli("compare", str(path))
+    assert res.returncode == 1 and "DIFFERS" in res.stdout and "iteration 0" in res.stdout
