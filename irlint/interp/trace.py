@@ -56,11 +56,14 @@ class Trace:
 
     def record(self, k: str, value: np.ndarray) -> None:
         a = np.asarray(value)
-        self.info[k] = stats(a)
         if self.in_memory + a.nbytes <= self.budget:
-            self.values[k] = np.array(a)
+            # Kept by reference: the executor never mutates a tensor once produced. Statistics of kept
+            # values are computed when asked for (stats_of / save), so recording stays cheap.
+            self.values[k] = a
+            self.info[k] = {}
             self.in_memory += a.nbytes
             return
+        self.info[k] = stats(a)
         if self._spill_dir is None:
             self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
         path = Path(self._spill_dir.name) / f"{len(self.spilled)}.npy"
@@ -82,6 +85,11 @@ class Trace:
                     self.record(key(ev.layer.path, ev.frames, f"out{port.id}"), v)
             yield ev
 
+    def stats_of(self, k: str) -> dict[str, object]:
+        if not self.info[k]:
+            self.info[k] = stats(self.values[k])
+        return self.info[k]
+
     def get(self, k: str) -> np.ndarray:
         if k in self.values:
             return self.values[k]
@@ -96,7 +104,7 @@ class Trace:
             for k in self.info:
                 with zf.open(f"{k}.npy", "w", force_zip64=True) as f:
                     np.lib.format.write_array(f, self.get(k), allow_pickle=False)
-            zf.writestr("__stats__.npy", _json_array(json.dumps(self.info)))
+            zf.writestr("__stats__.npy", _json_array(json.dumps({k: self.stats_of(k) for k in self.info})))
 
     def close(self) -> None:
         if self._spill_dir is not None:

@@ -206,7 +206,13 @@ class Binary(Op):
 
     def compute(self, attrs: BroadcastAttrs, inputs: Sequence[Array]) -> list[Array]:
         a, b = (np.asarray(x) for x in inputs)
-        broadcast_result(self.types[0], attrs.auto_broadcast, [static_shape(a.shape), static_shape(b.shape)])
+        if attrs.auto_broadcast != "numpy" or a.shape != b.shape:
+            try:
+                if attrs.auto_broadcast != "numpy":
+                    raise ValueError
+                np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:  # the exact check, for its message (or auto_broadcast="none")
+                broadcast_result(self.types[0], attrs.auto_broadcast, [static_shape(a.shape), static_shape(b.shape)])
         with np.errstate(all="ignore"):
             out = np.asarray(self.call(attrs, a, b))
         if self.result is not None:
