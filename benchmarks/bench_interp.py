@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-H, I = 16, 8
+HIDDEN, INPUT = 16, 8
 
 
 def lstm_scan_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
@@ -32,9 +32,9 @@ def lstm_scan_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(0)
-    w = (rng.standard_normal((I, 4 * H)) * 0.2).astype(np.float32)
-    r = (rng.standard_normal((H, 4 * H)) * 0.2).astype(np.float32)
-    b = (rng.standard_normal(4 * H) * 0.1).astype(np.float32)
+    w = (rng.standard_normal((INPUT, 4 * HIDDEN)) * 0.2).astype(np.float32)
+    r = (rng.standard_normal((HIDDEN, 4 * HIDDEN)) * 0.2).astype(np.float32)
+    b = (rng.standard_normal(4 * HIDDEN) * 0.1).astype(np.float32)
     nodes = [
         helper.make_node("MatMul", ["x_t", "W"], ["xw"]),
         helper.make_node("MatMul", ["h_in", "R"], ["hr"]),
@@ -54,28 +54,29 @@ def lstm_scan_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
     ]
     body = helper.make_graph(
         nodes, "lstm_body",
-        [helper.make_tensor_value_info("h_in", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("c_in", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [1, I])],
-        [helper.make_tensor_value_info("h_out", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("c_out", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("y_t", TensorProto.FLOAT, [1, H])],
+        [helper.make_tensor_value_info("h_in", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("c_in", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [1, INPUT])],
+        [helper.make_tensor_value_info("h_out", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("c_out", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("y_t", TensorProto.FLOAT, [1, HIDDEN])],
         initializer=[numpy_helper.from_array(w, "W"), numpy_helper.from_array(r, "R"),
-                     numpy_helper.from_array(b, "B"), numpy_helper.from_array(np.array([H] * 4, np.int64), "split")],
+                     numpy_helper.from_array(b, "B"),
+                     numpy_helper.from_array(np.array([HIDDEN] * 4, np.int64), "split")],
     )
     graph = helper.make_graph(
         [helper.make_node("Scan", ["h0", "c0", "xs"], ["h", "c", "ys"], body=body, num_scan_inputs=1)],
         "lstm_scan",
-        [helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("c0", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("xs", TensorProto.FLOAT, [steps, 1, I])],
-        [helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("c", TensorProto.FLOAT, [1, H]),
-         helper.make_tensor_value_info("ys", TensorProto.FLOAT, [steps, 1, H])],
+        [helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("c0", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("xs", TensorProto.FLOAT, [steps, 1, INPUT])],
+        [helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("c", TensorProto.FLOAT, [1, HIDDEN]),
+         helper.make_tensor_value_info("ys", TensorProto.FLOAT, [steps, 1, HIDDEN])],
     )
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), str(path))
-    return {"h0": np.zeros((1, H), np.float32), "c0": np.zeros((1, H), np.float32),
-            "xs": rng.standard_normal((steps, 1, I)).astype(np.float32)}
+    return {"h0": np.zeros((1, HIDDEN), np.float32), "c0": np.zeros((1, HIDDEN), np.float32),
+            "xs": rng.standard_normal((steps, 1, INPUT)).astype(np.float32)}
 
 
 def while_loop_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
