@@ -1,0 +1,28 @@
+"""Colours and shapes of the diagrams (one place to change the look)."""
+
+from __future__ import annotations
+
+GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.25", "ranksep": "0.35", "labelloc": "t"}
+NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
+        "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
+EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}
+CLUSTER = {"style": "rounded,dashed", "color": "#4c72b0", "fontname": "Helvetica-Bold", "fontsize": "10"}
+
+BY_TYPE = {
+    "Parameter": {"shape": "invhouse", "fillcolor": "#dbe9f6"},
+    "Result": {"shape": "house", "fillcolor": "#e2f0d9"},
+    "Const": {"shape": "box", "style": "rounded,filled", "fillcolor": "#ffffff", "color": "#bbbbbb",
+              "fontcolor": "#666666"},
+    "TensorIterator": {"shape": "box3d", "fillcolor": "#fff2cc"},
+    "Loop": {"shape": "box3d", "fillcolor": "#fff2cc"},
+}
+SPECIAL = {"penwidth": "2", "color": "#9467bd"}
+SPECIAL_PORT = {"shape": "cds", "fillcolor": "#eadcf8", "color": "#9467bd"}
+PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
+BACK_EDGE = {"color": "#d62728", "fontcolor": "#d62728", "style": "dashed", "constraint": "false",
+             "penwidth": "1.5"}
+SEVERITY = {
+    "error": {"fillcolor": "#f4cccc", "color": "#cc0000", "penwidth": "2"},
+    "warning": {"fillcolor": "#fce5cd", "color": "#e69138", "penwidth": "2"},
+    "info": {"fillcolor": "#cfe2f3", "color": "#3d85c6"},
+}
