@@ -34,6 +34,8 @@ class DebuggerApp(App[None]):
         Binding("b", "breakpoint", "Break"),
         Binding("left_square_bracket", "history(-1)", "Prev it."),
         Binding("right_square_bracket", "history(1)", "Next it."),
+        Binding("j", "slice(-1)", "Slice-", show=False),
+        Binding("k", "slice(1)", "Slice+", show=False),
         Binding("r", "render", "SVG"),
         Binding("q", "quit", "Quit"),
     ]
@@ -46,6 +48,7 @@ class DebuggerApp(App[None]):
         self.selected: Layer | None = None
         self.shown_iteration: tuple[int, ...] | None = None
         self.busy = False
+        self.slice_index = 0  # leading index shown for tensors above 2-D (keys j/k)
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -162,6 +165,10 @@ class DebuggerApp(App[None]):
         self.shown_iteration = seen[i]
         self._inspect()
 
+    def action_slice(self, delta: int) -> None:
+        self.slice_index = max(0, self.slice_index + delta)
+        self._inspect()
+
     def action_render(self) -> None:
         if self.session is None:
             return
@@ -180,7 +187,7 @@ class DebuggerApp(App[None]):
         if self.session is None:
             return
         st = self.session.stepper
-        its = ".".join(str(k) for k in self.session.current_iteration) or "-"
+        its = " > ".join(self.session.loop_totals()) or "-"
         bps = ", ".join(bp.layer or "" for bp in st.breakpoints) or "none"
         state = "finished" if st.finished else "running" if self.busy else "paused"
         self.query_one("#status", Static).update(f"{state} | iteration {its} | breakpoints: {bps}")
@@ -204,7 +211,10 @@ class DebuggerApp(App[None]):
         label = ".".join(str(k) for k in it) or "-"
         summary_w.update(f"{self.selected.describe()} @ iteration {label} ({idx + 1}/{len(seen)} recorded)\n"
                          f"{summary(a)}\n{diff_text(a, prev)}")
-        rows = as_rows(a)
+        if a.ndim > 2:
+            self.slice_index = min(self.slice_index, a.shape[0] - 1)
+            summary_w.update(f"{summary_w.render()}\nshowing [{self.slice_index}, ...] (j/k: other slices)")
+        rows = as_rows(a, (self.slice_index,) if a.ndim > 2 else ())
         table.add_columns(*[str(i) for i in range(len(rows[0]))])
         table.add_rows(rows)
 

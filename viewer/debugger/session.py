@@ -108,6 +108,22 @@ class Session:
         key = iteration if iteration in seen else seen[-1]
         return self.values[(layer_path, key)]
 
+    def loop_totals(self) -> list[str]:
+        """'k/N' per enclosing loop of the current event (N from static inference, '?' when unknown)."""
+        if not hasattr(self, "_shapes"):
+            from irlint.shapes import infer_model
+
+            self._shapes = infer_model(self.model)
+        ev = self.stepper.current
+        out = []
+        for path, k in getattr(ev, "frames", ()):
+            info = self._shapes.loops.get(path)
+            total = info.iterations if info is not None and info.iterations is not None else None
+            if total is None and info is not None and info.max_iterations is not None:
+                total = f"<={info.max_iterations}"
+            out.append(f"{k + 1}/{'?' if total is None else total}")
+        return out
+
     @property
     def current_iteration(self) -> tuple[int, ...]:
         ev = self.stepper.current
