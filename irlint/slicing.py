@@ -44,10 +44,6 @@ class SliceSpec:
     def reverse(self) -> bool:
         return self.stride < 0
 
-    def cpu_bounds(self) -> list[tuple[int, int]] | None:
-        """The ranges OpenVINO's CPU plugin reads, iteration by iteration (None: it rejects the entry)."""
-        return cpu_reading(self.dim, self.raw_start, self.raw_end, self.stride, self.part_size)
-
 
 class SliceError(ValueError):
     """The entry's attributes admit no slicing; the message shows the arithmetic."""
@@ -87,13 +83,12 @@ def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
     return SliceSpec(dim, s, e, st, ps, length // ps, s_raw, e_raw)
 
 
-def cpu_reading(dim: int, start: int, end: int, stride: int, part_size: int) -> list[tuple[int, int]] | None:
-    """Ranges the CPU plugin reads for the raw (start, end) as written (IR-NOTES.md, its reading).
-
-    It normalises negatives as ``dim + 1 + value``, takes `end` as exclusive, requires
-    |stride| == part_size and a range divisible by it, and ignores `start` when placing the slices:
-    forward iterations read from 0, backward ones from the top of the range down.
-    None when it would reject the entry.
+def cpu_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
+    """How the CPU plugin reads the raw (start, end) as written: (first element, count, step), or None
+    when it rejects the entry (IR-NOTES.md). It normalises negatives as ``dim + 1 + value``, takes
+    `end` as exclusive, requires |stride| == part_size and a range divisible by it, and ignores
+    `start` when placing the slices: forward iterations read from 0, backward ones from the top of
+    the range down.
     """
     if stride == 0 or abs(stride) != part_size:
         return None
@@ -104,12 +99,16 @@ def cpu_reading(dim: int, start: int, end: int, stride: int, part_size: int) -> 
         return None
     count = (hi - lo) // part_size
     if stride > 0:
-        return [(k * part_size, (k + 1) * part_size) for k in range(count)]
-    return [(hi - (k + 1) * part_size, hi - k * part_size) for k in range(count)]
+        return 0, count, part_size
+    return hi - part_size, count, -part_size
+
+
+def spec_plan(spec: SliceSpec) -> tuple[int, int, int]:
+    """Our reading in the same form: (first element, count, step)."""
+    return spec.bounds(0)[0], spec.iterations, spec.part_size if spec.stride > 0 else -spec.part_size
 
 
 def cpu_differs(spec: SliceSpec) -> bool:
     """True if the CPU plugin would read other elements than the spec says (or reject the entry)."""
-    cpu = spec.cpu_bounds()
-    ours = [spec.bounds(k) for k in range(spec.iterations)]
-    return cpu is None or cpu != ours
+    cpu = cpu_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+    return cpu is None or (cpu != spec_plan(spec) and spec.iterations > 0)

@@ -14,7 +14,7 @@ from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo
 from irlint.shapes.infer import declared_info
-from irlint.slicing import cpu_differs
+from irlint.slicing import cpu_differs, cpu_plan, spec_plan
 from irlint.types import format_shape
 
 CONTROL_FLOW = ("TensorIterator", "Loop")
@@ -289,22 +289,23 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
         if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec):
             continue
         spec = sl.spec
-        ours = [spec.bounds(k)[0] for k in range(spec.iterations)]
-        cpu = spec.cpu_bounds()
-        cpu_text = "rejects it" if cpu is None else f"reads {_ranges([b[0] for b in cpu], spec.part_size)}"
+        cpu = cpu_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+        cpu_text = "rejects it" if cpu is None else f"reads {_ranges(*cpu)}"
         yield Finding(
             f"{_describe(sl.entry)} of {layer.describe()}: the spec reads elements "
-            f"{_ranges(ours, spec.part_size)} along axis {sl.axis}, OpenVINO's CPU plugin {cpu_text}; "
+            f"{_ranges(*spec_plan(spec))} along axis {sl.axis}, OpenVINO's CPU plugin {cpu_text}; "
             "the result depends on the runtime",
             sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
             hint="iterate over the whole axis and slice the sub-range outside the TensorIterator",
         )
 
 
-def _ranges(starts: list[int], part: int) -> str:
-    if not starts:
+def _ranges(first: int, count: int, step: int) -> str:
+    """Slice starts as text: '1, 2, 3' or '1, 2, ..., 99' (step = part size, negative backwards)."""
+    starts = [first + k * step for k in range(min(count, 3))]
+    if count == 0:
         return "nothing"
-    if len(starts) <= 4:
-        return ", ".join(f"{s}" if part == 1 else f"{s}..{s + part - 1}" for s in starts)
-    return f"{starts[0]}, {starts[1]}, ..., {starts[-1]}" + ("" if part == 1 else f" (parts of {part})")
-
+    text = ", ".join(str(x) for x in starts)
+    if count > 3:
+        text += f", ..., {first + (count - 1) * step}"
+    return text + ("" if abs(step) == 1 else f" (parts of {abs(step)})")

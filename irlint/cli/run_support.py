@@ -92,6 +92,10 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
             raise UsageError(f"Parameter '{p.name}' has no static type/rank; give it with --inputs")
         shape = shapes.get(p.name) or [d.value if d.value is not None else max(d.lo, 1) for d in info.shape]
         dtype = info.etype.dtype
+        nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        if nbytes > args.memory_budget:
+            raise UsageError(f"a random input for '{p.name}' of shape {shape} would take {nbytes} bytes, more than "
+                             f"--memory-budget {args.memory_budget}; give the input or a --shape")
         if dtype.kind == "f":
             arr = rng.standard_normal(shape).astype(dtype)
         elif dtype.kind == "b":

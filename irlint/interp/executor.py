@@ -199,7 +199,7 @@ class _Executor:
             bound = trip if trip is not None and trip >= 0 else None
             if counts:
                 bound = min(counts) if bound is None else min(bound, min(counts))
-            limit = bound if bound is not None else self.options.max_iterations
+            limit = bound if bound is not None else float("inf")  # stopped by its condition or max_iterations
             if not run_first:
                 limit = 0
         else:
@@ -246,8 +246,9 @@ class _Executor:
             k += 1
             if cond is False:
                 break
-            if unbounded and k >= self.options.max_iterations:
-                raise ExecutionError(f"{layer.describe()} ran {k} iterations without its condition becoming false "
+            if k >= self.options.max_iterations and k < limit:
+                why = "without its condition becoming false" if unbounded else f"of {limit}"
+                raise ExecutionError(f"{layer.describe()} ran {k} iterations {why} "
                                      f"(--max-iterations {self.options.max_iterations})", layer, "RUN-ITERATIONS")
 
         result: dict[int, np.ndarray] = {}

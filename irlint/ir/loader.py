@@ -262,7 +262,10 @@ def read_source(path: str) -> bytes:
         if size > MAX_XML_BYTES:
             raise LoadError(f"{path} is {size} bytes, larger than the {MAX_XML_BYTES}-byte limit")
         with open(path, "rb") as f:
-            return f.read()
+            head = f.read(4096)
+            if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"<", b""):
+                return head  # not XML at all: the parser reports it from the first bytes, the rest is not read
+            return head + f.read()
     except FileNotFoundError as e:
         raise LoadError(f"{path}: no such file") from e
     except OSError as e:
