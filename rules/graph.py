@@ -214,27 +214,40 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Break the cycle; to carry a value between iterations use a back edge inside a
     TensorIterator or Loop body.
     """
-    import networkx as nx
+    from irlint.shapes.infer import sort_layers
 
-    g = ctx.nx(graph)
-    reported: set[frozenset[int]] = set()
-    for cycle in nx.simple_cycles(nx.DiGraph(g)):
-        key = frozenset(cycle)
-        if key in reported:
-            continue
-        reported.add(key)
-        layers = [graph.by_id[i] for i in cycle]
-        first = min(layers, key=lambda la: la.loc.line)
-        chain = " -> ".join(str(i) for i in [*cycle, cycle[0]])
-        yield Finding(
-            f"edges form a cycle through layers {chain} in {_where(graph)}",
-            first.loc,
-            layer=first.path,
-            related=tuple(Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first),
-            hint="a recurrence belongs in a TensorIterator or Loop body with a back edge",
-        )
-        if len(reported) >= 20:
-            break
+    order, placed = sort_layers(graph, ctx.index(graph))
+    ordered = {la.id for la in order[:placed]}
+    remaining = {la.id for la in graph.layers if la.id is not None and la.id not in ordered}
+    if not remaining:
+        return
+    # Kahn's algorithm left layers on (or behind) a cycle; walk producers backwards to find one cycle.
+    idx = ctx.index(graph)
+    start = min(remaining, key=lambda i: graph.by_id[i].loc.line)
+    path: list[int] = []
+    seen: dict[int, int] = {}
+    node: int | None = start
+    while node is not None and node not in seen:
+        seen[node] = len(path)
+        path.append(node)
+        layer = graph.by_id[node]
+        node = next((e.from_layer for p in layer.inputs for e in idx.producers.get((node, p.id), [])
+                     if e.from_layer in remaining), None)
+    if node is None:
+        return
+    cycle = list(reversed(path[seen[node]:]))
+    layers = [graph.by_id[i] for i in cycle]
+    first = min(layers, key=lambda la: la.loc.line)
+    at = cycle.index(first.id)  # type: ignore[arg-type]
+    cycle = cycle[at:] + cycle[:at]
+    chain = " -> ".join(str(i) for i in [*cycle, cycle[0]])
+    yield Finding(
+        f"edges form a cycle through layers {chain} in {_where(graph)}",
+        first.loc,
+        layer=first.path,
+        related=tuple(Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first),
+        hint="a recurrence belongs in a TensorIterator or Loop body with a back edge",
+    )
 
 
 @rule("G107", "duplicate-port-id", scope="layer")

@@ -32,6 +32,11 @@ def infer_model(model: Model) -> ShapeResult:
 
 def topological_order(graph: Graph, index: GraphIndex) -> list[Layer]:
     """Layers in an order where producers come first; layers on a cycle come last in file order."""
+    return sort_layers(graph, index)[0]
+
+
+def sort_layers(graph: Graph, index: GraphIndex) -> tuple[list[Layer], int]:
+    """The topological order and how many layers it could place (the rest sit on or behind cycles)."""
     indeg: dict[int, int] = {}
     for layer in graph.layers:
         if layer.id is not None and layer.id not in indeg:
@@ -52,8 +57,9 @@ def topological_order(graph: Graph, index: GraphIndex) -> list[Layer]:
             indeg[nxt] -= 1
             if indeg[nxt] == 0:
                 ready.append(nxt)
+    placed = len(order)
     order += [la for la in graph.layers if la.id is not None and la.id not in seen and graph.by_id[la.id] is la]
-    return order
+    return order, placed
 
 
 def _small(info: TensorInfo) -> bool:
