@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from irlint.cli.command import EXIT_CLEAN, Command, UsageError
-from irlint.cli.run_support import add_model_arguments, build_inputs, options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from irlint.cli.run_support import add_model_arguments
+
     add_model_arguments(p)
 
 
@@ -18,6 +19,7 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from irlint.viewer.debugger.session import Session
 
     from irlint.api import check_model
+    from irlint.cli.run_support import build_inputs, options
     from irlint.diagnostics import Severity
     from irlint.ir.loader import LoadError, load
 

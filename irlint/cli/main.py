@@ -66,6 +66,9 @@ def _parser(reg: dict[str, tuple[str, str]], only: str | None) -> argparse.Argum
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in == ["--version"]:  # the fast path: no command module is imported
+        print(f"irlint {__version__}")
+        return 0
     reg = _registry()
     first = next((a for a in args_in if not a.startswith("-")), None)
     if first is not None and first not in reg and args_in[:1] != ["--version"]:

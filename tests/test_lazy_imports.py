@@ -1,0 +1,27 @@
+"""`irlint check` and `irlint --version` stay light: the TUI, graphviz, networkx and the interpreter are
+imported only by the commands that use them (issue 6)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "lstm_ti.xml"
+HEAVY = ["textual", "graphviz", "networkx", "irlint.interp", "irlint.viewer", "openvino"]
+
+
+def loaded_after(code: str) -> dict[str, bool]:
+    probe = f"import sys\n{code}\nprint(repr({{m: m in sys.modules for m in {HEAVY!r}}}))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    return eval(out.stdout.strip().splitlines()[-1])
+
+
+def test_check_imports_nothing_heavy() -> None:
+    loaded = loaded_after(f"from irlint.cli.main import main\nmain(['check', {str(EXAMPLE)!r}])")
+    assert not any(loaded.values()), loaded
+
+
+def test_version_imports_nothing_heavy() -> None:
+    loaded = loaded_after("from irlint.cli.main import main\nmain(['--version'])")
+    assert not any(loaded.values()), loaded
