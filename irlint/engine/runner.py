@@ -69,9 +69,7 @@ def _drain(r: Rule, it: Iterator[Finding], out: list[Diagnostic], loc: Location,
     try:
         for f in it:
             out.append(_stamp(r, f))
-    except RecursionError as e:
-        out.append(_internal(r, e, loc, debug))
-    except Exception as e:
+    except Exception as e:  # the contract: a broken rule becomes IR900 and the other rules still run
         out.append(_internal(r, e, loc, debug))
 
 
