@@ -8,6 +8,7 @@ back edges. "No access" is proven with a file whose content must not appear in a
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -24,9 +25,27 @@ def irlint_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[s
 
 
 def all_commands(path: Path, tmp: Path) -> list[subprocess.CompletedProcess[str]]:
-    return [irlint_cli("check", str(path)), irlint_cli("run", str(path), "--max-iterations", "1000",
-                                                       "--memory-budget", str(64 << 20)),
-            irlint_cli("render", str(path), "-o", str(tmp / "out.dot"))]
+    """check, run, trace and render in subprocesses; the debugger is built (not run) in-process."""
+    limits = ["--max-iterations", "1000", "--memory-budget", str(64 << 20)]
+    results = [irlint_cli("check", str(path)), irlint_cli("run", str(path), *limits),
+               irlint_cli("trace", str(path), "--watch", "0", *limits),
+               irlint_cli("render", str(path), "-o", str(tmp / "out.dot"))]
+    debug_app(path)
+    return results
+
+
+def debug_app(path: Path) -> None:
+    """`irlint debug` on the file: building the app either succeeds or is a UsageError (exit 2)."""
+    import argparse
+
+    from irlint.viewer.debug_cmd import make_app
+
+    from irlint.cli.command import UsageError
+
+    args = argparse.Namespace(model=str(path), weights=None, inputs=None, assign=[], seed=0, shape=[],
+                              max_iterations=1000, memory_budget=64 << 20)
+    with contextlib.suppress(UsageError):
+        make_app(args)
 
 
 def assert_handled(results: list[subprocess.CompletedProcess[str]], expect: str | None = None) -> None:
