@@ -155,6 +155,31 @@ def kernel_time(model, inputs) -> tuple[float, int]:
     return spent, count
 
 
+def whole_process(xml: Path, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int) -> dict[str, float]:
+    """Wall time of a fresh process for each engine: import, read, (compile), run once."""
+    import subprocess
+
+    npz = xml.with_suffix(".npz")
+    np.savez(npz, **inputs)
+    py = sys.executable
+    commands = {
+        "irlint_proc_s": [py, "-m", "irlint", "run", str(xml), "--inputs", str(npz)],
+        "openvino_proc_s": [py, "-c", "import sys, numpy as np, openvino as ov; c = ov.Core(); "
+                            "m = c.read_model(sys.argv[1]); k = c.compile_model(m, 'CPU'); "
+                            "z = np.load(sys.argv[2]); k([z[p.get_friendly_name()] for p in m.get_parameters()])",
+                            str(xml), str(npz)],
+        "onnx_ref_proc_s": [py, "-c", "import sys, numpy as np; from onnx.reference import ReferenceEvaluator; "
+                            "z = np.load(sys.argv[2]); ReferenceEvaluator(sys.argv[1]).run(None, dict(z))",
+                            str(onnx_path), str(npz)],
+    }
+    out = {}
+    for key_name, cmd in commands.items():
+        def once(cmd=cmd) -> None:
+            subprocess.run(cmd, check=True, capture_output=True)
+        out[key_name] = median_time(once, repeat)
+    return out
+
+
 def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int) -> dict[str, float]:
     import openvino as ov
     from onnx.reference import ReferenceEvaluator
@@ -191,7 +216,8 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
     want = compiled(feed)
     for i, r in enumerate(ov_model.get_results()):
         np.testing.assert_allclose(ours[r.get_friendly_name()], np.asarray(want[i]), rtol=1e-3, atol=1e-4)
-    return {"irlint_s": t_irlint, "openvino_s": t_ov, "onnx_ref_s": t_ref, "traced_s": t_trace,
+    whole = whole_process(xml, onnx_path, inputs, repeat)
+    return {**whole, "irlint_s": t_irlint, "openvino_s": t_ov, "onnx_ref_s": t_ref, "traced_s": t_trace,
             "layer_evaluations": evaluations, "dispatch_us": dispatch_us,
             "trace_overhead_pct": (t_trace / t_irlint - 1) * 100}
 
@@ -207,7 +233,13 @@ def main() -> None:
             path = Path(tmp) / f"{name}.onnx"
             inputs = make(path, args.steps)
             rows.append((name, bench(name, path, inputs, args.repeat)))
-    print(f"steps={args.steps}, median of {args.repeat} runs, in-process")
+    print(f"steps={args.steps}, median of {args.repeat} runs")
+    print("\nWhole process (import, read, run once):\n")
+    print("| model | irlint run (s) | OpenVINO CPU (s) | onnx.reference (s) |")
+    print("| --- | --- | --- | --- |")
+    for name, r in rows:
+        print(f"| {name} | {r['irlint_proc_s']:.2f} | {r['openvino_proc_s']:.2f} | {r['onnx_ref_proc_s']:.2f} |")
+    print("\nIn-process:\n")
     print("| model | irlint (s) | OpenVINO CPU (s) | onnx.reference (s) | irlint vs onnx.reference | "
           "layer evaluations | dispatch overhead (us/layer) | tracing overhead |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
