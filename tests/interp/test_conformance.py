@@ -89,7 +89,6 @@ def test_sub_range_reads_the_spec_slices(tmp_path: Path) -> None:
     x = np.array([[[0.5], [1.0], [-2.0], [3.0]]], np.float32)
     h = np.zeros((1, 1), np.float32)
     model = irlint.load(path)
-    w = 1.0  # the builder's single weight: linspace(-1, 1, 1) == [-1]? computed below from the model
     const = next(la for _g, la in model.layers() if la.type == "Const" and la.data.get("shape") == "1, 1")
     w = float(model.weights.array(int(const.data["offset"]), 4, const.outputs[0].precision, (1, 1))[0, 0])
     expect = h.copy()
@@ -99,9 +98,6 @@ def test_sub_range_reads_the_spec_slices(tmp_path: Path) -> None:
 
 
 def test_endless_loop_stops_at_max_iterations(tmp_path: Path) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
     from tests.rules.make_fixtures import forever_loop
 
     path = tmp_path / "forever.xml"

@@ -179,3 +179,12 @@ def test_id_collisions_and_self_referencing_back_edges(tmp_path: Path) -> None:
 def test_usage_errors_exit_two(args: list[str]) -> None:
     res = irlint_cli(*args)
     assert res.returncode == 2 and "Traceback" not in res.stderr
+
+
+def test_oversized_xml_is_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "big.xml"
+    with open(big, "wb") as f:
+        f.write(b'<?xml version="1.0"?>\n<net version="11">')
+        f.truncate(600 * 1024**2)  # sparse, starts like XML
+    res = irlint_cli("check", str(big))
+    assert res.returncode == 2 and "MiB of XML" in res.stdout + res.stderr and "Traceback" not in res.stderr
