@@ -125,3 +125,16 @@ def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
 def test_version_fast_path() -> None:
     res = run_cli("--version")
     assert res.returncode == 0 and res.stdout.startswith("irlint ")
+
+
+def test_colour_follows_tty_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from irlint.cli.check_cmd import use_color
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_color("auto", Tty()) and not use_color("auto", object()) and use_color("always", object())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_color("auto", Tty()) and not use_color("never", Tty())

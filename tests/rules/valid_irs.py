@@ -227,6 +227,24 @@ def loop_in_loop():
     return ov.Model([ops.result(outer.get_iter_value(r.output(0), -1), name="y")], [x], "loop_in_loop")
 
 
+def loop_growing_state():
+    """A while-loop whose state grows each iteration (Concat): shape inference iterates the back edge
+    to a fixed point (a dynamic dim), the interpreter concatenates dynamically."""
+    ov, ops = _ov()
+    x = ops.parameter([2], np.float32, name="x")
+    acc = ops.parameter([-1], np.float32)
+    xb = ops.parameter([2], np.float32)
+    grown = ops.concat([acc, xb], 0)
+    r = ops.result(grown)
+    c = ops.result(ops.less(ops.shape_of(grown, "i64"), ops.constant(np.array([7], np.int64))))
+    loop = ops.loop(ops.constant(np.int64(-1)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, c], [acc, xb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, ops.constant(np.zeros(1, np.float32)).output(0), r.output(0))
+    loop.set_invariant_input(xb, x.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="grown")], [x], "loop_growing_state")
+
+
 def onnx_loop(tmp: Path):
     """An ONNX Loop (trip count M, cond, a carried sum and a scan output) through openvino.convert_model."""
     import onnx
@@ -295,6 +313,7 @@ ALL: dict[str, Callable] = {
         ti_forward, ti_reverse, ti_part_size_2, ti_axis0, ti_lstm, ti_gru, ti_rnn_dynamic_batch,
         loop_for, loop_for_i32_one_element, loop_while, loop_do_while, loop_for_with_condition,
         loop_zero_iterations, loop_scan_axis1, loop_sliced_input, loop_in_ti, ti_in_loop, loop_in_loop,
+        loop_growing_state,
     )
 }
 ONNX: dict[str, Callable] = {"onnx_loop": onnx_loop, "onnx_scan": onnx_scan}
