@@ -225,7 +225,7 @@ class _Inferer:
         self.set_iterations(info, counts, is_loop, body)
 
         # Fixed point over back edges.
-        for _ in range(MAX_FIXED_POINT_ROUNDS):
+        for round_no in range(MAX_FIXED_POINT_ROUNDS + 1):
             info.params = dict(params)
             self.graph(body, params)
             changed = False
@@ -237,6 +237,11 @@ class _Inferer:
                 current = params[par]
                 if produced.shape is not None and produced.shape != current.shape:
                     widened = join(current, produced)
+                    if widened.shape is not None and round_no == MAX_FIXED_POINT_ROUNDS - 1:
+                        # still growing: give the changing dims no upper bound, then converge
+                        widened = TensorInfo(widened.etype, tuple(
+                            d if current.shape is not None and i < len(current.shape) and d == current.shape[i]
+                            else Dim(d.lo, None) for i, d in enumerate(widened.shape)))
                     if widened.shape != current.shape:
                         params[par] = widened
                         changed = True

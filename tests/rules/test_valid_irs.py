@@ -49,3 +49,15 @@ def test_sub_range_is_clean_except_the_runtime_warning(tmp_path: Path) -> None:
     ov.save_model(_ti_tanh([1, 6, 4], 1, 1, 1, 1, -1, 3, out_concat=False), str(path), compress_to_fp16=False)
     found = [(d.code, d.severity) for d in irlint.check(path) if d.severity is not Severity.INFO]
     assert found == [("SL607", Severity.WARNING)]
+
+
+def test_growing_state_reaches_an_unbounded_fixed_point(tmp_path: Path) -> None:
+    from irlint.shapes import infer_model
+    from irlint.types import Dim
+    from tests.rules.valid_irs import loop_growing_state
+
+    path = tmp_path / "grow.xml"
+    ov.save_model(loop_growing_state(), str(path), compress_to_fp16=False)
+    (info,) = infer_model(irlint.load(path)).loops.values()
+    state = next(p for p in info.params.values() if p.shape is not None and p.shape[0] != Dim.of(2))
+    assert state.shape == (Dim(1, None),)
