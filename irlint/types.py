@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -160,6 +161,7 @@ def format_shape(shape: Shape | None) -> str:
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
+@lru_cache(maxsize=4096)
 def parse_dim(text: str) -> Dim | None:
     """Parse one dim as written in IR: ``3``, ``-1``, ``?``, ``1..10``, ``..10``, ``2..``; None if invalid."""
     t = text.strip()

@@ -20,14 +20,15 @@ class SourceText:
         self.path = path
         self.data = data
         nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        self._starts = np.concatenate(([0], nl + 1)).astype(np.int64)
+        # a plain list: indexing it per element is much cheaper than indexing a numpy array
+        self._starts: list[int] = np.concatenate(([0], nl + 1)).astype(np.int64).tolist()
 
     def line_span(self, line: int) -> tuple[int, int]:
         """Byte range [start, end) of a 1-based line, without its newline."""
         if line < 1 or line > len(self._starts):
             return 0, 0
-        start = int(self._starts[line - 1])
-        end = int(self._starts[line]) - 1 if line < len(self._starts) else len(self.data)
+        start = self._starts[line - 1]
+        end = self._starts[line] - 1 if line < len(self._starts) else len(self.data)
         return start, end
 
     def column_of(self, line: int, needle: bytes, after: int = 0) -> int:
