@@ -1,4 +1,8 @@
-"""Reporters: the same diagnostics as text (like a compiler), JSON, SARIF 2.1.0, GitHub annotations, JUnit."""
+"""Reporters: the same diagnostics as text (like a compiler), JSON, SARIF 2.1.0, GitHub annotations, JUnit.
+
+`render` is the one entry point; each format lives in its own module, imported only when used (so
+that only `--format junit` pays for importing lxml's etree).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,18 @@ from irlint.report.ruleinfo import RuleInfo
 FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
-def render(fmt: str, diagnostics: Sequence[Diagnostic], *, files: Sequence[str],
-           rules: Mapping[str, RuleInfo], color: bool = False) -> str:
-    """The report in `fmt` for `diagnostics` found in `files` (sorted by path, line, column, code)."""
+def render(
+    fmt: str,
+    diagnostics: Sequence[Diagnostic],
+    *,
+    files: Sequence[str],
+    rules: Mapping[str, RuleInfo],
+    color: bool = False,
+) -> str:
+    """The report in `fmt` for `diagnostics` found in `files`, sorted by path, line, column and code.
+
+    `rules` maps codes to their metadata (SARIF descriptors); `color` adds ANSI styles to text only.
+    """
     diags = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
         from irlint.report.text import render_text
@@ -34,7 +47,7 @@ def render(fmt: str, diagnostics: Sequence[Diagnostic], *, files: Sequence[str],
         from irlint.report.junit import render_junit
 
         return render_junit(diags, files=files)
-    raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    raise ValueError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
 
 
 __all__ = ["FORMATS", "RuleInfo", "render"]

@@ -1,4 +1,4 @@
-"""JSON: a top-level array of diagnostics (GUIDE.md §3), stable key order, one object per finding."""
+"""JSON: a top-level array of `Diagnostic.to_dict()` objects (GUIDE.md §3), keys in a fixed order."""
 
 from __future__ import annotations
 
@@ -9,4 +9,5 @@ from irlint.diagnostics import Diagnostic
 
 
 def render_json(diags: Sequence[Diagnostic]) -> str:
+    # ensure_ascii=False: layer names and messages stay readable; the CLI writes UTF-8
     return json.dumps([d.to_dict() for d in diags], indent=2, ensure_ascii=False) + "\n"

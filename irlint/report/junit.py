@@ -1,4 +1,10 @@
-"""JUnit XML: a test suite per checked file, a test case per file, a failure per error or warning."""
+"""JUnit XML, for CI systems that only read test reports (GitLab, Jenkins, Azure).
+
+A `testsuite` per checked file holding one `testcase` for that file; each error or warning is a
+`failure` of it (Jenkins' schema allows several), info findings go to `system-out`. lxml does the
+escaping of `<>&"`; characters XML 1.0 cannot carry at all (control characters out of a hostile
+file) are dropped, so the output always parses.
+"""
 
 from __future__ import annotations
 
@@ -9,32 +15,43 @@ from lxml import etree
 from irlint.diagnostics import Diagnostic, Severity
 
 
+def xml_safe(s: str) -> str:
+    """`s` without the characters XML 1.0 forbids (C0 controls but tab/LF/CR, surrogates, U+FFFE/U+FFFF)."""
+    return "".join(
+        c for c in s if c in "\t\n\r" or (0x20 <= ord(c) < 0xD800 or 0xE000 <= ord(c) < 0xFFFE or ord(c) >= 0x10000)
+    )
+
+
+def _describe(d: Diagnostic) -> str:
+    lines = [f"{d.loc}: {d.code} [{d.severity.value}] {d.message}"]
+    lines += [f"note: {r.note} --> {r.loc}" for r in d.related]
+    if d.hint:
+        lines.append(f"help: {d.hint}")
+    return xml_safe("\n".join(lines))
+
+
 def render_junit(diags: Sequence[Diagnostic], *, files: Sequence[str]) -> str:
     by_file: dict[str, list[Diagnostic]] = {f: [] for f in files}
     for d in diags:
         by_file.setdefault(d.loc.path, []).append(d)
     root = etree.Element("testsuites", name="irlint")
-    total_failures = 0
+    total = 0
     for path, found in by_file.items():
         failing = [d for d in found if d.severity is not Severity.INFO]
-        total_failures += len(failing)
-        suite = etree.SubElement(root, "testsuite", name=path, tests="1", failures=str(len(failing)),
-                                 errors="0", skipped="0")
-        case = etree.SubElement(suite, "testcase", name="irlint", classname=path)
+        total += len(failing)
+        suite = etree.SubElement(
+            root, "testsuite", name=xml_safe(path), tests="1", failures=str(len(failing)), errors="0", skipped="0"
+        )
+        case = etree.SubElement(suite, "testcase", name=xml_safe(path), classname="irlint")
         for d in failing:
-            fail = etree.SubElement(case, "failure", type=d.code,
-                                    message=f"{d.loc}: {d.code} {_xml_safe(d.message)}")
-            fail.text = _xml_safe(f"{d.loc}: {d.code} [{d.severity.value}] {d.message}"
-                                  + (f"\nhelp: {d.hint}" if d.hint else ""))
+            first_line = d.message.splitlines()[0] if d.message else ""
+            failure = etree.SubElement(case, "failure", type=d.code, message=xml_safe(f"{d.code}: {first_line}"))
+            failure.text = _describe(d)
         infos = [d for d in found if d.severity is Severity.INFO]
         if infos:
-            out = etree.SubElement(case, "system-out")
-            out.text = _xml_safe("\n".join(f"{d.loc}: {d.code} {d.message}" for d in infos))
+            etree.SubElement(case, "system-out").text = "\n".join(_describe(d) for d in infos)
     root.set("tests", str(len(by_file)))
-    root.set("failures", str(total_failures))
-    return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8").decode()
-
-
-def _xml_safe(s: str) -> str:
-    """Drop characters XML 1.0 cannot carry (control characters from hostile input)."""
-    return "".join(c for c in s if c in "\t\n\r" or (ord(c) >= 0x20 and ord(c) not in (0xFFFE, 0xFFFF)))
+    root.set("failures", str(total))
+    root.set("errors", "0")
+    data: bytes = etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
+    return data.decode("utf-8")
