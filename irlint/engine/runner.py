@@ -78,8 +78,8 @@ def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = 
     opts = options or RunOptions()
     codes = {r.code for r in rules}
     out = [d for d in model.diagnostics if d.code in codes]
-    if not model.graph.layers and any(d.code == "IR001" for d in model.diagnostics):
-        return out  # nothing parsed: further rules would only repeat the parse error
+    if not model.graph.layers and any(d.code in ("IR001", "IR002") for d in model.diagnostics):
+        return out  # nothing parsed (or a DTD refused): further rules would only repeat that
     ctx = Context(model)
     b = _bucket(rules)
     for r in b.model:

@@ -1,325 +1,548 @@
-"""Read IR XML safely into the typed `Model`, recording every problem as a diagnostic.
+"""Read IR XML safely into the typed `Model` in one streaming pass, recording every problem as a diagnostic.
 
-Safety: the lxml parser never resolves entities, never loads a DTD, never touches the network, and
-refuses documents deeper than libxml2's default limit; a DOCTYPE is reported (IR002). The loader
-keeps going after a bad attribute: the value becomes None and a diagnostic is recorded.
+Why a streaming expat parse: a 100,000-layer IR has over a million elements. A full lxml tree of
+it takes ~700 MB and building the model from the tree again visits every element in Python;
+expat's callbacks build the model directly from a stream of 1 MiB chunks, so the file is never
+held in memory and each element is touched once (docs/performance.md has the measurements).
+
+Safety: expat never fetches anything (no external DTD or entity is read), and a DOCTYPE is
+reported (IR002); a DOCTYPE with an internal subset (entity or attribute declarations) is not
+processed at all, so no entity is ever expanded and no default attribute injected. Nesting deeper
+than `MAX_DEPTH` elements is refused like libxml2 refuses it. The loader keeps going after a bad
+attribute: the value becomes None and a diagnostic is recorded.
 """
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from xml.parsers import expat
 
-from lxml import etree
-
-from irlint.diagnostics import Diagnostic, Location
+from irlint.diagnostics import Diagnostic
 from irlint.ir import codes
 from irlint.ir.model import BackEdge, Edge, Graph, Layer, Model, Port, PortMapEntry
-from irlint.ir.source import SourceText
+from irlint.ir.source import NOWHERE, SourceMap
 from irlint.ir.weights import Weights
 from irlint.rule import Rule
-from irlint.types import Dim, Shape, element_type, parse_dim
+from irlint.types import ElementType, Shape, element_type, parse_dim
 
 SUPPORTED_VERSIONS = (10, 11)
 CONTROL_FLOW = ("TensorIterator", "Loop")
-# Refuse larger XML before reading it: the parsed tree and model take up to ~30x the file size
-# (docs/performance.md), so this keeps a worst case well inside the memory of a CI machine.
+# The model takes a few times the XML size in memory (docs/performance.md); this keeps a worst
+# case well inside the memory of a CI machine.
 MAX_XML_BYTES = 512 * 1024**2
+MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
+CHUNK = 1 << 20
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+_DIM, _END = object(), object()  # markers in a port's character data
+_PORT_MAP_INTS = ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
 
 
 class LoadError(Exception):
     """The file could not be read at all (missing, a directory, too large): exit code 2."""
 
 
-def _parser() -> etree.XMLParser:
-    return etree.XMLParser(
-        resolve_entities=False,
-        load_dtd=False,
-        dtd_validation=False,
-        no_network=True,
-        remove_blank_text=False,
-        huge_tree=False,
-        collect_ids=False,
-    )
+class _Refused(Exception):
+    """Raised inside a parser callback to stop parsing a document irlint will not read."""
+
+    def __init__(self, code: Rule, message: str, at: int) -> None:
+        super().__init__(message)
+        self.code, self.message, self.at = code, message, at
+
+
+class _Frame:
+    """What the element on top of the parse stack is; `child` returns the frame of a child element."""
+
+    __slots__ = ()
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        return IGNORE
+
+    def end(self, r: _Reader) -> None:
+        pass
+
+
+IGNORE = _Frame()  # an element irlint does not read, and everything inside it
 
 
 class _Reader:
-    """One pass over a parsed tree; collects diagnostics as it builds the model."""
+    """The parse: a stack of frames fed by expat callbacks, diagnostics as (rule, message, offset...).
 
-    def __init__(self, src: SourceText) -> None:
+    Ports are most of a model's elements (a port and its dims are over half of them), so inside a
+    `<port>` the parser's handlers are swapped for lean ones that only collect the dims' text.
+    """
+
+    def __init__(self, src: SourceMap, path: str) -> None:
         self.src = src
-        self.diags: list[Diagnostic] = []
+        self.path = path
+        self.pending: list[tuple[Rule, str, int, str | None, str | None, int | None]] = []
+        self.stack: list[_Frame] = [_Document()]
+        self.model_parts: tuple[str, int | None, Graph, int] | None = None
+        self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
+        self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
+        self.precision_cache: dict[str, ElementType | None] = {}
+        self.parser = p = expat.ParserCreate()
+        p.buffer_text = True
+        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+        p.StartDoctypeDeclHandler = self.doctype
+        self.start, self.end = self._frame_handlers()
+        p.StartElementHandler, p.EndElementHandler = self.start, self.end
+        self.port: _Port | None = None
 
-    # -- diagnostics ---------------------------------------------------------------------------
-    def report(self, r: Rule, message: str, loc: Location, layer: str | None = None, hint: str | None = None,
+    def _frame_handlers(self) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
+        """The general handlers, as closures over locals: they run once per element."""
+        stack = self.stack
+        push, pop = stack.append, stack.pop
+        parser = self.parser
+
+        def start(tag: str, attrs: dict[str, str]) -> None:
+            if len(stack) > MAX_DEPTH:
+                self.too_deep()
+            push(stack[-1].child(self, tag, attrs, parser.CurrentByteIndex))
+
+        def end(tag: str) -> None:
+            frame = pop()
+            if frame is not IGNORE:
+                frame.end(self)
+
+        return start, end
+
+    def too_deep(self) -> None:
+        raise _Refused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements (irlint "
+                       "refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
+
+    # -- port mode -------------------------------------------------------------------------------
+    def enter_port(self, port: _Port) -> None:
+        self.port = port
+        p = self.parser
+        p.StartElementHandler, p.EndElementHandler = port.child_start, port.child_end
+        p.CharacterDataHandler = port.texts.append
+
+    def leave_port(self) -> None:
+        p = self.parser
+        p.StartElementHandler, p.EndElementHandler = self.start, self.end
+        p.CharacterDataHandler = None
+        self.port = None
+
+    def doctype(self, name: str, system_id: str | None, public_id: str | None, internal_subset: bool) -> None:
+        at = self.parser.CurrentByteIndex
+        if internal_subset:
+            raise _Refused(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE with an internal subset; IR never "
+                           "has one and irlint does not read its entity or attribute declarations", at)
+        self.report(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE; IR never has one and irlint does not read "
+                    "the DTD it names", at, hint="remove the DOCTYPE and write values literally")
+
+    # -- diagnostics -----------------------------------------------------------------------------
+    def report(self, r: Rule, message: str, at: int, layer: str | None = None, hint: str | None = None,
                port: int | None = None) -> None:
-        self.diags.append(Diagnostic(r.code, r.severity, message, loc, r.name, layer, port, (), hint))
+        self.pending.append((r, message, at, layer, hint, port))
 
-    def loc(self, el: etree._Element) -> Location:
-        return self.src.element_loc(el.sourceline, el.tag if isinstance(el.tag, str) else "")
+    def diagnostics(self) -> list[Diagnostic]:
+        src = self.src
+        return [Diagnostic(r.code, r.severity, msg, src.loc(at), r.name, layer, port, (), hint)
+                for r, msg, at, layer, hint, port in self.pending]
 
-    # -- attribute helpers ---------------------------------------------------------------------
-    def int_attr(self, el: etree._Element, name: str, *, required: bool, what: str,
+    def int_attr(self, a: Mapping[str, str], name: str, at: int, *, required: bool, what: str,
                  layer: str | None = None) -> int | None:
-        text = el.get(name)
+        text = a.get(name)
         if text is None:
             if required:
-                self.report(codes.INVALID_STRUCTURE, f"{what} has no '{name}' attribute", self.loc(el), layer)
+                self.report(codes.INVALID_STRUCTURE, f"{what} has no '{name}' attribute", at, layer)
             return None
         try:
-            return int(text.strip())
+            return int(text)
         except ValueError:
-            self.report(
-                codes.INVALID_ATTRIBUTE,
-                f"{what}: {name}={text!r} is not an integer",
-                self.src.attr_loc(el.sourceline, str(el.tag), name),
-                layer,
-            )
+            self.report(codes.INVALID_ATTRIBUTE, f"{what}: {name}={text!r} is not an integer",
+                        self.src.attr_offset(at, name), layer)
             return None
 
-    def children(self, el: etree._Element, tag: str) -> list[etree._Element]:
-        return [c for c in el if c.tag == tag]
+    def data_mapping(self, a: dict[str, str]) -> Mapping[str, str]:
+        """One shared read-only mapping per distinct `<data>` (most layers of a type have the same one)."""
+        key = tuple(a.items())
+        m = self.data_cache.get(key)
+        if m is None:
+            m = self.data_cache[key] = MappingProxyType(a)
+        return m
 
-    # -- structure -----------------------------------------------------------------------------
-    def port(self, el: etree._Element, layer_path: str, what: str) -> Port:
-        pid = self.int_attr(el, "id", required=True, what=what, layer=layer_path)
-        prec_text = el.get("precision")
-        precision = None
-        if prec_text is not None:
-            precision = element_type(prec_text)
-            if precision is None:
-                self.report(
-                    codes.UNKNOWN_PRECISION,
-                    f"{what} {pid}: unknown precision {prec_text!r}",
-                    self.src.attr_loc(el.sourceline, "port", "precision"),
-                    layer_path,
-                    port=pid,
-                )
-        dims: list[Dim] = []
-        shape: Shape | None = None
-        ok = True
-        for d in el:
-            if d.tag != "dim":
-                continue
-            parsed = parse_dim(d.text or "")
-            if parsed is None:
-                ok = False
-                self.report(
-                    codes.INVALID_ATTRIBUTE,
-                    f"{what} {pid}: <dim>{(d.text or '').strip()}</dim> is not a valid dimension",
-                    self.loc(d),
-                    layer_path,
-                    hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi",
-                    port=pid,
-                )
-            else:
-                dims.append(parsed)
-        if ok:
-            shape = tuple(dims)
-        names_text = el.get("names")
-        names = tuple(n.strip() for n in names_text.split(",")) if names_text else ()
-        return Port(pid, precision, shape, names, self.loc(el), MappingProxyType(dict(el.attrib)))
+    def precision(self, text: str) -> ElementType | None:
+        try:
+            return self.precision_cache[text]
+        except KeyError:
+            et = self.precision_cache[text] = element_type(text)
+            return et
 
-    def layer(self, el: etree._Element, owner: str, depth: int) -> Layer:
-        lid = self.int_attr(el, "id", required=True, what="layer")
-        ident = el.get("id", "?") if lid is None else str(lid)
-        path = f"{owner}/body/{ident}" if owner else ident
-        ltype = el.get("type")
+    def shape_of(self, texts: tuple[str, ...]) -> tuple[Shape | None, tuple[int, ...]]:
+        """The shape of a port's dims (shared between ports) and the indices of the dims that do not parse."""
+        got = self.shape_cache.get(texts)
+        if got is None:
+            dims = [parse_dim(t) for t in texts]
+            bad = tuple(i for i, d in enumerate(dims) if d is None)
+            got = self.shape_cache[texts] = (None if bad else tuple(dims), bad)  # type: ignore[arg-type]
+        return got
+
+
+class _Document(_Frame):
+    __slots__ = ()
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag != "net":
+            r.report(codes.INVALID_STRUCTURE, f"the root element is <{tag}>, not <net>", at)
+            return IGNORE
+        version = r.int_attr(a, "version", at, required=True, what="<net>")
+        if version is not None and version not in SUPPORTED_VERSIONS:
+            r.report(codes.UNSUPPORTED_VERSION,
+                     f"IR version {version} is not supported (irlint and OpenVINO read versions 10 and 11)",
+                     r.src.attr_offset(at, "version"))
+        return _GraphFrame("", 0, "<net>", at, None, (a.get("name", ""), version))
+
+
+class _GraphFrame(_Frame):
+    """`<net>` or a `<body>`: its first `<layers>` and first `<edges>`."""
+
+    __slots__ = ("at", "depth", "edges", "layer", "layers", "net", "owner", "seen_edges", "seen_layers", "what")
+
+    def __init__(self, owner: str, depth: int, what: str, at: int, layer: _LayerFrame | None,
+                 net: tuple[str, int | None] | None) -> None:
+        self.owner, self.depth, self.what, self.at, self.layer, self.net = owner, depth, what, at, layer, net
+        self.layers: list[Layer] = []
+        self.edges: list[Edge] = []
+        self.seen_layers = self.seen_edges = False
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "layers" and not self.seen_layers:
+            self.seen_layers = True
+            return _LayersFrame(self)
+        if tag == "edges" and not self.seen_edges:
+            self.seen_edges = True
+            return _EdgesFrame(self)
+        return IGNORE
+
+    def end(self, r: _Reader) -> None:
+        if not self.seen_layers:
+            r.report(codes.INVALID_STRUCTURE, f"{self.what} has no <layers>", self.at, self.owner or None)
+        graph = Graph.build(tuple(self.layers), tuple(self.edges), self.owner, self.at, r.src)
+        if self.layer is not None:
+            self.layer.body = graph
+        elif self.net is not None:
+            r.model_parts = (self.net[0], self.net[1], graph, self.at)
+
+
+class _LayersFrame(_Frame):
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: _GraphFrame) -> None:
+        self.graph = graph
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        return _LayerFrame(r, self.graph, a, at) if tag == "layer" else IGNORE
+
+
+class _EdgesFrame(_Frame):
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: _GraphFrame) -> None:
+        self.graph = graph
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "edge":
+            try:
+                edge = Edge(int(a["from-layer"]), int(a["from-port"]), int(a["to-layer"]), int(a["to-port"]), at,
+                            r.src)
+            except (KeyError, ValueError):  # the slow path reports each bad end
+                owner = self.graph.owner or None
+                ends = [r.int_attr(a, n, at, required=True, what="edge", layer=owner)
+                        for n in ("from-layer", "from-port", "to-layer", "to-port")]
+                edge = Edge(ends[0], ends[1], ends[2], ends[3], at, r.src)
+            self.graph.edges.append(edge)
+        return IGNORE
+
+
+class _LayerFrame(_Frame):
+    __slots__ = (
+        "at",
+        "back_edges",
+        "back_edges_at",
+        "body",
+        "data",
+        "data_at",
+        "graph",
+        "id",
+        "ident",
+        "inputs",
+        "name",
+        "outputs",
+        "path",
+        "port_map",
+        "port_map_at",
+        "type",
+        "version",
+    )
+
+    def __init__(self, r: _Reader, graph: _GraphFrame, a: dict[str, str], at: int) -> None:
+        self.graph, self.at = graph, at
+        text = a.get("id")
+        try:
+            self.id: int | None = int(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.id = r.int_attr(a, "id", at, required=True, what="layer")
+        self.ident = ident = a.get("id", "?") if self.id is None else str(self.id)
+        owner = graph.owner
+        self.path = f"{owner}/body/{ident}" if owner else ident
+        ltype = a.get("type")
         if ltype is None:
-            self.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", self.loc(el), path)
+            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", at, self.path)
             ltype = ""
-        name = el.get("name", "")
-        data_el = next((c for c in el if c.tag == "data"), None)
-        data = MappingProxyType(dict(data_el.attrib)) if data_el is not None else MappingProxyType({})
-        inputs: tuple[Port, ...] = ()
-        outputs: tuple[Port, ...] = ()
-        body = None
-        port_map: tuple[PortMapEntry, ...] = ()
-        back_edges: tuple[BackEdge, ...] = ()
-        port_map_loc = back_edges_loc = None
-        for c in el:
-            if c.tag == "input":
-                inputs = tuple(self.port(p, path, "input port") for p in c if p.tag == "port")
-            elif c.tag == "output":
-                outputs = tuple(self.port(p, path, "output port") for p in c if p.tag == "port")
-            elif c.tag == "body":
-                body = self.body(c, path, depth + 1)
-            elif c.tag == "port_map":
-                port_map_loc = self.loc(c)
-                port_map = tuple(self.port_map_entry(e, path) for e in c if e.tag in ("input", "output"))
-            elif c.tag == "back_edges":
-                back_edges_loc = self.loc(c)
-                back_edges = tuple(self.back_edge(e, path) for e in c if e.tag == "edge")
-        if ltype in CONTROL_FLOW and body is None:
-            self.report(codes.INVALID_STRUCTURE, f"{ltype} layer {ident} '{name}' has no <body>",
-                        self.loc(el), path)
-        self.check_data_types(data_el, path)
-        return Layer(
-            lid, name, ltype, el.get("version", ""), data, inputs, outputs, self.loc(el), path,
-            self.loc(data_el) if data_el is not None else None, body, port_map, back_edges,
-            port_map_loc, back_edges_loc, MappingProxyType(dict(el.attrib)),
-        )
+        self.type = sys.intern(ltype)
+        self.name = a.get("name", "")
+        self.version = sys.intern(a.get("version", ""))
+        self.data: Mapping[str, str] = _EMPTY
+        self.data_at: int | None = None
+        self.inputs: list[Port] = []
+        self.outputs: list[Port] = []
+        self.body: Graph | None = None
+        self.port_map: list[PortMapEntry] = []
+        self.back_edges: list[BackEdge] = []
+        self.port_map_at: int | None = None
+        self.back_edges_at: int | None = None
 
-    def check_data_types(self, data_el: etree._Element | None, path: str) -> None:
-        if data_el is None:
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "input":
+            self.inputs = []  # a repeated element replaces the earlier one, as in the tree-based reader
+            return _PortsFrame(self.inputs, "input port", self.path)
+        if tag == "output":
+            self.outputs = []
+            return _PortsFrame(self.outputs, "output port", self.path)
+        if tag == "data":
+            if self.data_at is None:
+                self.data_at = at
+                self.data = r.data_mapping(a)
+                _check_data_types(r, a, at, self.path)
+            return IGNORE
+        if tag == "body":
+            return _GraphFrame(self.path, self.graph.depth + 1, f"the body of layer {self.path}", at, self, None)
+        if tag == "port_map":
+            self.port_map_at, self.port_map = at, []
+            return _PortMapFrame(self.port_map, self.path)
+        if tag == "back_edges":
+            self.back_edges_at, self.back_edges = at, []
+            return _BackEdgesFrame(self.back_edges, self.path)
+        return IGNORE
+
+    def end(self, r: _Reader) -> None:
+        if self.type in CONTROL_FLOW and self.body is None:
+            r.report(codes.INVALID_STRUCTURE, f"{self.type} layer {self.ident} '{self.name}' has no <body>",
+                     self.at, self.path)
+        self.graph.layers.append(Layer(
+            self.id, self.name, self.type, self.version, self.data, tuple(self.inputs), tuple(self.outputs),
+            self.at, r.src, self.path, self.data_at, self.body, tuple(self.port_map), tuple(self.back_edges),
+            self.port_map_at, self.back_edges_at,
+        ))
+
+
+def _check_data_types(r: _Reader, a: Mapping[str, str], at: int, path: str) -> None:
+    et = a.get("element_type")
+    if et is not None and element_type(et) is None:
+        r.report(codes.UNKNOWN_PRECISION, f"layer {path}: unknown element_type {et!r}",
+                 r.src.attr_offset(at, "element_type"), path)
+    for name in ("offset", "size"):
+        text = a.get(name)
+        if text is not None:
+            try:
+                if int(text) < 0:
+                    raise ValueError
+            except ValueError:
+                r.report(codes.INVALID_ATTRIBUTE, f"layer {path}: {name}={text!r} is not a non-negative integer",
+                         r.src.attr_offset(at, name), path)
+
+
+class _PortsFrame(_Frame):
+    __slots__ = ("path", "ports", "what")
+
+    def __init__(self, ports: list[Port], what: str, path: str) -> None:
+        self.ports, self.what, self.path = ports, what, path
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "port":
+            r.enter_port(_Port(r, self, a, at))  # the port's end is seen by the port, not by this stack
+        return IGNORE
+
+
+class _Port:
+    """One `<port>` being read; its `start`/`end` are the parser's handlers until the port ends."""
+
+    __slots__ = ("at", "depth", "id", "names", "path", "ports", "precision", "r", "texts", "what")
+
+    def __init__(self, r: _Reader, owner: _PortsFrame, a: dict[str, str], at: int) -> None:
+        self.r, self.ports, self.what, self.path, self.at = r, owner.ports, owner.what, owner.path, at
+        text = a.get("id")
+        try:
+            self.id: int | None = int(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            self.id = r.int_attr(a, "id", at, required=True, what=self.what, layer=self.path)
+        prec = a.get("precision")
+        self.precision = None
+        if prec is not None:
+            self.precision = r.precision(prec)
+            if self.precision is None:
+                r.report(codes.UNKNOWN_PRECISION, f"{self.what} {self.id}: unknown precision {prec!r}",
+                         r.src.attr_offset(at, "precision"), self.path, port=self.id)
+        names = a.get("names")
+        self.names = tuple(n.strip() for n in names.split(",")) if names else ()
+        self.texts: list[object] = []  # character data, with _DIM/_END around that of each direct <dim>
+        self.depth = 0  # of the element being read, below the port
+
+    def child_start(self, tag: str, a: dict[str, str]) -> None:
+        depth = self.depth = self.depth + 1
+        if depth == 1:
+            if tag == "dim":
+                self.texts.append(_DIM)
+        elif len(self.r.stack) + depth > MAX_DEPTH:
+            self.r.too_deep()
+
+    def child_end(self, tag: str) -> None:
+        depth = self.depth
+        if depth == 0:
+            self.finish()
             return
-        et = data_el.get("element_type")
-        if et is not None and element_type(et) is None:
-            self.report(
-                codes.UNKNOWN_PRECISION,
-                f"layer {path}: unknown element_type {et!r}",
-                self.src.attr_loc(data_el.sourceline, "data", "element_type"),
-                path,
-            )
-        for name in ("offset", "size"):
-            text = data_el.get(name)
-            if text is not None:
-                try:
-                    if int(text) < 0:
-                        raise ValueError
-                except ValueError:
-                    self.report(
-                        codes.INVALID_ATTRIBUTE,
-                        f"layer {path}: {name}={text!r} is not a non-negative integer",
-                        self.src.attr_loc(data_el.sourceline, "data", name),
-                        path,
-                    )
+        if depth == 1 and tag == "dim":
+            self.texts.append(_END)
+        self.depth = depth - 1
 
-    def port_map_entry(self, el: etree._Element, owner: str) -> PortMapEntry:
-        what = f"port_map <{el.tag}>"
-        ints = {
-            name: self.int_attr(el, name, required=name in ("external_port_id", "internal_layer_id"),
-                                what=what, layer=owner)
-            for name in ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
-        }
-        return PortMapEntry(
-            str(el.tag), ints["external_port_id"], ints["internal_layer_id"], ints["axis"], ints["start"],
-            ints["end"], ints["stride"], ints["part_size"], el.get("purpose"), self.loc(el),
-            MappingProxyType(dict(el.attrib)),
-        )
-
-    def back_edge(self, el: etree._Element, owner: str) -> BackEdge:
-        what = "back edge"
-        return BackEdge(
-            self.int_attr(el, "from-layer", required=True, what=what, layer=owner),
-            self.int_attr(el, "to-layer", required=True, what=what, layer=owner),
-            self.int_attr(el, "from-port", required=False, what=what, layer=owner),
-            self.int_attr(el, "to-port", required=False, what=what, layer=owner),
-            self.loc(el),
-        )
-
-    def edges(self, el: etree._Element | None, owner: str) -> tuple[Edge, ...]:
-        if el is None:
-            return ()
-        out = []
-        for e in el:
-            if e.tag != "edge":
-                continue
-            ends = [self.int_attr(e, a, required=True, what="edge", layer=owner or None)
-                    for a in ("from-layer", "from-port", "to-layer", "to-port")]
-            out.append(Edge(ends[0], ends[1], ends[2], ends[3], self.loc(e)))
-        return tuple(out)
-
-    def graph_of(self, el: etree._Element, owner: str, depth: int, what: str) -> Graph:
-        layers_el = next((c for c in el if c.tag == "layers"), None)
-        edges_el = next((c for c in el if c.tag == "edges"), None)
-        if layers_el is None:
-            self.report(codes.INVALID_STRUCTURE, f"{what} has no <layers>", self.loc(el), owner or None)
-        layers = tuple(self.layer(c, owner, depth) for c in (layers_el if layers_el is not None else ())
-                       if c.tag == "layer")
-        return Graph.build(layers, self.edges(edges_el, owner), owner, self.loc(el))
-
-    def body(self, el: etree._Element, owner: str, depth: int) -> Graph:
-        return self.graph_of(el, owner, depth, f"the body of layer {owner}")
+    def finish(self) -> None:
+        r = self.r
+        r.leave_port()
+        r.stack.pop()  # the placeholder the general handler pushed for this port
+        dims: list[str] = []
+        inside = False
+        for t in self.texts:  # [ws, _DIM, "16", _END, ws, ...]: the text between the markers of each direct <dim>
+            if t is _DIM:
+                inside = True
+                dims.append("")
+            elif t is _END:
+                inside = False
+            elif inside:
+                dims[-1] += t
+        shape, bad = r.shape_of(tuple(dims))
+        for i in bad:
+            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {self.id}: <dim>{dims[i].strip()}</dim> is not a valid "
+                     "dimension", r.src.nth_tag_offset(self.at, "dim", i), self.path,
+                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=self.id)
+        self.ports.append(Port(self.id, self.precision, shape, self.names, self.at, r.src))
 
 
-def _xml_error(path: str, err: etree.XMLSyntaxError) -> Diagnostic:
-    line, col = err.position if err.position else (0, 0)
-    msg = (err.msg or str(err)).strip()
-    if "Excessive depth" in msg or "Detected an entity reference loop" in msg:
-        msg += " (irlint refuses such documents instead of expanding them)"
-    r = codes.MALFORMED_XML
-    return Diagnostic(r.code, r.severity, f"malformed XML: {msg}", Location(path, line or 0, (col or 0) + 1),
-                      r.name)
+class _PortMapFrame(_Frame):
+    __slots__ = ("entries", "owner")
+
+    def __init__(self, entries: list[PortMapEntry], owner: str) -> None:
+        self.entries, self.owner = entries, owner
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag in ("input", "output"):
+            what = f"port_map <{tag}>"
+            v = [r.int_attr(a, n, at, required=n in ("external_port_id", "internal_layer_id"), what=what,
+                            layer=self.owner) for n in _PORT_MAP_INTS]
+            self.entries.append(PortMapEntry(tag, v[0], v[1], v[2], v[3], v[4], v[5], v[6], a.get("purpose"), at,
+                                             r.src, MappingProxyType(a)))
+        return IGNORE
 
 
-def _empty_model(path: str, weights: Weights, diags: Iterable[Diagnostic]) -> Model:
-    loc = Location(path, 0, 0)
-    return Model(path, "", None, Graph.build((), (), "", loc), weights, loc, tuple(diags))
+class _BackEdgesFrame(_Frame):
+    __slots__ = ("edges", "owner")
 
+    def __init__(self, edges: list[BackEdge], owner: str) -> None:
+        self.edges, self.owner = edges, owner
+
+    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "edge":
+            def get(name: str, required: bool) -> int | None:
+                return r.int_attr(a, name, at, required=required, what="back edge", layer=self.owner)
+
+            self.edges.append(BackEdge(get("from-layer", True), get("to-layer", True), get("from-port", False),
+                                       get("to-port", False), at, r.src))
+        return IGNORE
+
+
+# -- entry points ------------------------------------------------------------------------------
 
 def default_weights_path(xml_path: str) -> str:
     base, _ = os.path.splitext(xml_path)
     return base + ".bin"
 
 
-def read_source(path: str) -> bytes:
-    """Read the XML file, turning every OS failure into `LoadError` (exit code 2)."""
+def _check_size(path: str) -> None:
+    """Turn the file system's objections into `LoadError` before anything is read (exit code 2)."""
     try:
         if os.path.isdir(path):
             raise LoadError(f"{path} is a directory")
         size = os.path.getsize(path)
-        if size > MAX_XML_BYTES:
-            raise LoadError(f"{path} is {size} bytes, larger than the {MAX_XML_BYTES // 1024**2} MiB of XML irlint "
-                            "parses (the parsed model would not fit in memory)")
-        with open(path, "rb") as f:
-            head = f.read(4096)
-            if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"<", b""):
-                return head  # not XML at all: the parser reports it from the first bytes, the rest is not read
-            return head + f.read()
     except FileNotFoundError as e:
         raise LoadError(f"{path}: no such file") from e
     except OSError as e:
         raise LoadError(f"{path}: cannot read ({e.strerror or e})") from e
+    if size > MAX_XML_BYTES:
+        raise LoadError(f"{path} is {size} bytes, larger than the {MAX_XML_BYTES // 1024**2} MiB of XML irlint "
+                        "parses (the parsed model would not fit in memory)")
 
 
 def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = None) -> Model:
     """Read an IR file into a `Model`; raises `LoadError` only if the file cannot be read at all."""
     p = os.fspath(path)
-    data = read_source(p)
+    _check_size(p)
     w = Weights.open(os.fspath(weights) if weights is not None else default_weights_path(p))
-    return parse_bytes(data, p, w)
-
-
-def _doctype_diagnostic(src: SourceText, data: bytes, path: str) -> Diagnostic | None:
-    """IR002 if the prolog declares a DOCTYPE (found textually, so even a file that fails to parse gets it)."""
-    root_at = data.find(b"<net")
-    pos = data.find(b"<!DOCTYPE", 0, root_at if root_at >= 0 else min(len(data), 1 << 20))
-    if pos < 0:
-        return None
-    line = 1 + data.count(b"\n", 0, pos)
-    r = codes.DTD_NOT_ALLOWED
-    return Diagnostic(r.code, r.severity,
-                      "the file declares a DOCTYPE; IR never has one and irlint does not expand its entities",
-                      Location(path, line, src.column_of(line, b"<!DOCTYPE")), r.name,
-                      hint="remove the DOCTYPE and write values literally")
+    try:
+        with open(p, "rb") as f:
+            fd = f.fileno()
+            return _parse(iter(lambda: f.read(CHUNK), b""), p, w, lambda at, n: os.pread(fd, n, at))
+    except OSError as e:
+        raise LoadError(f"{p}: cannot read ({e.strerror or e})") from e
 
 
 def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
     """Parse XML bytes already in memory (the file name is only used for locations)."""
-    src = SourceText(path, data)
-    doctype = _doctype_diagnostic(src, data, path)
-    pre = [doctype] if doctype else []
+    view = memoryview(data)
+    return _parse((view[i:i + CHUNK] for i in range(0, len(data), CHUNK)), path, weights,
+                  lambda at, n: data[at:at + n])
+
+
+def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
+           window: Callable[[int, int], bytes]) -> Model:
+    """Feed the chunks to expat; the cyclic garbage collector is paused meanwhile (the model has no cycles)."""
+    src = SourceMap(path, window)
+    reader = _Reader(src, path)
+    parser = reader.parser
+    failure: list[tuple[Rule, str, int]] = []
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        tree = etree.fromstring(data, _parser()).getroottree()
-    except etree.XMLSyntaxError as e:
-        return _empty_model(path, weights, [*pre, _xml_error(path, e)])
-    except ValueError as e:  # e.g. unsupported encoding declarations
-        r = codes.MALFORMED_XML
-        return _empty_model(path, weights, [*pre, Diagnostic(r.code, r.severity, f"malformed XML: {e}",
-                                                             Location(path, 1, 1), r.name)])
-    reader = _Reader(src)
-    reader.diags += pre
-    root = tree.getroot()
-    if root.tag != "net":
-        reader.report(codes.INVALID_STRUCTURE, f"the root element is <{root.tag}>, not <net>", reader.loc(root))
-        return _empty_model(path, weights, reader.diags)
-    version = reader.int_attr(root, "version", required=True, what="<net>")
-    if version is not None and version not in SUPPORTED_VERSIONS:
-        reader.report(codes.UNSUPPORTED_VERSION,
-                      f"IR version {version} is not supported (irlint and OpenVINO read versions 10 and 11)",
-                      src.attr_loc(root.sourceline, "net", "version"))
-    graph = reader.graph_of(root, "", 0, "<net>")
-    return Model(path, root.get("name", ""), version, graph, weights, reader.loc(root),
-                 tuple(reader.diags))
+        try:
+            for chunk in chunks:
+                src.feed(chunk)
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+        except expat.ExpatError as e:
+            failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}",
+                            parser.ErrorByteIndex))
+        except _Refused as e:
+            failure.append((e.code, e.message, e.at))
+        except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
+            failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
+    finally:
+        if enabled:
+            gc.enable()
+        src.done()
+    if failure or reader.model_parts is None:
+        for r, msg, at in failure:
+            hint = "remove the DOCTYPE and write values literally" if r is codes.DTD_NOT_ALLOWED else None
+            reader.report(r, msg, at, hint=hint)
+        return _empty_model(path, src, weights, reader.diagnostics())
+    name, version, graph, at = reader.model_parts
+    return Model(path, name, version, graph, weights, at, src, tuple(reader.diagnostics()))
+
+
+def _empty_model(path: str, src: SourceMap, weights: Weights, diags: Iterable[Diagnostic]) -> Model:
+    return Model(path, "", None, Graph.build((), (), "", NOWHERE, src), weights, NOWHERE, src, tuple(diags))
+

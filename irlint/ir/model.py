@@ -1,8 +1,11 @@
-"""The typed, read-only IR model. Built once by the loader; rules and the interpreter only read it.
+"""The typed IR model. Built once by the loader; rules and the interpreter only read it, never write.
 
-Every value that comes from an attribute keeps what was written (`raw_*`, `attrs`) beside what it
-means, because a rule that reports a bad value must be able to quote it. A value that could not be
-parsed is ``None`` and the loader has already recorded a diagnostic for it.
+A value that could not be parsed is ``None`` and the loader has already recorded a diagnostic for
+it; `data` and a port_map entry's `attrs` keep the attributes as written, so a rule can quote them.
+
+Sized for models of 100,000+ layers: the classes have slots, and an element's place in the file is
+one integer (`at`, a byte offset) that becomes a `Location` only when `loc` is read (see
+`irlint.ir.source`). Identical `<data>` attribute sets and port shapes are shared between layers.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from irlint.diagnostics import Diagnostic, Location
+from irlint.ir.source import SourceMap
 from irlint.ir.weights import Weights
 from irlint.types import ElementType, Shape
 
@@ -20,7 +24,7 @@ def _empty() -> Mapping[str, str]:
     return MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Port:
     """An input or output port of a layer. `shape` is None when a dim could not be parsed."""
 
@@ -28,11 +32,15 @@ class Port:
     precision: ElementType | None
     shape: Shape | None
     names: tuple[str, ...]
-    loc: Location
-    attrs: Mapping[str, str] = field(default_factory=_empty)
+    at: int
+    src: SourceMap
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Edge:
     """An `<edge from-layer from-port to-layer to-port>` of one graph level."""
 
@@ -40,10 +48,15 @@ class Edge:
     from_port: int | None
     to_layer: int | None
     to_port: int | None
-    loc: Location
+    at: int
+    src: SourceMap
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class PortMapEntry:
     """A `<port_map>` `<input>` or `<output>`; absent optional attributes are None (not defaulted)."""
 
@@ -56,8 +69,13 @@ class PortMapEntry:
     stride: int | None
     part_size: int | None
     purpose: str | None
-    loc: Location
+    at: int
+    src: SourceMap
     attrs: Mapping[str, str] = field(default_factory=_empty)
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
     @property
     def sliced(self) -> bool:
@@ -65,7 +83,7 @@ class PortMapEntry:
         return "axis" in self.attrs
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class BackEdge:
     """A `<back_edges>` `<edge from-layer to-layer>` inside a TensorIterator or Loop."""
 
@@ -73,10 +91,15 @@ class BackEdge:
     to_layer: int | None
     from_port: int | None
     to_port: int | None
-    loc: Location
+    at: int
+    src: SourceMap
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Layer:
     """A `<layer>`. `data` holds the `<data>` attributes as written; `body` is set for TI/Loop."""
 
@@ -87,15 +110,31 @@ class Layer:
     data: Mapping[str, str]
     inputs: tuple[Port, ...]
     outputs: tuple[Port, ...]
-    loc: Location
+    at: int
+    src: SourceMap
     path: str  # id path such as "2/body/7"
-    data_loc: Location | None = None
+    data_at: int | None = None
     body: Graph | None = None
     port_map: tuple[PortMapEntry, ...] = ()
     back_edges: tuple[BackEdge, ...] = ()
-    port_map_loc: Location | None = None
-    back_edges_loc: Location | None = None
-    attrs: Mapping[str, str] = field(default_factory=_empty)
+    port_map_at: int | None = None
+    back_edges_at: int | None = None
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
+
+    @property
+    def data_loc(self) -> Location | None:
+        return None if self.data_at is None else self.src.loc(self.data_at)
+
+    @property
+    def port_map_loc(self) -> Location | None:
+        return None if self.port_map_at is None else self.src.loc(self.port_map_at)
+
+    @property
+    def back_edges_loc(self) -> Location | None:
+        return None if self.back_edges_at is None else self.src.loc(self.back_edges_at)
 
     def input(self, port_id: int) -> Port | None:
         for p in self.inputs:
@@ -121,23 +160,28 @@ class Layer:
         return f"layer {ident} '{self.name}' ({self.type})"
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Graph:
     """One graph level: the top-level net or a body. `owner` is the TI/Loop path ("" at top level)."""
 
     layers: tuple[Layer, ...]
     edges: tuple[Edge, ...]
     owner: str
-    loc: Location
+    at: int
+    src: SourceMap
     by_id: Mapping[int, Layer] = field(default_factory=dict)
 
     @staticmethod
-    def build(layers: tuple[Layer, ...], edges: tuple[Edge, ...], owner: str, loc: Location) -> Graph:
+    def build(layers: tuple[Layer, ...], edges: tuple[Edge, ...], owner: str, at: int, src: SourceMap) -> Graph:
         by_id: dict[int, Layer] = {}
         for layer in layers:
             if layer.id is not None and layer.id not in by_id:
                 by_id[layer.id] = layer  # first wins; duplicates are a rule's business
-        return Graph(layers, edges, owner, loc, MappingProxyType(by_id))
+        return Graph(layers, edges, owner, at, src, MappingProxyType(by_id))
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
     def layer(self, layer_id: int | None) -> Layer | None:
         return None if layer_id is None else self.by_id.get(layer_id)
@@ -156,7 +200,7 @@ class Graph:
         return [layer for layer in self.layers if layer.type == "Result"]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Model:
     """A whole IR: the top-level graph, the weights, and what the loader had to say."""
 
@@ -165,8 +209,13 @@ class Model:
     version: int | None
     graph: Graph
     weights: Weights
-    loc: Location
+    at: int
+    src: SourceMap
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
 
     def graphs(self) -> Iterator[Graph]:
         """Every graph level, top level first, then bodies depth-first in file order."""

@@ -1,53 +1,83 @@
-"""Byte-level view of the XML text, to give every element and attribute a column as well as a line.
+"""Byte offsets of one XML file, turned into `Location`s only when a location is asked for.
 
-lxml reports only line numbers; columns come from finding the tag or attribute on its line. Line
-starts are computed once with numpy, so a 35 MB file costs a few milliseconds.
+The loader records one integer per element (the byte offset of its `<`), not a `Location`: a
+100,000-layer model has over a million elements and a rule run needs the place of a handful. Line
+starts are kept in a numpy array (8 bytes a line), and a lookup is a binary search.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
 from irlint.diagnostics import Location
 
+NOWHERE = -1  # the offset of something that is not in the file (a location of line 0)
 
-class SourceText:
-    """The raw bytes of one XML file with fast line lookup."""
+# One start tag from its '<' to its '>': quoted values may contain '>' and newlines.
+_START_TAG = re.compile(rb"<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>")
+WINDOW = 1 << 16  # bytes read after an element's offset to find one of its attributes
 
-    def __init__(self, path: str, data: bytes) -> None:
+
+class SourceMap:
+    """Line starts of one file, fed chunk by chunk while it is parsed, and byte offset -> Location."""
+
+    __slots__ = ("_parts", "_size", "_starts", "_window", "path")
+
+    def __init__(self, path: str, window: Callable[[int, int], bytes] | None = None) -> None:
         self.path = path
-        self.data = data
-        nl = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        # a plain list: indexing it per element is much cheaper than indexing a numpy array
-        self._starts: list[int] = np.concatenate(([0], nl + 1)).astype(np.int64).tolist()
+        self._parts: list[np.ndarray] = [np.zeros(1, np.int64)]
+        self._size = 0
+        self._starts: np.ndarray | None = None
+        self._window = window  # reads `n` bytes at an offset: only to place an attribute in a diagnostic
 
-    def line_span(self, line: int) -> tuple[int, int]:
-        """Byte range [start, end) of a 1-based line, without its newline."""
-        if line < 1 or line > len(self._starts):
-            return 0, 0
-        start = self._starts[line - 1]
-        end = self._starts[line] - 1 if line < len(self._starts) else len(self.data)
-        return start, end
+    def feed(self, chunk: bytes | memoryview) -> None:
+        """Record the line starts of the next chunk of the file."""
+        nl = np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10)
+        if nl.size:
+            self._parts.append(nl.astype(np.int64) + (self._size + 1))
+            self._starts = None
+        self._size += len(chunk)
 
-    def column_of(self, line: int, needle: bytes, after: int = 0) -> int:
-        """1-based column of `needle` on `line` (the first at or after column `after`), or 1."""
-        start, end = self.line_span(line)
-        i = self.data.find(needle, start + max(after - 1, 0), end)
-        return i - start + 1 if i >= 0 else 1
+    def done(self) -> None:
+        """The file is read: drop the reader (and the file or buffer it holds)."""
+        self._window = None
+        self._line_starts()
 
-    def element_loc(self, line: int | None, tag: str) -> Location:
-        if not line:
+    def _line_starts(self) -> np.ndarray:
+        if self._starts is None:
+            self._starts = np.concatenate(self._parts) if len(self._parts) > 1 else self._parts[0]
+            self._parts = [self._starts]
+        return self._starts
+
+    def loc(self, at: int) -> Location:
+        """The line and (byte) column of a byte offset; `NOWHERE` gives a location without a line."""
+        if at < 0:
             return Location(self.path, 0, 0)
-        return Location(self.path, line, self.column_of(line, b"<" + tag.encode()))
+        starts = self._line_starts()
+        line = int(np.searchsorted(starts, at, side="right"))
+        return Location(self.path, line, at - int(starts[line - 1]) + 1)
 
-    def attr_loc(self, line: int | None, tag: str, attr: str) -> Location:
-        """Where `attr=` stands on the element's line (falling back to the element itself)."""
-        if not line:
-            return Location(self.path, 0, 0)
-        start, end = self.line_span(line)
-        m = re.compile(rb"[\s<]" + re.escape(attr.encode()) + rb"\s*=").search(self.data, start, end)
-        if m:
-            return Location(self.path, line, m.start() - start + 2)
-        return self.element_loc(line, tag)
+    def nth_tag_offset(self, at: int, tag: str, n: int) -> int:
+        """Offset of the n-th (0-based) `<tag` after `at` (`at` itself when it cannot be found)."""
+        if self._window is None or at < 0:
+            return at
+        text = self._window(at, WINDOW)
+        pos = -1
+        for _ in range(n + 1):
+            pos = text.find(b"<" + tag.encode(), pos + 1)
+            if pos < 0:
+                return at
+        return at + pos
+
+    def attr_offset(self, at: int, attr: str) -> int:
+        """Offset of `attr=` in the start tag at `at` (the tag itself when it cannot be found)."""
+        if self._window is None or at < 0:
+            return at
+        text = self._window(at, WINDOW)
+        tag = _START_TAG.match(text)
+        end = tag.end() if tag else len(text)
+        m = re.compile(rb"[\s<]" + re.escape(attr.encode()) + rb"\s*=").search(text, 0, end)
+        return at + m.start() + 1 if m else at
