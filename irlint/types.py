@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -101,15 +102,21 @@ def from_dtype(dtype: np.dtype) -> ElementType:
     return _BY_DTYPE[np.dtype(dtype)]
 
 
-@dataclass(frozen=True, slots=True)
-class Dim:
-    """A dimension as an interval; ``Dim(3, 3)`` is static 3, ``Dim(0, None)`` is fully dynamic."""
+class Dim(NamedTuple):
+    """A dimension as an interval; ``Dim(3, 3)`` is static 3, ``Dim(0, None)`` is fully dynamic.
+
+    A named tuple rather than a dataclass: shapes are compared and hashed millions of times on a
+    large model (declared vs inferred, memoised shape functions), and tuples do that in C.
+    """
 
     lo: int
     hi: int | None
 
     @staticmethod
     def of(n: int) -> Dim:
+        """A static dim; small ones are shared, so comparing equal shapes mostly compares identities."""
+        if 0 <= n < _SMALL_DIMS:
+            return _STATIC[n]
         return Dim(n, n)
 
     @property
@@ -136,11 +143,13 @@ class Dim:
 
 
 DYNAMIC = Dim(0, None)
+_SMALL_DIMS = 4096
+_STATIC = [Dim(n, n) for n in range(_SMALL_DIMS)]
 Shape = tuple[Dim, ...]
 
 
 def static_shape(dims: Iterable[int]) -> Shape:
-    return tuple(Dim(int(d), int(d)) for d in dims)
+    return tuple(Dim.of(int(d)) for d in dims)
 
 
 def shape_values(shape: Shape | None) -> tuple[int, ...] | None:
@@ -148,10 +157,10 @@ def shape_values(shape: Shape | None) -> tuple[int, ...] | None:
     if shape is None:
         return None
     out = []
-    for d in shape:
-        if not d.is_static:
+    for lo, hi in shape:
+        if lo != hi:
             return None
-        out.append(d.lo)
+        out.append(lo)
     return tuple(out)
 
 

@@ -17,16 +17,22 @@ from irlint.types import Shape, element_type, format_shape, parse_shape
 
 def shapes_disagree(a: Shape | None, b: Shape | None) -> bool:
     """True if both shapes are known and no tensor could have both (rank or a static dim differs)."""
-    if a is None or b is None:
+    if a is None or b is None or a == b:
         return False
     if len(a) != len(b):
         return True
     return any(not x.compatible(y) for x, y in zip(a, b))
 
 
-def _edge_ends(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
+def _edge_ends(ctx: Context, graph: Graph) -> list[tuple[Edge, Layer, Port, Layer, Port]]:
+    """Every edge whose two ends are real ports, with those ports (computed once per level)."""
+    return ctx.memo("edge_ends", graph, lambda: list(_resolve_edges(graph)))
+
+
+def _resolve_edges(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
+    by_id = graph.by_id
     for e in graph.edges:
-        src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
+        src, dst = by_id.get(e.from_layer), by_id.get(e.to_layer)  # type: ignore[arg-type]
         if src is None or dst is None or e.from_port is None or e.to_port is None:
             continue
         sp, dp = src.output(e.from_port), dst.input(e.to_port)
@@ -53,7 +59,7 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Make both ends declare the producer's element type (insert a Convert if a cast was meant).
     """
-    for e, src, sp, dst, dp in _edge_ends(graph):
+    for e, src, sp, dst, dp in _edge_ends(ctx, graph):
         if sp.precision is not None and dp.precision is not None and sp.precision != dp.precision:
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
@@ -87,7 +93,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Re-export the model, or correct the dims of the wrong end.
     """
-    for e, src, sp, dst, dp in _edge_ends(graph):
+    for e, src, sp, dst, dp in _edge_ends(ctx, graph):
         if shapes_disagree(sp.shape, dp.shape):
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "

@@ -71,7 +71,7 @@ def declared_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                 and not port.precision.is_dynamic and info.etype != port.precision:
             yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
                           f"but the op produces {info.etype.precision}", port.loc, layer=layer.path, port=port.id)
-        elif info.shape is not None and port.shape is not None and (
+        elif info.shape is not None and port.shape is not None and info.shape != port.shape and (
             len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
         ):
             yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "

@@ -6,7 +6,8 @@ shapes never pays for shape inference.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from irlint.diagnostics import Location, Related
 from irlint.ir.index import GraphIndex
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
     from irlint.shapes import ShapeResult
 
 
+T = TypeVar("T")
+
+
 class Context:
     """Shared, read-only state for one model's rule run."""
 
@@ -26,6 +30,7 @@ class Context:
         self._index: dict[int, GraphIndex] = {}
         self._nx: dict[int, Any] = {}
         self._shapes: ShapeResult | None = None
+        self._memo: dict[tuple[str, int], Any] = {}
 
     def index(self, graph: Graph) -> GraphIndex:
         idx = self._index.get(id(graph))
@@ -47,13 +52,20 @@ class Context:
             self._nx[id(graph)] = g
         return g
 
+    def memo(self, name: str, graph: Graph, compute: Callable[[], T]) -> T:
+        """A per-level value computed once and shared by the rules that need it (e.g. resolved edge ends)."""
+        key = (name, id(graph))
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[no-any-return]
+
     @property
     def shapes(self) -> ShapeResult:
         """Inferred element types and shapes of every output port at every level."""
         if self._shapes is None:
             from irlint.shapes import infer_model
 
-            self._shapes = infer_model(self.model)
+            self._shapes = infer_model(self.model, self.index)
         return self._shapes
 
     @staticmethod

@@ -8,11 +8,13 @@ diagnostic naming the rule; the other rules still run.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from irlint.diagnostics import Diagnostic, Location, Severity
 from irlint.engine.context import Context
+from irlint.gcpause import paused_gc
 from irlint.ir.codes import INTERNAL_ERROR
 from irlint.ir.model import Model
 from irlint.rule import Finding, Rule
@@ -65,12 +67,20 @@ def _internal(r: Rule, exc: BaseException, loc: Location, debug: bool) -> Diagno
     )
 
 
-def _drain(r: Rule, it: Iterator[Finding], out: list[Diagnostic], loc: Location, debug: bool) -> None:
+class _Located(Protocol):
+    @property
+    def loc(self) -> Location: ...
+
+
+def _drain(r: Rule, args: tuple[object, ...], out: list[Diagnostic], where: _Located, debug: bool) -> None:
+    """Run one check and collect its findings; `where` (its layer, graph or model) is located only on a crash."""
     try:
-        for f in it:
-            out.append(_stamp(r, f))
+        result = r.check(*args)  # type: ignore[misc]
+        if result is not None:
+            for f in result:
+                out.append(_stamp(r, f))
     except Exception as e:  # the contract: a broken rule becomes IR900 and the other rules still run
-        out.append(_internal(r, e, loc, debug))
+        out.append(_internal(r, e, where.loc, debug))
 
 
 def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = None) -> list[Diagnostic]:
@@ -80,25 +90,26 @@ def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = 
     out = [d for d in model.diagnostics if d.code in codes]
     if not model.graph.layers and any(d.code in ("IR001", "IR002") for d in model.diagnostics):
         return out  # nothing parsed (or a DTD refused): further rules would only repeat that
-    ctx = Context(model)
-    b = _bucket(rules)
-    for r in b.model:
-        _drain(r, _call(r, ctx), out, model.loc, opts.debug)
-    graphs = list(model.graphs())
-    for g in graphs:
-        for layer in g.layers:
-            for r in b.layer_any + b.layer_typed.get(layer.type, []):
-                _drain(r, _call(r, ctx, g, layer), out, layer.loc, opts.debug)
-    for g in graphs:
-        for r in b.graph:
-            _drain(r, _call(r, ctx, g), out, g.loc, opts.debug)
+    with paused_gc():
+        _run(model, _bucket(rules), out, opts.debug)
     return out
 
 
-def _call(r: Rule, *args: object) -> Iterator[Finding]:
-    """Call a check lazily so an exception raised before its first yield is caught by `_drain`."""
-    assert r.check is not None
-    result = r.check(*args)
-    if result is None:
-        return iter(())
-    yield from result
+def _run(model: Model, b: _Buckets, out: list[Diagnostic], debug: bool) -> None:
+    ctx = Context(model)
+    for r in b.model:
+        _drain(r, (ctx,), out, model, debug)
+    graphs = list(model.graphs())
+    by_type: dict[str, list[Rule]] = {}
+    for g in graphs:
+        for layer in g.layers:
+            todo = by_type.get(layer.type)
+            if todo is None:
+                todo = by_type[layer.type] = b.layer_any + b.layer_typed.get(layer.type, [])
+            args = (ctx, g, layer)
+            for r in todo:
+                _drain(r, args, out, layer, debug)
+    for g in graphs:
+        for r in b.graph:
+            _drain(r, (ctx, g), out, g, debug)
+

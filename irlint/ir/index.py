@@ -14,6 +14,7 @@ class GraphIndex:
     graph: Graph
     producers: dict[tuple[int | None, int | None], list[Edge]] = field(default_factory=dict)
     consumers: dict[tuple[int | None, int | None], list[Edge]] = field(default_factory=dict)
+    order: tuple[list[Layer], int] | None = None  # the topological sort, once computed (irlint.shapes.infer)
 
     @staticmethod
     def build(graph: Graph) -> GraphIndex:

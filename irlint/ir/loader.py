@@ -14,7 +14,6 @@ attribute: the value becomes None and a diagnostic is recorded.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -22,6 +21,7 @@ from types import MappingProxyType
 from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
+from irlint.gcpause import paused_gc
 from irlint.ir import codes
 from irlint.ir.model import BackEdge, Edge, Graph, Layer, Model, Port, PortMapEntry
 from irlint.ir.source import NOWHERE, SourceMap
@@ -510,29 +510,24 @@ def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
 
 def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
            window: Callable[[int, int], bytes]) -> Model:
-    """Feed the chunks to expat; the cyclic garbage collector is paused meanwhile (the model has no cycles)."""
+    """Feed the chunks to expat, the cyclic garbage collector paused (irlint.gcpause says why)."""
     src = SourceMap(path, window)
     reader = _Reader(src, path)
     parser = reader.parser
     failure: list[tuple[Rule, str, int]] = []
-    enabled = gc.isenabled()
-    gc.disable()
     try:
-        try:
+        with paused_gc():
             for chunk in chunks:
                 src.feed(chunk)
                 parser.Parse(chunk, False)
             parser.Parse(b"", True)
-        except expat.ExpatError as e:
-            failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}",
-                            parser.ErrorByteIndex))
-        except _Refused as e:
-            failure.append((e.code, e.message, e.at))
-        except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
-            failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
+    except expat.ExpatError as e:
+        failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}", parser.ErrorByteIndex))
+    except _Refused as e:
+        failure.append((e.code, e.message, e.at))
+    except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
+        failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
     finally:
-        if enabled:
-            gc.enable()
         src.done()
     if failure or reader.model_parts is None:
         for r, msg, at in failure:

@@ -8,7 +8,9 @@ small constant, so ShapeOf -> Gather -> Concat -> Reshape chains and trip-count 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -24,19 +26,29 @@ FOLD_MAX_ELEMENTS = 4096  # constants larger than this are not folded (or read f
 MAX_FIXED_POINT_ROUNDS = 4
 
 
-def infer_model(model: Model) -> ShapeResult:
+def infer_model(model: Model, index: Callable[[Graph], GraphIndex] | None = None) -> ShapeResult:
+    """Infer every output port of every level; `index` shares the caller's edge indexes (built once)."""
     res = ShapeResult()
-    _Inferer(model, res).graph(model.graph, {})
+    _Inferer(model, res, index).graph(model.graph, {})
     return res
 
 
 def topological_order(graph: Graph, index: GraphIndex) -> list[Layer]:
     """Layers in an order where producers come first; layers on a cycle come last in file order."""
-    return sort_layers(graph, index)[0]
+    return list(sort_layers(graph, index)[0])
 
 
 def sort_layers(graph: Graph, index: GraphIndex) -> tuple[list[Layer], int]:
-    """The topological order and how many layers it could place (the rest sit on or behind cycles)."""
+    """The topological order and how many layers it could place (the rest sit on or behind cycles).
+
+    Computed once per index: shape inference and the cycle rule both need it.
+    """
+    if index.order is None:
+        index.order = _sort_layers(graph)
+    return index.order
+
+
+def _sort_layers(graph: Graph) -> tuple[list[Layer], int]:
     indeg: dict[int, int] = {}
     for layer in graph.layers:
         if layer.id is not None and layer.id not in indeg:
@@ -64,7 +76,7 @@ def sort_layers(graph: Graph, index: GraphIndex) -> tuple[list[Layer], int]:
 
 def _small(info: TensorInfo) -> bool:
     vals = shape_values(info.shape)
-    return vals is not None and int(np.prod(vals, dtype=np.int64)) <= FOLD_MAX_ELEMENTS
+    return vals is not None and math.prod(vals) <= FOLD_MAX_ELEMENTS
 
 
 def _scalar(info: TensorInfo) -> int | bool | None:
@@ -106,16 +118,31 @@ def declared_info(layer: Layer) -> TensorInfo:
 
 
 class _Inferer:
-    def __init__(self, model: Model, res: ShapeResult) -> None:
+    def __init__(self, model: Model, res: ShapeResult, index: Callable[[Graph], GraphIndex] | None) -> None:
         self.model = model
         self.res = res
         self.indexes: dict[int, GraphIndex] = {}
+        self.shared_index = index
+        self.attrs_cache: dict[tuple[type, int], tuple[Mapping[str, str], Any, list[str]]] = {}
+        # op.infer results for inputs without values: layers of a repeated block share them
+        self.infer_cache: dict[tuple[Any, ...], tuple[Any, list[TensorInfo]]] = {}
 
     def index(self, graph: Graph) -> GraphIndex:
+        if self.shared_index is not None:
+            return self.shared_index(graph)
         idx = self.indexes.get(id(graph))
         if idx is None:
             idx = self.indexes[id(graph)] = GraphIndex.build(graph)
         return idx
+
+    def bind(self, cls: type, data: Mapping[str, str]) -> tuple[Any, list[str]]:
+        """`bind_attrs` once per distinct `<data>` mapping (the loader shares equal ones between layers)."""
+        key = (cls, id(data))
+        hit = self.attrs_cache.get(key)
+        if hit is None or hit[0] is not data:
+            attrs, problems = bind_attrs(cls, data)
+            hit = self.attrs_cache[key] = (data, attrs, problems)
+        return hit[1], hit[2]
 
     def problem(self, layer: Layer, message: str, port: int | None = None, internal: bool = False) -> None:
         self.res.problems.append(ShapeProblem(layer, message, port, internal))
@@ -164,7 +191,7 @@ class _Inferer:
         op = lookup(layer.type, layer.version)
         if op is None:
             return  # unknown type: outputs stay unknown (G110 says so once per type)
-        attrs, problems = bind_attrs(op.Attrs, layer.data)
+        attrs, problems = self.bind(op.Attrs, layer.data)
         if problems:
             for msg in problems:
                 self.problem(layer, f"{layer.describe()}: {msg}")
@@ -176,7 +203,7 @@ class _Inferer:
             self.problem(layer, f"{layer.describe()} has {len(inputs)} inputs; {layer.type} takes {want}")
             return
         try:
-            outs = op.infer(attrs, inputs)
+            outs = self.infer(op, attrs, inputs)
             if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
                 values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
                 outs = [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
@@ -187,6 +214,19 @@ class _Inferer:
             self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
             return
         self.set_outputs(layer, outs)
+
+    def infer(self, op: Any, attrs: Any, inputs: list[TensorInfo]) -> list[TensorInfo]:
+        """`op.infer`, memoised on (op, attrs, input types and shapes) when no input has a value.
+
+        The key holds ids; the cache entry keeps the keyed objects alive so an id is never reused.
+        """
+        if not inputs or any(i.value is not None for i in inputs):
+            return op.infer(attrs, inputs)
+        key = (id(op), id(attrs), *[(id(i.etype), i.shape) for i in inputs])
+        hit = self.infer_cache.get(key)
+        if hit is None:
+            hit = self.infer_cache[key] = ((op, attrs, [i.etype for i in inputs]), op.infer(attrs, inputs))
+        return list(hit[1])
 
     # -- TensorIterator / Loop -----------------------------------------------------------------
     def loop(self, graph: Graph, layer: Layer) -> None:
