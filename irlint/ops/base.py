@@ -59,6 +59,9 @@ class Op:
     Attrs: ClassVar[type] = NoAttrs
     # How many inputs the op takes: (min, max); max None = unbounded.
     arity: ClassVar[tuple[int, int | None]] = (1, 1)
+    # False when `infer` looks only at input types and shapes, never at constant values: shape
+    # inference then memoises it across layers and reads constants from the .bin only to fold.
+    infer_reads_values: ClassVar[bool] = True
 
     def infer(self, attrs: Any, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         raise NotImplementedError

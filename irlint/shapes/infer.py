@@ -126,6 +126,8 @@ class _Inferer:
         self.attrs_cache: dict[tuple[type, int], tuple[Mapping[str, str], Any, list[str]]] = {}
         # op.infer results for inputs without values: layers of a repeated block share them
         self.infer_cache: dict[tuple[Any, ...], tuple[Any, list[TensorInfo]]] = {}
+        # Const outputs whose value is not read yet, by id of their TensorInfo (kept alive here)
+        self.unread: dict[int, tuple[TensorInfo, Layer]] = {}
 
     def index(self, graph: Graph) -> GraphIndex:
         if self.shared_index is not None:
@@ -177,15 +179,31 @@ class _Inferer:
                 self.res.outputs[(layer.path, port.id)] = info
 
     def const(self, layer: Layer) -> TensorInfo:
+        """A Const's declared tensor; a small one's value is read from the .bin when a consumer needs it."""
         info = declared_info(layer)
-        vals = shape_values(info.shape)
-        if info.etype is None or info.etype.dtype is None or vals is None or not _small(info):
+        if info.etype is None or info.etype.dtype is None or not _small(info):
             return info
+        self.unread[id(info)] = (info, layer)
+        return info
+
+    def valued(self, info: TensorInfo) -> TensorInfo:
+        """`info` with its value, if it is a small Const output whose value has not been read yet."""
+        pending = self.unread.pop(id(info), None)
+        if pending is None:
+            return info
+        layer = pending[1]
+        vals = shape_values(info.shape)
+        assert vals is not None and info.etype is not None
         try:
             value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), info.etype, vals)
         except (KeyError, ValueError, WeightsError):
             return info
-        return TensorInfo(info.etype, info.shape, value)
+        read = TensorInfo(info.etype, info.shape, value)
+        self.set_outputs(layer, [read])
+        return read
+
+    def valued_inputs(self, graph: Graph, layer: Layer) -> list[TensorInfo]:
+        return [self.valued(i) for i in self.inputs_of(graph, layer)]
 
     def op(self, graph: Graph, layer: Layer) -> None:
         op = lookup(layer.type, layer.version)
@@ -197,6 +215,8 @@ class _Inferer:
                 self.problem(layer, f"{layer.describe()}: {msg}")
             return
         inputs = self.inputs_of(graph, layer)
+        if op.infer_reads_values or all(i.value is not None or id(i) in self.unread for i in inputs):
+            inputs = [self.valued(i) for i in inputs]  # the op reads values, or may fold
         lo, hi = op.arity
         if len(inputs) < lo or (hi is not None and len(inputs) > hi):
             want = f"{lo}" if lo == hi else f"{lo} to {'any number' if hi is None else hi}"
@@ -220,7 +240,7 @@ class _Inferer:
 
         The key holds ids; the cache entry keeps the keyed objects alive so an id is never reused.
         """
-        if not inputs or any(i.value is not None for i in inputs):
+        if not inputs or (op.infer_reads_values and any(i.value is not None for i in inputs)):
             return op.infer(attrs, inputs)
         key = (id(op), id(attrs), *[(id(i.etype), i.shape) for i in inputs])
         hit = self.infer_cache.get(key)
@@ -235,7 +255,7 @@ class _Inferer:
         is_loop = layer.type == "Loop"
         info = LoopInfo(layer)
         self.res.loops[layer.path] = info
-        outer_inputs = {p.id: i for p, i in zip(layer.inputs, self.inputs_of(graph, layer))}
+        outer_inputs = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
         if is_loop:
             info.trip_count = outer_inputs.get(0, UNKNOWN)
             info.condition = outer_inputs.get(1, UNKNOWN)
@@ -351,7 +371,7 @@ class _Inferer:
         res_layer = body.layer(cond_entry.internal_layer_id) if cond_entry else None
         if res_layer is None or not res_layer.inputs:
             return
-        info.body_condition = self.inputs_of(body, res_layer)[0]
+        info.body_condition = self.valued(self.inputs_of(body, res_layer)[0])
         if info.max_iterations == 0:
             return
         const = _scalar(info.body_condition)

@@ -30,6 +30,7 @@ class Clamp(Op):
     """min(max(x, min), max); for integers the bounds are rounded inwards (ceil(min), floor(max))."""
 
     types = ("Clamp",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = ClampAttrs
 
@@ -56,6 +57,7 @@ class EluAttrs:
 @register
 class Elu(Op):
     types = ("Elu",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = EluAttrs
 
@@ -86,6 +88,7 @@ def _gelu(x: Array, mode: str) -> Array:
 @register
 class Gelu2(Op):
     types = ("Gelu",)
+    infer_reads_values = False
     versions = ("opset2",)
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -98,6 +101,7 @@ class Gelu2(Op):
 @register
 class Gelu7(Op):
     types = ("Gelu",)
+    infer_reads_values = False
     versions = ("opset7",)
     Attrs = GeluAttrs
 
@@ -115,6 +119,7 @@ class Swish(Op):
     """x * sigmoid(beta * x); beta is an optional scalar input (default 1)."""
 
     types = ("Swish",)
+    infer_reads_values = False
     versions = ("opset4",)
     arity = (1, 2)
 
@@ -135,6 +140,7 @@ class PRelu(Op):
     """x if x >= 0 else slope * x; a 1-D slope matches the channel axis (1) as OpenVINO does."""
 
     types = ("PRelu", "PReLU")
+    infer_reads_values = False
     versions = ("opset1",)
     arity = (2, 2)
 

@@ -45,6 +45,7 @@ def _target(name: str) -> ElementType:
 @register
 class Convert(Op):
     types = ("Convert",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = ConvertAttrs
 
@@ -61,6 +62,7 @@ class Convert(Op):
 @register
 class ConvertLike(Op):
     types = ("ConvertLike",)
+    infer_reads_values = False
     versions = ("opset1",)
     arity = (2, 2)
 

@@ -179,6 +179,7 @@ class Unary(Op):
     """y = f(x) element-wise, same type and shape."""
 
     fn: Callable[[Array], Array]
+    infer_reads_values = False
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         return [TensorInfo(inputs[0].etype, inputs[0].shape)]
@@ -193,6 +194,7 @@ class Binary(Op):
     Attrs = BroadcastAttrs
     arity = (2, 2)
     fn: Callable[[Array, Array], Array]
+    infer_reads_values = False
     result: ElementType | None = None
     bool_inputs = False
 
@@ -251,6 +253,7 @@ for _name, _fn in LOGICAL.items():
 @register
 class LogicalNot(Op):
     types = ("LogicalNot",)
+    infer_reads_values = False
     versions = ("opset1",)
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

@@ -13,6 +13,7 @@ from irlint.ops.registry import register
 @register
 class Relu(Op):
     types = ("Relu", "ReLU")
+    infer_reads_values = False
     versions = ("opset1",)
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:

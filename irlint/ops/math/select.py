@@ -21,6 +21,7 @@ class SelectAttrs:
 @register
 class Select(Op):
     types = ("Select",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = SelectAttrs
     arity = (3, 3)

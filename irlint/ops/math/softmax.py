@@ -35,6 +35,7 @@ def softmax(x: np.ndarray, axis: int) -> np.ndarray:
 @register
 class Softmax1(Op):
     types = ("SoftMax", "Softmax")
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = SoftmaxAttrs
     negative = False

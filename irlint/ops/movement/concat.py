@@ -23,6 +23,7 @@ class ConcatAttrs:
 @register
 class Concat(Op):
     types = ("Concat",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = ConcatAttrs
     arity = (1, None)

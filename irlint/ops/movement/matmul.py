@@ -43,6 +43,7 @@ def _out_shape(a: Shape, b: Shape, attrs: MatMulAttrs) -> Shape:
 @register
 class MatMul(Op):
     types = ("MatMul",)
+    infer_reads_values = False
     versions = ("opset1",)
     Attrs = MatMulAttrs
     arity = (2, 2)

@@ -30,6 +30,7 @@ def _etype(attrs: ShapeOfAttrs) -> ElementType:
 @register
 class ShapeOf(Op):
     types = ("ShapeOf",)
+    infer_reads_values = False
     versions = ("opset1", "opset3")
     Attrs = ShapeOfAttrs
 
