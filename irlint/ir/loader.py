@@ -38,7 +38,6 @@ MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level
 CHUNK = 1 << 20
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
-_DIM, _END = object(), object()  # markers in a port's character data
 _PORT_MAP_INTS = ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
 
 
@@ -91,7 +90,7 @@ class _Reader:
         p.StartDoctypeDeclHandler = self.doctype
         self.start, self.end = self._frame_handlers()
         p.StartElementHandler, p.EndElementHandler = self.start, self.end
-        self.port: _Port | None = None
+        self.ports = _PortReader(self)
 
     def _frame_handlers(self) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
         """The general handlers, as closures over locals: they run once per element."""
@@ -111,22 +110,26 @@ class _Reader:
 
         return start, end
 
+    def close(self) -> None:
+        """Break the parser <-> handler reference cycle so the parse state is freed at once."""
+        p = self.parser
+        p.StartElementHandler = p.EndElementHandler = p.CharacterDataHandler = p.StartDoctypeDeclHandler = None
+        del self.parser
+
     def too_deep(self) -> None:
         raise _Refused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements (irlint "
                        "refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
 
     # -- port mode -------------------------------------------------------------------------------
-    def enter_port(self, port: _Port) -> None:
-        self.port = port
+    def enter_port(self, ports: _PortReader) -> None:
         p = self.parser
-        p.StartElementHandler, p.EndElementHandler = port.child_start, port.child_end
-        p.CharacterDataHandler = port.texts.append
+        p.StartElementHandler, p.EndElementHandler = ports.child_start, ports.child_end
+        p.CharacterDataHandler = ports.texts.append
 
     def leave_port(self) -> None:
         p = self.parser
         p.StartElementHandler, p.EndElementHandler = self.start, self.end
         p.CharacterDataHandler = None
-        self.port = None
 
     def doctype(self, name: str, system_id: str | None, public_id: str | None, internal_subset: bool) -> None:
         at = self.parser.CurrentByteIndex
@@ -367,39 +370,54 @@ class _PortsFrame(_Frame):
 
     def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
         if tag == "port":
-            r.enter_port(_Port(r, self, a, at))  # the port's end is seen by the port, not by this stack
+            r.ports.open(self, a, at)  # the port's end is seen by the port reader, not by this stack
         return IGNORE
 
 
-class _Port:
-    """One `<port>` being read; its `start`/`end` are the parser's handlers until the port ends."""
+class _PortReader:
+    """Reads `<port>`s: while one is open, its `child_start`/`child_end` are the parser's handlers.
 
-    __slots__ = ("at", "depth", "id", "names", "path", "ports", "precision", "r", "texts", "what")
+    One per parse, reset for each port; only the dims' text is collected (character data goes to
+    `texts` through the C-level `list.append`, and `mark` remembers where the current dim's text starts).
+    """
 
-    def __init__(self, r: _Reader, owner: _PortsFrame, a: dict[str, str], at: int) -> None:
-        self.r, self.ports, self.what, self.path, self.at = r, owner.ports, owner.what, owner.path, at
+    __slots__ = ("depth", "dims", "mark", "path", "port", "ports", "r", "texts", "what")
+
+    def __init__(self, r: _Reader) -> None:
+        self.r = r
+        self.texts: list[str] = []
+        self.dims: list[str] = []
+        self.mark = self.depth = 0
+        self.port: Port | None = None
+        self.ports: list[Port] = []
+        self.what = self.path = ""
+
+    def open(self, owner: _PortsFrame, a: dict[str, str], at: int) -> None:
+        r = self.r
+        self.ports, self.what, self.path = owner.ports, owner.what, owner.path
         text = a.get("id")
         try:
-            self.id: int | None = int(text)  # type: ignore[arg-type]
+            pid: int | None = int(text)  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            self.id = r.int_attr(a, "id", at, required=True, what=self.what, layer=self.path)
+            pid = r.int_attr(a, "id", at, required=True, what=self.what, layer=self.path)
         prec = a.get("precision")
-        self.precision = None
+        precision = None
         if prec is not None:
-            self.precision = r.precision(prec)
-            if self.precision is None:
-                r.report(codes.UNKNOWN_PRECISION, f"{self.what} {self.id}: unknown precision {prec!r}",
-                         r.src.attr_offset(at, "precision"), self.path, port=self.id)
+            precision = r.precision(prec)
+            if precision is None:
+                r.report(codes.UNKNOWN_PRECISION, f"{self.what} {pid}: unknown precision {prec!r}",
+                         r.src.attr_offset(at, "precision"), self.path, port=pid)
         names = a.get("names")
-        self.names = tuple(n.strip() for n in names.split(",")) if names else ()
-        self.texts: list[object] = []  # character data, with _DIM/_END around that of each direct <dim>
-        self.depth = 0  # of the element being read, below the port
+        self.port = Port(pid, precision, None, tuple(n.strip() for n in names.split(",")) if names else (), at,
+                         r.src)
+        self.depth = 0
+        r.enter_port(self)
 
     def child_start(self, tag: str, a: dict[str, str]) -> None:
         depth = self.depth = self.depth + 1
         if depth == 1:
             if tag == "dim":
-                self.texts.append(_DIM)
+                self.mark = len(self.texts)
         elif len(self.r.stack) + depth > MAX_DEPTH:
             self.r.too_deep()
 
@@ -408,30 +426,25 @@ class _Port:
         if depth == 0:
             self.finish()
             return
-        if depth == 1 and tag == "dim":
-            self.texts.append(_END)
+        if depth == 1 and tag == "dim":  # only the text of a direct <dim> child counts
+            texts, mark = self.texts, self.mark
+            self.dims.append(texts[mark] if len(texts) == mark + 1 else "".join(texts[mark:]))
         self.depth = depth - 1
 
     def finish(self) -> None:
-        r = self.r
+        r, port, dims = self.r, self.port, self.dims
+        assert port is not None
         r.leave_port()
         r.stack.pop()  # the placeholder the general handler pushed for this port
-        dims: list[str] = []
-        inside = False
-        for t in self.texts:  # [ws, _DIM, "16", _END, ws, ...]: the text between the markers of each direct <dim>
-            if t is _DIM:
-                inside = True
-                dims.append("")
-            elif t is _END:
-                inside = False
-            elif inside:
-                dims[-1] += t
-        shape, bad = r.shape_of(tuple(dims))
+        port.shape, bad = r.shape_of(tuple(dims))
         for i in bad:
-            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {self.id}: <dim>{dims[i].strip()}</dim> is not a valid "
-                     "dimension", r.src.nth_tag_offset(self.at, "dim", i), self.path,
-                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=self.id)
-        self.ports.append(Port(self.id, self.precision, shape, self.names, self.at, r.src))
+            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {port.id}: <dim>{dims[i].strip()}</dim> is not a valid "
+                     "dimension", r.src.nth_tag_offset(port.at, "dim", i), self.path,
+                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=port.id)
+        self.ports.append(port)
+        self.texts.clear()
+        dims.clear()
+        self.port = None
 
 
 class _PortMapFrame(_Frame):
@@ -529,6 +542,7 @@ def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
         failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
     finally:
         src.done()
+        reader.close()
     if failure or reader.model_parts is None:
         for r, msg, at in failure:
             hint = "remove the DOCTYPE and write values literally" if r is codes.DTD_NOT_ALLOWED else None
