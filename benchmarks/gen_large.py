@@ -3,8 +3,9 @@
     python benchmarks/gen_large.py OUT_DIR 1000 10000 100000
 
 writes OUT_DIR/large_<N>.xml/.bin with about N layers (half in the TI body, half at the top level),
-built with the openvino API and saved with openvino.save_model. Optionally `--bin-gb G` pads the
-.bin with one large Const of G gigabytes that nothing reads during linting.
+built with the openvino API and saved with openvino.save_model. Every model ends in a Const feeding a
+ReduceSum; `--bin-gb G` makes that Const G gigabytes (otherwise it has one element), so the
+`_bin<G>gb` file is the same model as the plain one except for the size of one weight.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ def build(n_layers: int, big_const_bytes: int = 0):
         top = ops.multiply(top, ops.constant(np.full((1, 16), 1 + (i % 3) * 0.001, np.float32)))
         top = ops.tanh(top) if i % 2 else ops.relu(top)
     outputs = [ops.result(top, name="out")]
-    if big_const_bytes:
-        big = ops.constant(np.zeros(big_const_bytes // 4, np.float32))
-        outputs.append(ops.result(ops.reduce_sum(big, ops.constant(np.array([0], np.int64)), False), name="pad"))
+    pad = ops.constant(np.zeros(max(1, big_const_bytes // 4), np.float32))
+    outputs.append(ops.result(ops.reduce_sum(pad, ops.constant(np.array([0], np.int64)), False), name="pad"))
     return ov.Model(outputs, [x, h0], f"large_{n_layers}")
 
 
@@ -50,7 +50,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", type=Path)
     ap.add_argument("sizes", type=int, nargs="+")
-    ap.add_argument("--bin-gb", type=float, default=0.0, help="add an unused Const of this many GB")
+    ap.add_argument("--bin-gb", type=float, default=0.0, help="make the padding Const this many GB")
     args = ap.parse_args()
     import openvino as ov
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import multiprocessing.context
 import os
 import sys
 from collections.abc import Sequence
@@ -49,6 +51,17 @@ def _check_one(job: tuple[str, dict]) -> list[Diagnostic]:
     return check(path, **kwargs)
 
 
+def _fork_context() -> multiprocessing.context.BaseContext | None:
+    """Fork where the platform has it, after importing what a check needs, so workers start warm."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    import irlint.shapes  # noqa: F401
+    from irlint.ops.registry import known_types
+
+    known_types()
+    return multiprocessing.get_context("fork")
+
+
 def use_color(choice: str, stream: object) -> bool:
     if choice == "always":
         return True
@@ -79,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug}
     jobs = [(f, kwargs) for f in files]
     if args.jobs > 1 and len(files) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:
             results = list(pool.map(_check_one, jobs))
     else:
         results = [_check_one(j) for j in jobs]
