@@ -12,6 +12,11 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+# Set by the command line, which owns its process: everything alive after a paused phase (the
+# model, its indexes) is moved to the collector's permanent generation (`gc.freeze`), so no later
+# collection walks it again. Library callers keep the default: freezing is a process-wide decision.
+freeze_after = False
+
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
@@ -20,5 +25,7 @@ def paused_gc() -> Iterator[None]:
     try:
         yield
     finally:
+        if freeze_after:
+            gc.freeze()
         if enabled:
             gc.enable()

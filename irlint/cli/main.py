@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if cmd is None:
         parser.print_help()
         return EXIT_FAILURE
+    from irlint import gcpause
+
+    gcpause.freeze_after = True  # this process is ours: see irlint.gcpause
     try:
         return cmd.run(args)
     except UsageError as e:
