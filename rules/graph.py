@@ -130,8 +130,8 @@ def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
             )
 
 
-@rule("G104", "input-not-connected", scope="layer")
-def input_not_connected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("G104", "input-not-connected", scope="graph")
+def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An input port of a layer is fed by no edge.
 
     What it checks:
@@ -148,20 +148,21 @@ def input_not_connected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     How to fix:
     Add the missing `<edge>` or remove the port.
     """
-    idx = ctx.index(graph)
-    for p in layer.inputs:
-        if p.id is not None and layer.id is not None and not idx.producers.get((layer.id, p.id)):
-            yield Finding(
-                f"input port {p.id} of {layer.describe()} is not connected",
-                p.loc,
-                layer=layer.path,
-                port=p.id,
-                hint="every input port needs exactly one incoming <edge>",
-            )
+    producers = ctx.index(graph).producers
+    for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
+        for p in layer.inputs:
+            if p.id is not None and layer.id is not None and (layer.id, p.id) not in producers:
+                yield Finding(
+                    f"input port {p.id} of {layer.describe()} is not connected",
+                    p.loc,
+                    layer=layer.path,
+                    port=p.id,
+                    hint="every input port needs exactly one incoming <edge>",
+                )
 
 
-@rule("G105", "input-multiple-edges", scope="layer")
-def input_multiple_edges(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("G105", "input-multiple-edges", scope="graph")
+def input_multiple_edges(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An input port is fed by more than one edge.
 
     What it checks:
@@ -179,17 +180,21 @@ def input_multiple_edges(ctx: Context, graph: Graph, layer: Layer) -> Iterator[F
     How to fix:
     Remove the extra edge, or add a port and use the one the op expects.
     """
-    idx = ctx.index(graph)
-    for p in layer.inputs:
-        edges = idx.producers.get((layer.id, p.id), [])
-        if layer.id is not None and len(edges) > 1:
-            yield Finding(
-                f"input port {p.id} of {layer.describe()} is fed by {len(edges)} edges",
-                edges[1].loc,
-                layer=layer.path,
-                port=p.id,
-                related=(*tuple(Related(e.loc, "also feeds it") for e in edges[:1]), Related(p.loc, "the port")),
-            )
+    producers = ctx.index(graph).producers
+    for (layer_id, port_id), edges in producers.items():  # an index entry per fed port: one pass
+        layer = graph.layer(layer_id)
+        if len(edges) < 2 or layer is None:
+            continue
+        p = layer.input(port_id)  # type: ignore[arg-type]
+        if p is None:
+            continue  # an edge into a port that is not an input: G103's business
+        yield Finding(
+            f"input port {p.id} of {layer.describe()} is fed by {len(edges)} edges",
+            edges[1].loc,
+            layer=layer.path,
+            port=p.id,
+            related=(*tuple(Related(e.loc, "also feeds it") for e in edges[:1]), Related(p.loc, "the port")),
+        )
 
 
 @rule("G106", "graph-cycle", scope="graph")
@@ -250,8 +255,8 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
     )
 
 
-@rule("G107", "duplicate-port-id", scope="layer")
-def duplicate_port_id(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("G107", "duplicate-port-id", scope="graph")
+def duplicate_port_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """Two ports of one layer share an id.
 
     What it checks:
@@ -269,20 +274,24 @@ def duplicate_port_id(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
     How to fix:
     Number output ports after the input ports.
     """
-    seen: dict[int, object] = {}
-    for p in (*layer.inputs, *layer.outputs):
-        if p.id is None:
-            continue
-        if p.id in seen:
-            yield Finding(
-                f"port id {p.id} is used twice in {layer.describe()}",
-                p.loc,
-                layer=layer.path,
-                port=p.id,
-                related=(Related(seen[p.id].loc, "first used here"),),  # type: ignore[attr-defined]
-            )
-        else:
-            seen[p.id] = p
+    for layer in graph.layers:
+        ports = (*layer.inputs, *layer.outputs)
+        if len({p.id for p in ports}) == len(ports):
+            continue  # the common case, decided in C
+        seen: dict[int, object] = {}
+        for p in ports:
+            if p.id is None:
+                continue
+            if p.id in seen:
+                yield Finding(
+                    f"port id {p.id} is used twice in {layer.describe()}",
+                    p.loc,
+                    layer=layer.path,
+                    port=p.id,
+                    related=(Related(seen[p.id].loc, "first used here"),),  # type: ignore[attr-defined]
+                )
+            else:
+                seen[p.id] = p
 
 
 @rule("G110", "unknown-layer-type", severity="info", scope="model")

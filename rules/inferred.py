@@ -6,12 +6,16 @@ Also G120: a TensorIterator directly inside a TensorIterator body (OpenVINO refu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 from irlint.rule import Finding, rule
 from irlint.types import format_shape
+
+if TYPE_CHECKING:
+    from irlint.shapes import ShapeResult
 
 SKIP = frozenset({"Parameter", "Const", "Result", "TensorIterator", "Loop"})
 
@@ -43,8 +47,8 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
         yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port)
 
 
-@rule("T211", "declared-output-mismatch", types=())
-def declared_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("T211", "declared-output-mismatch", scope="graph")
+def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An output port declares dims or a precision that contradict what the op computes.
 
     What it checks:
@@ -63,10 +67,15 @@ def declared_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     How to fix:
     Re-export the model, or correct the port (usually a hand edit made the dims stale).
     """
-    if layer.type in SKIP:
-        return
+    shapes = ctx.shapes
+    for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
+        if layer.type not in SKIP:
+            yield from _output_mismatches(shapes, layer)
+
+
+def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
     for port in layer.outputs:
-        info = ctx.shapes.output(layer, port.id)
+        info = shapes.output(layer, port.id)
         if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
                 and not port.precision.is_dynamic and info.etype != port.precision:
             yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
