@@ -126,6 +126,7 @@ class _Inferer:
         self.attrs_cache: dict[tuple[type, int], tuple[Mapping[str, str], Any, list[str]]] = {}
         # op.infer results for inputs without values: layers of a repeated block share them
         self.infer_cache: dict[tuple[Any, ...], tuple[Any, list[TensorInfo]]] = {}
+        self.ops: dict[tuple[str, str], Any] = {}  # registry lookups by (type, version)
         # Const outputs whose value is not read yet, by id of their TensorInfo (kept alive here)
         self.unread: dict[int, tuple[TensorInfo, Layer]] = {}
 
@@ -151,12 +152,14 @@ class _Inferer:
 
     # -- one level -----------------------------------------------------------------------------
     def inputs_of(self, graph: Graph, layer: Layer) -> list[TensorInfo]:
-        idx = self.index(graph)
+        """What feeds each input port (UNKNOWN when nothing known does); the hottest loop of inference."""
+        producers = self.index(graph).producers
+        by_id, outputs, lid = graph.by_id, self.res.outputs, layer.id
         out = []
         for p in layer.inputs:
-            e = idx.source(layer.id, p.id)
-            src = graph.layer(e.from_layer) if e is not None else None
-            out.append(self.res.output(src, e.from_port) if src is not None and e is not None else UNKNOWN)
+            edges = producers.get((lid, p.id))
+            src = by_id.get(edges[0].from_layer) if edges else None  # type: ignore[arg-type]
+            out.append(UNKNOWN if src is None else outputs.get((src.path, edges[0].from_port), UNKNOWN))  # type: ignore[index,arg-type]
         return out
 
     def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
@@ -206,7 +209,8 @@ class _Inferer:
         return [self.valued(i) for i in self.inputs_of(graph, layer)]
 
     def op(self, graph: Graph, layer: Layer) -> None:
-        op = lookup(layer.type, layer.version)
+        key = (layer.type, layer.version)
+        op = self.ops[key] if key in self.ops else self.ops.setdefault(key, lookup(*key))
         if op is None:
             return  # unknown type: outputs stay unknown (G110 says so once per type)
         attrs, problems = self.bind(op.Attrs, layer.data)
