@@ -148,10 +148,10 @@ def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Add the missing `<edge>` or remove the port.
     """
-    producers = ctx.index(graph).producers
+    is_fed = ctx.index(graph).is_fed
     for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
         for p in layer.inputs:
-            if p.id is not None and layer.id is not None and (layer.id, p.id) not in producers:
+            if p.id is not None and layer.id is not None and not is_fed(layer.id, p.id):
                 yield Finding(
                     f"input port {p.id} of {layer.describe()} is not connected",
                     p.loc,
@@ -180,10 +180,9 @@ def input_multiple_edges(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Remove the extra edge, or add a port and use the one the op expects.
     """
-    producers = ctx.index(graph).producers
-    for (layer_id, port_id), edges in producers.items():  # an index entry per fed port: one pass
+    for layer_id, port_id, edges in ctx.index(graph).multiply_fed():
         layer = graph.layer(layer_id)
-        if len(edges) < 2 or layer is None:
+        if layer is None:
             continue
         p = layer.input(port_id)  # type: ignore[arg-type]
         if p is None:
@@ -236,7 +235,7 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
         seen[node] = len(path)
         path.append(node)
         layer = graph.by_id[node]
-        node = next((e.from_layer for p in layer.inputs for e in idx.producers.get((node, p.id), [])
+        node = next((e.from_layer for p in layer.inputs for e in idx.edges_into(node, p.id)
                      if e.from_layer in remaining), None)
     if node is None:
         return

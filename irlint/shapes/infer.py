@@ -153,13 +153,13 @@ class _Inferer:
     # -- one level -----------------------------------------------------------------------------
     def inputs_of(self, graph: Graph, layer: Layer) -> list[TensorInfo]:
         """What feeds each input port (UNKNOWN when nothing known does); the hottest loop of inference."""
-        producers = self.index(graph).producers
+        source = self.index(graph).source
         by_id, outputs, lid = graph.by_id, self.res.outputs, layer.id
         out = []
         for p in layer.inputs:
-            edges = producers.get((lid, p.id))
-            src = by_id.get(edges[0].from_layer) if edges else None  # type: ignore[arg-type]
-            out.append(UNKNOWN if src is None else outputs.get((src.path, edges[0].from_port), UNKNOWN))  # type: ignore[index,arg-type]
+            e = source(lid, p.id)
+            src = by_id.get(e.from_layer) if e is not None else None  # type: ignore[arg-type]
+            out.append(UNKNOWN if src is None else outputs.get((src.path, e.from_port), UNKNOWN))  # type: ignore[union-attr,arg-type]
         return out
 
     def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
