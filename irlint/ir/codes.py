@@ -32,8 +32,10 @@ DTD_NOT_ALLOWED = declared(
     """The file declares a DOCTYPE (and possibly entities), which IR never contains.
 
     What it checks:
-    That the file has no `<!DOCTYPE ...>`; entity declarations and references are neither
-    expanded nor resolved, so a billion-laughs bomb or an external entity costs nothing.
+    That the file has no `<!DOCTYPE ...>`. A DOCTYPE with an internal subset (`[...]`, where
+    entities and default attributes are declared) is not read at all: parsing stops there and the
+    model is not checked further, so a billion-laughs bomb or an external entity costs nothing.
+    A DTD named by `SYSTEM`/`PUBLIC` is never fetched; the rest of the file is checked.
 
     Why it matters:
     OpenVINO's IR serializer never writes a DTD. One in a model is either a corrupted file or an
