@@ -24,15 +24,23 @@ def list_rules(rule_dirs: Sequence[str] = ()) -> list[Rule]:
 
 def check_model(model: Model, *, select: Sequence[str] | None = None, ignore: Sequence[str] = (),
                 extend_select: Sequence[str] = (), rule_dirs: Sequence[str] = (),
-                debug: bool = False) -> list[Diagnostic]:
+                debug: bool = False, two_cores: bool = False) -> list[Diagnostic]:
+    """Lint a loaded model. `two_cores`: on a large model, infer shapes in a forked process meanwhile
+    (irlint.engine.parallel; the command line does this when it checks files one at a time)."""
     sel = Selection.build(select, extend_select, ignore)
-    diags = run_rules(model, sel.filter(all_rules(rule_dirs)), RunOptions(debug=debug))
+    rules = sel.filter(all_rules(rule_dirs))
+    if two_cores:
+        from irlint.engine.parallel import run_rules_forked
+
+        diags = run_rules_forked(model, rules, RunOptions(debug=debug))
+    else:
+        diags = run_rules(model, rules, RunOptions(debug=debug))
     return sorted(diags, key=Diagnostic.sort_key)
 
 
 def check(path: str | os.PathLike[str], *, select: Sequence[str] | None = None, ignore: Sequence[str] = (),
           extend_select: Sequence[str] = (), weights: str | None = None, rule_dirs: Sequence[str] = (),
-          debug: bool = False) -> list[Diagnostic]:
+          debug: bool = False, two_cores: bool = False) -> list[Diagnostic]:
     """Lint one IR file; a file that cannot be read gives one IR001 error diagnostic (never raises)."""
     try:
         model = load(path, weights)
@@ -40,4 +48,4 @@ def check(path: str | os.PathLike[str], *, select: Sequence[str] | None = None, 
         return [Diagnostic(MALFORMED_XML.code, Severity.ERROR, f"cannot read the model: {e}",
                            Location(os.fspath(path)), MALFORMED_XML.name)]
     return check_model(model, select=select, ignore=ignore, extend_select=extend_select,
-                       rule_dirs=rule_dirs, debug=debug)
+                       rule_dirs=rule_dirs, debug=debug, two_cores=two_cores)

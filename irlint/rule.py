@@ -54,6 +54,10 @@ class Rule:
     doc: str
     check: Callable[..., Iterator[Finding]] | None = field(default=None, compare=False)
     pack: str = "irlint"
+    # True when the check reads ctx.shapes: on a large model such rules run beside the others, in a
+    # second process that infers the shapes (irlint.engine.parallel). A rule that reads shapes
+    # without saying so still works; it only makes the other process infer them too.
+    uses_shapes: bool = False
 
     @property
     def summary(self) -> str:
@@ -76,6 +80,7 @@ def rule(
     severity: str = "error",
     scope: str = "layer",
     types: tuple[str, ...] | frozenset[str] = (),
+    uses_shapes: bool = False,
 ) -> Callable[[Callable[..., Iterator[Finding]]], Rule]:
     """Declare a rule. The decorated function becomes a `Rule` that the engine discovers in its module."""
     if not CODE_RE.match(code):
@@ -87,7 +92,7 @@ def rule(
 
     def wrap(fn: Callable[..., Iterator[Finding]]) -> Rule:
         doc = inspect.cleandoc(fn.__doc__ or "")
-        return Rule(code, name, Severity(severity), scope, frozenset(types), doc, fn, fn.__module__)
+        return Rule(code, name, Severity(severity), scope, frozenset(types), doc, fn, fn.__module__, uses_shapes)
 
     return wrap
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 SKIP = frozenset({"Parameter", "Const", "Result", "TensorIterator", "Loop"})
 
 
-@rule("T210", "op-rejects-inputs", scope="model")
+@rule("T210", "op-rejects-inputs", scope="model", uses_shapes=True)
 def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
     """A layer's inputs (types, ranks, dims) or attributes are invalid for its op.
 
@@ -47,7 +47,7 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
         yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port)
 
 
-@rule("T211", "declared-output-mismatch", scope="graph")
+@rule("T211", "declared-output-mismatch", scope="graph", uses_shapes=True)
 def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An output port declares dims or a precision that contradict what the op computes.
 
@@ -88,7 +88,7 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
                           port=port.id)
 
 
-@rule("T212", "shape-function-failed", severity="info", scope="model")
+@rule("T212", "shape-function-failed", severity="info", scope="model", uses_shapes=True)
 def shape_function_failed(ctx: Context) -> Iterator[Finding]:
     """irlint's shape function for a layer crashed; shapes after it are unknown.
 
@@ -112,7 +112,7 @@ def shape_function_failed(ctx: Context) -> Iterator[Finding]:
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, severity=Severity.INFO)
 
 
-@rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",))
+@rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",), uses_shapes=True)
 def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A TensorIterator directly inside a TensorIterator body.
 

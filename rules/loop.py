@@ -48,7 +48,7 @@ def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | Non
     return None
 
 
-@rule("LP701", "loop-trip-count-type", types=("Loop",))
+@rule("LP701", "loop-trip-count-type", types=("Loop",), uses_shapes=True)
 def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The trip count (Loop input 0) is not an i32/i64 scalar or 1-element tensor.
 
@@ -73,7 +73,7 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
         yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=0)
 
 
-@rule("LP702", "loop-condition-type", types=("Loop",))
+@rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
 def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The execution condition (Loop input 1) is not a boolean scalar or 1-element tensor.
 
@@ -97,7 +97,7 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
         yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=1)
 
 
-@rule("LP703", "loop-condition-output-missing", types=("Loop",))
+@rule("LP703", "loop-condition-output-missing", types=("Loop",), uses_shapes=True)
 def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop has no (or more than one) `purpose="execution_condition"` output entry.
 
@@ -127,7 +127,7 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                       related=(Related(entries[0].loc, "the first one"),))
 
 
-@rule("LP704", "loop-body-condition-type", types=("Loop",))
+@rule("LP704", "loop-body-condition-type", types=("Loop",), uses_shapes=True)
 def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The body Result named by the execution_condition entry is not a boolean scalar or 1-element tensor.
 
@@ -157,7 +157,7 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                       related=((Related(res.loc, "the condition Result"),) if res else ()))
 
 
-@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",), uses_shapes=True)
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The current_iteration Parameter is repeated, mistyped, or has an external port.
 
@@ -191,7 +191,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
                           related=(Related(param.loc, "the Parameter"),))
 
 
-@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
+@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",), uses_shapes=True)
 def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
 
@@ -219,7 +219,7 @@ def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Ite
                           "part_size 1", e.loc, layer=layer.path, port=e.external_port_id)
 
 
-@rule("LP707", "loop-never-ends", severity="warning", types=("Loop",))
+@rule("LP707", "loop-never-ends", severity="warning", types=("Loop",), uses_shapes=True)
 def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop with an unbounded trip count (-1) whose body condition is constant true.
 
@@ -255,7 +255,7 @@ def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
                       p.loc if p else layer.loc, layer=layer.path, port=0)
 
 
-@rule("LP708", "loop-more-iterations-than-slices", severity="warning", types=("Loop",))
+@rule("LP708", "loop-more-iterations-than-slices", severity="warning", types=("Loop",), uses_shapes=True)
 def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop's trip count exceeds the number of slices of a sliced input.
 

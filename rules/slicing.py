@@ -29,7 +29,7 @@ def _loop(ctx: Context, layer: Layer) -> LoopInfo | None:
     return ctx.shapes.loop(layer)
 
 
-@rule("SL601", "slice-axis-out-of-range", types=CONTROL_FLOW)
+@rule("SL601", "slice-axis-out-of-range", types=CONTROL_FLOW, uses_shapes=True)
 def axis_out_of_range(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sliced input or concatenated output names an axis the tensor does not have.
 
@@ -56,7 +56,7 @@ def axis_out_of_range(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
                           port=sl.entry.external_port_id)
 
 
-@rule("SL602", "negative-input-axis", severity="warning", types=CONTROL_FLOW)
+@rule("SL602", "negative-input-axis", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def negative_input_axis(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sliced input entry has a negative `axis`, which OpenVINO's IR reader rejects.
 
@@ -88,7 +88,7 @@ def negative_input_axis(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                           port=e.external_port_id, hint=hint)
 
 
-@rule("SL603", "slice-range-invalid", types=CONTROL_FLOW)
+@rule("SL603", "slice-range-invalid", types=CONTROL_FLOW, uses_shapes=True)
 def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """start/end/stride/part_size admit no slicing of the dimension.
 
@@ -117,7 +117,7 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
                           layer=layer.path, port=sl.entry.external_port_id)
 
 
-@rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW)
+@rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """Sliced inputs disagree on the number of iterations.
 
@@ -157,7 +157,7 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             )
 
 
-@rule("SL605", "sliced-parameter-shape-mismatch", types=CONTROL_FLOW)
+@rule("SL605", "sliced-parameter-shape-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A body Parameter's declared shape differs from what its port_map entry delivers.
 
@@ -214,7 +214,7 @@ def _outer_port(layer: Layer, e: PortMapEntry):  # type: ignore[no-untyped-def]
     return layer.output(e.external_port_id) if e.external_port_id is not None else None
 
 
-@rule("SL606", "output-shape-mismatch", types=CONTROL_FLOW)
+@rule("SL606", "output-shape-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """An output port's declared dims differ from what the body produces.
 
@@ -263,7 +263,7 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                       related=(Related(e.loc, "the port_map entry"),))
 
 
-@rule("SL607", "slicing-depends-on-runtime", severity="warning", types=("TensorIterator",))
+@rule("SL607", "slicing-depends-on-runtime", severity="warning", types=("TensorIterator",), uses_shapes=True)
 def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
 

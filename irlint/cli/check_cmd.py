@@ -89,9 +89,11 @@ def run(args: argparse.Namespace) -> int:
         known = all_rules(sel["rule_dirs"])
     except PackError as e:
         raise UsageError(str(e)) from e
-    kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug}
+    parallel_files = args.jobs > 1 and len(files) > 1
+    kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug,
+                                               "two_cores": not parallel_files and (os.cpu_count() or 1) > 1}
     jobs = [(f, kwargs) for f in files]
-    if args.jobs > 1 and len(files) > 1:
+    if parallel_files:
         with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:
             results = list(pool.map(_check_one, jobs))
     else:

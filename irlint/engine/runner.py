@@ -83,20 +83,24 @@ def _drain(r: Rule, args: tuple[object, ...], out: list[Diagnostic], where: _Loc
         out.append(_internal(r, e, where.loc, debug))
 
 
-def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = None) -> list[Diagnostic]:
-    """Every diagnostic of `rules` on `model`, loader diagnostics included (when their code is selected)."""
+def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = None, *,
+              loader_diagnostics: bool = True, context: Context | None = None) -> list[Diagnostic]:
+    """Every diagnostic of `rules` on `model`, loader diagnostics included (when their code is selected).
+
+    `context` lets callers share indexes already built (irlint.engine.parallel builds them before it forks).
+    """
     opts = options or RunOptions()
     codes = {r.code for r in rules}
-    out = [d for d in model.diagnostics if d.code in codes]
+    out = [d for d in model.diagnostics if d.code in codes] if loader_diagnostics else []
     if not model.graph.layers and any(d.code in ("IR001", "IR002") for d in model.diagnostics):
         return out  # nothing parsed (or a DTD refused): further rules would only repeat that
     with paused_gc():
-        _run(model, _bucket(rules), out, opts.debug)
+        _run(context or Context(model), _bucket(rules), out, opts.debug)
     return out
 
 
-def _run(model: Model, b: _Buckets, out: list[Diagnostic], debug: bool) -> None:
-    ctx = Context(model)
+def _run(ctx: Context, b: _Buckets, out: list[Diagnostic], debug: bool) -> None:
+    model = ctx.model
     for r in b.model:
         _drain(r, (ctx,), out, model, debug)
     graphs = list(model.graphs())
