@@ -25,7 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text)")
     p.add_argument("-o", "--output-file", metavar="PATH", help="write the report to PATH instead of stdout")
     p.add_argument("--weights", metavar="PATH", help="the .bin to use (default: MODEL.bin; one FILE only)")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="check N files in parallel")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="check N files in parallel; -j 1: everything in one process (by default files are "
+                        "checked one at a time and a model of 5,000+ layers infers its shapes on a second core)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even if errors are found")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour text output (auto: only on a terminal, and not if NO_COLOR is set)")
@@ -89,9 +91,11 @@ def run(args: argparse.Namespace) -> int:
         known = all_rules(sel["rule_dirs"])
     except PackError as e:
         raise UsageError(str(e)) from e
-    parallel_files = args.jobs > 1 and len(files) > 1
-    kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug,
-                                               "two_cores": not parallel_files and (os.cpu_count() or 1) > 1}
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("-j needs a positive number")
+    parallel_files = args.jobs is not None and args.jobs > 1 and len(files) > 1
+    two_cores = args.jobs is None and (os.cpu_count() or 1) > 1
+    kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug, "two_cores": two_cores}
     jobs = [(f, kwargs) for f in files]
     if parallel_files:
         with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:

@@ -107,7 +107,11 @@ def test_parallel_equals_serial(broken_copy, capsys: pytest.CaptureFixture[str])
     serial = json.loads(capsys.readouterr().out)
     main(["-j", "2", "--format", "json", str(a), str(b)])
     parallel = json.loads(capsys.readouterr().out)
-    assert serial == parallel and {Path(d["path"]).name for d in serial} == {"a.xml", "b.xml"}
+    main(["-j", "1", "--format", "json", str(a), str(b)])
+    one_process = json.loads(capsys.readouterr().out)
+    assert serial == parallel == one_process and {Path(d["path"]).name for d in serial} == {"a.xml", "b.xml"}
+    assert main(["-j", "0", str(a)]) == 2
+    assert "-j needs a positive number" in capsys.readouterr().err
 
 
 def test_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
