@@ -2,8 +2,9 @@
 
 Why a streaming expat parse: a 100,000-layer IR has over a million elements. A full lxml tree of
 it takes ~700 MB and building the model from the tree again visits every element in Python;
-expat's callbacks build the model directly from a stream of 1 MiB chunks, so the file is never
-held in memory and each element is touched once (docs/performance.md has the measurements).
+expat's callbacks (`irlint.ir.reader`) build the model directly from a stream of 1 MiB chunks, so
+the file is never held in memory and each element is touched once (docs/performance.md has the
+measurements).
 
 Safety: expat never fetches anything (no external DTD or entity is read), and a DOCTYPE is
 reported (IR002); a DOCTYPE with an internal subset (entity or attribute declarations) is not
@@ -15,474 +16,29 @@ attribute: the value becomes None and a diagnostic is recorded.
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Iterable
 from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
 from irlint.gcpause import paused_gc
 from irlint.ir import codes
-from irlint.ir.model import BackEdge, Edge, Graph, Layer, Model, Port, PortMapEntry
+from irlint.ir.model import Graph, Model
+from irlint.ir.reader import MAX_DEPTH, SUPPORTED_VERSIONS, Reader, Refused
 from irlint.ir.source import NOWHERE, SourceMap
 from irlint.ir.weights import Weights
 from irlint.rule import Rule
-from irlint.types import ElementType, Shape, element_type, parse_dim
 
-SUPPORTED_VERSIONS = (10, 11)
-CONTROL_FLOW = ("TensorIterator", "Loop")
+__all__ = ["CHUNK", "MAX_DEPTH", "MAX_XML_BYTES", "SUPPORTED_VERSIONS", "LoadError", "load", "parse_bytes"]
+
 # The model takes a few times the XML size in memory (docs/performance.md); this keeps a worst
 # case well inside the memory of a CI machine.
 MAX_XML_BYTES = 512 * 1024**2
-MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
 CHUNK = 1 << 20
-
-_EMPTY: Mapping[str, str] = MappingProxyType({})
-_PORT_MAP_INTS = ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
 
 
 class LoadError(Exception):
     """The file could not be read at all (missing, a directory, too large): exit code 2."""
 
-
-class _Refused(Exception):
-    """Raised inside a parser callback to stop parsing a document irlint will not read."""
-
-    def __init__(self, code: Rule, message: str, at: int) -> None:
-        super().__init__(message)
-        self.code, self.message, self.at = code, message, at
-
-
-class _Frame:
-    """What the element on top of the parse stack is; `child` returns the frame of a child element."""
-
-    __slots__ = ()
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        return IGNORE
-
-    def end(self, r: _Reader) -> None:
-        pass
-
-
-IGNORE = _Frame()  # an element irlint does not read, and everything inside it
-
-
-class _Reader:
-    """The parse: a stack of frames fed by expat callbacks, diagnostics as (rule, message, offset...).
-
-    Ports are most of a model's elements (a port and its dims are over half of them), so inside a
-    `<port>` the parser's handlers are swapped for lean ones that only collect the dims' text.
-    """
-
-    def __init__(self, src: SourceMap, path: str) -> None:
-        self.src = src
-        self.path = path
-        self.pending: list[tuple[Rule, str, int, str | None, str | None, int | None]] = []
-        self.stack: list[_Frame] = [_Document()]
-        self.model_parts: tuple[str, int | None, Graph, int] | None = None
-        self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
-        self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
-        self.precision_cache: dict[str, ElementType | None] = {}
-        self.ids: dict[str, int] = {}  # layer id text -> its int, shared by the layer and its edges
-        self.parser = p = expat.ParserCreate()
-        p.buffer_text = True
-        p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-        p.StartDoctypeDeclHandler = self.doctype
-        self.start, self.end = self._frame_handlers()
-        p.StartElementHandler, p.EndElementHandler = self.start, self.end
-        self.ports = _PortReader(self)
-
-    def _frame_handlers(self) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
-        """The general handlers, as closures over locals: they run once per element."""
-        stack = self.stack
-        push, pop = stack.append, stack.pop
-        parser = self.parser
-
-        def start(tag: str, attrs: dict[str, str]) -> None:
-            if len(stack) > MAX_DEPTH:
-                self.too_deep()
-            push(stack[-1].child(self, tag, attrs, parser.CurrentByteIndex))
-
-        def end(tag: str) -> None:
-            frame = pop()
-            if frame is not IGNORE:
-                frame.end(self)
-
-        return start, end
-
-    def close(self) -> None:
-        """Break the parser <-> handler reference cycle so the parse state is freed at once."""
-        p = self.parser
-        p.StartElementHandler = p.EndElementHandler = p.CharacterDataHandler = p.StartDoctypeDeclHandler = None
-        del self.parser
-
-    def too_deep(self) -> None:
-        raise _Refused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements (irlint "
-                       "refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
-
-    # -- port mode -------------------------------------------------------------------------------
-    def enter_port(self, ports: _PortReader) -> None:
-        p = self.parser
-        p.StartElementHandler, p.EndElementHandler = ports.child_start, ports.child_end
-        p.CharacterDataHandler = ports.texts.append
-
-    def leave_port(self) -> None:
-        p = self.parser
-        p.StartElementHandler, p.EndElementHandler = self.start, self.end
-        p.CharacterDataHandler = None
-
-    def doctype(self, name: str, system_id: str | None, public_id: str | None, internal_subset: bool) -> None:
-        at = self.parser.CurrentByteIndex
-        if internal_subset:
-            raise _Refused(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE with an internal subset; IR never "
-                           "has one and irlint does not read its entity or attribute declarations", at)
-        self.report(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE; IR never has one and irlint does not read "
-                    "the DTD it names", at, hint="remove the DOCTYPE and write values literally")
-
-    # -- diagnostics -----------------------------------------------------------------------------
-    def report(self, r: Rule, message: str, at: int, layer: str | None = None, hint: str | None = None,
-               port: int | None = None) -> None:
-        self.pending.append((r, message, at, layer, hint, port))
-
-    def diagnostics(self) -> list[Diagnostic]:
-        src = self.src
-        return [Diagnostic(r.code, r.severity, msg, src.loc(at), r.name, layer, port, (), hint)
-                for r, msg, at, layer, hint, port in self.pending]
-
-    def int_attr(self, a: Mapping[str, str], name: str, at: int, *, required: bool, what: str,
-                 layer: str | None = None) -> int | None:
-        text = a.get(name)
-        if text is None:
-            if required:
-                self.report(codes.INVALID_STRUCTURE, f"{what} has no '{name}' attribute", at, layer)
-            return None
-        try:
-            return int(text)
-        except ValueError:
-            self.report(codes.INVALID_ATTRIBUTE, f"{what}: {name}={text!r} is not an integer",
-                        self.src.attr_offset(at, name), layer)
-            return None
-
-    def data_mapping(self, a: dict[str, str]) -> Mapping[str, str]:
-        """One shared read-only mapping per distinct `<data>` (most layers of a type have the same one)."""
-        key = tuple(a.items())
-        m = self.data_cache.get(key)
-        if m is None:
-            m = self.data_cache[key] = MappingProxyType(a)
-        return m
-
-    def precision(self, text: str) -> ElementType | None:
-        try:
-            return self.precision_cache[text]
-        except KeyError:
-            et = self.precision_cache[text] = element_type(text)
-            return et
-
-    def shape_of(self, texts: tuple[str, ...]) -> tuple[Shape | None, tuple[int, ...]]:
-        """The shape of a port's dims (shared between ports) and the indices of the dims that do not parse."""
-        got = self.shape_cache.get(texts)
-        if got is None:
-            dims = [parse_dim(t) for t in texts]
-            bad = tuple(i for i, d in enumerate(dims) if d is None)
-            got = self.shape_cache[texts] = (None if bad else tuple(dims), bad)  # type: ignore[arg-type]
-        return got
-
-
-class _Document(_Frame):
-    __slots__ = ()
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag != "net":
-            r.report(codes.INVALID_STRUCTURE, f"the root element is <{tag}>, not <net>", at)
-            return IGNORE
-        version = r.int_attr(a, "version", at, required=True, what="<net>")
-        if version is not None and version not in SUPPORTED_VERSIONS:
-            r.report(codes.UNSUPPORTED_VERSION,
-                     f"IR version {version} is not supported (irlint and OpenVINO read versions 10 and 11)",
-                     r.src.attr_offset(at, "version"))
-        return _GraphFrame("", 0, "<net>", at, None, (a.get("name", ""), version))
-
-
-class _GraphFrame(_Frame):
-    """`<net>` or a `<body>`: its first `<layers>` and first `<edges>`."""
-
-    __slots__ = ("at", "depth", "edges", "layer", "layers", "net", "owner", "seen_edges", "seen_layers", "what")
-
-    def __init__(self, owner: str, depth: int, what: str, at: int, layer: _LayerFrame | None,
-                 net: tuple[str, int | None] | None) -> None:
-        self.owner, self.depth, self.what, self.at, self.layer, self.net = owner, depth, what, at, layer, net
-        self.layers: list[Layer] = []
-        self.edges: list[Edge] = []
-        self.seen_layers = self.seen_edges = False
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag == "layers" and not self.seen_layers:
-            self.seen_layers = True
-            return _LayersFrame(self)
-        if tag == "edges" and not self.seen_edges:
-            self.seen_edges = True
-            return _EdgesFrame(self)
-        return IGNORE
-
-    def end(self, r: _Reader) -> None:
-        if not self.seen_layers:
-            r.report(codes.INVALID_STRUCTURE, f"{self.what} has no <layers>", self.at, self.owner or None)
-        graph = Graph.build(tuple(self.layers), tuple(self.edges), self.owner, self.at, r.src)
-        if self.layer is not None:
-            self.layer.body = graph
-        elif self.net is not None:
-            r.model_parts = (self.net[0], self.net[1], graph, self.at)
-
-
-class _LayersFrame(_Frame):
-    __slots__ = ("graph",)
-
-    def __init__(self, graph: _GraphFrame) -> None:
-        self.graph = graph
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        return _LayerFrame(r, self.graph, a, at) if tag == "layer" else IGNORE
-
-
-class _EdgesFrame(_Frame):
-    __slots__ = ("graph",)
-
-    def __init__(self, graph: _GraphFrame) -> None:
-        self.graph = graph
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag == "edge":
-            try:
-                ids = r.ids  # layer ids as the layers' own int objects (one object per id, not one per mention)
-                fl, tl = a["from-layer"], a["to-layer"]
-                edge = Edge(ids.get(fl) or int(fl), int(a["from-port"]), ids.get(tl) or int(tl), int(a["to-port"]),
-                            at, r.src)
-            except (KeyError, ValueError):  # the slow path reports each bad end
-                owner = self.graph.owner or None
-                ends = [r.int_attr(a, n, at, required=True, what="edge", layer=owner)
-                        for n in ("from-layer", "from-port", "to-layer", "to-port")]
-                edge = Edge(ends[0], ends[1], ends[2], ends[3], at, r.src)
-            self.graph.edges.append(edge)
-        return IGNORE
-
-
-class _LayerFrame(_Frame):
-    __slots__ = (
-        "at",
-        "back_edges",
-        "back_edges_at",
-        "body",
-        "data",
-        "data_at",
-        "graph",
-        "id",
-        "ident",
-        "inputs",
-        "name",
-        "outputs",
-        "path",
-        "port_map",
-        "port_map_at",
-        "type",
-        "version",
-    )
-
-    def __init__(self, r: _Reader, graph: _GraphFrame, a: dict[str, str], at: int) -> None:
-        self.graph, self.at = graph, at
-        text = a.get("id")
-        try:
-            self.id: int | None = r.ids[text] if text in r.ids else r.ids.setdefault(text, int(text))  # type: ignore[index,arg-type]
-        except (TypeError, ValueError):
-            self.id = r.int_attr(a, "id", at, required=True, what="layer")
-        self.ident = ident = a.get("id", "?") if self.id is None else str(self.id)
-        owner = graph.owner
-        self.path = f"{owner}/body/{ident}" if owner else ident
-        ltype = a.get("type")
-        if ltype is None:
-            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", at, self.path)
-            ltype = ""
-        self.type = sys.intern(ltype)
-        self.name = a.get("name", "")
-        self.version = sys.intern(a.get("version", ""))
-        self.data: Mapping[str, str] = _EMPTY
-        self.data_at: int | None = None
-        self.inputs: list[Port] = []
-        self.outputs: list[Port] = []
-        self.body: Graph | None = None
-        self.port_map: list[PortMapEntry] = []
-        self.back_edges: list[BackEdge] = []
-        self.port_map_at: int | None = None
-        self.back_edges_at: int | None = None
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag == "input":
-            self.inputs = []  # a repeated element replaces the earlier one, as in the tree-based reader
-            return _PortsFrame(self.inputs, "input port", self.path)
-        if tag == "output":
-            self.outputs = []
-            return _PortsFrame(self.outputs, "output port", self.path)
-        if tag == "data":
-            if self.data_at is None:
-                self.data_at = at
-                self.data = r.data_mapping(a)
-                _check_data_types(r, a, at, self.path)
-            return IGNORE
-        if tag == "body":
-            return _GraphFrame(self.path, self.graph.depth + 1, f"the body of layer {self.path}", at, self, None)
-        if tag == "port_map":
-            self.port_map_at, self.port_map = at, []
-            return _PortMapFrame(self.port_map, self.path)
-        if tag == "back_edges":
-            self.back_edges_at, self.back_edges = at, []
-            return _BackEdgesFrame(self.back_edges, self.path)
-        return IGNORE
-
-    def end(self, r: _Reader) -> None:
-        if self.type in CONTROL_FLOW and self.body is None:
-            r.report(codes.INVALID_STRUCTURE, f"{self.type} layer {self.ident} '{self.name}' has no <body>",
-                     self.at, self.path)
-        self.graph.layers.append(Layer(
-            self.id, self.name, self.type, self.version, self.data, tuple(self.inputs), tuple(self.outputs),
-            self.at, r.src, self.path, self.data_at, self.body, tuple(self.port_map), tuple(self.back_edges),
-            self.port_map_at, self.back_edges_at,
-        ))
-
-
-def _check_data_types(r: _Reader, a: Mapping[str, str], at: int, path: str) -> None:
-    et = a.get("element_type")
-    if et is not None and element_type(et) is None:
-        r.report(codes.UNKNOWN_PRECISION, f"layer {path}: unknown element_type {et!r}",
-                 r.src.attr_offset(at, "element_type"), path)
-    for name in ("offset", "size"):
-        text = a.get(name)
-        if text is not None:
-            try:
-                if int(text) < 0:
-                    raise ValueError
-            except ValueError:
-                r.report(codes.INVALID_ATTRIBUTE, f"layer {path}: {name}={text!r} is not a non-negative integer",
-                         r.src.attr_offset(at, name), path)
-
-
-class _PortsFrame(_Frame):
-    __slots__ = ("path", "ports", "what")
-
-    def __init__(self, ports: list[Port], what: str, path: str) -> None:
-        self.ports, self.what, self.path = ports, what, path
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag == "port":
-            r.ports.open(self, a, at)  # the port's end is seen by the port reader, not by this stack
-        return IGNORE
-
-
-class _PortReader:
-    """Reads `<port>`s: while one is open, its `child_start`/`child_end` are the parser's handlers.
-
-    One per parse, reset for each port; only the dims' text is collected (character data goes to
-    `texts` through the C-level `list.append`, and `mark` remembers where the current dim's text starts).
-    """
-
-    __slots__ = ("depth", "dims", "mark", "path", "port", "ports", "r", "texts", "what")
-
-    def __init__(self, r: _Reader) -> None:
-        self.r = r
-        self.texts: list[str] = []
-        self.dims: list[str] = []
-        self.mark = self.depth = 0
-        self.port: Port | None = None
-        self.ports: list[Port] = []
-        self.what = self.path = ""
-
-    def open(self, owner: _PortsFrame, a: dict[str, str], at: int) -> None:
-        r = self.r
-        self.ports, self.what, self.path = owner.ports, owner.what, owner.path
-        text = a.get("id")
-        try:
-            pid: int | None = int(text)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            pid = r.int_attr(a, "id", at, required=True, what=self.what, layer=self.path)
-        prec = a.get("precision")
-        precision = None
-        if prec is not None:
-            precision = r.precision(prec)
-            if precision is None:
-                r.report(codes.UNKNOWN_PRECISION, f"{self.what} {pid}: unknown precision {prec!r}",
-                         r.src.attr_offset(at, "precision"), self.path, port=pid)
-        names = a.get("names")
-        self.port = Port(pid, precision, None, tuple(n.strip() for n in names.split(",")) if names else (), at,
-                         r.src)
-        self.depth = 0
-        r.enter_port(self)
-
-    def child_start(self, tag: str, a: dict[str, str]) -> None:
-        depth = self.depth = self.depth + 1
-        if depth == 1:
-            if tag == "dim":
-                self.mark = len(self.texts)
-        elif len(self.r.stack) + depth > MAX_DEPTH:
-            self.r.too_deep()
-
-    def child_end(self, tag: str) -> None:
-        depth = self.depth
-        if depth == 0:
-            self.finish()
-            return
-        if depth == 1 and tag == "dim":  # only the text of a direct <dim> child counts
-            texts, mark = self.texts, self.mark
-            self.dims.append(texts[mark] if len(texts) == mark + 1 else "".join(texts[mark:]))
-        self.depth = depth - 1
-
-    def finish(self) -> None:
-        r, port, dims = self.r, self.port, self.dims
-        assert port is not None
-        r.leave_port()
-        r.stack.pop()  # the placeholder the general handler pushed for this port
-        port.shape, bad = r.shape_of(tuple(dims))
-        for i in bad:
-            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {port.id}: <dim>{dims[i].strip()}</dim> is not a valid "
-                     "dimension", r.src.nth_tag_offset(port.at, "dim", i), self.path,
-                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=port.id)
-        self.ports.append(port)
-        self.texts.clear()
-        dims.clear()
-        self.port = None
-
-
-class _PortMapFrame(_Frame):
-    __slots__ = ("entries", "owner")
-
-    def __init__(self, entries: list[PortMapEntry], owner: str) -> None:
-        self.entries, self.owner = entries, owner
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag in ("input", "output"):
-            what = f"port_map <{tag}>"
-            v = [r.int_attr(a, n, at, required=n in ("external_port_id", "internal_layer_id"), what=what,
-                            layer=self.owner) for n in _PORT_MAP_INTS]
-            self.entries.append(PortMapEntry(tag, v[0], v[1], v[2], v[3], v[4], v[5], v[6], a.get("purpose"), at,
-                                             r.src, MappingProxyType(a)))
-        return IGNORE
-
-
-class _BackEdgesFrame(_Frame):
-    __slots__ = ("edges", "owner")
-
-    def __init__(self, edges: list[BackEdge], owner: str) -> None:
-        self.edges, self.owner = edges, owner
-
-    def child(self, r: _Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
-        if tag == "edge":
-            def get(name: str, required: bool) -> int | None:
-                return r.int_attr(a, name, at, required=required, what="back edge", layer=self.owner)
-
-            self.edges.append(BackEdge(get("from-layer", True), get("to-layer", True), get("from-port", False),
-                                       get("to-port", False), at, r.src))
-        return IGNORE
-
-
-# -- entry points ------------------------------------------------------------------------------
 
 def default_weights_path(xml_path: str) -> str:
     base, _ = os.path.splitext(xml_path)
@@ -528,7 +84,7 @@ def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
            window: Callable[[int, int], bytes]) -> Model:
     """Feed the chunks to expat, the cyclic garbage collector paused (irlint.gcpause says why)."""
     src = SourceMap(path, window)
-    reader = _Reader(src, path)
+    reader = Reader(src, path)
     parser = reader.parser
     failure: list[tuple[Rule, str, int]] = []
     try:
@@ -539,7 +95,7 @@ def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
             parser.Parse(b"", True)
     except expat.ExpatError as e:
         failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}", parser.ErrorByteIndex))
-    except _Refused as e:
+    except Refused as e:
         failure.append((e.code, e.message, e.at))
     except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
         failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))

@@ -24,8 +24,20 @@ def _empty() -> Mapping[str, str]:
     return MappingProxyType({})
 
 
+class _Located:
+    """An element of the file: `at` is its byte offset, and `loc` its line and column, resolved on demand."""
+
+    __slots__ = ()
+    at: int
+    src: SourceMap
+
+    @property
+    def loc(self) -> Location:
+        return self.src.loc(self.at)
+
+
 @dataclass(slots=True, eq=False)
-class Port:
+class Port(_Located):
     """An input or output port of a layer. `shape` is None when a dim could not be parsed."""
 
     id: int | None
@@ -35,13 +47,9 @@ class Port:
     at: int
     src: SourceMap
 
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
-
 
 @dataclass(slots=True, eq=False)
-class Edge:
+class Edge(_Located):
     """An `<edge from-layer from-port to-layer to-port>` of one graph level."""
 
     from_layer: int | None
@@ -51,13 +59,9 @@ class Edge:
     at: int
     src: SourceMap
 
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
-
 
 @dataclass(slots=True, eq=False)
-class PortMapEntry:
+class PortMapEntry(_Located):
     """A `<port_map>` `<input>` or `<output>`; absent optional attributes are None (not defaulted)."""
 
     direction: str  # "input" | "output"
@@ -74,17 +78,13 @@ class PortMapEntry:
     attrs: Mapping[str, str] = field(default_factory=_empty)
 
     @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
-
-    @property
     def sliced(self) -> bool:
         """True when the entry slices (input) or concatenates (output) along `axis`."""
         return "axis" in self.attrs
 
 
 @dataclass(slots=True, eq=False)
-class BackEdge:
+class BackEdge(_Located):
     """A `<back_edges>` `<edge from-layer to-layer>` inside a TensorIterator or Loop."""
 
     from_layer: int | None
@@ -94,13 +94,9 @@ class BackEdge:
     at: int
     src: SourceMap
 
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
-
 
 @dataclass(slots=True, eq=False)
-class Layer:
+class Layer(_Located):
     """A `<layer>`. `data` holds the `<data>` attributes as written; `body` is set for TI/Loop."""
 
     id: int | None
@@ -119,10 +115,6 @@ class Layer:
     back_edges: tuple[BackEdge, ...] = ()
     port_map_at: int | None = None
     back_edges_at: int | None = None
-
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
 
     @property
     def data_loc(self) -> Location | None:
@@ -161,7 +153,7 @@ class Layer:
 
 
 @dataclass(slots=True, eq=False)
-class Graph:
+class Graph(_Located):
     """One graph level: the top-level net or a body. `owner` is the TI/Loop path ("" at top level)."""
 
     layers: tuple[Layer, ...]
@@ -178,10 +170,6 @@ class Graph:
             if layer.id is not None and layer.id not in by_id:
                 by_id[layer.id] = layer  # first wins; duplicates are a rule's business
         return Graph(layers, edges, owner, at, src, MappingProxyType(by_id))
-
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
 
     def layer(self, layer_id: int | None) -> Layer | None:
         return None if layer_id is None else self.by_id.get(layer_id)
@@ -201,7 +189,7 @@ class Graph:
 
 
 @dataclass(slots=True, eq=False)
-class Model:
+class Model(_Located):
     """A whole IR: the top-level graph, the weights, and what the loader had to say."""
 
     path: str
@@ -212,10 +200,6 @@ class Model:
     at: int
     src: SourceMap
     diagnostics: tuple[Diagnostic, ...] = ()
-
-    @property
-    def loc(self) -> Location:
-        return self.src.loc(self.at)
 
     def graphs(self) -> Iterator[Graph]:
         """Every graph level, top level first, then bodies depth-first in file order."""
