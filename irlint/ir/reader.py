@@ -68,7 +68,7 @@ class Reader:
         self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
         self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
         self.precision_cache: dict[str, ElementType | None] = {}
-        self.ids: dict[str, int] = {}  # layer id text -> its int, shared by the layer and its edges
+        self.ids: dict[int, int] = {}  # each layer id once, as one int object shared by the layer and its edges
         self.parser = p = expat.ParserCreate()
         p.buffer_text = True
         p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -239,9 +239,8 @@ class _EdgesFrame(_Frame):
         if tag == "edge":
             try:
                 ids = r.ids  # layer ids as the layers' own int objects (one object per id, not one per mention)
-                fl, tl = a["from-layer"], a["to-layer"]
-                edge = Edge(ids.get(fl) or int(fl), int(a["from-port"]), ids.get(tl) or int(tl), int(a["to-port"]),
-                            at, r.src)
+                fl, tl = int(a["from-layer"]), int(a["to-layer"])
+                edge = Edge(ids.get(fl, fl), int(a["from-port"]), ids.get(tl, tl), int(a["to-port"]), at, r.src)
             except (KeyError, ValueError):  # the slow path reports each bad end
                 owner = self.graph.owner or None
                 ends = [r.int_attr(a, n, at, required=True, what="edge", layer=owner)
@@ -276,7 +275,8 @@ class _LayerFrame(_Frame):
         self.graph, self.at = graph, at
         text = a.get("id")
         try:
-            self.id: int | None = r.ids[text] if text in r.ids else r.ids.setdefault(text, int(text))  # type: ignore[index,arg-type]
+            lid = int(text)  # type: ignore[arg-type]
+            self.id: int | None = r.ids.setdefault(lid, lid)
         except (TypeError, ValueError):
             self.id = r.int_attr(a, "id", at, required=True, what="layer")
         self.ident = ident = a.get("id", "?") if self.id is None else str(self.id)

@@ -2,7 +2,7 @@
 
 The loader records one integer per element (the byte offset of its `<`), not a `Location`: a
 100,000-layer model has over a million elements and a rule run needs the place of a handful. Line
-starts are kept in a numpy array (8 bytes a line), and a lookup is a binary search.
+starts are kept in a numpy array (4 bytes a line), and a lookup is a binary search.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ class SourceMap:
 
     def __init__(self, path: str, window: Callable[[int, int], bytes] | None = None) -> None:
         self.path = path
-        self._parts: list[np.ndarray] = [np.zeros(1, np.int64)]
+        self._parts: list[np.ndarray] = [np.zeros(1, np.int32)]
         self._size = 0
         self._starts: np.ndarray | None = None
         self._window = window  # reads `n` bytes at an offset: only to place an attribute in a diagnostic
@@ -37,7 +37,8 @@ class SourceMap:
         """Record the line starts of the next chunk of the file."""
         nl = np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10)
         if nl.size:
-            self._parts.append(nl.astype(np.int64) + (self._size + 1))
+            wide = self._size + len(chunk) >= 2**31  # 4 bytes a line while offsets fit (the loader caps at 512 MiB)
+            self._parts.append(nl.astype(np.int64 if wide else np.int32) + (self._size + 1))
             self._starts = None
         self._size += len(chunk)
 
