@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from irlint.rule import declared
+from irlint.rule import Rule, declared
 
 MALFORMED_XML = declared(
     "IR001",
@@ -142,7 +142,7 @@ INVALID_STRUCTURE = declared(
     """,
 )
 
-LOADER_RULES = (
+LOADER_RULES: tuple[Rule, ...] = (
     MALFORMED_XML,
     DTD_NOT_ALLOWED,
     UNSUPPORTED_VERSION,
