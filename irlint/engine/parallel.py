@@ -23,7 +23,7 @@ from irlint.ir.model import Model
 from irlint.rule import Rule
 from irlint.shapes.infer import sort_layers
 
-MIN_LAYERS = 5000  # below this a fork costs more than it saves (measured: docs/performance.md)
+MIN_LAYERS = 10_000  # at 10,000 layers the split and one process are level (docs/performance.md)
 _CHILD_FAILED = 70
 
 
