@@ -68,6 +68,7 @@ class Reader:
         self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
         self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
         self.precision_cache: dict[str, ElementType | None] = {}
+        self.layer: _LayerFrame | None = None  # the innermost open <layer>
         self.ids: dict[int, int] = {}  # each layer id once, as one int object shared by the layer and its edges
         self.parser = p = expat.ParserCreate()
         p.buffer_text = True
@@ -214,7 +215,7 @@ class _GraphFrame(_Frame):
             r.report(codes.INVALID_STRUCTURE, f"{self.what} has no <layers>", self.at, self.owner or None)
         graph = Graph.build(tuple(self.layers), tuple(self.edges), self.owner, self.at, r.src)
         if self.layer is not None:
-            self.layer.body = graph
+            self.layer.layer.body = graph
         elif self.net is not None:
             r.model_parts = (self.net[0], self.net[1], graph, self.at)
 
@@ -251,86 +252,69 @@ class _EdgesFrame(_Frame):
 
 
 class _LayerFrame(_Frame):
-    __slots__ = (
-        "at",
-        "back_edges",
-        "back_edges_at",
-        "body",
-        "data",
-        "data_at",
-        "graph",
-        "id",
-        "ident",
-        "inputs",
-        "name",
-        "outputs",
-        "path",
-        "port_map",
-        "port_map_at",
-        "type",
-        "version",
-    )
+    """A `<layer>`: the `Layer` is made at its start and completed by its children and its end."""
+
+    __slots__ = ("back_edges", "graph", "ident", "inputs", "layer", "outer", "outputs", "port_map")
 
     def __init__(self, r: Reader, graph: _GraphFrame, a: dict[str, str], at: int) -> None:
-        self.graph, self.at = graph, at
+        self.graph = graph
         text = a.get("id")
         try:
             lid = int(text)  # type: ignore[arg-type]
-            self.id: int | None = r.ids.setdefault(lid, lid)
+            layer_id: int | None = r.ids.setdefault(lid, lid)
         except (TypeError, ValueError):
-            self.id = r.int_attr(a, "id", at, required=True, what="layer")
-        self.ident = ident = a.get("id", "?") if self.id is None else str(self.id)
+            layer_id = r.int_attr(a, "id", at, required=True, what="layer")
+        self.ident = ident = a.get("id", "?") if layer_id is None else str(layer_id)
         owner = graph.owner
-        self.path = f"{owner}/body/{ident}" if owner else ident
+        path = f"{owner}/body/{ident}" if owner else ident
         ltype = a.get("type")
         if ltype is None:
-            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", at, self.path)
+            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", at, path)
             ltype = ""
-        self.type = sys.intern(ltype)
-        self.name = a.get("name", "")
-        self.version = sys.intern(a.get("version", ""))
-        self.data: Mapping[str, str] = _EMPTY
-        self.data_at: int | None = None
+        self.layer = Layer(layer_id, a.get("name", ""), sys.intern(ltype), sys.intern(a.get("version", "")), _EMPTY,
+                           (), (), at, r.src, path)
         self.inputs: list[Port] = []
         self.outputs: list[Port] = []
-        self.body: Graph | None = None
-        self.port_map: list[PortMapEntry] = []
-        self.back_edges: list[BackEdge] = []
-        self.port_map_at: int | None = None
-        self.back_edges_at: int | None = None
+        self.port_map: list[PortMapEntry] | None = None
+        self.back_edges: list[BackEdge] | None = None
+        self.outer, r.layer = r.layer, self  # the <input>/<output> frames read the current layer from r
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
         if tag == "input":
             self.inputs = []  # a repeated element replaces the earlier one, as in the tree-based reader
-            return _PortsFrame(self.inputs, "input port", self.path)
+            return _INPUTS
         if tag == "output":
             self.outputs = []
-            return _PortsFrame(self.outputs, "output port", self.path)
+            return _OUTPUTS
+        layer = self.layer
         if tag == "data":
-            if self.data_at is None:
-                self.data_at = at
-                self.data = r.data_mapping(a)
-                _check_data_types(r, a, at, self.path)
+            if layer.data_at is None:
+                layer.data_at = at
+                layer.data = r.data_mapping(a)
+                _check_data_types(r, a, at, layer.path)
             return IGNORE
         if tag == "body":
-            return _GraphFrame(self.path, self.graph.depth + 1, f"the body of layer {self.path}", at, self, None)
+            return _GraphFrame(layer.path, self.graph.depth + 1, f"the body of layer {layer.path}", at, self, None)
         if tag == "port_map":
-            self.port_map_at, self.port_map = at, []
-            return _PortMapFrame(self.port_map, self.path)
+            layer.port_map_at, self.port_map = at, []
+            return _PortMapFrame(self.port_map, layer.path)
         if tag == "back_edges":
-            self.back_edges_at, self.back_edges = at, []
-            return _BackEdgesFrame(self.back_edges, self.path)
+            layer.back_edges_at, self.back_edges = at, []
+            return _BackEdgesFrame(self.back_edges, layer.path)
         return IGNORE
 
     def end(self, r: Reader) -> None:
-        if self.type in CONTROL_FLOW and self.body is None:
-            r.report(codes.INVALID_STRUCTURE, f"{self.type} layer {self.ident} '{self.name}' has no <body>",
-                     self.at, self.path)
-        self.graph.layers.append(Layer(
-            self.id, self.name, self.type, self.version, self.data, tuple(self.inputs), tuple(self.outputs),
-            self.at, r.src, self.path, self.data_at, self.body, tuple(self.port_map), tuple(self.back_edges),
-            self.port_map_at, self.back_edges_at,
-        ))
+        layer = self.layer
+        if layer.type in CONTROL_FLOW and layer.body is None:
+            r.report(codes.INVALID_STRUCTURE, f"{layer.type} layer {self.ident} '{layer.name}' has no <body>",
+                     layer.at, layer.path)
+        layer.inputs, layer.outputs = tuple(self.inputs), tuple(self.outputs)
+        if self.port_map is not None:
+            layer.port_map = tuple(self.port_map)
+        if self.back_edges is not None:
+            layer.back_edges = tuple(self.back_edges)
+        self.graph.layers.append(layer)
+        r.layer = self.outer
 
 
 def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str) -> None:
@@ -350,15 +334,23 @@ def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str) -> No
 
 
 class _PortsFrame(_Frame):
-    __slots__ = ("path", "ports", "what")
+    """`<input>` or `<output>` of the current layer (two shared frames, not one per element)."""
 
-    def __init__(self, ports: list[Port], what: str, path: str) -> None:
-        self.ports, self.what, self.path = ports, what, path
+    __slots__ = ("output", "what")
+
+    def __init__(self, output: bool) -> None:
+        self.output, self.what = output, "output port" if output else "input port"
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
         if tag == "port":
-            r.ports.open(self, a, at)  # the port's end is seen by the port reader, not by this stack
+            layer = r.layer
+            assert layer is not None
+            # the port's end is seen by the port reader, not by this stack
+            r.ports.open(layer.outputs if self.output else layer.inputs, self.what, layer.layer.path, a, at)
         return IGNORE
+
+
+_INPUTS, _OUTPUTS = _PortsFrame(False), _PortsFrame(True)
 
 
 class _PortReader:
@@ -379,9 +371,9 @@ class _PortReader:
         self.ports: list[Port] = []
         self.what = self.path = ""
 
-    def open(self, owner: _PortsFrame, a: dict[str, str], at: int) -> None:
+    def open(self, ports: list[Port], what: str, path: str, a: dict[str, str], at: int) -> None:
         r = self.r
-        self.ports, self.what, self.path = owner.ports, owner.what, owner.path
+        self.ports, self.what, self.path = ports, what, path
         text = a.get("id")
         try:
             pid: int | None = int(text)  # type: ignore[arg-type]
