@@ -84,7 +84,7 @@ def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
            window: Callable[[int, int], bytes]) -> Model:
     """Feed the chunks to expat, the cyclic garbage collector paused (irlint.gcpause says why)."""
     src = SourceMap(path, window)
-    reader = Reader(src, path)
+    reader = Reader(src)
     parser = reader.parser
     failure: list[tuple[Rule, str, int]] = []
     try:

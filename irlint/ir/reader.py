@@ -59,9 +59,8 @@ class Reader:
     `<port>` the parser's handlers are swapped for lean ones that only collect the dims' text.
     """
 
-    def __init__(self, src: SourceMap, path: str) -> None:
+    def __init__(self, src: SourceMap) -> None:
         self.src = src
-        self.path = path
         self.pending: list[tuple[Rule, str, int, str | None, str | None, int | None]] = []
         self.stack: list[_Frame] = [_Document()]
         self.model_parts: tuple[str, int | None, Graph, int] | None = None

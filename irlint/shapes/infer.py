@@ -240,7 +240,8 @@ class _Inferer:
         self.set_outputs(layer, outs)
 
     def infer(self, op: Any, attrs: Any, inputs: list[TensorInfo]) -> list[TensorInfo]:
-        """`op.infer`, memoised on (op, attrs, input types and shapes) when no input has a value.
+        """`op.infer`, memoised on (op, attrs, input types and shapes) when the op ignores values
+        (`infer_reads_values = False`) or no input has one.
 
         The key holds ids; the cache entry keeps the keyed objects alive so an id is never reused.
         """
