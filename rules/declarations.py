@@ -64,10 +64,10 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
                 f"{sp.precision.precision} but {dst.describe()} declares {dp.precision.precision}",
-                dp.loc,
+                dst.port_loc(dp),
                 layer=dst.path,
                 port=dp.id,
-                related=(Related(sp.loc, f"output port {sp.id} of '{src.name}' declares "
+                related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{sp.precision.precision}"), Related(e.loc, "the edge")),
                 hint="insert a Convert if a cast is intended",
             )
@@ -98,10 +98,10 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
                 f"{format_shape(sp.shape)} but {dst.describe()} declares {format_shape(dp.shape)}",
-                dp.loc,
+                dst.port_loc(dp),
                 layer=dst.path,
                 port=dp.id,
-                related=(Related(sp.loc, f"output port {sp.id} of '{src.name}' declares "
+                related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
             )
 
@@ -116,7 +116,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
         yield Finding(
             f"{layer.describe()}: element_type={et_text} but its output port declares "
             f"{port.precision.precision}",
-            port.loc,
+            layer.port_loc(port),
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s element_type"),),
@@ -133,7 +133,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
     if shapes_disagree(declared, port.shape):
         yield Finding(
             f"{layer.describe()}: shape=\"{shape_text}\" but its output port declares {format_shape(port.shape)}",
-            port.loc,
+            layer.port_loc(port),
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s shape attribute"),),

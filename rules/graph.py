@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Graph, Layer, Port
 from irlint.ops import lookup
 from irlint.rule import Finding, rule
 
@@ -154,7 +154,7 @@ def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
             if p.id is not None and layer.id is not None and not is_fed(layer.id, p.id):
                 yield Finding(
                     f"input port {p.id} of {layer.describe()} is not connected",
-                    p.loc,
+                    layer.port_loc(p),
                     layer=layer.path,
                     port=p.id,
                     hint="every input port needs exactly one incoming <edge>",
@@ -192,7 +192,10 @@ def input_multiple_edges(ctx: Context, graph: Graph) -> Iterator[Finding]:
             edges[1].loc,
             layer=layer.path,
             port=p.id,
-            related=(*tuple(Related(e.loc, "also feeds it") for e in edges[:1]), Related(p.loc, "the port")),
+            related=(
+                *(Related(e.loc, "also feeds it") for e in edges[:1]),
+                Related(layer.port_loc(p), "the port"),
+            ),
         )
 
 
@@ -277,17 +280,17 @@ def duplicate_port_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
         ports = (*layer.inputs, *layer.outputs)
         if len({p.id for p in ports}) == len(ports):
             continue  # the common case, decided in C
-        seen: dict[int, object] = {}
+        seen: dict[int, Port] = {}
         for p in ports:
             if p.id is None:
                 continue
             if p.id in seen:
                 yield Finding(
                     f"port id {p.id} is used twice in {layer.describe()}",
-                    p.loc,
+                    layer.port_loc(p),
                     layer=layer.path,
                     port=p.id,
-                    related=(Related(seen[p.id].loc, "first used here"),),  # type: ignore[attr-defined]
+                    related=(Related(layer.port_loc(seen[p.id]), "first used here"),),
                 )
             else:
                 seen[p.id] = p

@@ -79,12 +79,13 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
         if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
                 and not port.precision.is_dynamic and info.etype != port.precision:
             yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
-                          f"but the op produces {info.etype.precision}", port.loc, layer=layer.path, port=port.id)
+                          f"but the op produces {info.etype.precision}", layer.port_loc(port), layer=layer.path,
+                          port=port.id)
         elif info.shape is not None and port.shape is not None and info.shape != port.shape and (
             len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
         ):
             yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
-                          f"but the op produces {format_shape(info.shape)}", port.loc, layer=layer.path,
+                          f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
                           port=port.id)
 
 

@@ -70,7 +70,7 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
     p = layer.input(0)
     problem = _check_port(_input(ctx, graph, layer, 0), (I32, I64), "the trip count (input 0)")
     if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=0)
+        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=0)
 
 
 @rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
@@ -94,7 +94,7 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
     p = layer.input(1)
     problem = _check_port(_input(ctx, graph, layer, 1), (BOOL,), "the execution condition (input 1)")
     if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", p.loc, layer=layer.path, port=1)
+        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=1)
 
 
 @rule("LP703", "loop-condition-output-missing", types=("Loop",), uses_shapes=True)
@@ -252,7 +252,7 @@ def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     ):
         p = layer.input(0)
         yield Finding(f"{layer.describe()} never ends: the trip count is -1 and the body condition is always true",
-                      p.loc if p else layer.loc, layer=layer.path, port=0)
+                      layer.port_loc(p) if p else layer.loc, layer=layer.path, port=0)
 
 
 @rule("LP708", "loop-more-iterations-than-slices", severity="warning", types=("Loop",), uses_shapes=True)

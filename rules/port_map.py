@@ -122,12 +122,12 @@ def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
     reserved = {0, 1} if layer.type == "Loop" else set()
     for p in layer.inputs:
         if p.id is not None and p.id not in reserved and ("input", p.id) not in mapped:
-            yield Finding(f"input port {p.id} of {layer.describe()} has no port_map <input> entry", p.loc,
+            yield Finding(f"input port {p.id} of {layer.describe()} has no port_map <input> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
     for p in layer.outputs:
         if p.id is not None and ("output", p.id) not in mapped:
-            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", p.loc,
+            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
 

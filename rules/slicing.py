@@ -204,7 +204,7 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
             yield Finding(
                 f"body {param.describe()} declares {format_shape(declared.shape)} but {how} is "
                 f"{format_shape(got.shape)} ({_describe(e)} of {layer.describe()})",
-                param.outputs[0].loc if param.outputs else param.loc, layer=param.path,
+                param.port_loc(param.outputs[0]) if param.outputs else param.loc, layer=param.path,
                 related=(Related(e.loc, "the port_map entry"),),
                 hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere",
             )
@@ -259,7 +259,7 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         else:
             how = "the body Result's last value"
         yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, but "
-                      f"{how} is {format_shape(inferred.shape)}", port.loc, layer=layer.path, port=port.id,
+                      f"{how} is {format_shape(inferred.shape)}", layer.port_loc(port), layer=layer.path, port=port.id,
                       related=(Related(e.loc, "the port_map entry"),))
 
 

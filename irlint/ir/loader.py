@@ -16,7 +16,7 @@ attribute: the value becomes None and a diagnostic is recorded.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
@@ -24,7 +24,7 @@ from irlint.gcpause import paused_gc
 from irlint.ir import codes
 from irlint.ir.model import Graph, Model
 from irlint.ir.reader import MAX_DEPTH, SUPPORTED_VERSIONS, Reader, Refused
-from irlint.ir.source import NOWHERE, SourceMap
+from irlint.ir.source import NOWHERE, ReadAt, SourceMap, file_reader
 from irlint.ir.weights import Weights
 from irlint.rule import Rule
 
@@ -67,23 +67,25 @@ def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = 
     w = Weights.open(os.fspath(weights) if weights is not None else default_weights_path(p))
     try:
         with open(p, "rb") as f:
-            fd = f.fileno()
-            return _parse(iter(lambda: f.read(CHUNK), b""), p, w, lambda at, n: os.pread(fd, n, at))
+            return _parse(iter(lambda: f.read(CHUNK), b""), p, w, file_reader(p))
     except OSError as e:
         raise LoadError(f"{p}: cannot read ({e.strerror or e})") from e
 
 
 def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
-    """Parse XML bytes already in memory (the file name is only used for locations)."""
+    """Parse XML bytes already in memory (the file name is only used for locations).
+
+    The model keeps `data`: its locations are read from it (`irlint.ir.source`).
+    """
     view = memoryview(data)
     return _parse((view[i:i + CHUNK] for i in range(0, len(data), CHUNK)), path, weights,
                   lambda at, n: data[at:at + n])
 
 
 def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
-           window: Callable[[int, int], bytes]) -> Model:
+           read: ReadAt) -> Model:
     """Feed the chunks to expat, the cyclic garbage collector paused (irlint.gcpause says why)."""
-    src = SourceMap(path, window)
+    src = SourceMap(path, read)
     reader = Reader(src)
     parser = reader.parser
     failure: list[tuple[Rule, str, int]] = []
@@ -100,7 +102,6 @@ def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
     except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
         failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
     finally:
-        src.done()
         reader.close()
     if failure or reader.model_parts is None:
         for r, msg, at in failure:

@@ -5,7 +5,9 @@ it; `data` and a port_map entry's `attrs` keep the attributes as written, so a r
 
 Sized for models of 100,000+ layers: the classes have slots, and an element's place in the file is
 one integer (`at`, a byte offset) that becomes a `Location` only when `loc` is read (see
-`irlint.ir.source`). Identical `<data>` attribute sets and port shapes are shared between layers.
+`irlint.ir.source`). Identical `<data>` attribute sets and port shapes are shared between layers,
+and so are equal ports: a `Port` is a value without a place of its own (a layer's ports are
+distinct objects, and `Layer.port_loc` finds where one is written).
 """
 
 from __future__ import annotations
@@ -36,16 +38,18 @@ class _Located:
         return self.src.loc(self.at)
 
 
-@dataclass(slots=True, eq=False)
-class Port(_Located):
-    """An input or output port of a layer. `shape` is None when a dim could not be parsed."""
+@dataclass(slots=True, eq=False, frozen=True)
+class Port:
+    """An input or output port of a layer. `shape` is None when a dim could not be parsed.
+
+    Shared between layers by the loader (most ports of a model repeat a few id/type/shape
+    combinations), so it carries no location: ask its layer (`Layer.port_loc`).
+    """
 
     id: int | None
     precision: ElementType | None
     shape: Shape | None
     names: tuple[str, ...]
-    at: int
-    src: SourceMap
 
 
 @dataclass(slots=True, eq=False)
@@ -109,24 +113,38 @@ class Layer(_Located):
     at: int
     src: SourceMap
     path: str  # id path such as "2/body/7"
-    data_at: int | None = None
     body: Graph | None = None
     port_map: tuple[PortMapEntry, ...] = ()
     back_edges: tuple[BackEdge, ...] = ()
-    port_map_at: int | None = None
-    back_edges_at: int | None = None
+
+    # Where the children are written is looked up in the file when asked (irlint.ir.source).
+    def _child_loc(self, name: str) -> Location | None:
+        parts = self.src.layer_parts(self.at)
+        at = None if parts is None else getattr(parts, name)
+        return None if at is None else self.src.loc(at)
 
     @property
     def data_loc(self) -> Location | None:
-        return None if self.data_at is None else self.src.loc(self.data_at)
+        """The `<data>` element (None when there is none or the layer cannot be read back)."""
+        return self._child_loc("data")
 
     @property
     def port_map_loc(self) -> Location | None:
-        return None if self.port_map_at is None else self.src.loc(self.port_map_at)
+        return self._child_loc("port_map")
 
     @property
     def back_edges_loc(self) -> Location | None:
-        return None if self.back_edges_at is None else self.src.loc(self.back_edges_at)
+        return self._child_loc("back_edges")
+
+    def port_loc(self, port: Port) -> Location:
+        """Where one of this layer's ports is written (the layer's own place if it cannot be found)."""
+        parts = self.src.layer_parts(self.at)
+        for mine, offsets in ((self.inputs, parts.inputs if parts else ()),
+                              (self.outputs, parts.outputs if parts else ())):
+            for i, p in enumerate(mine):
+                if p is port:
+                    return self.src.loc(offsets[i]) if i < len(offsets) else self.loc
+        return self.loc
 
     def input(self, port_id: int) -> Port | None:
         for p in self.inputs:

@@ -67,6 +67,8 @@ class Reader:
         self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
         self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
         self.precision_cache: dict[str, ElementType | None] = {}
+        self.port_cache: dict[tuple[int | None, ElementType | None, int], Port] = {}
+        self.tuple_cache: dict[tuple[Port, ...], tuple[Port, ...]] = {}
         self.layer: _LayerFrame | None = None  # the innermost open <layer>
         self.ids: dict[int, int] = {}  # each layer id once, as one int object shared by the layer and its edges
         self.parser = p = expat.ParserCreate()
@@ -172,6 +174,37 @@ class Reader:
             got = self.shape_cache[texts] = (None if bad else tuple(dims), bad)  # type: ignore[arg-type]
         return got
 
+    def port(self, pid: int | None, precision: ElementType | None, shape: Shape | None,
+             names: tuple[str, ...]) -> Port:
+        """The one `Port` with these fields: a model's unnamed ports repeat a few combinations
+        (named ones are unique, tensor names being unique)."""
+        if names:
+            return Port(pid, precision, shape, names)
+        key = (pid, precision, id(shape))  # shapes are shared already (`shape_of`)
+        got = self.port_cache.get(key)
+        if got is None:
+            got = self.port_cache[key] = Port(pid, precision, shape, names)
+        return got
+
+    def port_tuples(self, inputs: list[Port], outputs: list[Port]) -> tuple[tuple[Port, ...], tuple[Port, ...]]:
+        """A layer's port tuples, shared with earlier layers; its own ports stay distinct objects,
+        so that `Layer.port_loc` can tell which one is meant (equal ports only come from a defect)."""
+        both = inputs + outputs
+        if len({id(p) for p in both}) != len(both):
+            seen: set[int] = set()
+            for ports in (inputs, outputs):
+                for i, p in enumerate(ports):
+                    if id(p) in seen:
+                        ports[i] = Port(p.id, p.precision, p.shape, p.names)  # a copy of its own
+                    seen.add(id(ports[i]))
+        return self._shared(tuple(inputs)), self._shared(tuple(outputs))
+
+    def _shared(self, ports: tuple[Port, ...]) -> tuple[Port, ...]:
+        for p in ports:
+            if p.names:  # such a tuple is unique: do not keep it in the cache
+                return ports
+        return self.tuple_cache.setdefault(ports, ports)
+
 
 class _Document(_Frame):
     __slots__ = ()
@@ -253,7 +286,7 @@ class _EdgesFrame(_Frame):
 class _LayerFrame(_Frame):
     """A `<layer>`: the `Layer` is made at its start and completed by its children and its end."""
 
-    __slots__ = ("back_edges", "graph", "ident", "inputs", "layer", "outer", "outputs", "port_map")
+    __slots__ = ("back_edges", "graph", "has_data", "ident", "inputs", "layer", "outer", "outputs", "port_map")
 
     def __init__(self, r: Reader, graph: _GraphFrame, a: dict[str, str], at: int) -> None:
         self.graph = graph
@@ -276,6 +309,7 @@ class _LayerFrame(_Frame):
         self.outputs: list[Port] = []
         self.port_map: list[PortMapEntry] | None = None
         self.back_edges: list[BackEdge] | None = None
+        self.has_data = False
         self.outer, r.layer = r.layer, self  # the <input>/<output> frames read the current layer from r
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
@@ -287,18 +321,18 @@ class _LayerFrame(_Frame):
             return _OUTPUTS
         layer = self.layer
         if tag == "data":
-            if layer.data_at is None:
-                layer.data_at = at
+            if not self.has_data:  # the first <data> counts (irlint.ir.source places it the same way)
+                self.has_data = True
                 layer.data = r.data_mapping(a)
                 _check_data_types(r, a, at, layer.path)
             return IGNORE
         if tag == "body":
             return _GraphFrame(layer.path, self.graph.depth + 1, f"the body of layer {layer.path}", at, self, None)
         if tag == "port_map":
-            layer.port_map_at, self.port_map = at, []
+            self.port_map = []
             return _PortMapFrame(self.port_map, layer.path)
         if tag == "back_edges":
-            layer.back_edges_at, self.back_edges = at, []
+            self.back_edges = []
             return _BackEdgesFrame(self.back_edges, layer.path)
         return IGNORE
 
@@ -307,7 +341,7 @@ class _LayerFrame(_Frame):
         if layer.type in CONTROL_FLOW and layer.body is None:
             r.report(codes.INVALID_STRUCTURE, f"{layer.type} layer {self.ident} '{layer.name}' has no <body>",
                      layer.at, layer.path)
-        layer.inputs, layer.outputs = tuple(self.inputs), tuple(self.outputs)
+        layer.inputs, layer.outputs = r.port_tuples(self.inputs, self.outputs)
         if self.port_map is not None:
             layer.port_map = tuple(self.port_map)
         if self.back_edges is not None:
@@ -359,14 +393,16 @@ class _PortReader:
     `texts` through the C-level `list.append`, and `mark` remembers where the current dim's text starts).
     """
 
-    __slots__ = ("depth", "dims", "mark", "path", "port", "ports", "r", "texts", "what")
+    __slots__ = ("at", "depth", "dims", "mark", "names", "path", "pid", "ports", "precision", "r", "texts", "what")
 
     def __init__(self, r: Reader) -> None:
         self.r = r
         self.texts: list[str] = []
         self.dims: list[str] = []
-        self.mark = self.depth = 0
-        self.port: Port | None = None
+        self.mark = self.depth = self.at = 0
+        self.pid: int | None = None
+        self.precision: ElementType | None = None
+        self.names: tuple[str, ...] = ()
         self.ports: list[Port] = []
         self.what = self.path = ""
 
@@ -386,8 +422,8 @@ class _PortReader:
                 r.report(codes.UNKNOWN_PRECISION, f"{self.what} {pid}: unknown precision {prec!r}",
                          r.src.attr_offset(at, "precision"), self.path, port=pid)
         names = a.get("names")
-        self.port = Port(pid, precision, None, tuple(n.strip() for n in names.split(",")) if names else (), at,
-                         r.src)
+        self.pid, self.precision, self.at = pid, precision, at
+        self.names = tuple(n.strip() for n in names.split(",")) if names else ()
         self.depth = 0
         r.enter_port(self)
 
@@ -410,19 +446,17 @@ class _PortReader:
         self.depth = depth - 1
 
     def finish(self) -> None:
-        r, port, dims = self.r, self.port, self.dims
-        assert port is not None
+        r, pid, dims = self.r, self.pid, self.dims
         r.leave_port()
         r.stack.pop()  # the placeholder the general handler pushed for this port
-        port.shape, bad = r.shape_of(tuple(dims))
+        shape, bad = r.shape_of(tuple(dims))
         for i in bad:
-            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {port.id}: <dim>{dims[i].strip()}</dim> is not a valid "
-                     "dimension", r.src.nth_tag_offset(port.at, "dim", i), self.path,
-                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=port.id)
-        self.ports.append(port)
+            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {pid}: <dim>{dims[i].strip()}</dim> is not a valid "
+                     "dimension", r.src.nth_tag_offset(self.at, "dim", i), self.path,
+                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=pid)
+        self.ports.append(r.port(pid, self.precision, shape, self.names))
         self.texts.clear()
         dims.clear()
-        self.port = None
 
 
 class _PortMapFrame(_Frame):

@@ -1,16 +1,26 @@
 """Byte offsets of one XML file, turned into `Location`s only when a location is asked for.
 
-The loader records one integer per element (the byte offset of its `<`), not a `Location`: a
-100,000-layer model has over a million elements and a rule run needs the place of a handful. Line
-starts are kept in a numpy array (4 bytes a line), and a lookup is a binary search.
+The loader records one integer per layer, edge and port_map entry (the byte offset of its `<`),
+not a `Location`: a 100,000-layer model has over a million elements and a rule run needs the
+place of a handful. Why so little is kept:
+
+- Lines: only the number of newlines before each 4 KiB block (and where the line running into
+  the block starts) is recorded while the file streams by; a lookup reads that one block back
+  from the file and counts the rest. Whole-file line tables cost 4 bytes a line (6 MB at 100k layers).
+- A layer's `<data>`, `<port_map>`, `<back_edges>` and `<port>` children keep no offset at all:
+  `layer_parts` re-reads the layer's own text with expat when one of them must be placed.
+
+So locations are read from the file as it is when they are asked for (a file rewritten between
+the parse and the report gets wrong columns; a file gone gets line 0). Reads never raise.
 """
 
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable
-
-import numpy as np
+from typing import NamedTuple
+from xml.parsers import expat
 
 from irlint.diagnostics import Location
 
@@ -19,53 +29,95 @@ NOWHERE = -1  # the offset of something that is not in the file (a location of l
 # One start tag from its '<' to its '>': quoted values may contain '>' and newlines.
 _START_TAG = re.compile(rb"<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*\s*/?>")
 WINDOW = 1 << 16  # bytes read after an element's offset to find one of its attributes
+BLOCK = 1 << 12  # the granularity of the line index
+_PARTS_CACHED = 64  # layers whose children's offsets are kept after a lookup
+
+ReadAt = Callable[[int, int], bytes]  # (offset, n) -> up to n bytes of the file at offset; b"" if unreadable
+
+
+def file_reader(path: str) -> ReadAt:
+    """Read a window of a file by opening it anew: nothing stays open between lookups."""
+    def read(at: int, n: int) -> bytes:
+        try:
+            with open(path, "rb") as f:
+                f.seek(at)
+                return f.read(n)
+        except (OSError, ValueError, OverflowError):
+            return b""
+    return read
+
+
+class LayerParts(NamedTuple):
+    """Offsets of a `<layer>`'s children, read with the loader's rules (first `<data>`, last of the rest)."""
+
+    data: int | None
+    port_map: int | None
+    back_edges: int | None
+    inputs: tuple[int, ...]  # the `<port>`s of the (last) `<input>`, in order
+    outputs: tuple[int, ...]
+
+
+class _Done(Exception):
+    """The layer's end tag was seen."""
 
 
 class SourceMap:
-    """Line starts of one file, fed chunk by chunk while it is parsed, and byte offset -> Location."""
+    """The line index of one file, fed chunk by chunk while it is parsed, and byte offset -> Location."""
 
-    __slots__ = ("_parts", "_size", "_starts", "_window", "path")
+    __slots__ = ("_block", "_line_start", "_lines", "_partial", "_parts", "_read", "_size", "_starts", "path")
 
-    def __init__(self, path: str, window: Callable[[int, int], bytes] | None = None) -> None:
+    def __init__(self, path: str, read: ReadAt | None = None) -> None:
         self.path = path
-        self._parts: list[np.ndarray] = [np.zeros(1, np.int32)]
+        self._read: ReadAt = read or file_reader(path)
+        self._lines = array("q", [0])  # newlines before block k
+        self._starts = array("q", [0])  # offset of the line that runs into block k
+        self._partial = 0  # newlines so far in the unfinished block
+        self._line_start = 0  # offset of the line being fed
         self._size = 0
-        self._starts: np.ndarray | None = None
-        self._window = window  # reads `n` bytes at an offset: only to place an attribute in a diagnostic
+        self._block: tuple[int, bytes] = (-1, b"")  # the last block read back
+        self._parts: dict[int, LayerParts | None] = {}
 
     def feed(self, chunk: bytes | memoryview) -> None:
-        """Record the line starts of the next chunk of the file."""
-        nl = np.flatnonzero(np.frombuffer(chunk, dtype=np.uint8) == 10)
-        if nl.size:
-            wide = self._size + len(chunk) >= 2**31  # 4 bytes a line while offsets fit (the loader caps at 512 MiB)
-            self._parts.append(nl.astype(np.int64 if wide else np.int32) + (self._size + 1))
-            self._starts = None
-        self._size += len(chunk)
+        """Index the next chunk of the file (any size)."""
+        data = chunk if isinstance(chunk, bytes) else bytes(chunk)
+        pos, n = 0, len(data)
+        while pos < n:
+            take = min(BLOCK - self._size % BLOCK, n - pos)
+            self._partial += data.count(b"\n", pos, pos + take)
+            last = data.rfind(b"\n", pos, pos + take)
+            if last >= 0:
+                self._line_start = self._size + (last - pos) + 1
+            if self._size % BLOCK + take == BLOCK:  # the block is complete
+                self._lines.append(self._lines[-1] + self._partial)
+                self._starts.append(self._line_start)
+                self._partial = 0
+            pos += take
+            self._size += take
 
-    def done(self) -> None:
-        """The file is read: drop the reader (and the file or buffer it holds)."""
-        self._window = None
-        self._line_starts()
-
-    def _line_starts(self) -> np.ndarray:
-        if self._starts is None:
-            self._starts = np.concatenate(self._parts) if len(self._parts) > 1 else self._parts[0]
-            self._parts = [self._starts]
-        return self._starts
+    def _head(self, at: int) -> bytes:
+        """The bytes from the start of `at`'s block up to `at`."""
+        k = at // BLOCK
+        if self._block[0] != k:
+            self._block = (k, self._read(k * BLOCK, BLOCK))
+        return self._block[1][:at - k * BLOCK]
 
     def loc(self, at: int) -> Location:
         """The line and (byte) column of a byte offset; `NOWHERE` gives a location without a line."""
-        if at < 0:
+        k = at // BLOCK
+        if at < 0 or k >= len(self._lines):
             return Location(self.path, 0, 0)
-        starts = self._line_starts()
-        line = int(np.searchsorted(starts, at, side="right"))
-        return Location(self.path, line, at - int(starts[line - 1]) + 1)
+        head = self._head(at)
+        if len(head) != at - k * BLOCK:  # the file shrank or cannot be read any more
+            return Location(self.path, 0, 0)
+        last = head.rfind(b"\n")
+        start = self._starts[k] if last < 0 else k * BLOCK + last + 1
+        return Location(self.path, self._lines[k] + head.count(b"\n") + 1, at - start + 1)
 
     def nth_tag_offset(self, at: int, tag: str, n: int) -> int:
         """Offset of the n-th (0-based) `<tag` after `at` (`at` itself when it cannot be found)."""
-        if self._window is None or at < 0:
+        if at < 0:
             return at
-        text = self._window(at, WINDOW)
+        text = self._read(at, WINDOW)
         pos = -1
         for _ in range(n + 1):
             pos = text.find(b"<" + tag.encode(), pos + 1)
@@ -75,10 +127,69 @@ class SourceMap:
 
     def attr_offset(self, at: int, attr: str) -> int:
         """Offset of `attr=` in the start tag at `at` (the tag itself when it cannot be found)."""
-        if self._window is None or at < 0:
+        if at < 0:
             return at
-        text = self._window(at, WINDOW)
+        text = self._read(at, WINDOW)
         tag = _START_TAG.match(text)
         end = tag.end() if tag else len(text)
         m = re.compile(rb"[\s<]" + re.escape(attr.encode()) + rb"\s*=").search(text, 0, end)
         return at + m.start() + 1 if m else at
+
+    def layer_parts(self, at: int) -> LayerParts | None:
+        """The children of the `<layer>` at `at`, or None when its text cannot be read back as XML."""
+        if at in self._parts:
+            return self._parts[at]
+        got = _read_layer(self._read, at) if at >= 0 else None
+        if len(self._parts) >= _PARTS_CACHED:
+            self._parts.clear()
+        self._parts[at] = got
+        return got
+
+
+def _read_layer(read: ReadAt, at: int) -> LayerParts | None:
+    """Parse one `<layer>` element from its offset to its end tag, noting where its children start."""
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    depth = 0
+    first: dict[str, int] = {}
+    ports: dict[str, list[int]] = {}
+    current: list[int] | None = None
+
+    def start(tag: str, _a: dict[str, str]) -> None:
+        nonlocal depth, current
+        depth += 1
+        here = at + parser.CurrentByteIndex
+        if depth == 2:
+            if tag in ("input", "output"):
+                current = ports[tag] = []  # a repeated element replaces the earlier one, as in the loader
+            elif tag == "data":
+                first.setdefault(tag, here)
+            else:
+                first[tag] = here
+        elif depth == 3 and tag == "port" and current is not None:
+            current.append(here)
+
+    def end(_tag: str) -> None:
+        nonlocal depth, current
+        depth -= 1
+        if depth == 1:
+            current = None
+        elif depth == 0:
+            raise _Done
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    pos = at
+    try:
+        while True:
+            chunk = read(pos, WINDOW)
+            if not chunk:
+                return None
+            parser.Parse(chunk, False)
+            pos += len(chunk)
+    except _Done:
+        return LayerParts(first.get("data"), first.get("port_map"), first.get("back_edges"),
+                          tuple(ports.get("input", ())), tuple(ports.get("output", ())))
+    except (expat.ExpatError, ValueError, LookupError, UnicodeError):
+        return None
+    finally:
+        parser.StartElementHandler = parser.EndElementHandler = None

@@ -26,7 +26,7 @@ def dump(m: Model) -> list[object]:
         for la in g.layers:
             out.append((la.path, la.id, la.name, la.type, la.version, dict(la.data), str(la.loc), str(la.data_loc),
                         str(la.port_map_loc), str(la.back_edges_loc)))
-            out += [(p.id, p.precision, p.shape, p.names, str(p.loc)) for p in (*la.inputs, *la.outputs)]
+            out += [(p.id, p.precision, p.shape, p.names, str(la.port_loc(p))) for p in (*la.inputs, *la.outputs)]
             out += [(e.direction, dict(e.attrs), str(e.loc)) for e in la.port_map]
             out += [(b.from_layer, b.to_layer, str(b.loc)) for b in la.back_edges]
     return out
@@ -59,7 +59,7 @@ def test_every_location_points_at_its_element(name: str) -> None:
             if la.data_loc is not None:
                 at(la.data_loc, "<data")
             for p in (*la.inputs, *la.outputs):
-                at(p.loc, "<port")
+                at(la.port_loc(p), "<port")
             for e in la.port_map:
                 at(e.loc, f"<{e.direction}")
             for b in la.back_edges:
