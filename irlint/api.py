@@ -41,9 +41,12 @@ def check_model(model: Model, *, select: Sequence[str] | None = None, ignore: Se
 def check(path: str | os.PathLike[str], *, select: Sequence[str] | None = None, ignore: Sequence[str] = (),
           extend_select: Sequence[str] = (), weights: str | None = None, rule_dirs: Sequence[str] = (),
           debug: bool = False, two_cores: bool = False) -> list[Diagnostic]:
-    """Lint one IR file; a file that cannot be read gives one IR001 error diagnostic (never raises)."""
+    """Lint one IR file; a file that cannot be read gives one IR001 error diagnostic (never raises).
+
+    `two_cores`: load and check a large model with a forked helper process (irlint.ir.split,
+    irlint.engine.parallel); the diagnostics are the same."""
     try:
-        model = load(path, weights)
+        model = load(path, weights, two_cores=two_cores)
     except LoadError as e:
         return [Diagnostic(MALFORMED_XML.code, Severity.ERROR, f"cannot read the model: {e}",
                            Location(os.fspath(path)), MALFORMED_XML.name)]

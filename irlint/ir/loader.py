@@ -16,12 +16,12 @@ attribute: the value becomes None and a diagnostic is recorded.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
 from irlint.gcpause import paused_gc
-from irlint.ir import codes
+from irlint.ir import codes, split
 from irlint.ir.model import Graph, Model
 from irlint.ir.reader import MAX_DEPTH, SUPPORTED_VERSIONS, Reader, Refused
 from irlint.ir.source import NOWHERE, ReadAt, SourceMap, file_reader
@@ -45,7 +45,7 @@ def default_weights_path(xml_path: str) -> str:
     return base + ".bin"
 
 
-def _check_size(path: str) -> None:
+def _check_size(path: str) -> int:
     """Turn the file system's objections into `LoadError` before anything is read (exit code 2)."""
     try:
         if os.path.isdir(path):
@@ -58,16 +58,39 @@ def _check_size(path: str) -> None:
     if size > MAX_XML_BYTES:
         raise LoadError(f"{path} is {size} bytes, larger than the {MAX_XML_BYTES // 1024**2} MiB of XML irlint "
                         "parses (the parsed model would not fit in memory)")
+    return size
 
 
-def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = None) -> Model:
-    """Read an IR file into a `Model`; raises `LoadError` only if the file cannot be read at all."""
-    p = os.fspath(path)
-    _check_size(p)
+def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = None, *,
+         two_cores: bool = False) -> Model:
+    """Read an IR file into a `Model`; raises `LoadError` only if the file cannot be read at all.
+
+    `two_cores`: a large file is parsed half in a forked process (irlint.ir.split); same model.
+    """
+    return _load(os.fspath(path), weights, two_cores)[0]
+
+
+def _load(p: str, weights: str | os.PathLike[str] | None, two_cores: bool,
+          split_at: int | None = None) -> tuple[Model, bool]:
+    """`load`, and whether a child parsed part of the file (`split_at` forces a split there: tests)."""
+    size = _check_size(p)
     w = Weights.open(os.fspath(weights) if weights is not None else default_weights_path(p))
+    read = file_reader(p)
+    used = False
     try:
         with open(p, "rb") as f:
-            return _parse(iter(lambda: f.read(CHUNK), b""), p, w, file_reader(p))
+            where = None
+            if split_at is not None or (two_cores and size >= split.MIN_BYTES):
+                where = split.plan(read, size, split_at)
+
+            def feed(reader: Reader, src: SourceMap) -> None:
+                nonlocal used
+                if where is None:
+                    split.feed(f, reader, src, 0, None, CHUNK)
+                else:
+                    used = split.feed_split(f, p, where, reader, src, CHUNK)
+
+            return _parse(feed, p, w, read), used
     except OSError as e:
         raise LoadError(f"{p}: cannot read ({e.strerror or e})") from e
 
@@ -77,23 +100,25 @@ def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
 
     The model keeps `data`: its locations are read from it (`irlint.ir.source`).
     """
-    view = memoryview(data)
-    return _parse((view[i:i + CHUNK] for i in range(0, len(data), CHUNK)), path, weights,
-                  lambda at, n: data[at:at + n])
+    def feed(reader: Reader, src: SourceMap) -> None:
+        view = memoryview(data)
+        for i in range(0, len(data), CHUNK):
+            src.feed(view[i:i + CHUNK])
+            reader.parser.Parse(view[i:i + CHUNK], False)
+
+    return _parse(feed, path, weights, lambda at, n: data[at:at + n])
 
 
-def _parse(chunks: Iterable[bytes | memoryview], path: str, weights: Weights,
-           read: ReadAt) -> Model:
-    """Feed the chunks to expat, the cyclic garbage collector paused (irlint.gcpause says why)."""
+def _parse(feed: Callable[[Reader, SourceMap], None], path: str, weights: Weights, read: ReadAt) -> Model:
+    """Run `feed` (which gives the parser the document), the cyclic garbage collector paused
+    (irlint.gcpause says why), and turn what the parser raised into diagnostics."""
     src = SourceMap(path, read)
     reader = Reader(src)
     parser = reader.parser
     failure: list[tuple[Rule, str, int]] = []
     try:
         with paused_gc():
-            for chunk in chunks:
-                src.feed(chunk)
-                parser.Parse(chunk, False)
+            feed(reader, src)
             parser.Parse(b"", True)
     except expat.ExpatError as e:
         failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}", parser.ErrorByteIndex))

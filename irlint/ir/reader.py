@@ -107,6 +107,20 @@ class Reader:
         raise Refused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements (irlint "
                        "refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
 
+    # -- split loading (irlint.ir.split) -----------------------------------------------------------
+    def open_layers(self) -> tuple[str, list[Layer]] | None:
+        """The owner and the layers so far of the `<layers>` open on top of the stack, if that is what is open."""
+        top = self.stack[-1]
+        if type(top) is not _LayersFrame:
+            return None
+        return top.graph.owner, top.graph.layers
+
+    def stop_when_layers_close(self) -> None:
+        """Make the `<layers>` open on top of the stack raise `LayersClosed` when it ends."""
+        top = self.stack[-1]
+        assert isinstance(top, _LayersFrame)
+        self.stack[-1] = _LastLayers(top.graph)
+
     # -- port mode -------------------------------------------------------------------------------
     def enter_port(self, ports: _PortReader) -> None:
         p = self.parser
@@ -260,6 +274,23 @@ class _LayersFrame(_Frame):
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
         return _LayerFrame(r, self.graph, a, at) if tag == "layer" else IGNORE
+
+
+class LayersClosed(Exception):
+    """Raised when the `<layers>` marked by `Reader.stop_when_layers_close` ends; `at` is its `</layers>`."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at = at
+
+
+class _LastLayers(_LayersFrame):
+    """A `<layers>` whose end stops the parse (the child's half of a split load, irlint.ir.split)."""
+
+    __slots__ = ()
+
+    def end(self, r: Reader) -> None:
+        raise LayersClosed(r.parser.CurrentByteIndex)
 
 
 class _EdgesFrame(_Frame):

@@ -1,0 +1,127 @@
+"""Loading on two cores (irlint.ir.split): wherever the file is split, the model and every location
+and diagnostic are the serial loader's; a split that cannot be trusted is not made."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from irlint import api
+from irlint.ir import loader, split
+from irlint.ir.source import file_reader
+
+from test_streaming import MODELS, dump
+
+LAYER = re.compile(rb"<layer[\s>]")
+
+
+def offsets(p: Path, most: int) -> list[int]:
+    """Up to `most` `<layer` offsets spread over the file."""
+    found = [m.start() for m in LAYER.finditer(p.read_bytes())]
+    step = max(1, len(found) // most)
+    return found[1::step][:most]
+
+
+def test_every_split_gives_the_serial_model() -> None:
+    used = 0
+    for p in MODELS:
+        reference = dump(loader.load(p))
+        for at in offsets(p, 5):
+            model, took = loader._load(str(p), None, False, split_at=at)
+            assert dump(model) == reference, (p, at)
+            used += took
+    assert used > 50  # the child's part was really used, at the top level and in bodies
+
+
+def test_splits_inside_a_body_and_at_the_top_level_are_both_made() -> None:
+    p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
+    read, size = file_reader(str(p)), p.stat().st_size
+    plans = {split.plan(read, size, at) for at in offsets(p, 100)}
+    assert {q.owner for q in plans if q} >= {"", "3"}  # the TensorIterator is layer 3
+
+
+def xml(body: str) -> str:
+    return f'<?xml version="1.0"?>\n<net name="n" version="11">\n{body}\n</net>\n'
+
+
+LAYERS = "".join(f'<layer id="{i}" name="l{i}" type="Parameter" version="opset1"><data shape="1" '
+                 f'element_type="f32"/><output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>\n'
+                 for i in range(40))
+
+
+@pytest.mark.parametrize("extra", ["<!-- a comment -->", "<![CDATA[x]]>", "<?pi x?>"])
+def test_no_split_when_a_byte_scan_could_be_wrong(extra: str, tmp_path: Path) -> None:
+    p = tmp_path / "m.xml"
+    p.write_text(xml(f"<layers>\n<info>{extra}</info>{LAYERS}</layers>"))
+    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+    p.write_text(xml(f"<layers>\n{LAYERS}</layers>"))
+    assert split.plan(file_reader(str(p)), p.stat().st_size) == (p.read_bytes().find(b'<layer id="20"'), "")
+
+
+def test_no_split_in_another_encoding(tmp_path: Path) -> None:
+    p = tmp_path / "m.xml"
+    p.write_bytes(xml(f"<layers>\n{LAYERS}</layers>").replace('version="1.0"', 'version="1.0" encoding="latin-1"')
+                  .encode())
+    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+
+
+def test_a_wrong_guess_is_caught_and_the_file_parsed_serially(tmp_path: Path) -> None:
+    """A `<body><layers>` that is not a layer's body: the byte scan guesses layer 3's body, the
+    parser knows better, and the child's work is thrown away."""
+    p = tmp_path / "m.xml"
+    p.write_text(xml(f'<layers>\n<layer id="3" name="x" type="Parameter"/>\n</layers>\n<extra><body><layers>\n'
+                     f"{LAYERS}</layers></body></extra>"))
+    at = p.read_bytes().find(b'<layer id="10"')
+    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, "3")
+    model, used = loader._load(str(p), None, False, split_at=at)
+    assert not used
+    assert dump(model) == dump(loader.load(p))
+
+
+def test_malformed_xml_in_the_childs_part_is_reported_as_serially(tmp_path: Path) -> None:
+    p = tmp_path / "m.xml"
+    p.write_text(xml(f"<layers>\n{LAYERS}</layers>").replace('<layer id="30" name="l30"', '<layer id="30" name=l30'))
+    model, used = loader._load(str(p), None, False, split_at=p.read_bytes().find(b'<layer id="20"'))
+    assert not used
+    assert [(d.code, d.loc.line) for d in model.diagnostics] == [("IR001", 34)]
+    assert dump(model) == dump(loader.load(p))
+
+
+def test_diagnostics_from_the_childs_part_keep_their_places(tmp_path: Path) -> None:
+    p = tmp_path / "m.xml"
+    bad = LAYERS.replace('name="l32" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output>'
+                         '<port id="0" precision="FP32"><dim>1</dim>',
+                         'name="l32" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output>'
+                         '<port id="0" precision="FP99"><dim>x</dim>')
+    assert bad != LAYERS
+    p.write_text(xml(f"<layers>\n{bad}</layers>"))
+    model, used = loader._load(str(p), None, False, split_at=p.read_bytes().find(b'<layer id="20"'))
+    assert used
+    assert [(d.code, str(d.loc).split(":", 1)[1], d.layer) for d in model.diagnostics] == [
+        ("IR005", "36:118", "32"), ("IR004", "36:135", "32")]
+    assert dump(model) == dump(loader.load(p))
+
+
+def test_without_fork_the_file_is_parsed_serially(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
+
+    def no_fork() -> int:
+        raise OSError("no")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    model, used = loader._load(str(p), None, False, split_at=offsets(p, 3)[1])
+    assert not used
+    assert dump(model) == dump(loader.load(p))
+
+
+def test_check_on_two_cores_reports_what_one_core_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(split, "MIN_BYTES", 0)
+    fixtures = sorted(p for p in MODELS if p.name == "fail.xml")[:12]
+    assert fixtures
+    for p in fixtures:
+        one = api.check(p)
+        two = api.check(p, two_cores=True)
+        assert [(d.code, str(d.loc), d.message) for d in two] == [(d.code, str(d.loc), d.message) for d in one], p
