@@ -8,12 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from test_streaming import MODELS, dump
 
 from irlint import api
 from irlint.ir import loader, split
 from irlint.ir.source import file_reader
-
-from test_streaming import MODELS, dump
 
 LAYER = re.compile(rb"<layer[\s>]")
 
