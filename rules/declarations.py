@@ -24,12 +24,9 @@ def shapes_disagree(a: Shape | None, b: Shape | None) -> bool:
     return any(not x.compatible(y) for x, y in zip(a, b))
 
 
-def _edge_ends(ctx: Context, graph: Graph) -> list[tuple[Edge, Layer, Port, Layer, Port]]:
-    """Every edge whose two ends are real ports, with those ports (computed once per level)."""
-    return ctx.memo("edge_ends", graph, lambda: list(_resolve_edges(graph)))
-
-
-def _resolve_edges(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
+def _edge_ends(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
+    """Every edge whose two ends are real ports, with those ports. Resolved again by each rule
+    that asks: keeping the list costs 9 MB at 100,000 edges, resolving it ~0.05 s."""
     by_id = graph.by_id
     for e in graph.edges:
         src, dst = by_id.get(e.from_layer), by_id.get(e.to_layer)  # type: ignore[arg-type]
@@ -59,7 +56,7 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Make both ends declare the producer's element type (insert a Convert if a cast was meant).
     """
-    for e, src, sp, dst, dp in _edge_ends(ctx, graph):
+    for e, src, sp, dst, dp in _edge_ends(graph):
         if sp.precision is not None and dp.precision is not None and sp.precision != dp.precision:
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
@@ -93,7 +90,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Re-export the model, or correct the dims of the wrong end.
     """
-    for e, src, sp, dst, dp in _edge_ends(ctx, graph):
+    for e, src, sp, dst, dp in _edge_ends(graph):
         if shapes_disagree(sp.shape, dp.shape):
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "

@@ -18,7 +18,7 @@ from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
-from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult
+from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
 from irlint.slicing import SliceError, resolve
 from irlint.types import DYNAMIC, Dim, Shape, element_type, parse_shape, shape_values
 
@@ -159,7 +159,12 @@ class _Inferer:
         for p in layer.inputs:
             e = source(lid, p.id)
             src = by_id.get(e.from_layer) if e is not None else None  # type: ignore[arg-type]
-            out.append(UNKNOWN if src is None else outputs.get((src.path, e.from_port), UNKNOWN))  # type: ignore[union-attr,arg-type]
+            if src is None:
+                out.append(UNKNOWN)
+                continue
+            fp = e.from_port  # type: ignore[union-attr]
+            outs = src.outputs  # port_key, inlined
+            out.append(outputs.get(src if outs and outs[0].id == fp else (src, fp), UNKNOWN))
         return out
 
     def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
@@ -179,7 +184,7 @@ class _Inferer:
     def set_outputs(self, layer: Layer, infos: Sequence[TensorInfo]) -> None:
         for port, info in zip(layer.outputs, infos):
             if port.id is not None:
-                self.res.outputs[(layer.path, port.id)] = info
+                self.res.outputs[port_key(layer, port.id)] = info
 
     def const(self, layer: Layer) -> TensorInfo:
         """A Const's declared tensor; a small one's value is read from the .bin when a consumer needs it."""
@@ -403,7 +408,7 @@ class _Inferer:
                 outs[entry.external_port_id] = TensorInfo(produced.etype, produced.shape)
         for port in layer.outputs:
             if port.id in outs:
-                self.res.outputs[(layer.path, port.id)] = outs[port.id]
+                self.res.outputs[port_key(layer, port.id)] = outs[port.id]
 
     def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
                      sl: EntrySlicing) -> TensorInfo:

@@ -49,9 +49,9 @@ class LoopInfo:
 
 @dataclass
 class ShapeResult:
-    """Inferred tensors of every output port at every level, keyed by the layer's id path."""
+    """Inferred tensors of every output port at every level (by layer), and each loop's view (by id path)."""
 
-    outputs: dict[tuple[str, int], TensorInfo] = field(default_factory=dict)
+    outputs: dict[object, TensorInfo] = field(default_factory=dict)  # by `port_key`
     problems: list[ShapeProblem] = field(default_factory=list)
     loops: dict[str, LoopInfo] = field(default_factory=dict)
 
@@ -59,7 +59,15 @@ class ShapeResult:
         """What `layer` produces on output port `port_id` (UNKNOWN if nothing is known)."""
         if port_id is None:
             return UNKNOWN
-        return self.outputs.get((layer.path, port_id), UNKNOWN)
+        return self.outputs.get(port_key(layer, port_id), UNKNOWN)
 
     def loop(self, layer: Layer) -> LoopInfo | None:
         return self.loops.get(layer.path)
+
+
+def port_key(layer: Layer, port_id: int) -> object:
+    """The key of an output port in `ShapeResult.outputs`: the layer itself for its first output
+    port (most layers have one, and a key object per port would cost 5 MB at 100,000 layers), else
+    (layer, port id). Layers are keys by identity: two layers with one id are two layers."""
+    outs = layer.outputs
+    return layer if outs and outs[0].id == port_id else (layer, port_id)
