@@ -195,6 +195,7 @@ def parse_dim(text: str) -> Dim | None:
     return Dim(n, n)
 
 
+@lru_cache(maxsize=4096)  # a model repeats a few shapes over many layers: one tuple for each
 def parse_shape(text: str) -> Shape | None:
     """Parse a `shape` attribute (``"2,3"``, ``"2, 3"``, ``""`` scalar, ``"?,3"``); raises ValueError."""
     t = text.strip()

@@ -39,12 +39,12 @@ def duplicate_layer_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Give every layer of the level a unique id and update the edges that meant the second one.
     """
-    first: dict[int, Layer] = {}
+    first = graph.by_id  # the first layer of each id (no second dict: 5 MB at 100,000 layers)
     for layer in graph.layers:
         if layer.id is None:
             continue
-        if layer.id in first:
-            other = first[layer.id]
+        other = first[layer.id]
+        if other is not layer:
             yield Finding(
                 f"{layer.describe()} reuses id {layer.id} in {_where(graph)}",
                 layer.loc,
@@ -52,8 +52,6 @@ def duplicate_layer_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 related=(Related(other.loc, f"id {layer.id} is first used by '{other.name}' ({other.type})"),),
                 hint="layer ids must be unique within a graph level",
             )
-        else:
-            first[layer.id] = layer
 
 
 @rule("G102", "edge-unknown-layer", scope="graph")
