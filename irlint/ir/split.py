@@ -41,7 +41,7 @@ from irlint.ir.source import ReadAt, SourceMap
 from irlint.rule import Rule
 from irlint.types import ELEMENT_TYPES, ElementType
 
-MIN_BYTES = 8 << 20  # below ~20,000 layers the fork and the pickle cost about what they save
+MIN_BYTES = 1 << 20  # ~2,500 layers; at 1,000 layers (0.4 MB) fork and pickle cost what they save
 SCAN = 1 << 20  # bytes read at a time by the scan
 _LOOKBACK = 1 << 16  # how far before a <body> its layer's start tag is looked for
 _ID = re.compile(rb"\sid\s*=\s*[\"']\s*(\d+)\s*[\"']")

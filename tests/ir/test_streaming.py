@@ -116,3 +116,37 @@ def test_index_of_multiply_fed_ports(small_ti: Path) -> None:
     for e in m.graph.edges:
         assert idx.source(e.to_layer, e.to_port) is e and idx.is_fed(e.to_layer, e.to_port)
         assert e in idx.edges_out(e.from_layer, e.from_port)
+
+
+def test_locations_of_a_file_gone_or_shortened_have_no_line(tmp_path: Path) -> None:
+    """Locations are read back from the file when asked for: if it went away, line 0, never a traceback."""
+    p = tmp_path / "m.xml"
+    p.write_bytes((ROOT / "examples" / "lstm_ti.xml").read_bytes())
+    m = loader.load(p)
+    last = max((la for _g, la in m.layers()), key=lambda la: la.at)
+    p.write_bytes(p.read_bytes()[:last.at - 10])
+    assert last.loc.line == 0 and last.port_loc(last.inputs[0]).line == 0 and last.data_loc is None
+    p.unlink()
+    assert all(la.loc.line == 0 for _g, la in m.layers())
+    assert all(la.data_loc is None for _g, la in m.layers())
+
+
+def test_ports_shared_between_layers_are_placed_in_each_layer(tmp_path: Path) -> None:
+    """Unnamed equal ports are one object across layers; `port_loc` places it in the layer asked about,
+    and two equal ports of one layer (a defect) stay two objects placed apart."""
+    text = (
+        '<?xml version="1.0"?>\n<net name="n" version="11">\n<layers>\n'
+        + "".join(f'<layer id="{i}" name="a{i}" type="Relu" version="opset1">\n'
+                  '<input><port id="0" precision="FP32"><dim>2</dim></port></input>\n'
+                  '<output><port id="0" precision="FP32"><dim>2</dim></port></output>\n</layer>\n'
+                  for i in range(3))
+        + "</layers>\n<edges/>\n</net>\n"
+    )
+    p = tmp_path / "m.xml"
+    p.write_text(text)
+    m = loader.load(p)
+    a, b, c = m.graph.layers
+    assert a.inputs[0] is b.inputs[0] is c.inputs[0]  # shared
+    assert a.inputs[0] is not a.outputs[0]  # equal, but one layer's two ports are distinct objects
+    for la, line in ((a, 5), (b, 9), (c, 13)):
+        assert (la.port_loc(la.inputs[0]).line, la.port_loc(la.outputs[0]).line) == (line, line + 1)
