@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", metavar="PATH", help="the .bin to use (default: MODEL.bin; one FILE only)")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
                    help="check N files in parallel; -j 1: everything in one process (by default files are "
-                        "checked one at a time and a model of 10,000+ layers infers its shapes on a second core)")
+                        "checked one at a time on two cores: a file of 1 MiB+ is parsed half in a forked "
+                        "child, and a model of 10,000+ layers infers its shapes in one)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even if errors are found")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour text output (auto: only on a terminal, and not if NO_COLOR is set)")

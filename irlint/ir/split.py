@@ -101,7 +101,7 @@ def plan(read: ReadAt, size: int, at: int | None = None) -> Plan | None:
         return None
     before = read(max(0, opened[0] - _LOOKBACK), min(opened[0], _LOOKBACK))
     tag = before.rfind(b"<layer")
-    ident = _ID.match(before[tag + 6:]) if tag >= 0 else None
+    ident = _ID.search(before, tag + 6, before.find(b">", tag)) if tag >= 0 else None
     return Plan(split, str(int(ident.group(1)))) if ident else None
 
 

@@ -124,3 +124,15 @@ def test_check_on_two_cores_reports_what_one_core_does(monkeypatch: pytest.Monke
         one = api.check(p)
         two = api.check(p, two_cores=True)
         assert [(d.code, str(d.loc), d.message) for d in two] == [(d.code, str(d.loc), d.message) for d in one], p
+
+
+def test_a_split_inside_a_body_whose_layer_names_its_id_late(tmp_path: Path) -> None:
+    p = tmp_path / "m.xml"
+    p.write_text(xml(f'<layers>\n<layer name="t" id="2" type="TensorIterator" version="opset1">\n<body>\n<layers>\n'
+                     f"{LAYERS}</layers>\n<edges/>\n</body>\n</layer>\n</layers>\n<edges/>"))
+    at = p.read_bytes().find(b'<layer id="20"')
+    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, "2")
+    model, used = loader._load(str(p), None, False, split_at=at)
+    assert used
+    assert [la.path for la in model.graph.layers[0].body.layers][19:21] == ["2/body/19", "2/body/20"]  # type: ignore[union-attr]
+    assert dump(model) == dump(loader.load(p))
