@@ -4,7 +4,7 @@ Why a streaming expat parse: a 100,000-layer IR has over a million elements. A f
 it takes ~700 MB and building the model from the tree again visits every element in Python;
 expat's callbacks (`irlint.ir.reader`) build the model directly from a stream of 1 MiB chunks, so
 the file is never held in memory and each element is touched once (docs/performance.md has the
-measurements).
+measurements). With `two_cores`, `irlint.ir.split` has a forked child parse half of a large file.
 
 Safety: expat never fetches anything (no external DTD or entity is read), and a DOCTYPE is
 reported (IR002); a DOCTYPE with an internal subset (entity or attribute declarations) is not
