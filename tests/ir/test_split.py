@@ -3,8 +3,11 @@ and diagnostic are the serial loader's; a split that cannot be trusted is not ma
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -136,3 +139,27 @@ def test_a_split_inside_a_body_whose_layer_names_its_id_late(tmp_path: Path) -> 
     assert used
     assert [la.path for la in model.graph.layers[0].body.layers][19:21] == ["2/body/19", "2/body/20"]  # type: ignore[union-attr]
     assert dump(model) == dump(loader.load(p))
+
+
+def test_cli_default_and_one_process_report_the_same_on_a_large_file(tmp_path: Path) -> None:
+    """The command line splits a file of 1 MiB+ (and checks 10,000+ layers on two cores): same report
+    and exit code as `-j 1`, findings on both sides of the split included."""
+    n = 12_000
+    chain = "".join(f'<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input><port id="0" precision="FP32">'
+                    '<dim>2</dim></port></input><output><port id="1" '
+                    f'precision="{"FP99" if i in (5, n - 5) else "FP32"}"><dim>2</dim></port></output></layer>\n'
+                    for i in range(1, n))
+    param = ('<layer id="0" name="p" type="Parameter" version="opset1"><data shape="2" element_type="f32"/>'
+             '<output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>\n')
+    edges = "".join(f'<edge from-layer="{i}" from-port="{int(i > 0)}" to-layer="{i + 1}" to-port="0"/>\n'
+                    for i in range(n - 1))
+    p = tmp_path / "big.xml"
+    p.write_text(xml(f"<layers>\n{param}{chain}</layers>\n<edges>\n{edges}"
+                     '<edge from-layer="3" from-port="1" to-layer="77777" to-port="0"/>\n</edges>'))
+    assert p.stat().st_size > split.MIN_BYTES
+    runs = [subprocess.run([sys.executable, "-m", "irlint", "check", "--format", "json", *extra, str(p)],
+                           capture_output=True, text=True, timeout=300) for extra in ([], ["-j", "1"])]
+    assert runs[0].returncode == runs[1].returncode == 1, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    codes = [d["code"] for d in json.loads(runs[0].stdout)]
+    assert codes.count("IR005") == 2 and "G102" in codes
