@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +26,8 @@ from lxml import etree
 import irlint
 from irlint.diagnostics import Severity
 from irlint.interp import ExecutionError, Options, run
+from irlint.ir import loader
+from tests.ir.test_streaming import dump
 from tests.rules.valid_irs import ALL
 
 ov = pytest.importorskip("openvino")
@@ -136,3 +139,22 @@ def test_cli_on_a_mutant_has_no_traceback(seeds, tmp_path: Path) -> None:
             res = subprocess.run([sys.executable, "-m", "irlint", *args], capture_output=True, text=True, timeout=120)
             assert res.returncode in (0, 1, 2), (args, res.returncode)
             assert "Traceback" not in res.stderr + res.stdout, (args, res.stderr[-2000:])
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.sampled_from(SEEDS), salt=st.integers(0, 2**32 - 1), n=st.integers(0, 6), where=st.integers(0, 1 << 30),
+       flips=st.lists(st.tuples(st.integers(0, 1 << 30), st.integers(0, 255)), max_size=3))
+def test_split_loading_of_mutants_is_the_serial_loading(seeds, tmp_path_factory, seed: str, salt: int, n: int,
+                                                        where: int, flips) -> None:
+    """Wherever a mutated or corrupted file is split between two processes, the model, its diagnostics
+    and every location are what the serial loader gives (irlint.ir.split)."""
+    xml, _blob = seeds[seed]
+    data = bytearray(mutate(xml, random.Random(salt), n) if n else xml)
+    for pos, value in flips:
+        data[pos % len(data)] = value
+    path = tmp_path_factory.mktemp("s") / "s.xml"
+    path.write_bytes(bytes(data))
+    starts = [m.start() for m in re.finditer(rb"<layer[\s>]", bytes(data))]
+    at = starts[where % len(starts)] if starts else where % len(data)
+    model, _used = loader._load(str(path), None, False, split_at=at)
+    assert dump(model) == dump(loader.load(path))
