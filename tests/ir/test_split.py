@@ -15,6 +15,7 @@ from test_streaming import MODELS, dump
 
 from irlint import api
 from irlint.ir import loader, split
+from irlint.ir.model import Model
 from irlint.ir.source import file_reader
 
 LAYER = re.compile(rb"<layer[\s>]")
@@ -43,6 +44,13 @@ def test_splits_inside_a_body_and_at_the_top_level_are_both_made() -> None:
     read, size = file_reader(str(p)), p.stat().st_size
     plans = {split.plan(read, size, at) for at in offsets(p, 100)}
     assert {q.owner for q in plans if q} >= {"", "3"}  # the TensorIterator is layer 3
+
+
+def load_split_at(p: Path, marker: bytes, owner: str) -> tuple[Model, bool]:
+    """Load `p` split where `marker` starts, after checking which `<layers>` the plan guesses holds it."""
+    at = p.read_bytes().find(marker)
+    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, owner)
+    return loader._load(str(p), None, False, split_at=at)
 
 
 def xml(body: str) -> str:
@@ -76,9 +84,7 @@ def test_a_wrong_guess_is_caught_and_the_file_parsed_serially(tmp_path: Path) ->
     p = tmp_path / "m.xml"
     p.write_text(xml(f'<layers>\n<layer id="3" name="x" type="Parameter"/>\n</layers>\n<extra><body><layers>\n'
                      f"{LAYERS}</layers></body></extra>"))
-    at = p.read_bytes().find(b'<layer id="10"')
-    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, "3")
-    model, used = loader._load(str(p), None, False, split_at=at)
+    model, used = load_split_at(p, b'<layer id="10"', "3")
     assert not used
     assert dump(model) == dump(loader.load(p))
 
@@ -133,9 +139,7 @@ def test_a_split_inside_a_body_whose_layer_names_its_id_late(tmp_path: Path) -> 
     p = tmp_path / "m.xml"
     p.write_text(xml(f'<layers>\n<layer name="t" id="2" type="TensorIterator" version="opset1">\n<body>\n<layers>\n'
                      f"{LAYERS}</layers>\n<edges/>\n</body>\n</layer>\n</layers>\n<edges/>"))
-    at = p.read_bytes().find(b'<layer id="20"')
-    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, "2")
-    model, used = loader._load(str(p), None, False, split_at=at)
+    model, used = load_split_at(p, b'<layer id="20"', "2")
     assert used
     assert [la.path for la in model.graph.layers[0].body.layers][19:21] == ["2/body/19", "2/body/20"]  # type: ignore[union-attr]
     assert dump(model) == dump(loader.load(p))
