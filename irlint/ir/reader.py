@@ -17,7 +17,7 @@ from xml.parsers import expat
 from irlint.diagnostics import Diagnostic
 from irlint.ir import codes
 from irlint.ir.model import BackEdge, Edge, Graph, Layer, Port, PortMapEntry
-from irlint.ir.source import SourceMap
+from irlint.ir.source import LayerParts, SourceMap
 from irlint.rule import Rule
 from irlint.types import ElementType, Shape, element_type, parse_dim
 
@@ -317,7 +317,8 @@ class _EdgesFrame(_Frame):
 class _LayerFrame(_Frame):
     """A `<layer>`: the `Layer` is made at its start and completed by its children and its end."""
 
-    __slots__ = ("back_edges", "graph", "has_data", "ident", "inputs", "layer", "outer", "outputs", "port_map")
+    __slots__ = ("back_edges", "graph", "has_data", "ident", "inputs", "known", "layer", "outer", "outputs",
+                 "port_map")
 
     def __init__(self, r: Reader, graph: _GraphFrame, a: dict[str, str], at: int) -> None:
         self.graph = graph
@@ -341,14 +342,22 @@ class _LayerFrame(_Frame):
         self.port_map: list[PortMapEntry] | None = None
         self.back_edges: list[BackEdge] | None = None
         self.has_data = False
+        # where the children are, for a layer with a body (SourceMap.known); [data, port_map,
+        # back_edges, input ports, output ports], with the same first/last rules as the rest
+        self.known: list[object] | None = [None, None, None, [], []] if ltype in CONTROL_FLOW else None
         self.outer, r.layer = r.layer, self  # the <input>/<output> frames read the current layer from r
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        known = self.known
         if tag == "input":
             self.inputs = []  # a repeated element replaces the earlier one, as in the tree-based reader
+            if known is not None:
+                known[3] = []
             return _INPUTS
         if tag == "output":
             self.outputs = []
+            if known is not None:
+                known[4] = []
             return _OUTPUTS
         layer = self.layer
         if tag == "data":
@@ -356,14 +365,20 @@ class _LayerFrame(_Frame):
                 self.has_data = True
                 layer.data = r.data_mapping(a)
                 _check_data_types(r, a, at, layer.path)
+                if known is not None:
+                    known[0] = at
             return IGNORE
         if tag == "body":
             return _GraphFrame(layer.path, self.graph.depth + 1, f"the body of layer {layer.path}", at, self, None)
         if tag == "port_map":
             self.port_map = []
+            if known is not None:
+                known[1] = at
             return _PortMapFrame(self.port_map, layer.path)
         if tag == "back_edges":
             self.back_edges = []
+            if known is not None:
+                known[2] = at
             return _BackEdgesFrame(self.back_edges, layer.path)
         return IGNORE
 
@@ -373,6 +388,9 @@ class _LayerFrame(_Frame):
             r.report(codes.INVALID_STRUCTURE, f"{layer.type} layer {self.ident} '{layer.name}' has no <body>",
                      layer.at, layer.path)
         layer.inputs, layer.outputs = r.port_tuples(self.inputs, self.outputs)
+        k = self.known
+        if k is not None:
+            r.src.known[layer.at] = LayerParts(k[0], k[1], k[2], tuple(k[3]), tuple(k[4]))  # type: ignore[arg-type]
         if self.port_map is not None:
             layer.port_map = tuple(self.port_map)
         if self.back_edges is not None:
@@ -409,6 +427,8 @@ class _PortsFrame(_Frame):
         if tag == "port":
             layer = r.layer
             assert layer is not None
+            if layer.known is not None:
+                layer.known[4 if self.output else 3].append(at)  # type: ignore[attr-defined]
             # the port's end is seen by the port reader, not by this stack
             r.ports.open(layer.outputs if self.output else layer.inputs, self.what, layer.layer.path, a, at)
         return IGNORE

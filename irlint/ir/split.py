@@ -37,7 +37,7 @@ from typing import IO, Any, NamedTuple
 from irlint.ir import codes
 from irlint.ir.model import BackEdge, Edge, Graph, Layer, Port, PortMapEntry
 from irlint.ir.reader import LayersClosed, Reader
-from irlint.ir.source import ReadAt, SourceMap
+from irlint.ir.source import LayerParts, ReadAt, SourceMap
 from irlint.rule import Rule
 from irlint.types import ELEMENT_TYPES, ElementType
 
@@ -69,6 +69,7 @@ class Part(NamedTuple):
     layers: list[Layer]
     end: int
     pending: list[Pending]
+    known: dict[int, LayerParts]  # SourceMap.known of the part
 
 
 def plan(read: ReadAt, size: int, at: int | None = None) -> Plan | None:
@@ -211,7 +212,7 @@ def _parse_part(path: str, p: Plan, chunk: int) -> Part | None:
         return None  # the file ended inside the <layers>: the parent reports it
     except LayersClosed as e:
         pending = [d for d in reader.pending if d[2] >= p.at]  # not the made-up prefix's
-        return Part(layers, e.at, pending)
+        return Part(layers, e.at, pending, reader.src.known)
     except Exception:
         return None
 
@@ -331,6 +332,7 @@ def feed_split(f: IO[bytes], path: str, p: Plan, reader: Reader, src: SourceMap,
             if layer.id is not None:
                 ids.setdefault(layer.id, layer.id)
         reader.pending.extend(part.pending)
+        src.known.update(part.known)
         f.seek(p.at)  # the line index reads the child's bytes; the parser gets spaces in their place
         pos, parse, spaces = p.at, reader.parser.Parse, b" " * chunk
         while pos < part.end:

@@ -150,3 +150,18 @@ def test_ports_shared_between_layers_are_placed_in_each_layer(tmp_path: Path) ->
     assert a.inputs[0] is not a.outputs[0]  # equal, but one layer's two ports are distinct objects
     for la, line in ((a, 5), (b, 9), (c, 13)):
         assert (la.port_loc(la.inputs[0]).line, la.port_loc(la.outputs[0]).line) == (line, line + 1)
+
+
+def test_recorded_children_of_control_flow_layers_equal_a_re_parse() -> None:
+    """TensorIterator/Loop layers have their children recorded while loading (their text can be
+    megabytes); the record must say what re-parsing the layer says, fixtures with repeated and
+    misplaced children included."""
+    from irlint.ir.source import _read_layer
+
+    checked = 0
+    for p in MODELS:
+        m = loader.load(p)
+        for at, parts in m.src.known.items():
+            assert parts == _read_layer(m.src.read, at), (p, at)
+            checked += 1
+    assert checked > 20
