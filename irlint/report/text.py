@@ -21,6 +21,7 @@ lines come from untrusted files.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -52,23 +53,21 @@ class Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
 
 
+# What `clean` replaces: C0 controls but newline and tab, DEL, C1 controls, lone surrogates.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _stand_in(m: re.Match[str]) -> str:
+    o = ord(m.group())
+    if o < 0x20:
+        return chr(0x2400 + o)  # U+2400.. control pictures: ␀ ␛ ...
+    return "\u2421" if o == 0x7F else "\ufffd"  # ␡, or the replacement character
+
+
 def clean(text: str) -> str:
     """Replace control characters by visible, single-column stand-ins (an ESC in a file must not reach the
     terminal as an escape sequence); newlines and tabs are the caller's business and kept."""
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if ch in "\n\t":
-            out.append(ch)
-        elif o < 0x20:
-            out.append(chr(0x2400 + o))  # U+2400.. control pictures: ␀ ␛ ...
-        elif o == 0x7F:
-            out.append("\u2421")  # ␡
-        elif 0x80 <= o < 0xA0 or 0xD800 <= o < 0xE000:
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _UNSAFE.sub(_stand_in, text)
 
 
 def char_width(ch: str) -> int:
@@ -84,7 +83,7 @@ def _display(text: str) -> str:
 def _window(text: str, caret: int, width: int) -> tuple[str, int]:
     """Cut `text` to about `width` columns around character index `caret` (a third before it);
     returns the shown text, with an ellipsis at each cut end, and the caret's index in it."""
-    widths = [char_width(c) for c in text]
+    widths = [1] * len(text) if text.isascii() else [char_width(c) for c in text]
     if sum(widths) <= width:
         return text, caret
     start, budget = caret, width // 3
@@ -120,7 +119,8 @@ def _snippet(loc: Location, sources: SourceLines, gutter: int, paint: Painter, s
     if caret <= len(shown.rstrip()):  # keep trailing blanks only when the caret points into them
         shown = shown.rstrip()
     shown, caret = _window(shown, caret, MAX_WIDTH)
-    pad = " " * sum(char_width(c) for c in shown[:caret])
+    head = shown[:caret]
+    pad = " " * (caret if head.isascii() else sum(char_width(c) for c in head))
     bar = paint("|", "gutter")
     blank = " " * gutter
     return [
