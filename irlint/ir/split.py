@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
-import io
 import operator
 import os
 import pickle
@@ -274,7 +273,7 @@ class _Pickler(pickle.Pickler):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, data: IO[bytes] | io.BytesIO, src: SourceMap) -> None:
+    def __init__(self, data: IO[bytes], src: SourceMap) -> None:
         super().__init__(data)
         self.src = src
 
@@ -292,9 +291,12 @@ class _Unpickler(pickle.Unpickler):
 # -- the parent -----------------------------------------------------------------------------------
 
 
-def feed(f: IO[bytes], reader: Reader, src: SourceMap, start: int, end: int | None, chunk: int) -> int:
-    """Parse the file from `start` to `end` (None: its end); returns where it stopped."""
+def feed(f: IO[bytes], reader: Reader, src: SourceMap, start: int, end: int | None, chunk: int,
+         blank: bool = False) -> int:
+    """Parse the file from `start` to `end` (None: its end); returns where it stopped. `blank`: the
+    line index reads the bytes, the parser gets as many spaces (a part another process parsed)."""
     parse = reader.parser.Parse
+    spaces = b" " * chunk if blank else b""
     f.seek(start)
     pos = start
     while end is None or pos < end:
@@ -302,7 +304,7 @@ def feed(f: IO[bytes], reader: Reader, src: SourceMap, start: int, end: int | No
         if not data:
             break
         src.feed(data)
-        parse(data, False)
+        parse(spaces[:len(data)] if blank else data, False)
         pos += len(data)
     return pos
 
@@ -333,15 +335,7 @@ def feed_split(f: IO[bytes], path: str, p: Plan, reader: Reader, src: SourceMap,
                 ids.setdefault(layer.id, layer.id)
         reader.pending.extend(part.pending)
         src.known.update(part.known)
-        f.seek(p.at)  # the line index reads the child's bytes; the parser gets spaces in their place
-        pos, parse, spaces = p.at, reader.parser.Parse, b" " * chunk
-        while pos < part.end:
-            data = f.read(min(chunk, part.end - pos))
-            if not data:
-                break
-            src.feed(data)
-            parse(spaces[:len(data)], False)
-            pos += len(data)
+        feed(f, reader, src, p.at, part.end, chunk, blank=True)
         feed(f, reader, src, part.end, None, chunk)
         return True
     finally:
