@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,12 +55,35 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+MAX_CONFIG_BYTES = 4 * 1024**2  # a configuration is a few hundred bytes; `--config /dev/zero` is not one
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a FIFO or device (reading it would block or never end) and an oversized file, before reading."""
+    st = path.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError(f"config {path} is not a regular file (a directory, FIFO or device)")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(f"config {path} is {st.st_size} bytes, more than the {MAX_CONFIG_BYTES} irlint reads")
+
+
+def trusted_for_code(config: Config, explicit: bool, cwd: Path) -> bool:
+    """Whether `config` may load rule packs (Python code): only an explicit `--config` or the
+    configuration of the directory irlint was started in, never one found beside a checked file
+    elsewhere (a model's folder must not make irlint import what it ships; docs/security.md)."""
+    if config.path is None or explicit:
+        return True
+    own = find_pyproject(cwd)
+    return own is not None and own.resolve() == config.path.resolve()
+
+
 def load_config(explicit: str | None, start: Path) -> Config:
     """Read `--config FILE` (a pyproject.toml or a bare irlint.toml) or discover one from `start`."""
     path = Path(explicit) if explicit else find_pyproject(start)
     if path is None:
         return Config()
     try:
+        _check_file(path)
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config {path}: {e}") from e

@@ -88,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no .xml files found in " + ", ".join(args.files))
     if args.weights and len(files) > 1:
         raise UsageError("--weights applies to a single model")
+    if args.output_file:  # never over a file this check reads, and refused before anything is checked
+        from irlint.cli.paths import check_outputs
+        from irlint.ir.loader import default_weights_path
+
+        reads = [("FILE", f) for f in files] + [("--weights", args.weights or default_weights_path(f)) for f in files]
+        check_outputs([("-o", args.output_file)], [*reads, ("--config", config.path and str(config.path))])
     try:
         known = all_rules(sel["rule_dirs"])
     except PackError as e:
@@ -110,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
     infos = {r.code: RuleInfo.from_rule(r) for r in known}
     text = render(fmt, diags, files=files, rules=infos, color=color)
     if args.output_file:
-        Path(args.output_file).write_text(text, encoding="utf-8")
+        from irlint.cli.paths import write_text
+
+        write_text(args.output_file, text)
     else:
         out_stream.write(text)
         out_stream.flush()

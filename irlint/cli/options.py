@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from irlint.cli.command import UsageError
-from irlint.config import Config, ConfigError, load_config
+from irlint.config import Config, ConfigError, load_config, trusted_for_code
 
 
 def add_selection_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,7 +35,13 @@ def resolve_selection(args: argparse.Namespace) -> tuple[dict[str, Any], Config]
     select = args.select or config.get("select")
     extend = list(config.get("extend-select", [])) + list(args.extend_select)
     ignore = list(config.get("ignore", [])) + list(args.ignore)
-    rule_dirs = [str(base / d) for d in config.get("rules", [])] + list(args.rules)
+    packs = [str(base / d) for d in config.get("rules", [])]
+    if packs and not trusted_for_code(config, bool(args.config), Path.cwd()):
+        print(f"irlint: warning: not loading the rule packs {config.get('rules')} of {config.path}: rule packs "
+              "load only from --rules, --config or the configuration of the current directory "
+              "(docs/security.md)", file=sys.stderr)
+        packs = []
+    rule_dirs = packs + list(args.rules)
     return (
         {"select": select, "extend_select": extend, "ignore": ignore, "rule_dirs": rule_dirs},
         config,

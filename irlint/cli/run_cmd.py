@@ -5,13 +5,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from irlint.cli.argtypes import non_negative_int
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
+from irlint.cli.paths import atomic_write, check_outputs
+from irlint.cli.printing import out_of_memory, run_error, safe
 from irlint.cli.run_support import (
     Refused,
     add_model_arguments,
     build_inputs,
     describe,
+    input_paths,
     load_checked,
+    npz_path,
     options,
     write_npz,
 )
@@ -22,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT.npz", help="save outputs keyed by top-level Result name")
     p.add_argument("--trace", metavar="T.npz", help="record every body Parameter/Result of every iteration")
     p.add_argument("--trace-all", action="store_true", help="with --trace: record every layer's outputs")
-    p.add_argument("--trace-budget", type=int, default=512 * 1024**2, metavar="BYTES",
+    p.add_argument("--trace-budget", type=non_negative_int, default=512 * 1024**2, metavar="BYTES",
                    help="trace values kept in memory before spilling to disk (default 512 MiB)")
 
 
@@ -31,39 +36,44 @@ def run(args: argparse.Namespace) -> int:
     from irlint.interp.events import BodyLeft, RunFinished
     from irlint.interp.trace import Trace
 
+    output = npz_path(args.output) if args.output else None
+    check_outputs([("-o", output), ("--trace", args.trace)], input_paths(args))  # before anything runs
     try:
         model = load_checked(args)
     except Refused:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
     for n in notes:
-        print(f"note: {n}", file=sys.stderr)
+        print(f"note: {safe(n)}", file=sys.stderr)
     trace = Trace(budget=args.trace_budget, trace_all=args.trace_all) if args.trace else None
-    events = execute(model, inputs, options(args))
-    if trace is not None:
-        events = trace.observe(events)
-    outputs = {}
     try:
-        for ev in events:
-            if isinstance(ev, BodyLeft) and not ev.frames and sys.stderr.isatty():
-                print(f"  {ev.layer.describe()}: {ev.iterations} iterations", file=sys.stderr)
-            elif isinstance(ev, RunFinished):
-                outputs = dict(ev.outputs)
-    except ExecutionError as e:
-        where = f"{e.layer.loc}: " if e.layer is not None else ""
-        print(f"{where}{e.code} [error] {e.message}", file=sys.stderr)
-        return EXIT_FAILURE
-    print(f"{'output':<24} {'dtype':<8} {'shape':<18}stats")
-    for name, value in outputs.items():
-        print(describe(name, value))
-    if args.output:
-        write_npz(args.output, outputs)
-    if trace is not None:
+        outputs = {}
         try:
-            trace.save(args.trace)
-        finally:
+            events = execute(model, inputs, options(args))
+            if trace is not None:
+                events = trace.observe(events)
+            for ev in events:
+                if isinstance(ev, BodyLeft) and not ev.frames and sys.stderr.isatty():
+                    print(f"  {safe(ev.layer.describe())}: {ev.iterations} iterations", file=sys.stderr)
+                elif isinstance(ev, RunFinished):
+                    outputs = dict(ev.outputs)
+        except ExecutionError as e:
+            run_error(e, args.model)
+            return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
+        except MemoryError:
+            out_of_memory(args.model, args.memory_budget)
+            return EXIT_FINDINGS
+        print(f"{'output':<24} {'dtype':<8} {'shape':<18}stats")
+        for name, value in outputs.items():
+            print(describe(name, value))
+        if output:
+            write_npz(output, outputs)
+        if trace is not None:
+            atomic_write(args.trace, trace.save)
+            print(f"trace: {len(trace.info)} tensors -> {args.trace}", file=sys.stderr)
+    finally:
+        if trace is not None:
             trace.close()
-        print(f"trace: {len(trace.info)} tensors -> {args.trace}", file=sys.stderr)
     return EXIT_CLEAN
 
 

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 import numpy as np
 
+from irlint.cli.argtypes import positive_int
+from irlint.cli.arrays import load_npy, load_npz
 from irlint.cli.command import UsageError
+from irlint.cli.paths import atomic_write, regular_file
+from irlint.cli.printing import safe
 from irlint.diagnostics import Severity
 from irlint.interp import Options
-from irlint.ir.loader import LoadError, load
+from irlint.ir.loader import LoadError, default_weights_path, load
 from irlint.ir.model import Model
 from irlint.shapes.infer import declared_info
+
+# Codes meaning "this file could not be read as an IR" (exit 2, as in `check`).
+UNCHECKABLE = {"IR001", "IR002", "IR900"}
 
 
 class Refused(Exception):
@@ -28,9 +34,9 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
                    help="the concrete shape of an input with dynamic dims (random inputs)")
-    p.add_argument("--max-iterations", type=int, default=100_000, metavar="N",
+    p.add_argument("--max-iterations", type=positive_int, default=100_000, metavar="N",
                    help="stop an unbounded Loop after N iterations (default 100000)")
-    p.add_argument("--memory-budget", type=int, default=4 * 1024**3, metavar="BYTES",
+    p.add_argument("--memory-budget", type=positive_int, default=4 * 1024**3, metavar="BYTES",
                    help="refuse any tensor larger than this (default 4 GiB)")
 
 
@@ -44,6 +50,7 @@ def load_checked(args: argparse.Namespace) -> Model:
     from irlint.report import render
     from irlint.report.ruleinfo import RuleInfo
 
+    regular_file(args.model, "model")
     try:
         model = load(args.model, args.weights)
     except LoadError as e:
@@ -52,25 +59,35 @@ def load_checked(args: argparse.Namespace) -> Model:
     if diags:
         rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
         sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
+        unreadable = sorted({d.code for d in diags} & UNCHECKABLE)
+        if unreadable:  # the file could not be read as an IR: exit 2, like `check`
+            raise UsageError(f"{args.model} could not be read as an IR ({', '.join(unreadable)})")
         sys.stderr.write("irlint: the model has errors; fix them before running it\n")
         raise Refused
     return model
 
 
+def input_paths(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """Every file a run reads, as (option, path): what no output may overwrite."""
+    paths: list[tuple[str, str | None]] = [("MODEL", args.model),
+                                           ("--weights", args.weights or default_weights_path(args.model)),
+                                           ("--inputs", getattr(args, "inputs", None))]
+    paths += [(item, item.partition("=")[2]) for item in getattr(args, "assign", [])]
+    return paths
+
+
 def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.ndarray], list[str]]:
     """Inputs from --inputs / NAME=FILE.npy, random (from --seed) for the rest; returns notes to print."""
     given: dict[str, np.ndarray] = {}
-    try:
-        if args.inputs:
-            with np.load(args.inputs, allow_pickle=False) as z:
-                given.update({k: z[k] for k in z.files})
-        for item in args.assign:
-            name, sep, file = item.partition("=")
-            if not sep:
-                raise UsageError(f"{item!r}: expected NAME=FILE.npy")
-            given[name] = np.load(file, allow_pickle=False)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read inputs: {e}") from e
+    if args.inputs:
+        given.update(load_npz(args.inputs, "--inputs", args.memory_budget))
+        if "" in given:
+            raise UsageError(f"--inputs {args.inputs} is a single .npy; give it as NAME={args.inputs}")
+    for item in args.assign:
+        name, sep, file = item.partition("=")
+        if not sep:
+            raise UsageError(f"{item!r}: expected NAME=FILE.npy")
+        given[name] = load_npy(file, item, args.memory_budget)
     shapes = {}
     for item in args.shape:
         name, _, dims = item.partition("=")
@@ -78,6 +95,8 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
             shapes[name] = [int(d) for d in dims.split(",") if d.strip()]
         except ValueError as e:
             raise UsageError(f"--shape {item!r}: dims must be integers") from e
+        if any(d < 0 for d in shapes[name]):
+            raise UsageError(f"--shape {item!r}: dims must be 0 or more")
     names = [p.name for p in model.graph.parameters()]
     unknown = sorted(set(given) - set(names))
     if unknown:
@@ -116,11 +135,14 @@ def describe(name: str, a: np.ndarray) -> str:
         extra = f" min {s['min']:.6g} max {s['max']:.6g} mean {s['mean']:.6g}" if s["min"] is not None else ""
         if s.get("nan") or s.get("inf"):
             extra += f" nan {s['nan']} inf {s['inf']}"
-    return f"{name:<24} {a.dtype!s:<8} {list(a.shape)!s:<18}{extra}"
+    return f"{safe(name):<24} {a.dtype!s:<8} {list(a.shape)!s:<18}{extra}"
+
+
+def npz_path(path: str) -> str:
+    """Where `np.savez` has always put `-o PATH`: PATH, with .npz appended if it has another suffix."""
+    return path if path.endswith(".npz") else path + ".npz"
 
 
 def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
-    try:
-        np.savez(Path(path), **arrays)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e}") from e
+    """Write atomically (a temporary file renamed over `path`): a failure leaves no half-written file."""
+    atomic_write(path, lambda f: np.savez(f, **arrays))

@@ -7,6 +7,7 @@ import argparse
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
+from irlint.cli.printing import out_of_memory, run_error, safe
 from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
 
 
@@ -23,9 +24,12 @@ def _range(text: str | None) -> range | None:
         return None
     a, _, b = text.partition(":")
     try:
-        return range(int(a) if a else 0, int(b) if b else 1 << 62)
+        lo, hi = int(a) if a else 0, int(b) if b else 1 << 62
     except ValueError as e:
         raise UsageError(f"--iterations {text!r}: expected A:B") from e
+    if lo < 0 or hi <= lo:
+        raise UsageError(f"--iterations {text!r}: expected 0 <= A < B (iterations A..B-1)")
+    return range(lo, hi)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     known = {la.path for _g, la in model.layers()} | {la.name for _g, la in model.layers()}
     missing = [w for w in args.watch if w not in known]
     if missing:
-        raise UsageError(f"no layer {missing} in the model (use an id path like 2/body/7 or a layer name)")
+        raise UsageError(f"no layer {safe(missing)} in the model (use an id path like 2/body/7 or a layer name)")
     inputs, _ = build_inputs(model, args)
     print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
     try:
@@ -60,10 +64,13 @@ def run(args: argparse.Namespace) -> int:
                     s = stats(v)
                     shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
                                      for k in ("min", "max", "mean", "nan", "inf") if k in s)
-                print(f"{ev.layer.name[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+                print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
     except ExecutionError as e:
-        print(f"{e.code} [error] {e.message}")
-        return EXIT_FAILURE
+        run_error(e, args.model)
+        return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
+    except MemoryError:
+        out_of_memory(args.model, args.memory_budget)
+        return EXIT_FINDINGS
     return EXIT_CLEAN
 
 

@@ -16,6 +16,7 @@ attribute: the value becomes None and a diagnostic is recorded.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable
 from xml.parsers import expat
 
@@ -48,13 +49,16 @@ def default_weights_path(xml_path: str) -> str:
 def _check_size(path: str) -> int:
     """Turn the file system's objections into `LoadError` before anything is read (exit code 2)."""
     try:
-        if os.path.isdir(path):
-            raise LoadError(f"{path} is a directory")
-        size = os.path.getsize(path)
+        st = os.stat(path)
     except FileNotFoundError as e:
         raise LoadError(f"{path}: no such file") from e
     except OSError as e:
         raise LoadError(f"{path}: cannot read ({e.strerror or e})") from e
+    if stat.S_ISDIR(st.st_mode):
+        raise LoadError(f"{path} is a directory")
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block the open forever, a device never end
+        raise LoadError(f"{path} is not a regular file (a FIFO, device or socket); irlint reads only regular files")
+    size = st.st_size
     if size > MAX_XML_BYTES:
         raise LoadError(f"{path} is {size} bytes, larger than the {MAX_XML_BYTES // 1024**2} MiB of XML irlint "
                         "parses (the parsed model would not fit in memory)")

@@ -36,11 +36,12 @@ def test_run_refuses_a_model_with_errors() -> None:
     assert res.returncode == 1 and "PM401" in res.stderr and "Traceback" not in res.stderr
 
 
-def test_run_bad_inputs_exit_two(tmp_path: Path) -> None:
+def test_run_bad_inputs(tmp_path: Path) -> None:
     bad = tmp_path / "x.npy"
     np.save(bad, np.zeros((2, 2), np.float32))
-    res = cli("run", str(EXAMPLES / "loop_scan.xml"), f"x={bad}")
-    assert res.returncode == 2 and "shape" in res.stderr and "Traceback" not in res.stderr
+    res = cli("run", str(EXAMPLES / "loop_scan.xml"), f"x={bad}")  # RUN-INPUT: the run stops cleanly (exit 1)
+    assert res.returncode == 1 and "RUN-INPUT" in res.stderr and "shape" in res.stderr
+    assert "Traceback" not in res.stderr
     res = cli("run", str(EXAMPLES / "loop_scan.xml"), f"nope={bad}")
     assert res.returncode == 2 and "match no Parameter" in res.stderr
 
