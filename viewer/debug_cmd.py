@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from irlint.cli.command import EXIT_CLEAN, Command, UsageError
+from irlint.cli.command import EXIT_CLEAN, EXIT_FINDINGS, Command, UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,15 +19,21 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from irlint.viewer.debugger.session import Session
 
     from irlint.api import check_model
-    from irlint.cli.run_support import build_inputs, options
+    from irlint.cli.paths import regular_file
+    from irlint.cli.run_support import UNCHECKABLE, build_inputs, options
     from irlint.diagnostics import Severity
     from irlint.ir.loader import LoadError, load
 
+    regular_file(args.model, "model")
     try:
         model = load(args.model, args.weights)
     except LoadError as e:
         raise UsageError(str(e)) from e
     diags = check_model(model)
+    unreadable = sorted({d.code for d in diags} & UNCHECKABLE)
+    if unreadable:  # nothing to step through: exit 2 like `check` and `run`
+        raise UsageError(f"{args.model} could not be read as an IR ({', '.join(unreadable)}): "
+                         f"{next(d.message for d in diags if d.code in UNCHECKABLE)}")
     session = None
     if not any(d.severity is Severity.ERROR for d in diags):
         inputs, _notes = build_inputs(model, args)
@@ -36,7 +42,13 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
-    make_app(args).run()
+    """Exit 1 if the model has lint errors (it opened on them) or its run stopped with an error."""
+    from irlint.diagnostics import Severity
+
+    app = make_app(args)
+    app.run()
+    if app.run_failed or any(d.severity is Severity.ERROR for d in app.diagnostics):
+        return EXIT_FINDINGS
     return EXIT_CLEAN
 
 

@@ -49,6 +49,7 @@ class DebuggerApp(App[None]):
         self.shown_iteration: tuple[int, ...] | None = None
         self.busy = False
         self.slice_index = 0  # leading index shown for tensors above 2-D (keys j/k)
+        self.run_failed = False  # the run stopped with an error (the exit code is then 1)
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -103,8 +104,12 @@ class DebuggerApp(App[None]):
         try:
             self.session.do(command)
             error = None
+        except MemoryError:  # reported like the budget's refusal (RUN-BUDGET)
+            error = "stopped: RUN-BUDGET: out of memory; restart with a lower --memory-budget"
+            self.run_failed = True
         except Exception as e:  # an ExecutionError or a kernel bug: shown, not raised into Textual
-            error = f"stopped: {e}"
+            error = f"stopped: {getattr(e, 'code', type(e).__name__)}: {e}"
+            self.run_failed = True
         self.call_from_thread(self._after_step, before, error)
 
     def _after_step(self, before: int, error: str | None) -> None:
@@ -173,14 +178,25 @@ class DebuggerApp(App[None]):
         if self.session is None:
             return
         from irlint.viewer.diagram import DiagramOptions, build_diagram
+        from irlint.viewer.render_cmd import MAX_NODES, drawn_nodes
+
+        from irlint.cli.paths import atomic_write, check_outputs
+        from irlint.ir.loader import default_weights_path
 
         out = Path(self.model_path).with_suffix(".debug.svg").name
+        log = self.query_one("#log", RichLog)
         try:
+            check_outputs([("SVG", out)], [("MODEL", self.model_path),
+                                           ("weights", default_weights_path(self.model_path))])
+            if drawn_nodes(self.session.model.graph, False, None, MAX_NODES) > MAX_NODES:
+                log.write(f"not rendered: more than {MAX_NODES} layers (use irlint render --collapse or --depth)")
+                return
             g = build_diagram(self.session.model, DiagramOptions(diagnostics=self.diagnostics))
-            Path(out).write_bytes(g.pipe(format="svg"))
-            self.query_one("#log", RichLog).write(f"rendered the graph to {out}")
-        except Exception as e:  # no dot binary, unwritable directory ...
-            self.query_one("#log", RichLog).write(f"cannot render: {e}")
+            data = g.pipe(format="svg")
+            atomic_write(out, lambda f: f.write(data))
+            log.write(f"rendered the graph to {out}")
+        except Exception as e:  # no dot binary, unwritable directory, an input in the way ...
+            log.write(f"cannot render: {e}")
 
     # -- panels --------------------------------------------------------------------------------
     def _status(self) -> None:

@@ -61,6 +61,7 @@ class Session:
     # (layer path, iteration tuple) -> output tensors (Results: the tensor they receive)
     values: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, ...]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    _held: int = 0  # bytes of the recorded tensors
 
     def __post_init__(self) -> None:
         self.stepper = Stepper(self._recording(execute(self.model, self.inputs, self.options)))
@@ -68,13 +69,23 @@ class Session:
     def _recording(self, events):  # type: ignore[no-untyped-def]
         for ev in events:
             if isinstance(ev, LayerEvaluated):
-                if len(self.values) >= MAX_RECORDED:
-                    self.values.pop(next(iter(self.values)))
-                self.values[(ev.layer.path, iteration_of(ev.frames))] = ev.outputs or ev.inputs
+                self._keep((ev.layer.path, iteration_of(ev.frames)), ev.outputs or ev.inputs)
             elif isinstance(ev, IterationStarted):
                 for pid, v in ev.params.items():
-                    self.values[(f"{ev.layer.path}/body/{pid}", iteration_of(ev.frames))] = (v,)
+                    self._keep((f"{ev.layer.path}/body/{pid}", iteration_of(ev.frames)), (v,))
             yield ev
+
+    def _keep(self, key: tuple[str, tuple[int, ...]], arrays: tuple[np.ndarray, ...]) -> None:
+        """Record tensors for revisiting, oldest dropped first past MAX_RECORDED or past the memory budget
+        (the recorded tensors are kept alive by this dict, so they count against --memory-budget)."""
+        old = self.values.pop(key, None)
+        if old is not None:
+            self._held -= sum(a.nbytes for a in old)
+        self.values[key] = arrays
+        self._held += sum(a.nbytes for a in arrays)
+        while self.values and (len(self.values) > MAX_RECORDED or self._held > self.options.memory_budget):
+            dropped = self.values.pop(next(iter(self.values)))
+            self._held -= sum(a.nbytes for a in dropped)
 
     # -- commands ------------------------------------------------------------------------------
     def do(self, command: str) -> Event | None:
