@@ -108,7 +108,7 @@ def parse_bytes(data: bytes, path: str, weights: Weights) -> Model:
         view = memoryview(data)
         for i in range(0, len(data), CHUNK):
             src.feed(view[i:i + CHUNK])
-            reader.parser.Parse(view[i:i + CHUNK], False)
+            reader.feed(view[i:i + CHUNK])
 
     return _parse(feed, path, weights, lambda at, n: data[at:at + n])
 

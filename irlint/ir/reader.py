@@ -24,6 +24,12 @@ from irlint.types import ElementType, Shape, element_type, parse_dim
 SUPPORTED_VERSIONS = (10, 11)
 CONTROL_FLOW = ("TensorIterator", "Loop")
 MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
+# No real IR comes near these: its longest tags are a few KiB, its elements have a few dozen attributes.
+# They bound the parse in time and memory: expat (without reparse deferral) rescans an unfinished
+# tag from its start on every chunk, so one tag of n bytes costs O(n^2); each attribute costs
+# ~150 bytes of Python objects for its ~6 bytes of XML.
+MAX_TAG_BYTES = 16 * 1024**2
+MAX_ATTRIBUTES = 1024
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 _PORT_MAP_INTS = ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
@@ -78,6 +84,40 @@ class Reader:
         self.start, self.end = self._frame_handlers()
         p.StartElementHandler, p.EndElementHandler = self.start, self.end
         self.ports = _PortReader(self)
+        self.fed = 0  # bytes given to the parser
+        self.tag_start = 0  # where the unfinished markup at the end of the input so far starts
+        self.tag_equals = 0  # '=' signs in it: an upper bound of its attributes
+
+    def feed(self, data: bytes | memoryview) -> None:
+        """Parse a chunk, then refuse an unfinished tag (or comment, PI) that has grown past
+        MAX_TAG_BYTES or MAX_ATTRIBUTES '=' signs, in O(chunk) per call: linear time overall.
+
+        After `Parse` returns, `CurrentByteIndex` is where expat's unfinished token starts (text is
+        consumed as it comes, so only markup stays pending); expat builds an element's attributes
+        only once its tag is complete, so the count is checked here while the tag is still open."""
+        parser = self.parser
+        parser.Parse(data, False)
+        n = len(data)
+        self.fed += n
+        start = parser.CurrentByteIndex
+        if start < 0 or start >= self.fed:
+            self.tag_start, self.tag_equals = self.fed, 0
+            return
+        if start == self.tag_start:  # the same tag as after the previous chunk, still open
+            self.tag_equals += bytes(data).count(b"=") if isinstance(data, memoryview) else data.count(b"=")
+        else:  # a tag that opened in this chunk
+            self.tag_start = start
+            skip = max(n - (self.fed - start), 0)
+            self.tag_equals = bytes(data[skip:]).count(b"=") if isinstance(data, memoryview) else data.count(b"=", skip)
+        if self.fed - start > MAX_TAG_BYTES:
+            raise Refused(codes.MALFORMED_XML, f"malformed XML: a tag (or comment) longer than {MAX_TAG_BYTES} bytes "
+                          "(irlint refuses such documents; no IR comes near)", start)
+        if self.tag_equals > MAX_ATTRIBUTES:
+            self.too_many_attributes(start)
+
+    def too_many_attributes(self, at: int) -> None:
+        raise Refused(codes.INVALID_ATTRIBUTE, f"an element with more than {MAX_ATTRIBUTES} attributes: irlint "
+                      "refuses such documents (no IR comes near)", at)
 
     def _frame_handlers(self) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
         """The general handlers, as closures over locals: they run once per element."""
@@ -88,6 +128,8 @@ class Reader:
         def start(tag: str, attrs: dict[str, str]) -> None:
             if len(stack) > MAX_DEPTH:
                 self.too_deep()
+            if len(attrs) > MAX_ATTRIBUTES:
+                self.too_many_attributes(parser.CurrentByteIndex)
             push(stack[-1].child(self, tag, attrs, parser.CurrentByteIndex))
 
         def end(tag: str) -> None:
@@ -479,6 +521,8 @@ class _PortReader:
         r.enter_port(self)
 
     def child_start(self, tag: str, a: dict[str, str]) -> None:
+        if len(a) > MAX_ATTRIBUTES:
+            self.r.too_many_attributes(self.r.parser.CurrentByteIndex)
         depth = self.depth = self.depth + 1
         if depth == 1:
             if tag == "dim":

@@ -192,13 +192,12 @@ class Child:
 def _parse_part(path: str, p: Plan, chunk: int) -> Part | None:
     """The child's parse: the made-up prefix, spaces up to `p.at`, then the file until the `</layers>`."""
     reader = Reader(SourceMap(path))
-    parser = reader.parser
     prefix = p.prefix()
     if len(prefix) > p.at:
         return None
     try:
-        parser.Parse(prefix, False)
-        pad(parser.Parse, p.at - len(prefix), chunk)
+        reader.feed(prefix)
+        pad(lambda data, _final: reader.feed(data), p.at - len(prefix), chunk)
         opened = reader.open_layers()
         if opened is None:
             return None
@@ -207,7 +206,7 @@ def _parse_part(path: str, p: Plan, chunk: int) -> Part | None:
         with open(path, "rb") as f:
             f.seek(p.at)
             while data := f.read(chunk):
-                parser.Parse(data, False)
+                reader.feed(data)
         return None  # the file ended inside the <layers>: the parent reports it
     except LayersClosed as e:
         pending = [d for d in reader.pending if d[2] >= p.at]  # not the made-up prefix's
@@ -295,7 +294,7 @@ def feed(f: IO[bytes], reader: Reader, src: SourceMap, start: int, end: int | No
          blank: bool = False) -> int:
     """Parse the file from `start` to `end` (None: its end); returns where it stopped. `blank`: the
     line index reads the bytes, the parser gets as many spaces (a part another process parsed)."""
-    parse = reader.parser.Parse
+    parse = reader.feed  # the parser, with the reader's bounds on one tag
     spaces = b" " * chunk if blank else b""
     f.seek(start)
     pos = start
@@ -304,7 +303,7 @@ def feed(f: IO[bytes], reader: Reader, src: SourceMap, start: int, end: int | No
         if not data:
             break
         src.feed(data)
-        parse(spaces[:len(data)] if blank else data, False)
+        parse(spaces[:len(data)] if blank else data)
         pos += len(data)
     return pos
 
