@@ -41,15 +41,19 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return DebuggerApp(session, diags, args.model)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Exit 1 if the model has lint errors (it opened on them) or its run stopped with an error."""
+def exit_code(app) -> int:  # type: ignore[no-untyped-def]
+    """1 if the model has lint errors (the debugger opened on them) or its run stopped with an error, else 0."""
     from irlint.diagnostics import Severity
 
-    app = make_app(args)
-    app.run()
     if app.run_failed or any(d.severity is Severity.ERROR for d in app.diagnostics):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def run(args: argparse.Namespace) -> int:
+    app = make_app(args)
+    app.run()
+    return exit_code(app)
 
 
 COMMAND = Command("debug", "step through a model iteration by iteration (Textual UI)", add_arguments, run)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import sys
 from pathlib import Path
 
 from irlint.cli.argtypes import non_negative_int, positive_int
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     except LoadError as e:
         raise UsageError(str(e)) from e
     if model.diagnostics and not model.graph.layers:
-        print(safe(f"{model.path}: cannot draw: {model.diagnostics[0].message}"))
+        d = model.diagnostics[0]
+        print(safe(f"{model.path}: {d.code} [error] cannot draw: {d.message}"), file=sys.stderr)
         return EXIT_FAILURE
     if fmt != "dot":
         n = drawn_nodes(model.graph, args.collapse, args.depth, args.max_nodes)

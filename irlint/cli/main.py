@@ -94,11 +94,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_FAILURE
+    except MemoryError:
+        print(f"irlint {cmd.name}: out of memory (the input is too large for this machine; for run, trace and debug "
+              "lower --memory-budget)", file=sys.stderr)
+        return EXIT_FAILURE
     except Exception as e:  # the boundary: internal errors become a message and exit 2
         if getattr(args, "debug", False):
             raise
         print(
-            f"irlint {cmd.name}: internal error: {type(e).__name__}: {e}\n"
+            f"irlint {cmd.name}: internal error: {type(e).__name__}: {str(e) or '(no message)'}\n"
             "This is a bug in irlint; please report it with the model (--debug shows the traceback).",
             file=sys.stderr,
         )

@@ -16,7 +16,6 @@ from irlint.cli.run_support import (
     describe,
     input_paths,
     load_checked,
-    npz_path,
     options,
     write_npz,
 )
@@ -36,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from irlint.interp.events import BodyLeft, RunFinished
     from irlint.interp.trace import Trace
 
-    output = npz_path(args.output) if args.output else None
+    output = args.output  # written exactly there (np.savez would append .npz to a path without it)
     check_outputs([("-o", output), ("--trace", args.trace)], input_paths(args))  # before anything runs
     try:
         model = load_checked(args)

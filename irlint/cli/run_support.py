@@ -138,11 +138,6 @@ def describe(name: str, a: np.ndarray) -> str:
     return f"{safe(name):<24} {a.dtype!s:<8} {list(a.shape)!s:<18}{extra}"
 
 
-def npz_path(path: str) -> str:
-    """Where `np.savez` has always put `-o PATH`: PATH, with .npz appended if it has another suffix."""
-    return path if path.endswith(".npz") else path + ".npz"
-
-
 def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     """Write atomically (a temporary file renamed over `path`): a failure leaves no half-written file."""
     atomic_write(path, lambda f: np.savez(f, **arrays))

@@ -160,6 +160,9 @@ class _Executor:
             raise ExecutionError(f"{step.layer.describe()}: {e}", step.layer) from e
         except ExecutionError:
             raise
+        except MemoryError as e:  # the machine ran out before the budget did: still the budget's error
+            raise ExecutionError(f"{step.layer.describe()}: out of memory while computing it (within the memory "
+                                 f"budget of {self.options.memory_budget} bytes)", step.layer, "RUN-BUDGET") from e
         except Exception as e:  # a kernel bug: report it as such, with the op's name
             raise ExecutionError(f"kernel of {step.layer.type} failed on {step.layer.describe()}: "
                                  f"{type(e).__name__}: {e}", step.layer, "RUN-INTERNAL") from e
@@ -217,6 +220,7 @@ class _Executor:
         concat: dict[int, list[np.ndarray]] = {e.external_port_id: [] for e in outputs if e.sliced}  # type: ignore[misc]
         last: dict[int, np.ndarray] = {}
         k = 0
+        held = 0  # bytes of the scan outputs collected so far: they grow with every iteration
         while k < limit:
             params = dict(state)
             for pid, (arr, axis, spec) in slices.items():
@@ -238,6 +242,8 @@ class _Executor:
                 value = results[e.internal_layer_id]  # type: ignore[index]
                 if e.sliced:
                     concat[e.external_port_id].append(value)  # type: ignore[index]
+                    held += value.nbytes
+                    self.budget(layer, held)
                 else:
                     last[e.external_port_id] = value  # type: ignore[index]
             for pid, rid in back.items():

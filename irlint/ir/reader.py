@@ -116,8 +116,8 @@ class Reader:
             self.too_many_attributes(start)
 
     def too_many_attributes(self, at: int) -> None:
-        raise Refused(codes.INVALID_ATTRIBUTE, f"an element with more than {MAX_ATTRIBUTES} attributes: irlint "
-                      "refuses such documents (no IR comes near)", at)
+        raise Refused(codes.MALFORMED_XML, f"malformed XML: an element with more than {MAX_ATTRIBUTES} attributes "
+                      "(irlint refuses such documents; no IR comes near)", at)
 
     def _frame_handlers(self) -> tuple[Callable[[str, dict[str, str]], None], Callable[[str], None]]:
         """The general handlers, as closures over locals: they run once per element."""

@@ -1,0 +1,342 @@
+"""Hostile paths, arguments and files (issue 18): irlint never writes an input, never runs a model
+folder's code, never hangs on a special file, and stays within time and memory on oversize input.
+
+Every command runs in a subprocess under a time limit and an address-space cap (`limits.cli`).
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.robustness.limits import EXAMPLES, cli, copy_example, digests, no_traceback
+
+# -- outputs never overwrite inputs ----------------------------------------------------------------
+
+def _overwrite_cases(tmp: Path) -> list[tuple[list[str], list[Path]]]:
+    """(arguments, files that must be unchanged) for every output option aimed at an input."""
+    xml, inputs = copy_example(tmp)
+    bin_ = xml.with_suffix(".bin")
+    npy = tmp / "x.npy"
+    np.save(npy, np.load(inputs)["x"])
+    trace = tmp / "t.npz"
+    assert cli("run", str(xml), "--inputs", str(inputs), "--trace", str(trace)).returncode == 0
+    (tmp / "to_model.npz").symlink_to(xml)
+    (tmp / "to_model.dot").symlink_to(xml)
+    (tmp / "to_npy.npz").symlink_to(npy)
+    (tmp / "to_trace.dot").symlink_to(trace)
+    os.link(xml, tmp / "hard.xml")
+    run = ["run", str(xml)]
+    return [
+        ([*run, "--inputs", str(inputs), "-o", str(inputs)], [inputs]),
+        ([*run, "--inputs", str(inputs), "--trace", str(xml)], [xml]),
+        ([*run, "--inputs", str(inputs), "--trace", str(inputs)], [inputs]),
+        ([*run, "--inputs", str(inputs), "--trace", str(bin_)], [bin_]),
+        ([*run, "--inputs", str(inputs), "-o", str(tmp / "to_model.npz")], [xml]),
+        ([*run, f"x={npy}", "-o", str(tmp / "to_npy.npz")], [npy]),
+        ([*run, "--inputs", str(inputs), "-o", str(tmp / "o.npz"), "--trace", str(tmp / "o.npz")], []),
+        (["check", str(xml), "-o", str(xml)], [xml]),
+        (["check", str(xml), "-o", str(bin_)], [bin_]),
+        (["check", str(xml), "-o", str(tmp / "to_model.npz")], [xml]),
+        (["check", str(xml), "-o", str(tmp / "hard.xml")], [xml]),
+        (["check", str(tmp), "-o", str(xml)], [xml]),
+        (["render", str(xml), "-o", str(tmp / "to_model.dot")], [xml]),
+        (["render", str(xml), "-o", str(tmp / "to_trace.dot"), "--trace", str(trace), "--iteration", "0"],
+         [trace]),
+    ]
+
+
+def test_no_output_option_overwrites_an_input(tmp_path: Path) -> None:
+    for args, protected in _overwrite_cases(tmp_path):
+        before = digests(*protected, *tmp_path.glob("loop_scan*"))
+        res = cli(*args)
+        out = no_traceback(res)
+        assert res.returncode == 2 and "never writes over a file it reads" in res.stderr, (args, out)
+        assert digests(*before) == before, args
+        assert "output" not in res.stdout, args  # refused before anything ran
+
+
+def test_outputs_are_written_atomically(tmp_path: Path) -> None:
+    xml, inputs = copy_example(tmp_path)
+    out = tmp_path / "out.npz"
+    out.write_bytes(b"previous result")
+    # a run that stops (RUN-ITERATIONS) leaves the previous output as it was and no temporary file
+    res = cli("run", str(xml), "--inputs", str(inputs), "-o", str(out), "--trace", str(tmp_path / "t.npz"),
+              "--max-iterations", "1")
+    no_traceback(res)
+    assert res.returncode == 1 and "RUN-ITERATIONS" in res.stderr
+    assert out.read_bytes() == b"previous result" and not (tmp_path / "t.npz").exists()
+    assert not list(tmp_path.glob(".irlint-*"))
+    res = cli("run", str(xml), "--inputs", str(inputs), "-o", str(out))
+    assert res.returncode == 0 and set(np.load(out).files) == {"acc", "history"}
+    assert not list(tmp_path.glob(".irlint-*"))
+    # a symlinked output is followed: the file it points at is replaced, the link stays
+    target = tmp_path / "real.npz"
+    (tmp_path / "link.npz").symlink_to(target)
+    assert cli("run", str(xml), "--inputs", str(inputs), "-o", str(tmp_path / "link.npz")).returncode == 0
+    assert (tmp_path / "link.npz").is_symlink() and set(np.load(target).files) == {"acc", "history"}
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{xml}", "-o", "{tmp}/missing/report.txt"],
+    ["run", "{xml}", "--inputs", "{inputs}", "--trace", "{tmp}/missing/t.npz"],
+    ["run", "{xml}", "--inputs", "{inputs}", "-o", "{tmp}/missing/o.npz"],
+    ["render", "{xml}", "-o", "{tmp}/missing/g.dot"],
+    ["run", "{xml}", "--inputs", "{inputs}", "-o", "/dev/null"],
+    ["check", "{xml}", "-o", "/dev/null"],
+])
+def test_unusable_output_paths_are_usage_errors(tmp_path: Path, args: list[str]) -> None:
+    xml, inputs = copy_example(tmp_path)
+    res = cli(*(a.format(xml=xml, inputs=inputs, tmp=tmp_path) for a in args))
+    no_traceback(res)
+    assert res.returncode == 2 and ("does not exist" in res.stderr or "writes only regular files" in res.stderr)
+    assert res.stdout == ""  # nothing ran
+
+
+# -- special files are never read -----------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+@pytest.mark.parametrize("args", [
+    ["check", "{bad}"], ["check", "{bad}", "--weights", "{bad}"], ["check", "{xml}", "--config", "{bad}"],
+    ["run", "{bad}"], ["run", "{xml}", "--inputs", "{bad}"], ["run", "{xml}", "x={bad}"],
+    ["trace", "{bad}", "--watch", "0"], ["trace", "{xml}", "--inputs", "{bad}", "--watch", "0"],
+    ["render", "{bad}", "-o", "{tmp}/g.dot"],
+    ["render", "{xml}", "-o", "{tmp}/g.dot", "--trace", "{bad}", "--iteration", "0"],
+    ["compare", "{bad}"], ["compare", "{xml}", "--inputs", "{bad}"], ["debug", "{bad}"],
+])
+def test_fifos_and_devices_are_refused_for_every_input(tmp_path: Path, kind: str, args: list[str]) -> None:
+    xml, _ = copy_example(tmp_path)
+    if kind == "fifo":
+        bad = tmp_path / "pipe.xml"
+        os.mkfifo(bad)
+    else:
+        bad = Path("/dev/zero")
+    res = cli(*(a.format(xml=xml, bad=bad, tmp=tmp_path) for a in args), timeout=60)
+    out = no_traceback(res)
+    assert res.returncode == 2 and "regular file" in out, (args, out)
+
+
+def test_weights_that_are_a_fifo_or_device_are_a_finding(tmp_path: Path) -> None:
+    xml, _ = copy_example(tmp_path)
+    fifo = tmp_path / "w.bin"
+    os.mkfifo(fifo)
+    for weights in (fifo, Path("/dev/zero")):
+        for command in ("check", "run"):
+            res = cli(command, str(xml), "--weights", str(weights))
+            no_traceback(res)
+            assert res.returncode == 1 and "W301" in res.stdout + res.stderr and "not a regular file" in \
+                res.stdout + res.stderr
+
+
+def test_oversized_config_is_refused_before_reading(tmp_path: Path) -> None:
+    xml, _ = copy_example(tmp_path)
+    big = tmp_path / "irlint.toml"
+    with open(big, "wb") as f:
+        f.truncate(64 << 20)  # sparse
+    res = cli("check", str(xml), "--config", str(big), memory=1 << 30)
+    no_traceback(res)
+    assert res.returncode == 2 and "more than" in res.stderr
+
+
+# -- a model's folder never supplies code --------------------------------------------------------
+
+PACK = '''
+from pathlib import Path
+Path({marker!r}).write_text("imported")
+'''
+
+
+def _evil_folder(tmp: Path) -> tuple[Path, Path]:
+    folder = tmp / "downloads" / "model"
+    folder.mkdir(parents=True)
+    xml, _ = copy_example(folder)
+    (folder / "pack").mkdir()
+    marker = tmp / "IMPORTED"
+    (folder / "pack" / "evil.py").write_text(PACK.format(marker=str(marker)))
+    (folder / "pyproject.toml").write_text('[tool.irlint]\nrules = ["pack"]\nignore = ["LP"]\n')
+    return xml, marker
+
+
+def test_rule_packs_beside_a_checked_model_are_never_imported(tmp_path: Path) -> None:
+    xml, marker = _evil_folder(tmp_path)
+    work = tmp_path / "repo"
+    work.mkdir()
+    for command in (["check", str(xml)], ["check", str(xml.parent)], ["check", "-j", "2", str(xml), str(xml)]):
+        res = cli(*command, cwd=work)
+        no_traceback(res)
+        assert res.returncode == 0 and not marker.exists(), res.stderr
+        assert "not loading the rule packs" in res.stderr
+    # the same configuration is trusted when it is the current directory's or given explicitly
+    res = cli("check", str(xml), cwd=xml.parent)
+    assert res.returncode == 0 and marker.exists() and "not loading" not in res.stderr
+    marker.unlink()
+    res = cli("check", str(xml), "--config", str(xml.parent / "pyproject.toml"), cwd=work)
+    assert res.returncode == 0 and marker.exists()
+
+
+# -- oversize attributes: refused in linear time -------------------------------------------------
+
+@pytest.mark.parametrize("case", ["long-attribute", "many-attributes", "long-comment"])
+def test_oversize_tags_are_refused_quickly(tmp_path: Path, case: str) -> None:
+    text = (EXAMPLES / "lstm_ti.xml").read_text()
+    if case == "long-attribute":  # 40 MB in one attribute: quadratic in expat without the bound
+        text = text.replace('name="X"', 'name="' + "X" * 40_000_000 + '"', 1)
+        code = "longer than"
+    elif case == "many-attributes":
+        text = text.replace('name="X"', 'name="X" ' + " ".join(f'a{i}=""' for i in range(300_000)), 1)
+        code = "more than 1024 attributes"
+    else:
+        text = text.replace("<layers>", "<layers><!--" + "-" * 0 + "c" * 40_000_000 + "-->", 1)
+        code = "longer than"
+    xml = tmp_path / "big.xml"
+    xml.write_text(text)
+    for args in (["check", str(xml)], ["check", "-j", "1", str(xml)], ["run", str(xml)],
+                 ["render", str(xml), "-o", str(tmp_path / "g.dot")]):
+        res = cli(*args, timeout=30, memory=1 << 30)
+        out = no_traceback(res)
+        assert res.returncode == 2 and "IR001" in out and code in out, (args, out[-2000:])
+
+
+def test_tag_bounds_leave_real_models_alone() -> None:
+    import irlint
+    from irlint.ir.reader import MAX_ATTRIBUTES, MAX_TAG_BYTES
+
+    assert MAX_TAG_BYTES >= 16 << 20 and MAX_ATTRIBUTES >= 1024
+    for name in ("lstm_ti", "loop_scan", "nested_loop_in_ti"):
+        assert not irlint.load(EXAMPLES / f"{name}.xml").diagnostics
+
+
+# -- decompression bombs and lying array headers ---------------------------------------------------
+
+def _npy_header(shape: tuple[int, ...]) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": "<f8", "fortran_order": False, "shape": shape})
+    return buf.getvalue()
+
+
+def test_decompression_bomb_is_refused_before_decompressing(tmp_path: Path) -> None:
+    xml, _ = copy_example(tmp_path)
+    bomb = tmp_path / "bomb.npz"
+    zeros = bytes(16 << 20)
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as zf, \
+            zf.open("x.npy", "w", force_zip64=True) as f:
+        f.write(_npy_header((16 * (256 << 20) // 8,)))
+        for _ in range(16):  # 256 MiB of zeros: about 250 KB compressed
+            f.write(zeros)
+    assert bomb.stat().st_size < 2 << 20
+    res = cli("run", str(xml), "--inputs", str(bomb), "--memory-budget", str(64 << 20), memory=1 << 30)
+    no_traceback(res)
+    assert res.returncode == 2 and "decompress to more than" in res.stderr
+    liar = tmp_path / "liar.npz"
+    with zipfile.ZipFile(liar, "w") as zf:
+        zf.writestr("x.npy", _npy_header((1 << 30,)) + bytes(80))  # declares 8 GiB, holds 80 bytes
+    for args in (["run", str(xml), "--inputs", str(liar)],
+                 ["render", str(xml), "-o", str(tmp_path / "g.dot"), "--trace", str(liar), "--iteration", "0"]):
+        res = cli(*args, memory=1 << 30)
+        no_traceback(res)
+        assert res.returncode == 2 and "declares 8589934592 bytes" in res.stderr, res.stderr
+
+
+def test_npz_sizes_are_checked_before_any_array_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from irlint.cli import arrays
+    from irlint.cli.command import UsageError
+
+    path = tmp_path / "two.npz"
+    np.savez(path, a=np.zeros(1000), b=np.zeros(1000))
+    read: list[object] = []
+    monkeypatch.setattr(arrays.np.lib.format, "read_array", lambda *a, **k: read.append(a))
+    with pytest.raises(UsageError, match="decompress to more than"):
+        arrays.load_npz(str(path), "--inputs", 12_000)
+    assert read == []
+
+
+def test_npy_with_objects_or_wrong_magic_is_a_clear_error(tmp_path: Path) -> None:
+    xml, _ = copy_example(tmp_path)
+    obj = tmp_path / "obj.npy"
+    np.save(obj, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    res = cli("run", str(xml), f"x={obj}")
+    assert res.returncode == 2 and "Python objects" in res.stderr
+    res = cli("run", str(xml), "--inputs", str(xml))  # an IR given as inputs
+    out = no_traceback(res)
+    assert res.returncode == 2 and "neither an .npy nor an .npz" in out and "pickle" not in out
+    evil = tmp_path / "evil.npz"
+    np.savez(evil, x=np.zeros(3))
+    res = cli("render", str(xml), "-o", str(tmp_path / "g.dot"), "--trace", str(evil), "--iteration", "0")
+    out = no_traceback(res)
+    assert res.returncode == 2 and "not a trace written by `irlint run --trace`" in out and "Expecting" not in out
+
+
+# -- memory: a growing Loop ends in RUN-BUDGET, never an internal error ---------------------------
+
+def test_doubling_loop_state_ends_in_the_budget_error(tmp_path: Path) -> None:
+    from tests.robustness.ov_models import doubling_loop
+
+    xml = doubling_loop(tmp_path / "doubling.xml")
+    res = cli("run", str(xml), "--memory-budget", str(64 << 20))  # the budget refuses the next Concat
+    no_traceback(res)
+    assert res.returncode == 1 and "RUN-BUDGET" in res.stderr and "doubling.xml:" in res.stderr
+    # the machine runs out first (a 1.5 GiB cap, the default 4 GiB budget): still RUN-BUDGET, exit 1
+    for command in (["run", str(xml)], ["trace", str(xml), "--watch", "Concat_3"]):
+        res = cli(*command, memory=3 << 29, timeout=120)
+        no_traceback(res)
+        assert res.returncode == 1 and "RUN-BUDGET" in res.stderr, res.stderr[-2000:]
+
+
+def test_scan_outputs_count_against_the_budget_while_they_grow() -> None:
+    """A Loop's concatenated outputs grow with every iteration: the run stops in the iteration that
+    passes the budget, not after the last one (loop_scan: 4 iterations, 16 bytes of `history` each)."""
+    import irlint
+    from irlint.interp import ExecutionError, Options, execute
+    from irlint.interp.events import IterationFinished
+
+    model = irlint.load(EXAMPLES / "loop_scan.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "loop_scan.npz"))
+    finished = []
+    with pytest.raises(ExecutionError) as e:
+        for ev in execute(model, inputs, Options(memory_budget=40)):
+            if isinstance(ev, IterationFinished):
+                finished.append(ev.iteration)
+    assert e.value.code == "RUN-BUDGET" and finished == [0, 1, 2]
+
+
+# -- render: bounded graphviz time ----------------------------------------------------------------
+
+def test_render_refuses_a_huge_body_naming_collapse_and_depth(tmp_path: Path) -> None:
+    relu = ('<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input><port id="0" precision="FP32">'
+            '<dim>1</dim></port></input><output><port id="1" precision="FP32"><dim>1</dim></port></output></layer>')
+    layers = "".join(relu.format(i=i) for i in range(1, 50_001))
+    body = (f'<body><layers><layer id="0" name="p" type="Parameter" version="opset1"><data shape="1" '
+            f'element_type="f32"/><output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>'
+            f"{layers}</layers><edges/></body>")
+    xml = tmp_path / "wide.xml"
+    xml.write_text(f'<?xml version="1.0"?><net name="n" version="11"><layers><layer id="0" name="ti" '
+                   f'type="TensorIterator" version="opset1">{body}</layer></layers><edges/></net>')
+    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--lint", timeout=60)
+    no_traceback(res)
+    assert res.returncode == 2 and "--collapse" in res.stderr and "--depth" in res.stderr
+    assert not (tmp_path / "g.svg").exists()
+    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--collapse", timeout=60)
+    assert res.returncode == 0 and (tmp_path / "g.svg").exists()
+
+
+# -- printers escape what the model says ----------------------------------------------------------
+
+def test_control_characters_in_names_are_escaped_by_every_printer(tmp_path: Path) -> None:
+    xml, inputs = copy_example(tmp_path)
+    evil = "acc\u202e\u0085\u009b2J"
+    text = xml.read_text().replace('name="acc" type="Result"', f'name="{evil}" type="Result"')
+    text = text.replace('name="acc_next" type="Result"', f'name="n{evil}" type="Result"')
+    xml.write_text(text)
+    outs = [cli("run", str(xml), "--inputs", str(inputs)), cli("trace", str(xml), "--inputs", str(inputs),
+                                                               "--watch", f"n{evil}")]
+    for res in outs:
+        out = no_traceback(res)
+        assert res.returncode == 0, out
+        assert not {"\u202e", "\u0085", "\u009b", "\x1b"} & set(out), out
+        assert "\\u202e" in out
