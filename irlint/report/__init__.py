@@ -6,6 +6,7 @@ that only `--format junit` pays for importing lxml's etree).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from irlint.diagnostics import Diagnostic
@@ -26,6 +27,27 @@ def render(
 
     `rules` maps codes to their metadata (SARIF descriptors); `color` adds ANSI styles to text only.
     """
+    return _escape_controls(fmt, _render(fmt, diagnostics, files=files, rules=rules, color=color))
+
+
+# Characters a terminal acts on (DEL, C1 controls such as CSI U+009B and NEL U+0085) or that reorder
+# what is shown (bidi controls, separators), which model names may hold. The text report replaces them
+# itself; the data formats escape them losslessly (JSON \uXXXX, XML character references).
+_TERMINAL = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape_controls(fmt: str, text: str) -> str:
+    if fmt in ("json", "sarif"):
+        return _TERMINAL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if fmt == "junit":
+        return _TERMINAL.sub(lambda m: f"&#x{ord(m.group()):x};", text)
+    if fmt == "github":
+        return _TERMINAL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def _render(fmt: str, diagnostics: Sequence[Diagnostic], *, files: Sequence[str], rules: Mapping[str, RuleInfo],
+            color: bool) -> str:
     diags = sorted(diagnostics, key=Diagnostic.sort_key)
     if fmt == "text":
         from irlint.report.text import render_text

@@ -53,8 +53,10 @@ class Painter:
         return f"\x1b[{_STYLES[style]}m{text}\x1b[0m"
 
 
-# What `clean` replaces: C0 controls but newline and tab, DEL, C1 controls, lone surrogates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# What `clean` replaces: C0 controls but newline and tab, DEL, C1 controls, lone surrogates, and the
+# bidi controls and line/paragraph separators (U+202E would show a name reversed).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
+                     "\u2066-\u2069]")
 
 
 def _stand_in(m: re.Match[str]) -> str:

@@ -340,3 +340,18 @@ def test_control_characters_in_names_are_escaped_by_every_printer(tmp_path: Path
         assert res.returncode == 0, out
         assert not {"\u202e", "\u0085", "\u009b", "\x1b"} & set(out), out
         assert "\\u202e" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json", "sarif", "junit"])
+def test_control_characters_are_escaped_by_every_report_format(tmp_path: Path, fmt: str) -> None:
+    evil = "L\u202eS\u0085T\u009bM"
+    xml = tmp_path / "evil.xml"
+    xml.write_text((EXAMPLES / "broken" / "lstm_ti_broken.xml").read_text().replace('name="LSTMCell_16"',
+                                                                                      f'name="{evil}"'))
+    res = cli("check", str(xml), "--format", fmt)
+    no_traceback(res)
+    assert res.returncode == 1 and not {"\u202e", "\u0085", "\u009b"} & set(res.stdout)
+    if fmt in ("json", "sarif"):  # escaped losslessly
+        import json
+
+        assert evil in json.dumps(json.loads(res.stdout), ensure_ascii=False)
