@@ -355,3 +355,40 @@ def test_control_characters_are_escaped_by_every_report_format(tmp_path: Path, f
         import json
 
         assert evil in json.dumps(json.loads(res.stdout), ensure_ascii=False)
+
+
+DEBUG_SCRIPT = """
+import asyncio, sys
+from argparse import Namespace
+from irlint.viewer.debug_cmd import exit_code, make_app
+app = make_app(Namespace(model=sys.argv[1], weights=None, inputs=None, assign=[], seed=0, shape=[],
+                         max_iterations=1000, memory_budget=4 << 30))
+async def go():
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("q")
+asyncio.run(go())
+print("exit", exit_code(app))
+"""
+
+
+def test_debug_of_a_doubling_loop_stops_within_the_memory_cap(tmp_path: Path) -> None:
+    """The debugger's `continue` on a Loop that outgrows the machine: the run stops (exit 1), the
+    debugger survives (headless Textual in a subprocess capped at 1.5 GiB)."""
+    import resource
+    import subprocess
+    import sys
+
+    from tests.robustness.ov_models import doubling_loop
+
+    xml = doubling_loop(tmp_path / "doubling.xml")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 29, 3 << 29))
+
+    res = subprocess.run([sys.executable, "-c", DEBUG_SCRIPT, str(xml)], capture_output=True, text=True,
+                         timeout=180, preexec_fn=cap, stdin=subprocess.DEVNULL)
+    assert res.returncode == 0 and "exit 1" in res.stdout, res.stderr[-3000:]
