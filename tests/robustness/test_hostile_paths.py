@@ -392,3 +392,23 @@ def test_debug_of_a_doubling_loop_stops_within_the_memory_cap(tmp_path: Path) ->
     res = subprocess.run([sys.executable, "-c", DEBUG_SCRIPT, str(xml)], capture_output=True, text=True,
                          timeout=180, preexec_fn=cap, stdin=subprocess.DEVNULL)
     assert res.returncode == 0 and "exit 1" in res.stdout, res.stderr[-3000:]
+
+
+def test_debug_session_keeps_recorded_tensors_within_the_budget() -> None:
+    from irlint.viewer.debugger.session import Session
+
+    import irlint
+    from irlint.interp import Options
+
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    budget = 500  # the whole run records about 1.2 KB
+    session = Session(model, inputs, Options(memory_budget=budget))
+    while session.do("continue") is not None:
+        pass
+    held = sum(a.nbytes for arrays in session.values.values() for a in arrays)
+    assert 0 < held <= budget and session._held == held
+    everything = Session(model, inputs, Options())
+    while everything.do("continue") is not None:
+        pass
+    assert sum(a.nbytes for arrays in everything.values.values() for a in arrays) > budget  # the bound bit
