@@ -402,7 +402,7 @@ def test_debug_session_keeps_recorded_tensors_within_the_budget() -> None:
 
     model = irlint.load(EXAMPLES / "lstm_ti.xml")
     inputs = dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz"))
-    budget = 500  # the whole run records about 1.2 KB
+    budget = 600  # its largest tensor is 512 bytes, the whole run records about 1.2 KB
     session = Session(model, inputs, Options(memory_budget=budget))
     while session.do("continue") is not None:
         pass
