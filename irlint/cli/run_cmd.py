@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from irlint.cli.argtypes import non_negative_int
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
@@ -32,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from irlint.interp import ExecutionError, execute
-    from irlint.interp.events import BodyLeft, RunFinished
+    from irlint.interp.events import BodyLeft, IterationFinished, RunFinished
     from irlint.interp.trace import Trace
 
     output = args.output  # written exactly there (np.savez would append .npz to a path without it)
@@ -51,12 +52,20 @@ def run(args: argparse.Namespace) -> int:
             events = execute(model, inputs, options(args))
             if trace is not None:
                 events = trace.observe(events)
+            tty = sys.stderr.isatty()
+            shown = time.monotonic()
             for ev in events:
-                if isinstance(ev, BodyLeft) and not ev.frames and sys.stderr.isatty():
-                    print(f"  {safe(ev.layer.describe())}: {ev.iterations} iterations", file=sys.stderr)
+                if tty and isinstance(ev, IterationFinished) and time.monotonic() - shown > 0.5:
+                    shown = time.monotonic()  # progress of a long run, on a terminal only
+                    its = ".".join(str(k) for _p, k in ev.frames)
+                    print(f"\r  {safe(ev.layer.describe())[:60]}: iteration {its}\x1b[K", end="", file=sys.stderr)
+                if isinstance(ev, BodyLeft) and not ev.frames and tty:
+                    print(f"\r  {safe(ev.layer.describe())}: {ev.iterations} iterations\x1b[K", file=sys.stderr)
                 elif isinstance(ev, RunFinished):
                     outputs = dict(ev.outputs)
         except ExecutionError as e:
+            if sys.stderr.isatty():
+                print("\r\x1b[K", end="", file=sys.stderr)  # clear a progress line
             run_error(e, args.model)
             return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
         except MemoryError:
