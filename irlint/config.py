@@ -38,6 +38,9 @@ class Config:
         return self.values.get(key, default)
 
 
+MAX_CONFIG_BYTES = 4 * 1024**2  # a configuration is a few hundred bytes; `--config /dev/zero` is not one
+
+
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml at or above `start` that has a [tool.irlint] table."""
     d = start.resolve()
@@ -45,17 +48,16 @@ def find_pyproject(start: Path) -> Path | None:
         d = d.parent
     for folder in (d, *d.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if candidate.is_file():  # a regular file (a FIFO would block the read)
             try:
+                if candidate.stat().st_size > MAX_CONFIG_BYTES:  # not read into memory: not irlint's
+                    continue
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue
             if "irlint" in data.get("tool", {}):
                 return candidate
     return None
-
-
-MAX_CONFIG_BYTES = 4 * 1024**2  # a configuration is a few hundred bytes; `--config /dev/zero` is not one
 
 
 def _check_file(path: Path) -> None:

@@ -140,6 +140,16 @@ def test_oversized_config_is_refused_before_reading(tmp_path: Path) -> None:
     res = cli("check", str(xml), "--config", str(big), memory=1 << 30)
     no_traceback(res)
     assert res.returncode == 2 and "more than" in res.stderr
+    # discovered beside the model: a sparse 2 GB pyproject.toml is not read, a FIFO does not block
+    beside = tmp_path / "pyproject.toml"
+    with open(beside, "wb") as f:
+        f.truncate(2 << 30)
+    res = cli("check", str(xml), memory=1 << 30, cwd=tmp_path)
+    assert res.returncode == 0, no_traceback(res)
+    beside.unlink()
+    os.mkfifo(beside)
+    res = cli("check", str(xml), cwd=tmp_path)
+    assert res.returncode == 0, no_traceback(res)
 
 
 # -- a model's folder never supplies code --------------------------------------------------------
