@@ -14,7 +14,7 @@ def doubling_loop(path: Path) -> Path:
 
     x = ops.parameter([1], np.float32, name="x")
     s = ops.parameter([-1], np.float32, name="s")
-    grown = ops.concat([s, s], 0)
+    grown = ops.concat([s, s], 0, name="grow")
     body = ov.Model([ops.result(grown), ops.result(ops.constant(np.array(True)))], [s], "body")
     loop = ops.loop(ops.constant(np.array(-1, np.int64)), ops.constant(np.array(True)))
     loop.set_function(body)

@@ -292,7 +292,7 @@ def test_doubling_loop_state_ends_in_the_budget_error(tmp_path: Path) -> None:
     no_traceback(res)
     assert res.returncode == 1 and "RUN-BUDGET" in res.stderr and "doubling.xml:" in res.stderr
     # the machine runs out first (a 1.5 GiB cap, the default 4 GiB budget): still RUN-BUDGET, exit 1
-    for command in (["run", str(xml)], ["trace", str(xml), "--watch", "Concat_3"]):
+    for command in (["run", str(xml)], ["trace", str(xml), "--watch", "grow"]):
         res = cli(*command, memory=3 << 29, timeout=120)
         no_traceback(res)
         assert res.returncode == 1 and "RUN-BUDGET" in res.stderr, res.stderr[-2000:]
