@@ -20,7 +20,7 @@ def safe(text: object) -> str:
     """`text` with control characters as visible stand-ins and bidi/separator characters as \\uXXXX;
     newlines and tabs too (a table cell is one line)."""
     s = str(text).replace("\n", "\u2424").replace("\t", "\u2409")
-    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", clean(s))
+    return clean(_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", s))
 
 
 def run_error(e: Exception, model_path: str) -> None:
