@@ -422,3 +422,30 @@ def test_debug_session_keeps_recorded_tensors_within_the_budget() -> None:
     while everything.do("continue") is not None:
         pass
     assert sum(a.nbytes for arrays in everything.values.values() for a in arrays) > budget  # the bound bit
+
+
+def test_debugger_svg_never_overwrites_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The debugger's `r` writes MODEL.debug.svg in the current directory: a symlink of that name
+    pointing at the model is refused (and said so in the log), the model untouched."""
+    import argparse
+    import asyncio
+
+    from irlint.viewer.debug_cmd import make_app
+
+    xml, inputs = copy_example(tmp_path)
+    (tmp_path / "loop_scan.debug.svg").symlink_to(xml)
+    before = digests(xml)
+    monkeypatch.chdir(tmp_path)
+    app = make_app(argparse.Namespace(model=str(xml), weights=None, inputs=str(inputs), assign=[], seed=0,
+                                      shape=[], max_iterations=1000, memory_budget=1 << 30))
+
+    async def press_r() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            log = "\n".join(str(line.text) for line in app.query_one("#log").lines)
+            assert "never writes over a file it reads" in log, log
+            await pilot.press("q")
+
+    asyncio.run(press_r())
+    assert digests(xml) == before
