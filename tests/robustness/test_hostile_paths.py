@@ -449,3 +449,37 @@ def test_debugger_svg_never_overwrites_the_model(tmp_path: Path, monkeypatch: py
 
     asyncio.run(press_r())
     assert digests(xml) == before
+
+
+def test_debugger_shows_names_literally(tmp_path: Path) -> None:
+    """A layer named like Rich markup ('[/]' used to raise MarkupError and end the debugger) or holding
+    C1 controls is shown as text, in the tree, the log and the inspector."""
+    import argparse
+    import asyncio
+
+    from irlint.viewer.debug_cmd import exit_code, make_app
+
+    xml, inputs = copy_example(tmp_path)
+    evil = "[/] [b]y\u009b"
+    xml.write_text(xml.read_text().replace('name="acc_next"', f'name="{evil}"'))
+    app = make_app(argparse.Namespace(model=str(xml), weights=None, inputs=str(inputs), assign=[], seed=0,
+                                      shape=[], max_iterations=1000, memory_budget=1 << 30))
+
+    async def step() -> list[str]:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for key in "ssssssssssssssssssssc":
+                await pilot.press(key)
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+            labels = []
+            stack = [app.query_one("#graph").root]
+            while stack:
+                node = stack.pop()
+                labels.append(str(node.label))
+                stack.extend(node.children)
+            await pilot.press("q")
+            return labels
+
+    labels = asyncio.run(step())
+    assert any("[/] [b]y" in label for label in labels) and not any("\u009b" in label for label in labels)
+    assert exit_code(app) == 0

@@ -11,14 +11,22 @@ from pathlib import Path
 import numpy as np
 from irlint.viewer.debugger.inspector import as_rows, diff_text, summary
 from irlint.viewer.debugger.session import Session
+from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, RichLog, Static, Tree
 
+from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer
+
+
+def _plain(text: str) -> Text:
+    """Text from the model (names, messages, paths) as a plain `Text`: never parsed as Rich markup (a
+    layer called '[/]' would raise MarkupError and end the debugger), controls made visible."""
+    return Text(safe(text).replace("\u2424", "\n"))
 
 
 class DebuggerApp(App[None]):
@@ -72,18 +80,18 @@ class DebuggerApp(App[None]):
         errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
         diag = self.query_one("#diagnostics", Static)
         if self.diagnostics:
-            diag.update("\n".join(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}"
-                                  for d in self.diagnostics[:50]))
+            diag.update(_plain("\n".join(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}"
+                                         for d in self.diagnostics[:50])))
         if errors:
-            self.query_one("#status", Static).update(
-                f"{len(errors)} lint error(s): the model is not run. Fix them first (irlint {self.model_path}).")
+            self.query_one("#status", Static).update(_plain(
+                f"{len(errors)} lint error(s): the model is not run. Fix them first (irlint {self.model_path})."))
         else:
             diag.display = bool(self.diagnostics)
             self._status()
 
     def _fill(self, node, graph: Graph) -> None:  # type: ignore[no-untyped-def]
         for layer in graph.layers:
-            label = f"{layer.id} {layer.type} {layer.name}"
+            label = _plain(f"{layer.id} {layer.type} {layer.name}")
             if layer.body is not None:
                 child = node.add(label, data=layer, expand=True)
                 self._fill(child, layer.body)
@@ -116,9 +124,9 @@ class DebuggerApp(App[None]):
         assert self.session is not None
         log = self.query_one("#log", RichLog)
         for line in self.session.log[before:]:
-            log.write(line)
+            log.write(_plain(line))
         if error:
-            log.write(error)
+            log.write(_plain(error))
         ev = self.session.stepper.current
         layer = getattr(ev, "layer", None)
         if layer is not None:
@@ -156,7 +164,7 @@ class DebuggerApp(App[None]):
             return
         on = self.session.toggle_breakpoint(self.selected.path)
         self.query_one("#log", RichLog).write(
-            f"breakpoint {'set on' if on else 'removed from'} {self.selected.describe()}")
+            _plain(f"breakpoint {'set on' if on else 'removed from'} {self.selected.describe()}"))
         self._status()
 
     def action_history(self, delta: int) -> None:
@@ -194,9 +202,9 @@ class DebuggerApp(App[None]):
             g = build_diagram(self.session.model, DiagramOptions(diagnostics=self.diagnostics))
             data = g.pipe(format="svg")
             atomic_write(out, lambda f: f.write(data))
-            log.write(f"rendered the graph to {out}")
+            log.write(_plain(f"rendered the graph to {out}"))
         except Exception as e:  # no dot binary, unwritable directory, an input in the way ...
-            log.write(f"cannot render: {e}")
+            log.write(_plain(f"cannot render: {e}"))
 
     # -- panels --------------------------------------------------------------------------------
     def _status(self) -> None:
@@ -206,7 +214,7 @@ class DebuggerApp(App[None]):
         its = " > ".join(self.session.loop_totals()) or "-"
         bps = ", ".join(bp.layer or "" for bp in st.breakpoints) or "none"
         state = "finished" if st.finished else "running" if self.busy else "paused"
-        self.query_one("#status", Static).update(f"{state} | iteration {its} | breakpoints: {bps}")
+        self.query_one("#status", Static).update(_plain(f"{state} | iteration {its} | breakpoints: {bps}"))
 
     def _inspect(self) -> None:
         table = self.query_one("#values", DataTable)
@@ -218,18 +226,19 @@ class DebuggerApp(App[None]):
         seen = self.session.iterations_seen(self.selected.path)
         tensors = self.session.tensor(self.selected.path, self.shown_iteration)
         if tensors is None:
-            summary_w.update(f"{self.selected.describe()}: not evaluated yet")
+            summary_w.update(_plain(f"{self.selected.describe()}: not evaluated yet"))
             return
         it = self.shown_iteration if self.shown_iteration in seen else seen[-1]
         idx = seen.index(it)
         prev = self.session.values[(self.selected.path, seen[idx - 1])][0] if idx > 0 else None
         a = np.asarray(tensors[0])
         label = ".".join(str(k) for k in it) or "-"
-        summary_w.update(f"{self.selected.describe()} @ iteration {label} ({idx + 1}/{len(seen)} recorded)\n"
-                         f"{summary(a)}\n{diff_text(a, prev)}")
+        text = f"{self.selected.describe()} @ iteration {label} ({idx + 1}/{len(seen)} recorded)\n" \
+               f"{summary(a)}\n{diff_text(a, prev)}"
         if a.ndim > 2:
             self.slice_index = min(self.slice_index, a.shape[0] - 1)
-            summary_w.update(f"{summary_w.render()}\nshowing [{self.slice_index}, ...] (j/k: other slices)")
+            text += f"\nshowing [{self.slice_index}, ...] (j/k: other slices)"
+        summary_w.update(_plain(text))
         rows = as_rows(a, (self.slice_index,) if a.ndim > 2 else ())
         table.add_columns(*[str(i) for i in range(len(rows[0]))])
         table.add_rows(rows)
