@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.controlflow import CONTROL_FLOW
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.rule import Finding, rule
-from irlint.shapes.infer import declared_info
 from irlint.types import format_shape
-
-CONTROL_FLOW = ("TensorIterator", "Loop")
 
 
 def edge_text(be: BackEdge) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 
-CONTROL_FLOW = ("TensorIterator", "Loop")
 LOOP_PURPOSES = {"input": "current_iteration", "output": "execution_condition"}
 
 
@@ -341,7 +341,7 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         return
     idx = ctx.index(layer.body)
     targets = {be.to_layer for be in layer.back_edges}
-    fed = {e.internal_layer_id for e in layer.port_map if e.direction == "input" and e.purpose is None}
+    fed = {pe.body_layer for pe in loop_plan(layer).of(EntryKind.SLICED_INPUT, EntryKind.INVARIANT_INPUT)}
     for p in layer.body.parameters():
         if p.id in fed and p.id not in targets and not idx.users(p):
             yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but nothing uses it",
