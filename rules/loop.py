@@ -99,7 +99,7 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
         yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=1)
 
 
-@rule("LP703", "loop-condition-output-missing", types=("Loop",), uses_shapes=True)
+@rule("LP703", "loop-condition-output-missing", types=("Loop",))
 def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop has no (or more than one) `purpose="execution_condition"` output entry.
 
@@ -160,7 +160,7 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                       related=((Related(res.loc, "the condition Result"),) if res else ()))
 
 
-@rule("LP705", "loop-current-iteration-invalid", types=("Loop",), uses_shapes=True)
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The current_iteration Parameter is repeated, mistyped, or has an external port.
 
@@ -194,7 +194,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
                           related=(Related(param.loc, "the Parameter"),))
 
 
-@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",), uses_shapes=True)
+@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
 def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
 
