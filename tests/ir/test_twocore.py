@@ -1,4 +1,4 @@
-"""Loading on two cores (irlint.ir.split): wherever the file is split, the model and every location
+"""Loading on two cores (irlint.ir.twocore): wherever the file is split, the model and every location
 and diagnostic are the serial loader's; a split that cannot be trusted is not made."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import pytest
 from test_streaming import MODELS, dump
 
 from irlint import api
-from irlint.ir import loader, split
+from irlint.ir import loader
 from irlint.ir.model import Model
 from irlint.ir.source import file_reader
+from irlint.ir.twocore import planner
 
 LAYER = re.compile(rb"<layer[\s>]")
 
@@ -42,14 +43,14 @@ def test_every_split_gives_the_serial_model() -> None:
 def test_splits_inside_a_body_and_at_the_top_level_are_both_made() -> None:
     p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
     read, size = file_reader(str(p)), p.stat().st_size
-    plans = {split.plan(read, size, at) for at in offsets(p, 100)}
+    plans = {planner.find_split(read, size, at) for at in offsets(p, 100)}
     assert {q.owner for q in plans if q} >= {"", "3"}  # the TensorIterator is layer 3
 
 
 def load_split_at(p: Path, marker: bytes, owner: str) -> tuple[Model, bool]:
-    """Load `p` split where `marker` starts, after checking which `<layers>` the plan guesses holds it."""
+    """Load `p` split where `marker` starts, after checking which `<layers>` the planner guesses holds it."""
     at = p.read_bytes().find(marker)
-    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, owner)
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size, at) == (at, owner)
     return loader._load(str(p), None, False, split_at=at)
 
 
@@ -66,16 +67,16 @@ LAYERS = "".join(f'<layer id="{i}" name="l{i}" type="Parameter" version="opset1"
 def test_no_split_when_a_byte_scan_could_be_wrong(extra: str, tmp_path: Path) -> None:
     p = tmp_path / "m.xml"
     p.write_text(xml(f"<layers>\n<info>{extra}</info>{LAYERS}</layers>"))
-    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) is None
     p.write_text(xml(f"<layers>\n{LAYERS}</layers>"))
-    assert split.plan(file_reader(str(p)), p.stat().st_size) == (p.read_bytes().find(b'<layer id="20"'), "")
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) == (p.read_bytes().find(b'<layer id="20"'), "")
 
 
 def test_no_split_in_another_encoding(tmp_path: Path) -> None:
     p = tmp_path / "m.xml"
     p.write_bytes(xml(f"<layers>\n{LAYERS}</layers>").replace('version="1.0"', 'version="1.0" encoding="latin-1"')
                   .encode())
-    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) is None
 
 
 def test_a_wrong_guess_is_caught_and_the_file_parsed_serially(tmp_path: Path) -> None:
@@ -126,7 +127,7 @@ def test_without_fork_the_file_is_parsed_serially(monkeypatch: pytest.MonkeyPatc
 
 
 def test_check_on_two_cores_reports_what_one_core_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(split, "MIN_BYTES", 0)
+    monkeypatch.setattr(planner, "MIN_BYTES", 0)
     fixtures = sorted(p for p in MODELS if p.name == "fail.xml")[:12]
     assert fixtures
     for p in fixtures:
@@ -160,7 +161,7 @@ def test_cli_default_and_one_process_report_the_same_on_a_large_file(tmp_path: P
     p = tmp_path / "big.xml"
     p.write_text(xml(f"<layers>\n{param}{chain}</layers>\n<edges>\n{edges}"
                      '<edge from-layer="3" from-port="1" to-layer="77777" to-port="0"/>\n</edges>'))
-    assert p.stat().st_size > split.MIN_BYTES
+    assert p.stat().st_size > planner.MIN_BYTES
     runs = [subprocess.run([sys.executable, "-m", "irlint", "check", "--format", "json", *extra, str(p)],
                            capture_output=True, text=True, timeout=300) for extra in ([], ["-j", "1"])]
     assert runs[0].returncode == runs[1].returncode == 1, runs[0].stderr
