@@ -3,6 +3,7 @@ and diagnostic are the serial loader's; a split that cannot be trusted is not ma
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -14,10 +15,11 @@ import pytest
 from test_streaming import MODELS, dump
 
 from irlint import api
-from irlint.ir import loader
+from irlint.ir import loader, twocore
 from irlint.ir.model import Model
+from irlint.ir.reader import PartialParse, Reader
 from irlint.ir.source import file_reader
-from irlint.ir.twocore import planner
+from irlint.ir.twocore import child, planner
 
 LAYER = re.compile(rb"<layer[\s>]")
 
@@ -168,3 +170,43 @@ def test_cli_default_and_one_process_report_the_same_on_a_large_file(tmp_path: P
     assert runs[0].stdout == runs[1].stdout
     codes = [d["code"] for d in json.loads(runs[0].stdout)]
     assert codes.count("IR005") == 2 and "G102" in codes
+
+
+PROTOCOL = {n for n in vars(PartialParse) if not n.startswith("_")}
+
+
+class OnlyTheProtocol:
+    """A reader seen through `PartialParse` alone: anything else the two-core loader touched would raise."""
+
+    def __init__(self, reader: Reader) -> None:
+        self._reader = reader
+
+    def __getattr__(self, name: str) -> object:
+        if name not in PROTOCOL:
+            raise AttributeError(f"{name} is not part of PartialParse")
+        return getattr(self._reader, name)
+
+
+def test_the_two_core_loader_uses_readers_only_through_the_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert {"feed", "open_layers_owner", "parse_tail", "adopt"} == PROTOCOL  # narrow: four methods
+    real = twocore.load_into
+    monkeypatch.setattr(twocore, "load_into", lambda reader, *a, **k: real(OnlyTheProtocol(reader), *a, **k))
+    monkeypatch.setattr(child, "Reader", lambda src: OnlyTheProtocol(Reader(src)))  # the forked child's
+    p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
+    reference = dump(loader.load(p))
+    for at in offsets(p, 4):
+        model, used = loader._load(str(p), None, False, split_at=at)
+        assert used and dump(model) == reference, at
+
+
+def test_only_the_loader_imports_the_two_core_loader() -> None:
+    """Nothing outside the loader knows a fork happened: irlint.ir.twocore has one caller."""
+    root = Path(__file__).resolve().parents[2]
+    importers = set()
+    for py in [*(root / "irlint").rglob("*.py"), *(root / "rules").rglob("*.py"), *(root / "viewer").rglob("*.py")]:
+        for node in ast.walk(ast.parse(py.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.startswith("irlint.ir.twocore") for n in names):
+                importers.add(py.relative_to(root).as_posix())
+    assert {i for i in importers if not i.startswith("irlint/ir/twocore/")} == {"irlint/ir/loader.py"}
