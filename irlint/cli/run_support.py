@@ -16,7 +16,7 @@ from irlint.ir.loader import LoadError, load
 from irlint.ir.model import Model
 
 
-class Refused(Exception):
+class ModelHasErrors(Exception):
     """The model has lint errors; they were printed (exit 1)."""
 
 
@@ -39,7 +39,7 @@ def options(args: argparse.Namespace) -> Options:
 
 
 def load_checked(args: argparse.Namespace) -> Model:
-    """Load and lint; print the errors and raise Refused if there are any."""
+    """Load and lint; print the errors and raise ModelHasErrors if there are any."""
     from irlint.api import check_model, list_rules
     from irlint.report import render
     from irlint.report.ruleinfo import RuleInfo
@@ -53,7 +53,7 @@ def load_checked(args: argparse.Namespace) -> Model:
         rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
         sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
         sys.stderr.write("irlint: the model has errors; fix them before running it\n")
-        raise Refused
+        raise ModelHasErrors
     return model
 
 

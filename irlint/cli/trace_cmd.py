@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import ModelHasErrors, add_model_arguments, build_inputs, load_checked, options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     its = _range(args.iterations)
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     known = {la.path for _g, la in model.layers()} | {la.name for _g, la in model.layers()}
     missing = [w for w in args.watch if w not in known]
