@@ -47,11 +47,13 @@ class Tag:
     def set_attr(self, name: str, value: str) -> Edit:
         """Change `name`'s value, or add ` name="value"` after the last attribute when it is absent."""
         span = self.attr_span(name)
+        escaped = quoteattr(value, {'"': "&quot;"})[1:-1]
         if span is not None:
-            escaped = quoteattr(value, {'"': "&quot;", "'": "&apos;"})[1:-1]
+            if self.data[span[0] - 1:span[0]] == b"'":
+                escaped = escaped.replace("'", "&apos;")
             return Edit(span[0], span[1], escaped.encode())
         at = self.m.end(2)
-        return Edit(at, at, f" {name}={quoteattr(value)}".encode())
+        return Edit(at, at, f' {name}="{escaped}"'.encode())
 
 
 def line_indent(data: bytes, at: int) -> bytes:
