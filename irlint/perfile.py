@@ -41,8 +41,9 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
             i += 1
         elif c == "[" and "]" in pattern[i + 2:]:
             j = pattern.index("]", i + 2)
-            body = pattern[i + 1:j]
-            out.append("[" + ("^" + re.escape(body[1:]) if body.startswith("!") else re.escape(body)) + "]")
+            body = pattern[i + 1:j].replace("\\", "\\\\")
+            neg = body.startswith("!")
+            out.append("[" + ("^" + body[1:] if neg else body.lstrip("^")) + "]")
             i = j + 1
         else:
             out.append(re.escape(c))
