@@ -75,12 +75,11 @@ def _targets(diags: Sequence[Diagnostic]) -> Counter[Target]:
 def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnostic], unsafe: bool,
                 rejected: set[tuple[Target, bytes]]) -> list[Fix]:
     """One fix per fixable finding, without overlapping edits, skipping fixes already seen to fail."""
-    fc = FixContext(model, ctx, data)
+    fc = FixContext(model, ctx, data, unsafe)
     chosen: list[Fix] = []
-    seen: set[Target] = set()
     for d in diags:
         entry = PROVIDERS.get(d.code)
-        if entry is None or (d.code, d.layer, d.port) in seen:
+        if entry is None:
             continue
         try:
             fix = entry[1](fc, d)
@@ -90,9 +89,16 @@ def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnos
             continue
         if any(conflicts(fix.edits, other.edits) for other in chosen):
             continue  # the next pass sees it again
-        seen.add(fix.target)
         chosen.append(fix)
     return chosen
+
+
+def _not_repaired(fixes: Sequence[Fix], before: Counter[Target], after: Counter[Target]) -> list[Fix]:
+    """The fixes whose findings did not go away: k fixes aimed at one (code, layer, port) must leave at
+    most k fewer findings there (several port_map entries of one layer share a target)."""
+    aimed = Counter(f.target for f in fixes)
+    failed = {t for t, k in aimed.items() if after[t] > before[t] - k}
+    return [f for f in fixes if f.target in failed]
 
 
 def _sig(fix: Fix) -> bytes:
@@ -116,12 +122,11 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
         while cands:
             new = apply_edits(current, [e for f in cands for e in f.edits])
             model2, ctx2, diags2 = check(new)
-            left = _targets(diags2)
-            bad = [f for f in cands if left[f.target]]
+            bad = _not_repaired(cands, _targets(diags), _targets(diags2))
             if not bad:
                 break
             rejected.update((f.target, _sig(f)) for f in bad)
-            cands = [f for f in cands if not left[f.target]]
+            cands = [f for f in cands if f not in bad]
         if not cands:
             break
         current, model, ctx, diags = new, model2, ctx2, diags2

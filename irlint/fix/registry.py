@@ -54,6 +54,7 @@ class FixContext:
     model: Model
     ctx: Context
     data: bytes
+    unsafe: bool = False  # where two repairs are possible, a provider may prefer the guess the user allowed
     _memo: dict[object, object] = field(default_factory=dict)
 
     def layer(self, path: str | None) -> Layer | None:

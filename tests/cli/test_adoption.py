@@ -99,7 +99,7 @@ def test_baseline_records_then_reports_only_new(broken_copy, tmp_path: Path,
     assert "recorded" in err and base.is_file()
     data = json.loads(base.read_text())
     assert data["irlint-baseline"] == 1 and all(r["path"] == "broken.xml" for r in data["findings"])
-    assert any(r["layer"] == "Add_11" for r in data["findings"])
+    assert any((r["layer"] or "").startswith("Add") for r in data["findings"])  # names, not id paths
 
     assert main(["check", "--baseline", str(base), str(path)]) == 0
     out = capsys.readouterr()
