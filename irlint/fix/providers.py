@@ -11,6 +11,7 @@ from __future__ import annotations
 from irlint.diagnostics import Diagnostic
 from irlint.fix.edits import Edit
 from irlint.fix.registry import Fix, FixContext, provides
+from irlint.fix.wiring import owner_entry, part_size_fix
 from irlint.fix.xmltext import Tag, format_shape_attr, set_port_dims
 from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.layerpath import owner_of
@@ -138,14 +139,23 @@ def fix_loop_output(fc: FixContext, d: Diagnostic) -> Fix | None:
     return _fix(d, edits, f"output port {port.id} of '{layer.name}': declare what the body produces")
 
 
-@provides("SL605", "safe", "declares on the body Parameter (its `shape`/`element_type` and its port) what its "
-                           "port_map entry delivers, when that is fully static")
+@provides("SL605", "safe or unsafe", "declares on the body Parameter (its `shape`/`element_type` and its port) "
+                                     "what its port_map entry delivers, when that is fully static (safe); with "
+                                     "--unsafe-fixes, when only the sliced axis differs and the Parameter's dim "
+                                     "slices the input, sets the entry's `part_size` to it instead")
 def fix_sliced_parameter(fc: FixContext, d: Diagnostic) -> Fix | None:
     param = fc.layer(d.layer)
     owner = owner_of(fc.model, d.layer or "")
     info = fc.ctx.shapes.loop(owner) if owner is not None else None
-    if param is None or info is None or param.id not in info.params or not param.outputs:
+    if param is None or owner is None or info is None or param.id not in info.params or not param.outputs:
         return None
+    found = owner_entry(fc, param)
+    if found is None or any(s.entry is found[1] and s.error for s in info.slicing):
+        return None  # an invalid slicing delivers nothing to declare (SL601/SL603)
+    if fc.unsafe:
+        guess = part_size_fix(fc, d, owner, found[1])
+        if guess is not None:
+            return guess
     got = info.params[param.id]
     data_at = fc.data_at(param)
     if data_at is None:

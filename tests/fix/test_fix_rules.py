@@ -43,11 +43,58 @@ def build_model():
     return ov.Model([ops.result(last, name="last"), ops.result(allh, name="all")], [x, h], "fixable")
 
 
+def build_loop():
+    """A Loop with a current_iteration Parameter and a constant-true body condition, every layer named."""
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 4, 3], np.float32, name="X")
+    xi = ops.parameter([1, 1, 3], np.float32, name="xi")
+    it = ops.parameter([1], np.int64, name="it")
+    y = ops.add(ops.relu(xi, name="relu"), ops.convert(it, np.float32, name="cvt"), name="add")
+    body_out = ops.result(y, name="body_out")
+    cond = ops.result(ops.constant(np.array([True]), name="true"), name="cond")
+    loop = ops.loop(ops.constant(np.array(4, np.int64), name="trip"), ops.constant(np.array(True), name="exec"))
+    loop.set_friendly_name("L")
+    loop.set_function(ov.Model([body_out, cond], [xi, it]))
+    loop.set_special_body_ports([1, 1])
+    loop.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    out = loop.get_concatenated_slices(body_out.output(0), 0, 1, 1, -1, 1)
+    return ov.Model([ops.result(out, name="y")], [x], "loop")
+
+
+def build_parts():
+    """A TensorIterator reading its input two elements at a time (part_size 2, stride 2)."""
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 6, 4], np.float32, name="X")
+    xi = ops.parameter([1, 2, 4], np.float32, name="xi")
+    s = ops.reduce_sum(xi, ops.constant(np.array([1], np.int64), name="ax"), False, name="sum")
+    r = ops.result(ops.unsqueeze(ops.relu(s, name="relu"), ops.constant(np.array([1], np.int64), name="ax2"),
+                                 name="unsq"), name="r")
+    ti = ops.tensor_iterator()
+    ti.set_friendly_name("TI")
+    ti.set_body(ov.Model([r], [xi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 2, 2, -1, 1)
+    out = ti.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 1)
+    return ov.Model([ops.result(out, name="y")], [x], "parts")
+
+
+BUILDERS = {"ti": build_model, "loop": build_loop, "parts": build_parts}
+
+
 @pytest.fixture(scope="module")
-def small_ti(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("fixable") / "fixable.xml"
-    ov.save_model(build_model(), str(path), compress_to_fp16=False)
-    return path
+def originals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("fixable")
+    out = {}
+    for name, build in BUILDERS.items():
+        out[name] = d / f"{name}.xml"
+        ov.save_model(build(), str(out[name]), compress_to_fp16=False)
+    return out
+
+
+@pytest.fixture
+def small_ti(originals: dict[str, Path]) -> Path:
+    return originals["ti"]
 
 
 def edit_after(text: str, anchor: str, old: str, new: str, nth: int = 0) -> str:
@@ -61,7 +108,7 @@ def edit_after(text: str, anchor: str, old: str, new: str, nth: int = 0) -> str:
 
 MATMUL_OUT = '<port id="2" precision="FP32">\n\t\t\t\t\t\t\t\t<dim>1</dim>\n\t\t\t\t\t\t\t\t<dim>3</dim>'
 
-# (case id, rule, edits [(anchor, old, new, nth)], needs --unsafe-fixes)
+# (case id, rule, edits [(anchor, old, new, nth)], needs --unsafe-fixes[, model: "ti" unless given])
 CASES = [
     ("T211-dim", "T211", [('name="MatMul_10"', "<dim>3</dim>", "<dim>7</dim>", 1)], False),
     ("T211-rank", "T211", [('name="MatMul_10"', MATMUL_OUT, MATMUL_OUT + "\n\t\t\t\t\t\t\t\t<dim>1</dim>", 0)],
@@ -76,29 +123,44 @@ CASES = [
     ("SL606", "SL606", [('names="all"', "<dim>5</dim>", "<dim>4</dim>", 0)], False),
     ("W303-large", "W303", [('name="Constant_6"', 'size="16"', 'size="24"', 0)], False),
     ("W303-small", "W303", [('name="Constant_9"', 'size="48"', 'size="40"', 0)], True),
+    ("PM405", "PM405", [('<output external_port_id="2"', 'internal_layer_id="10"', 'internal_layer_id="9"', 0)],
+     True),
+    ("PM404", "PM404", [('<output axis="1" external_port_id="3"', 'internal_layer_id="11"',
+                         'internal_layer_id="12"', 0)], True),
+    ("PM401", "PM401", [('<input external_port_id="1"', 'external_port_id="1"', 'external_port_id="2"', 0)], True),
+    ("BE501", "BE501", [("<back_edges>", 'from-layer="10"', 'from-layer="9"', 0)], True),
+    ("BE502", "BE502", [("<back_edges>", 'to-layer="1"', 'to-layer="2"', 0)], True),
+    ("SL603", "SL603", [('<input axis="1" external_port_id="0"', 'part_size="1"', 'part_size="2"', 0)], True),
+    ("SL605-part_size", "SL605", [('<input axis="1" external_port_id="0"', ' part_size="2"', "", 0)], True, "parts"),
+    ("LP703", "LP703", [('<output external_port_id="-1"', ' purpose="execution_condition"', "", 0)], False, "loop"),
+    ("PM406", "PM406", [('<input external_port_id="-1"', ' purpose="current_iteration"', "", 0)], False, "loop"),
 ]
 
 
 @pytest.fixture
-def fixture_copy(small_ti: Path, tmp_path: Path):
-    def make(edits, name: str = "model") -> Path:
-        text = small_ti.read_text()
+def fixture_copy(originals: dict[str, Path], tmp_path: Path):
+    def make(edits, name: str = "model", model: str = "ti") -> Path:
+        source = originals[model]
+        text = source.read_text()
         for anchor, old, new, nth in edits:
             text = edit_after(text, anchor, old, new, nth)
-        assert text != small_ti.read_text()
+        assert text != source.read_text()
         out = tmp_path / f"{name}.xml"
         out.write_text(text)
-        shutil.copy(small_ti.with_suffix(".bin"), tmp_path / f"{name}.bin")
+        shutil.copy(source.with_suffix(".bin"), tmp_path / f"{name}.bin")
         return out
 
     return make
 
 
-def ov_outputs(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def ov_outputs(path: Path) -> dict[str, np.ndarray]:
+    """OpenVINO's CPU plugin (f32) on `path` with seeded random inputs of the model's own shapes."""
     core = ov.Core()
     model = core.read_model(str(path))
     compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-    res = compiled.create_infer_request().infer({p.get_any_name(): inputs[p.get_any_name()] for p in model.inputs})
+    rng = np.random.default_rng(0)
+    feed = {p.get_any_name(): rng.standard_normal(list(p.get_shape())).astype(np.float32) for p in model.inputs}
+    res = compiled.create_infer_request().infer(feed)
     return {o.get_any_name(): np.array(res[o]) for o in compiled.outputs}
 
 
@@ -106,31 +168,56 @@ def test_every_provider_has_a_case() -> None:
     assert {c[1] for c in CASES} == set(fixable_codes())
 
 
-@pytest.mark.parametrize(("case", "code", "edits", "unsafe"), CASES, ids=[c[0] for c in CASES])
-def test_fix_repairs_the_fixture(case: str, code: str, edits, unsafe: bool, fixture_copy, small_ti: Path,
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_fix_repairs_the_fixture(case, fixture_copy, originals: dict[str, Path],
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    path = fixture_copy(edits)
+    _id, code, edits, unsafe, *rest = case
+    original = originals[rest[0] if rest else "ti"]
+    path = fixture_copy(edits, model=rest[0] if rest else "ti")
     broken = path.read_bytes()
     bin_before = path.with_suffix(".bin").read_bytes()
     assert code in {d.code for d in check(path)}, "the fixture must trigger the rule"
-    if unsafe:  # without --unsafe-fixes the file is left alone
-        assert main(["check", "--fix", str(path)]) == 1
-        assert path.read_bytes() == broken
+    if unsafe:  # without --unsafe-fixes the guess is not made (the file is left alone, or repaired otherwise)
+        main(["check", "--fix", str(path)])
+        assert path.read_bytes() != original.read_bytes()
+        path.write_bytes(broken)
+    capsys.readouterr()
     args = ["check", "--fix", "--show-fixes", *(["--unsafe-fixes"] if unsafe else []), str(path)]
     assert main(args) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
     assert f"{path}: {code} " in out and "All checks passed" in out
-    assert path.read_bytes() == small_ti.read_bytes(), "the repaired file is the file OpenVINO wrote"
+    assert path.read_bytes() == original.read_bytes(), "the repaired file is the file OpenVINO wrote"
     assert path.with_suffix(".bin").read_bytes() == bin_before
     assert check(path) == []
     assert sorted(p.name for p in path.parent.iterdir()) == ["model.bin", "model.xml"]  # no temp file left
-    rng = np.random.default_rng(0)
-    inputs = {"X": rng.standard_normal((1, 5, 4)).astype(np.float32),
-              "H": rng.standard_normal((1, 3)).astype(np.float32)}
-    want, got = ov_outputs(small_ti, inputs), ov_outputs(path, inputs)
-    assert want.keys() == got.keys() == {"last", "all"}
+    want, got = ov_outputs(original), ov_outputs(path)
+    assert want.keys() == got.keys() and want
     for k in want:
         np.testing.assert_allclose(got[k], want[k], rtol=1e-6, atol=1e-6)
+
+
+def test_safe_fix_keeps_what_openvino_computes(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    """Safe fixes only rewrite what OpenVINO ignores: the broken file and the fixed one compute the same."""
+    path = fixture_copy([('names="all"', "<dim>5</dim>", "<dim>4</dim>", 0),
+                         ('name="MatMul_10"', "<dim>3</dim>", "<dim>7</dim>", 1)])
+    broken = ov_outputs(path)
+    assert main(["check", "--fix", str(path)]) == 0
+    fixed = ov_outputs(path)
+    for k in broken:
+        np.testing.assert_array_equal(fixed[k], broken[k])
+
+
+def test_part_size_safe_and_unsafe(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing part_size: the safe fix declares what OpenVINO computes (1-element slices, 6 iterations), the
+    unsafe one restores part_size 2 (the body was written for it)."""
+    path = fixture_copy([('<input axis="1" external_port_id="0"', ' part_size="2"', "", 0)], model="parts")
+    assert main(["check", "--fix", "--show-fixes", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "SL605" in out and "SL606" in out
+    text = path.read_text()
+    entry = next(line for line in text.splitlines() if '<input axis="1" external_port_id="0"' in line)
+    assert 'shape="1,1,4"' in text and "part_size" not in entry
+    assert [d.code for d in check(path)] == ["SL607"]  # the CPU plugin's reading still differs: a warning
 
 
 def test_diff_changes_nothing(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
