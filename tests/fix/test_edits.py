@@ -83,3 +83,19 @@ def test_shape_attr_keeps_its_style() -> None:
     assert format_shape_attr([1, 5, 4], "1,2,3") == "1,5,4"
     assert format_shape_attr([4, 3], "4, 2") == "4, 3"
     assert format_shape_attr([], "") == ""
+
+
+def test_docs_list_every_fix() -> None:
+    """docs/fixes.md has a row per fixable rule with its applicability."""
+    from pathlib import Path
+
+    from irlint.fix import fix_info, fixable_codes
+
+    rows = {}
+    for line in (Path(__file__).resolve().parents[2] / "docs" / "fixes.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3:
+            for code in cells[0].split(", "):
+                rows[code] = cells[1]
+    for code in fixable_codes():
+        assert rows.get(code) == fix_info(code).applicability, code
