@@ -3,6 +3,7 @@ file, which checks clean and which OpenVINO reads, compiles and runs with the or
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -137,6 +138,10 @@ CASES = [
 ]
 
 
+def edits_of(case_id: str):
+    return next(c[2] for c in CASES if c[0] == case_id)
+
+
 @pytest.fixture
 def fixture_copy(originals: dict[str, Path], tmp_path: Path):
     def make(edits, name: str = "model", model: str = "ti") -> Path:
@@ -221,7 +226,7 @@ def test_part_size_safe_and_unsafe(fixture_copy, capsys: pytest.CaptureFixture[s
 
 
 def test_diff_changes_nothing(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
-    path = fixture_copy(CASES[0][2])
+    path = fixture_copy(edits_of("T211-dim"))
     before = path.read_bytes()
     files = sorted(path.parent.iterdir())
     assert main(["check", "--diff", str(path)]) == 1
@@ -244,7 +249,7 @@ def test_fix_keeps_unfixable_findings(broken_copy, capsys: pytest.CaptureFixture
 
 
 def test_fix_that_does_not_repair_is_dropped(fixture_copy, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = fixture_copy(CASES[0][2])
+    path = fixture_copy(edits_of("T211-dim"))
     info, real = PROVIDERS["T211"]
 
     def useless(fc, d):  # rewrites a name: the finding stays
@@ -261,7 +266,7 @@ def test_fix_that_does_not_repair_is_dropped(fixture_copy, monkeypatch: pytest.M
 
 
 def test_fix_that_adds_a_finding_is_withheld(fixture_copy, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = fixture_copy(CASES[0][2])
+    path = fixture_copy(edits_of("T211-dim"))
     info, real = PROVIDERS["T211"]
 
     def harmful(fc, d):  # repairs the port, and breaks the Parameter X's declaration
@@ -278,3 +283,21 @@ def test_fix_that_adds_a_finding_is_withheld(fixture_copy, monkeypatch: pytest.M
     assert not out.changed and out.withheld and "T203" in out.withheld
     assert main(["check", "--fix", str(path)]) == 1
     assert path.read_bytes() == before
+
+
+def test_fix_in_parallel_with_json(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    """-j 2 fixes files in worker processes; with a machine format the fix summary goes to stderr."""
+    a = fixture_copy(edits_of("T211-dim"), name="a")
+    b = fixture_copy(edits_of("SL605"), name="b")
+    assert main(["check", "-j", "2", "--fix", "--show-fixes", "--format", "json", str(a), str(b)]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out) == []
+    assert f"{a}: T211" in out.err and f"{b}: SL605" in out.err and "in 2 files" in out.err
+    assert check(a) == [] and check(b) == []
+
+
+def test_statistics_after_fix_counts_what_is_left(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    path = fixture_copy(edits_of("W303-small"))  # W303 too small: unsafe, so --fix leaves it
+    assert main(["check", "--fix", "--statistics", "--format", "json", str(path)]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["code"] for r in rows} >= {"W303"} and all(r["fixable"] for r in rows if r["code"] == "W303")
