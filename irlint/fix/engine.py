@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
@@ -161,9 +162,13 @@ def fix_file(path: str, *, weights: str | None = None, select: Sequence[str] | N
 
 def write_atomic(path: str, data: bytes) -> None:
     """Replace `path` by `data`: a temporary file in the same folder, then a rename (never half a file).
-    The file keeps its permission bits."""
-    folder = os.path.dirname(os.path.abspath(path))
+    The file keeps its permission bits; a symbolic link stays a link (its target is replaced); a file
+    without write permission is refused (PermissionError), although the rename would succeed."""
+    path = os.path.realpath(path)
     mode = os.stat(path).st_mode & 0o7777
+    if not mode & stat.S_IWUSR or not os.access(path, os.W_OK):  # read-only is a request, even to root
+        raise PermissionError(13, "the file is not writable", path)
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".irlint-fix", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -301,3 +301,21 @@ def test_statistics_after_fix_counts_what_is_left(fixture_copy, capsys: pytest.C
     assert main(["check", "--fix", "--statistics", "--format", "json", str(path)]) == 1
     rows = json.loads(capsys.readouterr().out)
     assert {r["code"] for r in rows} >= {"W303"} and all(r["fixable"] for r in rows if r["code"] == "W303")
+
+
+def test_fix_writes_through_links_and_respects_read_only(fixture_copy, originals: dict[str, Path],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    path = fixture_copy(edits_of("T211-dim"))
+    link = path.parent / "link.xml"
+    link.symlink_to(path.name)
+    shutil.copy(path.with_suffix(".bin"), link.with_suffix(".bin"))
+    assert main(["check", "--fix", str(link)]) == 0
+    assert link.is_symlink() and path.read_bytes() == originals["ti"].read_bytes()
+    other = fixture_copy(edits_of("T211-dim"), name="ro")
+    before = other.read_bytes()
+    other.chmod(0o444)
+    try:
+        assert main(["check", "--fix", str(other)]) == 2
+        assert "not writable" in capsys.readouterr().err and other.read_bytes() == before
+    finally:
+        other.chmod(0o644)
