@@ -79,3 +79,45 @@ def test_fix_never_changes_a_clean_file(batch: int, steps: int, feat: int, names
         assert main(["check", "--fix", "--unsafe-fixes", "--exit-zero", str(path)]) == 0
         assert path.read_bytes() == before
         assert sorted(p.name for p in Path(d).iterdir()) == ["m.bin", "m.xml"]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+_NUMBER = __import__("re").compile(rb'(?<=<dim>)\d+(?=</dim>)|(?<=[a-z_-]=")-?\d+(?=")|(?<=precision=")[A-Z0-9]+(?=")')
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(("lstm_ti", "loop_scan", "nested_loop_in_ti")), st.data())
+def test_fix_on_mutated_examples_is_sound_and_idempotent(name: str, data: st.DataObject) -> None:
+    """Random numbers and precisions of a real model changed: fixing never raises, never leaves a finding
+    the mutated file did not have, and a second fix finds nothing more to do."""
+    from collections import Counter
+
+    from irlint.engine.discovery import all_rules
+    from irlint.engine.runner import run_rules
+    from irlint.fix.engine import fix_bytes
+    from irlint.ir.loader import parse_bytes
+    from irlint.ir.weights import Weights
+
+    xml = EXAMPLES / f"{name}.xml"
+    text = xml.read_bytes()
+    spots = list(_NUMBER.finditer(text))
+    picks = data.draw(st.lists(st.sampled_from(spots), min_size=1, max_size=3, unique_by=lambda m: m.start()))
+    for m in sorted(picks, key=lambda m: m.start(), reverse=True):
+        if m.group().isalnum() and not m.group().isdigit():
+            new = data.draw(st.sampled_from([b"FP32", b"FP16", b"I64", b"I32", b"BOOL"]))
+        else:
+            new = str(data.draw(st.integers(-1, 12))).encode()
+        text = text[:m.start()] + new + text[m.end():]
+    rules = all_rules()
+    weights = str(xml.with_suffix(".bin"))
+    model = parse_bytes(text, str(xml), Weights.open(weights))
+    before = Counter((d.code, d.layer, d.port) for d in run_rules(model, rules))
+    for unsafe in (False, True):
+        out = fix_bytes(text, str(xml), weights=weights, rules=rules, unsafe=unsafe)
+        assert not [d for d in out.diagnostics if d.code == "IR900"]
+        after = Counter((d.code, d.layer, d.port) for d in out.diagnostics)
+        assert not after - before
+        if out.changed:
+            again = fix_bytes(out.fixed, str(xml), weights=weights, rules=rules, unsafe=unsafe)
+            assert not again.changed, [f.description for f in again.applied]
+            assert len(out.diagnostics) < out.found
