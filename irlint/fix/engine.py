@@ -24,7 +24,7 @@ from irlint.engine.discovery import all_rules
 from irlint.engine.runner import RunOptions, run_rules
 from irlint.engine.selection import Selection
 from irlint.fix import providers as _providers  # noqa: F401  (registers the built-in providers)
-from irlint.fix.edits import EditConflict, apply_edits, conflicts
+from irlint.fix.edits import EditConflict, Occupied, apply_edits
 from irlint.fix.registry import PROVIDERS, Fix, FixContext
 from irlint.ir.codes import MALFORMED_XML
 from irlint.ir.loader import MAX_XML_BYTES, default_weights_path, parse_bytes
@@ -78,6 +78,7 @@ def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnos
     """One fix per fixable finding, without overlapping edits, skipping fixes already seen to fail."""
     fc = FixContext(model, ctx, data, unsafe)
     chosen: list[Fix] = []
+    taken = Occupied()
     for d in diags:
         entry = PROVIDERS.get(d.code)
         if entry is None:
@@ -88,8 +89,9 @@ def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnos
             fix = None  # the value could not be placed exactly in the text: no fix is offered
         if fix is None or (not fix.safe and not unsafe) or (fix.target, _sig(fix)) in rejected:
             continue
-        if any(conflicts(fix.edits, other.edits) for other in chosen):
-            continue  # the next pass sees it again
+        if not taken.all_free(fix.edits):
+            continue  # the next pass sees it again (or, if its own edits overlap, never)
+        taken.claim(fix.edits)
         chosen.append(fix)
     return chosen
 

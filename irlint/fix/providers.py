@@ -65,7 +65,7 @@ def _edge_into(fc: FixContext, d: Diagnostic) -> tuple[Edge, Layer, Port, Layer,
     graph = _graph_of(fc, dst) if dst is not None else None
     if dst is None or graph is None or d.port is None:
         return None
-    edges = [e for e in graph.edges if e.to_layer == dst.id and e.to_port == d.port]
+    edges = fc.ctx.index(graph).edges_into(dst.id, d.port)
     if len(edges) != 1:
         return None
     e = edges[0]

@@ -99,3 +99,20 @@ def test_docs_list_every_fix() -> None:
                 rows[code] = cells[1]
     for code in fixable_codes():
         assert rows.get(code) == fix_info(code).applicability, code
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 4)), max_size=12))
+def test_occupied_agrees_with_pairwise_overlap(spans: list[tuple[int, int]]) -> None:
+    """The bisection index accepts an edit exactly when no accepted edit overlaps it pairwise."""
+    from irlint.fix.edits import Occupied
+
+    taken, accepted = Occupied(), []
+    for start, length in spans:
+        e = Edit(start, start + length, b"x")
+        free = not any(e.overlaps(a) for a in accepted)
+        assert taken.all_free([e]) is free
+        if free:
+            taken.claim([e])
+            accepted.append(e)
+    assert not taken.all_free([Edit(40, 42, b""), Edit(41, 41, b"")])  # a fix whose own edits overlap
