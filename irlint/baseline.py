@@ -1,8 +1,9 @@
 """Baselines: adopt irlint on many existing models by recording today's findings and reporting only new ones.
 
 A finding is recorded by its file (relative to the baseline's folder), code, layer *name* and
-message, never by line or column: editing a model elsewhere moves lines but keeps these, so old
-findings stay matched. Layer names rather than id paths, because re-exporting renumbers layers.
+message (without the model's folder where it names a file), never by line or column: editing a
+model elsewhere moves lines but keeps these, so old findings stay matched. Layer names rather than
+id paths, because re-exporting renumbers layers.
 Findings are counted: if a model had two identical findings and now has three, one is new.
 
 The file is JSON, sorted, one finding per line, so that it diffs well in version control.
@@ -37,6 +38,15 @@ def _rel(path: str, base: Path) -> str:
         return Path(os.path.abspath(path)).as_posix()
 
 
+def portable(message: str, path: str) -> str:
+    """`message` without the folder of the model it is about: messages that name the .bin (W301, W302)
+    then match whether the model was given as `models/x.xml`, `./models/x.xml` or an absolute path."""
+    folders = [os.path.dirname(os.path.abspath(path)), os.path.dirname(path)]
+    for folder in sorted({f for f in folders if f}, key=len, reverse=True):
+        message = message.replace(folder + os.sep, "")
+    return message
+
+
 @dataclass
 class Baseline:
     path: Path
@@ -63,7 +73,7 @@ class Baseline:
         return Baseline(path, counts)
 
     def key(self, d: Diagnostic, name_of: NameOf) -> Key:
-        return (_rel(d.loc.path, self.path.parent), d.code, name_of(d) or "", d.message)
+        return (_rel(d.loc.path, self.path.parent), d.code, name_of(d) or "", portable(d.message, d.loc.path))
 
     def split(self, diags: Sequence[Diagnostic], name_of: NameOf) -> tuple[list[Diagnostic], int, int]:
         """(new findings, how many matched the baseline, baseline entries no longer found).

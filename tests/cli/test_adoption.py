@@ -143,3 +143,21 @@ def test_baseline_never_hides_an_unreadable_file(tmp_path: Path, capsys: pytest.
     assert main(["check", "--baseline", str(base), str(p)]) == 2
     assert "IR001" not in {r["code"] for r in json.loads(base.read_text())["findings"]}
     assert main(["check", "--baseline", str(base), str(p)]) == 2  # and it is reported again
+
+
+def test_baseline_matches_however_the_files_are_named(broken_copy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Recorded with relative paths from one folder, checked with absolute paths from another: W302 names
+    the .bin in its message, and still matches."""
+    path = broken_copy(*BAD_EDGE)
+    path.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes()[:20])  # a short .bin: W302
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--baseline", "base.json", path.name]) == 0
+    recorded = json.loads((tmp_path / "base.json").read_text())["findings"]
+    assert any(r["code"] == "W302" and "broken.bin" in r["message"] for r in recorded)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    capsys.readouterr()
+    assert main(["check", "--baseline", str(tmp_path / "base.json"), "--format", "json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
