@@ -19,6 +19,7 @@ from irlint.diagnostics import Diagnostic, Severity
 if TYPE_CHECKING:
     from irlint.config import Config
     from irlint.fix import FixOutcome
+    from irlint.perfile import PerFileIgnores
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 # Codes meaning "this file could not be checked" (exit 2 rather than 1).
@@ -85,7 +86,7 @@ def _work(job: tuple[str, dict, dict]) -> FileResult:
         from irlint.fix import fix_file
 
         k = {key: kwargs[key] for key in ("weights", "select", "extend_select", "ignore", "rule_dirs", "debug")}
-        outcome = fix_file(path, unsafe=how.get("unsafe", False), **k)
+        outcome = fix_file(path, unsafe=how.get("unsafe", False), unfixable=how.get("unfixable", ()), **k)
         return outcome.diagnostics, outcome.names, outcome
     if not how.get("names"):
         return _check_one((path, kwargs)), {}, None
@@ -146,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
     kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug, "two_cores": two_cores}
     _check_fix_options(args, fmt)
     how = {"fix": args.fix or args.diff, "unsafe": args.unsafe_fixes, "names": bool(args.baseline)}
-    jobs = [(f, kwargs, how) for f in files]
+    ignores = _per_file(config)
+    jobs = [(f, kwargs, how | {"unfixable": ignores.codes_for(f) if ignores else ()}) for f in files]
     if parallel_files:
         with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:
             results = list(pool.map(_work, jobs))
@@ -157,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
         return _print_diffs(outcomes, results)
     notes = _write_fixes(outcomes, args.show_fixes) if args.fix else []
     names = {(f, path): name for f, r in zip(files, results) for path, name in r[1].items()}
-    diags = _ignored_per_file(config, [d for r in results for d in r[0]])
+    diags = [d for r in results for d in r[0]]
+    if ignores is not None:
+        diags = ignores.filter(diags)
     if args.baseline:
         diags = _apply_baseline(args, diags, lambda d: names.get((d.loc.path, d.layer or "")))
 
@@ -201,14 +205,13 @@ def _check_fix_options(args: argparse.Namespace, fmt: str) -> None:
         raise UsageError("--unsafe-fixes and --show-fixes apply with --fix or --diff")
 
 
-def _ignored_per_file(config: Config, diags: list[Diagnostic]) -> list[Diagnostic]:
+def _per_file(config: Config) -> PerFileIgnores | None:
     table = config.get("per-file-ignores")
     if not table:
-        return diags
+        return None
     from irlint.perfile import PerFileIgnores
 
-    base = config.path.parent if config.path else Path.cwd()
-    return PerFileIgnores(table, base).filter(diags)
+    return PerFileIgnores(table, config.path.parent if config.path else Path.cwd())
 
 
 def _apply_baseline(args: argparse.Namespace, diags: list[Diagnostic], name_of) -> list[Diagnostic]:  # type: ignore[no-untyped-def]

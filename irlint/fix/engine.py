@@ -74,14 +74,15 @@ def _targets(diags: Sequence[Diagnostic]) -> Counter[Target]:
 
 
 def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnostic], unsafe: bool,
-                rejected: set[tuple[Target, bytes]]) -> list[Fix]:
-    """One fix per fixable finding, without overlapping edits, skipping fixes already seen to fail."""
+                rejected: set[tuple[Target, bytes]], unfixable: Sequence[str] = ()) -> list[Fix]:
+    """One fix per fixable finding, without overlapping edits, skipping fixes already seen to fail and
+    codes matching a prefix in `unfixable` (the file's per-file ignores: an ignored finding is not touched)."""
     fc = FixContext(model, ctx, data, unsafe)
     chosen: list[Fix] = []
     taken = Occupied()
     for d in diags:
         entry = PROVIDERS.get(d.code)
-        if entry is None:
+        if entry is None or any(p == "ALL" or d.code.startswith(p) for p in unfixable):
             continue
         try:
             fix = entry[1](fc, d)
@@ -109,7 +110,7 @@ def _sig(fix: Fix) -> bytes:
 
 
 def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequence[Rule],
-              unsafe: bool = False, debug: bool = False) -> FixOutcome:
+              unsafe: bool = False, debug: bool = False, unfixable: Sequence[str] = ()) -> FixOutcome:
     """Fix the IR text `data` (named `path` in locations) with the fixes of `rules`."""
     check = _Checker(path, Weights.open(weights or default_weights_path(path)), rules, debug)
     model, ctx, diags = check(data)
@@ -121,7 +122,7 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
     applied: list[Fix] = []
     rejected: set[tuple[Target, bytes]] = set()
     for _ in range(MAX_PASSES):
-        cands = _candidates(model, ctx, current, diags, unsafe, rejected)
+        cands = _candidates(model, ctx, current, diags, unsafe, rejected, unfixable)
         while cands:
             new = apply_edits(current, [e for f in cands for e in f.edits])
             model2, ctx2, diags2 = check(new)
@@ -146,7 +147,7 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
 
 def fix_file(path: str, *, weights: str | None = None, select: Sequence[str] | None = None,
              extend_select: Sequence[str] = (), ignore: Sequence[str] = (), rule_dirs: Sequence[str] = (),
-             unsafe: bool = False, debug: bool = False) -> FixOutcome:
+             unsafe: bool = False, debug: bool = False, unfixable: Sequence[str] = ()) -> FixOutcome:
     """Read `path` and fix it in memory (nothing is written). A file that cannot be read gives an IR001
     diagnostic and no change, like `irlint.api.check`."""
     try:
@@ -159,7 +160,7 @@ def fix_file(path: str, *, weights: str | None = None, select: Sequence[str] | N
         return FixOutcome(path, b"", b"", diagnostics=[
             Diagnostic(MALFORMED_XML.code, Severity.ERROR, msg, Location(path), MALFORMED_XML.name)])
     rules = Selection.build(select, extend_select, ignore).filter(all_rules(rule_dirs))
-    return fix_bytes(data, path, weights=weights, rules=rules, unsafe=unsafe, debug=debug)
+    return fix_bytes(data, path, weights=weights, rules=rules, unsafe=unsafe, debug=debug, unfixable=unfixable)
 
 
 def write_atomic(path: str, data: bytes) -> None:

@@ -319,3 +319,18 @@ def test_fix_writes_through_links_and_respects_read_only(fixture_copy, originals
         assert "not writable" in capsys.readouterr().err and other.read_bytes() == before
     finally:
         other.chmod(0o644)
+
+
+def test_per_file_ignored_findings_are_not_fixed(fixture_copy, originals: dict[str, Path], tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = fixture_copy(edits_of("SL606"))
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    old = legacy / "old.xml"
+    shutil.copy(path, old)
+    shutil.copy(path.with_suffix(".bin"), old.with_suffix(".bin"))
+    (tmp_path / "pyproject.toml").write_text('[tool.irlint]\nper-file-ignores = {"legacy/**" = ["SL606", "T202"]}\n')
+    before = old.read_bytes()
+    assert main(["check", "--fix", str(tmp_path)]) == 0
+    assert old.read_bytes() == before  # ignored there: not touched
+    assert path.read_bytes() == originals["ti"].read_bytes()
