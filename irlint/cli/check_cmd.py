@@ -241,12 +241,13 @@ def _apply_baseline(args: argparse.Namespace, diags: list[Diagnostic], name_of) 
     return new
 
 
-def _fix_summary(outcomes: list[FixOutcome]) -> list[str]:
+def _fix_summary(outcomes: list[FixOutcome], dry: bool = False) -> list[str]:
+    """'Fixed 10 findings (5 fixes) in 1 file.': findings gone (a fix can resolve several), fixes applied."""
     applied = sum(len(o.applied) for o in outcomes)
     fixed = sum(o.found - len(o.diagnostics) for o in outcomes if o.changed)
     files = sum(1 for o in outcomes if o.changed)
-    out = [f"Fixed {fixed} finding{'s' if fixed != 1 else ''} ({applied} fix{'es' if applied != 1 else ''} "
-           f"applied) in {files} file{'s' if files != 1 else ''}."] if applied else []
+    out = [f"{'Would fix' if dry else 'Fixed'} {fixed} finding{'s' if fixed != 1 else ''} ({applied} "
+           f"fix{'es' if applied != 1 else ''}) in {files} file{'s' if files != 1 else ''}."] if applied else []
     out += [f"{o.path}: fixes withheld: {o.withheld}" for o in outcomes if o.withheld]
     return out
 
@@ -283,8 +284,8 @@ def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult]) -> int:
         old, new = (f"a/{rel}", f"b/{rel}") if rel else (o.path, o.path)
         sys.stdout.writelines(difflib.unified_diff(before, after, old, new))
     sys.stdout.flush()
-    for line in _fix_summary(outcomes):
-        print(line.replace("Fixed", "Would fix", 1), file=sys.stderr)
+    for line in _fix_summary(outcomes, dry=True):
+        print(line, file=sys.stderr)
     if any(d.code in UNCHECKABLE for r in results for d in r[0]):
         return EXIT_FAILURE
     return EXIT_FINDINGS if any(o.changed for o in outcomes) else EXIT_CLEAN
