@@ -86,7 +86,7 @@ def set_port_dims(data: bytes, port_at: int, dims: Sequence[int]) -> list[Edit]:
     old = list(_DIM.finditer(data, tag.end, close))
     edits: list[Edit] = []
     for m, v in zip(old, new):
-        if m.group(1) != v:
+        if m.group(1).strip() != v:  # "<dim> 3 </dim>" already says 3: left as written
             edits.append(Edit(m.start(1), m.end(1), v))
     if len(new) > len(old):
         if old:

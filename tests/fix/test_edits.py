@@ -71,6 +71,11 @@ def test_port_dims(dims: list[int], expected: list[str]) -> None:
     assert out.endswith(b"\t\t\t\t</port>\n</layer>\n") and out.startswith(PORT[:AT])
 
 
+def test_equal_dims_written_differently_are_left_alone() -> None:
+    data = b'<port id="0"><dim> 1 </dim><dim>2</dim></port>'
+    assert apply_edits(data, set_port_dims(data, 0, [1, 5])) == b'<port id="0"><dim> 1 </dim><dim>5</dim></port>'
+
+
 def test_self_closing_port_grows() -> None:
     data = b'<output>\n  <port id="0" precision="FP32" />\n</output>'
     at = data.index(b"<port")
