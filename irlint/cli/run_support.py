@@ -11,9 +11,9 @@ import numpy as np
 from irlint.cli.command import UsageError
 from irlint.diagnostics import Severity
 from irlint.interp import Options
+from irlint.ir.declared import declared_info
 from irlint.ir.loader import LoadError, load
 from irlint.ir.model import Model
-from irlint.shapes.infer import declared_info
 
 
 class Refused(Exception):

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from irlint.controlflow.readings import SliceError, resolve
 from irlint.diagnostics import Diagnostic
 from irlint.fix.registry import Fix, FixContext, provides
 from irlint.fix.xmltext import Tag
+from irlint.ir.declared import declared_info
 from irlint.ir.model import BackEdge, Layer, PortMapEntry
 from irlint.layerpath import owner_of
-from irlint.shapes.infer import declared_info
-from irlint.slicing import SliceError, resolve
 
 PURPOSES = {"input": "current_iteration", "output": "execution_condition"}
 

@@ -85,7 +85,7 @@ def exercise(path: Path) -> None:
         model = irlint.load(path)
         inputs = {}
         for p in model.graph.parameters():
-            from irlint.shapes.infer import declared_info
+            from irlint.ir.declared import declared_info
 
             info = declared_info(p)
             if info.etype is None or info.etype.dtype is None or info.shape is None:
