@@ -334,3 +334,29 @@ def test_per_file_ignored_findings_are_not_fixed(fixture_copy, originals: dict[s
     assert main(["check", "--fix", str(tmp_path)]) == 0
     assert old.read_bytes() == before  # ignored there: not touched
     assert path.read_bytes() == originals["ti"].read_bytes()
+
+
+def test_edge_shape_copied_from_the_producer_is_unsafe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """T202 where inference knows less than the producer declares (a dynamic batch): copying the producer's
+    static dims into the consumer is a guess, made only with --unsafe-fixes."""
+    import openvino.opset13 as ops
+
+    original = tmp_path / "dyn.xml"
+    x = ops.parameter([-1, 3], np.float32, name="X")
+    ov.save_model(ov.Model([ops.result(ops.relu(x, name="relu"), name="y")], [x], "dyn"), str(original))
+    text = original.read_text()
+    expected = edit_after(text, 'name="relu"', "<dim>-1</dim>", "<dim>2</dim>", 1)  # relu's output port
+    expected = edit_after(expected, 'name="y" type="Result"', "<dim>-1</dim>", "<dim>2</dim>")
+    path = tmp_path / "model.xml"
+    path.write_text(edit_after(expected, 'name="y" type="Result"', "<dim>3</dim>", "<dim>4</dim>"))
+    assert [d.code for d in check(path)] == ["T202"]
+    broken = path.read_bytes()
+    assert main(["check", "--fix", str(path)]) == 1 and path.read_bytes() == broken
+    assert main(["check", "--fix", "--unsafe-fixes", "--show-fixes", str(path)]) == 0
+    assert "(unsafe)" in capsys.readouterr().out
+    assert path.read_text() == expected and check(path) == []
+    feed = {"X": np.random.default_rng(0).standard_normal((2, 3)).astype(np.float32)}
+    core = ov.Core()
+    outs = [core.compile_model(core.read_model(str(p)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(feed)
+            for p in (original, path)]
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
