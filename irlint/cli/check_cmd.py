@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
         results = [_work(j) for j in jobs]
     outcomes = [r[2] for r in results if r[2] is not None]
     if args.diff:
-        return _print_diffs(outcomes, results)
+        return _print_diffs(outcomes, results, args.show_fixes)
     notes = _write_fixes(outcomes, args.show_fixes) if args.fix else []
     names = {(f, path): name for f, r in zip(files, results) for path, name in r[1].items()}
     diags = [d for r in results for d in r[0]]
@@ -269,8 +269,9 @@ def _write_fixes(outcomes: list[FixOutcome], show: bool) -> list[str]:
     return notes + _fix_summary(outcomes)
 
 
-def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult]) -> int:
-    """--diff: a unified diff per file that would change; nothing is written."""
+def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult], show: bool = False) -> int:
+    """--diff: a unified diff per file that would change (with --show-fixes, the fixes on stderr);
+    nothing is written."""
     import difflib
 
     from irlint.report.paths import relative_path
@@ -284,6 +285,10 @@ def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult]) -> int:
         old, new = (f"a/{rel}", f"b/{rel}") if rel else (o.path, o.path)
         sys.stdout.writelines(difflib.unified_diff(before, after, old, new))
     sys.stdout.flush()
+    if show:
+        for o in outcomes:
+            for f in o.applied if o.changed else ():
+                print(f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}", file=sys.stderr)
     for line in _fix_summary(outcomes, dry=True):
         print(line, file=sys.stderr)
     if any(d.code in UNCHECKABLE for r in results for d in r[0]):

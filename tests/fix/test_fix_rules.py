@@ -229,8 +229,9 @@ def test_diff_changes_nothing(fixture_copy, capsys: pytest.CaptureFixture[str]) 
     path = fixture_copy(edits_of("T211-dim"))
     before = path.read_bytes()
     files = sorted(path.parent.iterdir())
-    assert main(["check", "--diff", str(path)]) == 1
+    assert main(["check", "--diff", "--show-fixes", str(path)]) == 1
     out = capsys.readouterr()
+    assert f"{path}: T211 " in out.err
     assert "-\t\t\t\t\t\t\t\t<dim>7</dim>\n+\t\t\t\t\t\t\t\t<dim>3</dim>\n" in out.out
     assert "Would fix" in out.err
     assert path.read_bytes() == before and sorted(path.parent.iterdir()) == files
