@@ -23,6 +23,7 @@ from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
+from irlint.ops.base import NotComputable
 from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
 from irlint.types import DYNAMIC, Dim, shape_values
 
@@ -183,8 +184,7 @@ class _Inferer:
         try:
             outs = self.infer(op, attrs, inputs)
             if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
-                values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
-                outs = [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
+                outs = self.fold(op, attrs, inputs, outs)
         except OpError as e:
             self.problem(layer, f"{layer.describe()}: {e}")
             return
@@ -192,6 +192,16 @@ class _Inferer:
             self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
             return
         self.set_outputs(layer, outs)
+
+    @staticmethod
+    def fold(op: Any, attrs: Any, inputs: list[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
+        """`outs` with values computed from the inputs' constant values; unchanged where the interpreter
+        cannot compute the op (`NotComputable` is a limit of irlint, not a defect of the IR)."""
+        try:
+            values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
+        except NotComputable:
+            return outs
+        return [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
 
     def infer(self, op: Any, attrs: Any, inputs: list[TensorInfo]) -> list[TensorInfo]:
         """`op.infer`, memoised on (op, attrs, input types and shapes) when the op ignores values
