@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 # Codes meaning "this file could not be checked" (exit 2 rather than 1).
-UNCHECKABLE = {"IR001", "IR900"}
+UNCHECKABLE = {"IR001", "IR003", "IR900"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -123,11 +123,16 @@ def _parse(feed: Callable[[Reader, SourceMap], None], path: str, weights: Weight
         reader.close()
     if failure or reader.model_parts is None:
         for r, msg, at in failure:
-            hint = "remove the DOCTYPE and write values literally" if r is codes.DTD_NOT_ALLOWED else None
+            hint = _HINTS.get(r.code)
             reader.report(r, msg, at, hint=hint)
         return _empty_model(path, src, weights, reader.diagnostics())
     name, version, graph, at = reader.model_parts
     return Model(path, name, version, graph, weights, at, src, tuple(reader.diagnostics()))
+
+
+_HINTS = {codes.DTD_NOT_ALLOWED.code: "remove the DOCTYPE and write values literally",
+          codes.UNSUPPORTED_VERSION.code: "convert the model again with a current OpenVINO (openvino.convert_model, "
+          "then openvino.save_model)"}
 
 
 def _empty_model(path: str, src: SourceMap, weights: Weights, diags: Iterable[Diagnostic]) -> Model:
