@@ -86,7 +86,7 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
                           port=port.id)
         elif info.shape is not None and port.shape is not None and info.shape != port.shape and (
             len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
-        ) and output_shape(layer, port, lambda: info) is not None:  # no <dim>: a scalar, or a dynamic rank
+        ) and output_shape(layer, port, lambda i=info: i) is not None:  # no <dim>: a scalar, or a dynamic rank
             yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
                           f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
                           port=port.id)

@@ -188,7 +188,8 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
             continue
         got = info.params[e.internal_layer_id]
         declared = declared_info(param)
-        if got.etype is not None and declared.etype is not None and got.etype != declared.etype:
+        if got.etype is not None and declared.etype is not None and got.etype != declared.etype \
+                and not declared.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"body {param.describe()} declares {declared.etype} but {_describe(e)} delivers "
                           f"{got.etype}", param.loc, layer=param.path, related=(Related(e.loc, "the entry"),))
             continue

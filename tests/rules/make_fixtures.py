@@ -324,6 +324,9 @@ def main() -> None:
             if fx.code != "W301":
                 (d / "fail.bin").write_bytes(blob[: fx.bin_edit] if fx.bin_edit else blob)
             print(fx.code)
+    from tests.rules.make_case_fixtures import main as make_cases
+
+    make_cases()
 
 
 def make_ir001(text: str) -> str:
