@@ -12,7 +12,7 @@ from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.rule import Finding, rule
-from irlint.shapes.declared import known_scalar_source
+from irlint.shapes.dimless import known_scalar_source
 from irlint.types import Shape, element_type, format_shape, parse_shape
 
 
@@ -109,7 +109,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
 def _dynamic_rank_end(src: Layer, sp: Port, dp: Port) -> bool:
     """True when one end has no `<dim>` and may be a dynamic rank, which is compatible with any shape.
 
-    A port without dims is a scalar or a dynamic rank (irlint.shapes.declared); here it counts as a
+    A port without dims is a scalar or a dynamic rank (irlint.shapes.dimless); here it counts as a
     scalar only when the producer's own declaration says so (a Const, a Parameter of `shape=""`).
     """
     if sp.shape == ():

@@ -12,7 +12,7 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 from irlint.rule import Finding, rule
-from irlint.shapes.declared import output_shape
+from irlint.shapes.dimless import output_shape
 from irlint.types import format_shape
 
 if TYPE_CHECKING:
