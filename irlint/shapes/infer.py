@@ -347,6 +347,22 @@ class _Inferer:
             if port.id in outs:
                 self.res.outputs[port_key(layer, port.id)] = outs[port.id]
 
+    @staticmethod
+    def place_parts(sl: EntrySlicing, part: Dim, iterations: int | None) -> None:
+        """Resolve a concatenated output's start/end/stride/part_size over the output it assembles
+        (`iterations` parts of the body Result's length along the axis), as an input entry's are over
+        its input: `sl.spec` says how many parts the entry places, `sl.error` why it places none."""
+        e = sl.entry
+        if part.is_static and iterations is not None:
+            try:
+                sl.spec = resolve(part.lo * iterations, e.start, e.end, e.stride, e.part_size)
+            except SliceError as err:
+                sl.error = f"{err} (the output holds {iterations} parts of {part.lo})"
+        elif e.stride == 0:
+            sl.error = "stride is 0: iteration would never advance"
+        elif e.part_size is not None and e.part_size < 1:
+            sl.error = f"part_size is {e.part_size}; it must be at least 1"
+
     def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
                      sl: EntrySlicing) -> TensorInfo:
         if produced.shape is None or entry.axis is None:
@@ -360,6 +376,8 @@ class _Inferer:
             return TensorInfo(produced.etype, None)
         sl.axis = axis
         d = shape[axis]
+        if not info.plan.is_loop:  # a Loop's entries take no start/end/stride/part_size (LP706)
+            self.place_parts(sl, d, info.iterations)
         if info.iterations is not None and d.is_static:
             shape[axis] = Dim.of(d.lo * info.iterations)
         elif info.max_iterations is not None and d.hi is not None:

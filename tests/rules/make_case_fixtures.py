@@ -20,7 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.rules.make_fixtures import OUT, Edit, Fixture, mark, save  # noqa: E402
+from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
 
 
 def _ov():
@@ -186,6 +186,18 @@ CASES = [
         '<net name="relu_v7"', '<!-- expect: IR003 -->\n<net name="relu_v7"')),
     Case("T210", "pass-prelu-last-axis", prelu_last_axis),
     Case("T210", "pass-converts", convert_chain),
+    # concatenated outputs get the checks of sliced inputs (read over the output they assemble)
+    Case("SL603", "fail-output-stride0", base_ti, _fx("SL603", Edit(
+        'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="0"',
+        ("SL603",)))),
+    Case("SL603", "fail-output-stride-sign", base_ti, _fx("SL603", Edit(
+        'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
+        ("SL603",)))),
+    Case("SL603", "pass-output-reversed", reverse_ti),
+    Case("SL604", "fail-output-count", base_ti, _fx("SL604", Edit(
+        'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="0" end="2"', ("SL604",)))),
+    Case("SL604", "fail-output-start", base_ti, _fx("SL604", Edit(
+        'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="1" end="-1"', ("SL604",)))),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]
