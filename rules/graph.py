@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
-from irlint.ir.model import Graph, Layer, Port
+from irlint.ir.index import GraphIndex
+from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.ops import lookup
 from irlint.rule import Finding, rule
 
@@ -245,13 +246,28 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
     at = cycle.index(first.id)  # type: ignore[arg-type]
     cycle = cycle[at:] + cycle[:at]
     chain = " -> ".join(str(i) for i in [*cycle, cycle[0]])
+    closing = _closing_edge(idx, first, cycle[-1])
+    notes = [Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first]
+    if closing is not None:
+        notes.insert(0, Related(first.loc, f"'{first.name}', the first layer of the cycle in the file"))
     yield Finding(
-        f"edges form a cycle through layers {chain} in {_where(graph)}",
-        first.loc,
+        f"edges form a cycle through layers {chain} in {_where(graph)}"
+        + (f"; the edge {cycle[-1]} -> {first.id} closes it" if closing is not None else ""),
+        closing.loc if closing is not None else first.loc,
         layer=first.path,
-        related=tuple(Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first),
+        related=tuple(notes),
         hint="a recurrence belongs in a TensorIterator or Loop body with a back edge",
     )
+
+
+def _closing_edge(idx: GraphIndex, first: Layer, last: int) -> Edge | None:
+    """The edge of a cycle that leads back into its first layer in the file: it points backwards
+    through the file, and removing it is the usual fix."""
+    for p in first.inputs:
+        for e in idx.edges_into(first.id, p.id):
+            if e.from_layer == last:
+                return e
+    return None
 
 
 @rule("G107", "duplicate-port-id", scope="graph")
