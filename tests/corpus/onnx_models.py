@@ -157,6 +157,33 @@ def scan_two_inputs_axis1():
     return _model(graph)
 
 
+def loop_dynamic_rank_state():
+    """A Loop carrying a state of unknown rank (ports without dims on the Loop and in its body)."""
+    _, T, helper = _h()
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Add", ["s_in", "one"], ["s_out"]),
+         helper.make_node("ReduceSum", ["s_out"], ["total"], keepdims=0)],
+        "body",
+        [helper.make_tensor_value_info("iter", T.INT64, []),
+         helper.make_tensor_value_info("cond_in", T.BOOL, []),
+         helper.make_tensor_value_info("s_in", T.FLOAT, None)],
+        [helper.make_tensor_value_info("cond_out", T.BOOL, []),
+         helper.make_tensor_value_info("s_out", T.FLOAT, None),
+         helper.make_tensor_value_info("total", T.FLOAT, [])],
+        initializer=[helper.make_tensor("one", T.FLOAT, [], [1.0])],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["M", "cond", "s0"], ["s_final", "totals"], body=body)],
+        "g",
+        [helper.make_tensor_value_info("s0", T.FLOAT, None)],
+        [helper.make_tensor_value_info("s_final", T.FLOAT, None),
+         helper.make_tensor_value_info("totals", T.FLOAT, [3])],
+        initializer=[helper.make_tensor("M", T.INT64, [], [3]), helper.make_tensor("cond", T.BOOL, [], [True])],
+    )
+    return _model(graph, check=False)
+
+
 def if_branches():
     """An If choosing between two branches of different ops on a runtime boolean."""
     _, T, helper = _h()
@@ -282,8 +309,8 @@ def prelu_broadcast():
 
 ONNX_MODELS: dict[str, Callable] = {
     f.__name__: f for f in (
-        loop_dynamic_trip, loop_while_condition, loop_in_loop, scan_two_inputs_axis1, if_branches,
-        dynamic_rank, scalars, element_types, dequantize_weights, prelu_broadcast,
+        loop_dynamic_trip, loop_while_condition, loop_in_loop, loop_dynamic_rank_state, scan_two_inputs_axis1,
+        if_branches, dynamic_rank, scalars, element_types, dequantize_weights, prelu_broadcast,
     )
 }
 
