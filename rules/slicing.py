@@ -15,6 +15,7 @@ from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo
+from irlint.shapes.dimless import output_shape
 from irlint.types import format_shape
 
 
@@ -274,7 +275,7 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         bad = len(inferred.shape) != len(port.shape) or any(
             not d.compatible(g) for g, d in zip(inferred.shape, port.shape)
         )
-        if not bad:
+        if not bad or output_shape(layer, port, lambda i=inferred: i) is None:  # no <dim>: maybe a dynamic rank
             continue
         if e.sliced:
             how = (f"the body Result concatenated over {info.iterations} iterations "

@@ -121,6 +121,24 @@ def small_loop():
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "small_loop")
 
 
+def loop_unsqueeze_dynamic_axes():
+    """A Loop whose body Unsqueezes by axes given as an input: OpenVINO writes the outputs without dims
+    (a dynamic rank) where irlint knows the rank (3) but not the dims."""
+    ov, ops = _ov()
+    x = ops.parameter([2, 3], np.float32, name="x")
+    axes = ops.parameter([1], np.int64, name="axes")
+    xb = ops.parameter([2, 3], np.float32)
+    ab = ops.parameter([1], np.int64)
+    r = ops.result(ops.unsqueeze(ops.relu(xb), ab))
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(2)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [xb, ab]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_invariant_input(xb, x.output(0))
+    loop.set_invariant_input(ab, axes.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x, axes], "loop_unsqueeze")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -194,6 +212,7 @@ CASES = [
         'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
         ("SL603",)))),
     Case("SL603", "pass-output-reversed", reverse_ti),
+    Case("SL606", "pass-dynamic-rank", loop_unsqueeze_dynamic_axes),
     Case("SL604", "fail-output-count", base_ti, _fx("SL604", Edit(
         'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="0" end="2"', ("SL604",)))),
     Case("SL604", "fail-output-start", base_ti, _fx("SL604", Edit(
