@@ -249,7 +249,7 @@ _CONST_TYPES = (
     ("INT8", [-3, 4]), ("INT16", [-3, 4]), ("INT32", [-3, 4]), ("INT64", [-3, 4]),
     ("UINT8", [3, 4]), ("UINT16", [3, 4]), ("UINT32", [3, 4]), ("UINT64", [3, 4]), ("BOOL", [True, False]),
     ("FLOAT8E4M3FN", [1.5, -2.0]), ("FLOAT8E5M2", [1.5, -2.0]), ("INT4", [-3, 4]), ("UINT4", [3, 4]),
-    ("FLOAT4E2M1", [1.5, -2.0]),
+    ("FLOAT4E2M1", [1.5, -2.0]), ("FLOAT8E8M0", [0.5, 2.0]),
 )
 
 
@@ -269,7 +269,10 @@ def element_types():
         nodes.append(helper.make_node("Cast", [f"as{i}"], [f"back{i}"], to=T.FLOAT))
         acc = f"back{i}"
     nodes.append(helper.make_node("Identity", [acc], ["y"]))
-    graph = helper.make_graph(nodes, "g", inputs, [helper.make_tensor_value_info("y", T.FLOAT, [2])])
+    nodes.append(helper.make_node("Identity", ["text"], ["text_out"]))
+    inputs.append(helper.make_tensor_value_info("text", T.STRING, [3]))
+    graph = helper.make_graph(nodes, "g", inputs, [helper.make_tensor_value_info("y", T.FLOAT, [2]),
+                                                    helper.make_tensor_value_info("text_out", T.STRING, [3])])
     return _model(graph)
 
 
