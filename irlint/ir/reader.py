@@ -286,8 +286,9 @@ class _Document(_Frame):
         if version is not None and version not in SUPPORTED_VERSIONS:
             # another layout (v7 has no Parameter/Const layers of the opsets, <blobs> instead of Consts):
             # the v10/v11 rules would only report that layout, so the file is not read further
-            raise Refused(codes.UNSUPPORTED_VERSION, f"IR version {version} is not supported (irlint and OpenVINO "
-                          "read versions 10 and 11); the file is not checked further", r.src.attr_offset(at, "version"))
+            raise DocumentRefused(codes.UNSUPPORTED_VERSION, f"IR version {version} is not supported (irlint and "
+                                  "OpenVINO read versions 10 and 11); the file is not checked further",
+                                  r.src.attr_offset(at, "version"))
         return _GraphFrame("", 0, "<net>", at, None, (a.get("name", ""), version))
 
 

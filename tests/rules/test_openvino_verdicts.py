@@ -13,13 +13,13 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CPU = {"INFERENCE_PRECISION_HINT": "f32"}
 
 REJECTED_AT_COMPILE = [
-    ("PM411/fail.xml", "Memory has not been allocated"),
+    ("PM412/fail.xml", "Memory has not been allocated"),
     ("SL603/fail-output-stride0.xml", "Invalid \"stride\" value"),
     ("SL603/fail-output-stride-sign.xml", "Invalid \"start\",\"stride\",\"end\" values"),
     ("SL604/fail-output-count.xml", "at least two different iterations numbers: 5 and 2"),
     ("SL604/fail-output-start.xml", "at least two different iterations numbers: 5 and 4"),
 ]
-COMPILED = ["PM411/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
+COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
             "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml"]
 
 
