@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import Refused, add_model_arguments, announce, build_inputs, load_checked, options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -52,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except Refused:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
-    for n in notes:
-        print(f"note: {n}")
+    announce(notes)
     try:
         ours = irlint_run(model, inputs, options(args))
     except ExecutionError as e:

@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import Refused, add_model_arguments, announce, build_inputs, load_checked, options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     missing = [w for w in args.watch if w not in known]
     if missing:
         raise UsageError(f"no layer {missing} in the model (use an id path like 2/body/7 or a layer name)")
-    inputs, _ = build_inputs(model, args)
+    inputs, notes = build_inputs(model, args)
+    announce(notes)
     print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
     try:
         for ev in execute(model, inputs, options(args)):
