@@ -90,7 +90,7 @@ def test_reading_values_while_a_worker_steps(models: dict[str, Path]) -> None:
     def step() -> None:
         try:
             session.do("continue")
-        except BaseException as e:  # noqa: BLE001 - reported below
+        except BaseException as e:  # reported below
             errors.append(e)
 
     worker = threading.Thread(target=step)
@@ -152,7 +152,7 @@ def test_quit_during_an_endless_continue_ends_the_process(models: dict[str, Path
 
 # -- random inputs only when asked -------------------------------------------------------------------
 def test_debug_without_inputs_is_a_usage_error_naming_the_parameter() -> None:
-    with pytest.raises(UsageError, match="RUN-INPUT.*'x'.*--random-inputs"):
+    with pytest.raises(UsageError, match=r"RUN-INPUT.*'x'.*--random-inputs"):
         make_app(args_for(EXAMPLES / "loop_scan.xml"))
 
 

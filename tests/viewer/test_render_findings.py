@@ -1,0 +1,165 @@
+"""`render --lint` draws each finding on its element, `render --trace --iteration` is exact on nested loops."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from irlint.viewer.diagram import DiagramOptions, build_diagram
+
+import irlint
+from irlint.api import check_model
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+RED = "#cc0000"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irlint", *args], capture_output=True, text=True, timeout=120)
+
+
+def statements(src: str) -> list[str]:
+    """DOT statements: each starts on a line indented by tabs (a label's continuation lines are not)."""
+    return [s.strip() for s in re.split(r"\n(?=\t)", src) if s.strip()]
+
+
+def lint_source(path: Path) -> tuple[str, list]:  # type: ignore[type-arg]
+    model = irlint.load(path)
+    diags = check_model(model)
+    return build_diagram(model, DiagramOptions(diagnostics=diags)).source, diags
+
+
+def test_back_edge_findings_are_drawn_on_that_back_edge_only() -> None:
+    src, _ = lint_source(EXAMPLES / "broken" / "lstm_ti_broken.xml")
+    back = [s for s in statements(src) if "back edge" in s and "->" in s and "legend" not in s]
+    assert len(back) == 2
+    bad = [s for s in back if "BE502" in s]
+    good = [s for s in back if "BE502" not in s]
+    assert len(bad) == 1 and RED in bad[0] and "L_3_body_11 -> L_3_body_11" in bad[0]
+    assert len(good) == 1 and RED not in good[0]  # a good back edge is not in the error colour
+    valid = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml")).source
+    assert RED not in valid
+
+
+def test_edge_and_port_map_findings_on_their_elements() -> None:
+    src, _ = lint_source(EXAMPLES / "broken" / "lstm_ti_broken.xml")
+    st = statements(src)
+    g103 = [s for s in st if "G103" in s and "->" in s]
+    assert len(g103) == 1 and g103[0].startswith("L_3_body_1 -> L_3_body_8") and RED in g103[0]
+    pm401 = [s for s in st if "PM401" in s and "->" in s]
+    assert len(pm401) == 1 and "L_3_body_11 -> ghost_" in pm401[0]  # Result 11 to the missing TI port 9
+    ghost = pm401[0].split("-> ")[1].split(" ")[0]
+    assert any(s.startswith(f"{ghost} [label=\"no port 9 on #3") and "dashed" in s for s in st)
+    # the TensorIterator's cluster is not what shows these (only what is about the layer itself)
+    cluster = next(s for s in st if "TensorIterator 'TensorIterator_23'" in s)
+    assert "PM401" not in cluster and "BE502" not in cluster
+
+
+def test_legend_lists_code_and_message_in_the_drawing() -> None:
+    src, diags = lint_source(EXAMPLES / "broken" / "lstm_ti_broken.xml")
+    legend = next(s for s in statements(src) if s.startswith("legend_findings"))
+    label = legend.split("label=", 1)[1]
+    for d in diags:
+        assert d.code in label
+    assert "there is no port 9" in label  # the message itself, drawn (not a tooltip)
+    assert "tooltip" not in legend
+
+
+def _mutated(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (EXAMPLES / "lstm_ti.xml").read_text()
+    assert old in text
+    path = tmp_path / f"{name}.xml"
+    path.write_text(text.replace(old, new, 1))
+    shutil.copyfile(EXAMPLES / "lstm_ti.bin", path.with_suffix(".bin"))
+    return path
+
+
+@pytest.mark.parametrize(("name", "old", "new", "code", "ghost"), [
+    ("edge", '<edge from-layer="1" from-port="0" to-layer="8" to-port="1" />',
+     '<edge from-layer="41" from-port="0" to-layer="8" to-port="1" />', "G102", "missing layer #41"),
+    ("entry", 'external_port_id="1" internal_layer_id="1"', 'external_port_id="1" internal_layer_id="42"', "PM404",
+     "missing body layer #42"),
+    ("back", '<edge from-layer="11" to-layer="1" />', '<edge from-layer="43" to-layer="1" />', "BE501",
+     "missing layer #43"),
+])
+def test_dangling_references_are_ghost_nodes(tmp_path: Path, name: str, old: str, new: str, code: str,
+                                             ghost: str) -> None:
+    src, diags = lint_source(_mutated(tmp_path, name, old, new))
+    assert code in {d.code for d in diags}
+    st = statements(src)
+    node = next(s for s in st if s.startswith("ghost_") and ghost in s)
+    ghost_id = node.split(" ")[0]
+    edges = [s for s in st if "->" in s and ghost_id in s.split("[")[0]]
+    assert edges and any(code in s for s in edges), edges
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_lint_png_of_the_broken_example(tmp_path: Path) -> None:
+    out = tmp_path / "broken.png"
+    res = cli("render", str(EXAMPLES / "broken" / "lstm_ti_broken.xml"), "-o", str(out), "--lint")
+    assert res.returncode == 0, res.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+# -- --trace --iteration ----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("traces")
+    out = {}
+    for name in ("nested_loop_in_ti", "lstm_ti"):
+        out[name] = d / f"{name}.npz"
+        res = cli("run", str(EXAMPLES / f"{name}.xml"), "--inputs", str(EXAMPLES / "inputs" / f"{name}.npz"),
+                  "--trace", str(out[name]))
+        assert res.returncode == 0, res.stderr
+    return out
+
+
+def _notes(src: str) -> set[str]:
+    return set(re.findall(r"it ([0-9.]+):", src))
+
+
+@pytest.mark.parametrize(("iteration", "want"), [("1", {"1", "1.2"}), ("2.1", {"2", "2.1"}), ("0.0", {"0", "0.0"})])
+def test_nested_iteration_annotates_one_consistent_iteration(traces: dict[str, Path], tmp_path: Path,
+                                                             iteration: str, want: set[str]) -> None:
+    out = tmp_path / "n.dot"
+    res = cli("render", str(EXAMPLES / "nested_loop_in_ti.xml"), "-o", str(out), "--trace",
+              str(traces["nested_loop_in_ti"]), "--iteration", iteration)
+    assert res.returncode == 0, res.stderr
+    assert _notes(out.read_text()) == want  # outer edges at K, inner ones at K.M (the last inner one if no M)
+
+
+@pytest.mark.parametrize("iteration", ["3", "1.3", "0.0.0", "-1", "x"])
+def test_out_of_range_iteration_is_refused(traces: dict[str, Path], tmp_path: Path, iteration: str) -> None:
+    res = cli("render", str(EXAMPLES / "nested_loop_in_ti.xml"), "-o", str(tmp_path / "n.dot"), "--trace",
+              str(traces["nested_loop_in_ti"]), "--iteration", iteration)
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "iteration" in res.stderr
+    assert not (tmp_path / "n.dot").exists()
+
+
+def test_a_trace_of_another_model_is_refused(traces: dict[str, Path], tmp_path: Path) -> None:
+    res = cli("render", str(EXAMPLES / "lstm_ti.xml"), "-o", str(tmp_path / "l.dot"), "--trace",
+              str(traces["nested_loop_in_ti"]), "--iteration", "1")
+    assert res.returncode == 2 and "another model" in res.stderr
+
+
+def test_a_trace_with_other_shapes_is_refused(traces: dict[str, Path], tmp_path: Path) -> None:
+    """Same layer paths, other shapes: lstm_ti with a longer hidden state is not the traced model."""
+    text = (EXAMPLES / "lstm_ti.xml").read_text()
+    path = tmp_path / "other.xml"
+    path.write_text(text)
+    shutil.copyfile(EXAMPLES / "lstm_ti.bin", path.with_suffix(".bin"))
+    import numpy as np
+
+    from irlint.interp.trace import load_trace
+
+    values, _ = load_trace(traces["lstm_ti"])
+    k = next(k for k in values if k.endswith(":out"))
+    values[k] = np.zeros((7, 7), np.float32)
+    from irlint.viewer.tracecheck import TraceMismatch, check_trace
+
+    with pytest.raises(TraceMismatch, match="another model"):
+        check_trace(irlint.load(path), values, (1,))
