@@ -45,15 +45,17 @@ class StepDone(Message):
 class DebuggerApp(App[None]):
     TITLE = "irlint debug"
     CSS_PATH = "debugger.tcss"
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would push `? help` and `q quit` off an 80-column screen
+    WIDE = 120  # from this width on, tree labels also show the layer type
     BINDINGS = [
         Binding("s", "cmd('step')", "step"),
         Binding("n", "cmd('over')", "over"),
         Binding("i", "cmd('into')", "into"),
         Binding("o", "cmd('out')", "out"),
-        Binding("t", "cmd('iteration')", "next it"),
+        Binding("t", "cmd('iteration')", "iter"),
         Binding("c", "cmd('continue')", "cont"),
         Binding("g", "goto", "goto"),
-        Binding("b", "breakpoint", "break"),
+        Binding("b", "breakpoint", "bp"),
         Binding("B", "conditional", "cond. break", show=False),
         Binding("escape", "interrupt", "stop", show=False),
         Binding("left_square_bracket", "history(-1)", "prev it", show=False),
@@ -100,7 +102,7 @@ class DebuggerApp(App[None]):
                     yield Timeline(id="timeline")
                     yield Static("", id="viewtitle", markup=False)
                     yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
-                    yield RichLog(id="log", max_lines=500, wrap=True, markup=False)
+                    yield RichLog(id="log", max_lines=500, wrap=False, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -132,13 +134,15 @@ class DebuggerApp(App[None]):
                 child = node.add_leaf(label, data=layer)
             self.nodes[layer.path] = child
 
-    @staticmethod
-    def _label(layer: Layer, marked: set[str] = frozenset()) -> Text:  # type: ignore[assignment]
+    def _label(self, layer: Layer, marked: set[str] = frozenset()) -> Text:  # type: ignore[assignment]
         text = Text("● " if layer.path in marked else "", style="bold red")
         text.append(f"{layer.id} {layer.name}")
-        if layer.type not in layer.name:
+        if layer.type not in layer.name and self.size.width >= self.WIDE:
             text.append(f" {layer.type}", style="dim")
         return text
+
+    def on_resize(self) -> None:
+        self._refresh_markers()
 
     def _refresh_markers(self) -> None:
         marked = self.session.breakpoint_paths() if self.session is not None else set()
@@ -407,7 +411,7 @@ class DebuggerApp(App[None]):
         seen = self.session.iterations_seen(layer.path)
         tensors = self.session.tensor(layer.path, self.shown_iteration)
         if tensors is None or not seen:
-            summary_w.update(Text(f"{layer.describe()}: not evaluated yet"))
+            summary_w.update(Text(f"#{layer.id} {layer.name} ({layer.type}): not evaluated yet"))
             timeline.show([], self.metric, None)
             title.update("")
             return
@@ -415,8 +419,8 @@ class DebuggerApp(App[None]):
         idx = seen.index(it)
         self.port %= max(1, len(tensors))
         names = port_names(layer, len(tensors))
-        lines = [Text(f"{layer.describe()} @ iteration {iteration_text(it)} "
-                      f"(recorded {idx + 1}/{len(seen)})", style="bold")]
+        lines = [Text(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_text(it)} "
+                      f"[{idx + 1}/{len(seen)} recorded]", style="bold")]
         for i, t in enumerate(tensors[:6]):
             mark = "▸" if i == self.port and len(tensors) > 1 else " "
             lines.append(Text(f"{mark}{names[i]} {summary(np.asarray(t))}"))

@@ -9,16 +9,21 @@ from irlint.interp.trace import stats
 
 def summary(a: np.ndarray) -> str:
     s = stats(a)
-    parts = [f"{s['dtype']}{s['shape']}"]
+    parts = [f"{short_dtype(a.dtype)}{s['shape']}".replace(" ", "")]
     for k in ("min", "max", "mean"):
         if s.get(k) is not None:
-            parts.append(f"{k} {s[k]:.4g}")
+            parts.append(f"{k} {s[k]:.3g}")
     for k in ("nan", "inf", "true", "false"):
         if s.get(k):
             parts.append(f"{k} {s[k]}")
     if a.size == 1:
         parts.append(f"= {scalar_text(a)}")
     return " ".join(parts)
+
+
+def short_dtype(dt: np.dtype) -> str:
+    """f32, i64, u8, bool: the IR's spelling, shorter than numpy's."""
+    return "bool" if dt.kind == "b" else f"{dt.kind}{dt.itemsize * 8}"
 
 
 def scalar_text(a: np.ndarray) -> str:
@@ -61,6 +66,6 @@ def view_title(a: np.ndarray, index: int) -> str:
 
 def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
     if prev is None or prev.shape != a.shape or a.dtype.kind not in "fiu":
-        return "no previous iteration to compare"
+        return "no previous iteration"
     d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
-    return f"vs previous iteration: max |diff| {d.max(initial=0):.4g}, changed {int((d > 0).sum())}/{d.size}"
+    return f"vs previous it: max |diff| {d.max(initial=0):.3g}, {int((d > 0).sum())}/{d.size} changed"

@@ -80,7 +80,7 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text))
-            yield Input(value=self.value, placeholder=self.placeholder)
+            yield Input(value=self.value, placeholder=self.placeholder, select_on_focus=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

@@ -49,22 +49,27 @@ def parse_iteration(text: str) -> Iteration:
     return tuple(int(p) for p in parts)
 
 
+def short(layer: Layer) -> str:
+    """`#8 LSTMCell_16 (LSTMCell)`: one line of an 80-column log."""
+    return f"#{layer.id} {layer.name} ({layer.type})" if layer.type not in layer.name else f"#{layer.id} {layer.name}"
+
+
 def describe_event(ev: Event | None) -> str:
     if ev is None:
         return "finished"
     its = iteration_text(iteration_of(getattr(ev, "frames", ())))
-    at = f" [iteration {its}]" if its != "-" else ""
+    at = f" it {its}" if its != "-" else ""
     if isinstance(ev, LayerEvaluated):
-        return f"evaluated {ev.layer.describe()}{at}"
+        return f"evaluated {short(ev.layer)}{at}"
     if isinstance(ev, BodyEntered):
-        return f"entering the body of {ev.layer.describe()}{at}"
+        return f"entering {short(ev.layer)}{at}"
     if isinstance(ev, IterationStarted):
-        return f"iteration {ev.iteration} of {ev.layer.describe()} starts{at}"
+        return f"it {its} of {short(ev.layer)} starts"
     if isinstance(ev, IterationFinished):
         cond = "" if ev.condition is None else f", condition {ev.condition}"
-        return f"iteration {ev.iteration} of {ev.layer.describe()} finished{cond}"
+        return f"it {its} of {short(ev.layer)} finished{cond}"
     if isinstance(ev, BodyLeft):
-        return f"left {ev.layer.describe()} after {ev.iterations} iterations{at}"
+        return f"left {short(ev.layer)} after {ev.iterations} iterations{at}"
     if isinstance(ev, RunFinished):
         return "run finished: " + ", ".join(f"{k} {list(v.shape)}" for k, v in ev.outputs.items())
     return type(ev).__name__
