@@ -410,6 +410,8 @@ class DebuggerApp(App[None]):
         layer = self.selected
         seen = self.session.iterations_seen(layer.path)
         tensors = self.session.tensor(layer.path, self.shown_iteration)
+        if tensors is None and layer.type == "Const":
+            tensors, seen = self.session.const_value(layer), [()]
         if tensors is None or not seen:
             summary_w.update(Text(f"#{layer.id} {layer.name} ({layer.type}): not evaluated yet"))
             timeline.show([], self.metric, None)
@@ -451,6 +453,8 @@ class DebuggerApp(App[None]):
         src = graph.layer(edge.from_layer) if edge is not None and graph is not None else None
         if src is not None:
             t = self.session.tensor(src.path, it)
+            if t is None and src.type == "Const":
+                t = self.session.const_value(src)
             port = [p.id for p in src.outputs].index(edge.from_port) if edge.from_port in [
                 p.id for p in src.outputs] else 0
             if t is not None and port < len(t) and np.asarray(t[port]).size == 1:
@@ -468,4 +472,6 @@ class DebuggerApp(App[None]):
         if self.session is None or self.selected is None:
             return None
         t = self.session.tensor(self.selected.path, self.shown_iteration)
+        if t is None and self.selected.type == "Const":
+            t = self.session.const_value(self.selected)
         return None if t is None else np.asarray(t[self.port % len(t)])

@@ -116,7 +116,28 @@ class Session:
         self._interrupt = threading.Event()
         self._until: Callable[[Event], bool] | None = None
         self._hook = _Hook(self)
+        self._consts: dict[str, tuple[np.ndarray, ...]] = {}
         self.stepper = self._new_stepper([])
+        self._record_inputs()
+
+    def _record_inputs(self) -> None:
+        """Top-level inputs are no step of their own: recorded up front so the inspector shows them."""
+        for p in self.model.graph.parameters():
+            if p.name in self.inputs:
+                self._record(p.path, (), (np.asarray(self.inputs[p.name]),))
+
+    def const_value(self, layer: Layer) -> tuple[np.ndarray, ...] | None:
+        """A Const's value read from the weights (Consts are no step of their own); None if unreadable."""
+        if layer.path not in self._consts:
+            port = layer.outputs[0] if layer.outputs else None
+            try:
+                dims = tuple(int(d.value) for d in port.shape)  # type: ignore[union-attr, arg-type]
+                value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]),
+                                                 port.precision, dims)  # type: ignore[union-attr, arg-type]
+            except Exception:  # no static shape, missing/short .bin: the lint rules report those
+                return None
+            self._consts[layer.path] = (np.asarray(value),)
+        return self._consts[layer.path]
 
     def _new_stepper(self, breakpoints: list[Breakpoint]) -> Stepper:
         st = Stepper(self._recording(execute(self.model, self.inputs, self.options)))
@@ -194,6 +215,7 @@ class Session:
             self.conditions.clear()
         self.progress = Progress()
         self.stepper = self._new_stepper(user)
+        self._record_inputs()
         self.log.append("restarted")
 
     # -- breakpoints ---------------------------------------------------------------------------

@@ -116,6 +116,6 @@ class Timeline(Static):
         self.refresh_text()
 
     def on_click(self, event) -> None:  # type: ignore[no-untyped-def]
-        i = event.x - self._prefix
+        i = event.x - self.styles.padding.left - self._prefix  # event.x counts from the border, padding included
         if 0 <= i < len(self._groups):
             self.post_message(self.Jump(self._groups[i].start))
