@@ -153,8 +153,8 @@ class DebuggerApp(App[None]):
     def _mount_findings(self) -> None:
         errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
         self.query_one("#status", Static).update(Text(
-            f"{errors} lint error(s), {len(self.diagnostics)} finding(s): the model is not run. "
-            "Up/Down: a finding, its layer and source; q quits.", style="bold"))
+            f"{errors} lint error{'s' if errors != 1 else ''} in {len(self.diagnostics)} findings: not run\n"
+            "Up/Down: finding, layer, XML; q quits", style="bold"))
         opts = self.query_one("#findings", OptionList)
         for d in self.diagnostics:
             text = Text(f"{d.loc.line}:{d.loc.column} ", style="dim")
