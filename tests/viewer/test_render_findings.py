@@ -163,3 +163,75 @@ def test_a_trace_with_other_shapes_is_refused(traces: dict[str, Path], tmp_path:
 
     with pytest.raises(TraceMismatch, match="another model"):
         check_trace(irlint.load(path), values, (1,))
+
+
+# -- what the diagram shows --------------------------------------------------------------------------
+def test_types_ports_iteration_counts_and_scalar_consts() -> None:
+    src = build_diagram(irlint.load(EXAMPLES / "loop_scan.xml")).source
+    assert "Loop 'Loop_" in src and ", 4 iterations" not in src  # the count depends on the body condition
+    assert "at most 10 iterations" in src  # from the trip count
+    assert "trip count\n(port 0)\n= 10" in src and "execution condition\n(port 1)\n= True" in src
+    assert 'label="f32[4]' in src and "taillabel=0" in src and "headlabel=1" in src
+    lstm = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml")).source
+    assert "TensorIterator_23' #3, 5 iterations" in lstm
+
+
+@pytest.mark.parametrize(("entry", "words"), [
+    ('start="0" end="-1" stride="1"', "axis 1: 5 slices, it 0 <- 0 ... it 4 <- 4"),
+    ('start="-1" end="0" stride="-1"', "axis 1: reversed, 5 slices, it 0 <- 4 ... it 4 <- 0"),
+    ('start="1" end="-2" stride="1"', "axis 1: 3 slices, it 0 <- 1 ... it 2 <- 3"),
+])
+def test_slice_labels_read_as_openvino_means_them(tmp_path: Path, entry: str, words: str) -> None:
+    """end=-1 includes the last step (OpenVINO), unlike Python's [0:-1]: the label gives the slices read."""
+    old = '<input axis="1" external_port_id="0" internal_layer_id="0" start="0" end="-1" stride="1" part_size="1" />'
+    new = old.replace('start="0" end="-1" stride="1"', entry)
+    src = build_diagram(irlint.load(_mutated(tmp_path, "slice", old, new))).source
+    assert words in src and "[0:-1:1]" not in src
+
+
+def test_slice_label_without_static_dims() -> None:
+    from irlint.viewer.diagram import slicing_label
+
+    from irlint.ir.model import PortMapEntry
+
+    e = PortMapEntry("input", 0, 0, 1, 0, -1, 1, 1, None, 0, None, {"axis": "1"})  # type: ignore[arg-type]
+    assert slicing_label(e) == "axis 1: from 0 through the last, stride 1"
+    e = PortMapEntry("input", 0, 0, 0, -1, 0, -1, 2, None, 0, None, {"axis": "0"})  # type: ignore[arg-type]
+    assert slicing_label(e) == "axis 0: from last through 0, stride -1, 2 per iteration"
+
+
+def test_back_edges_leave_on_the_side() -> None:
+    src = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml")).source
+    back = [s for s in statements(src) if "back edge" in s]
+    assert back and all("tailport=e" in s and "headport=e" in s and "constraint=false" in s for s in back)
+    lr = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml"), DiagramOptions(rankdir="LR")).source
+    assert all("tailport=s" in s for s in statements(lr) if "back edge" in s)
+
+
+def test_bodies_collapse_automatically_above_the_limit() -> None:
+    model = irlint.load(EXAMPLES / "nested_loop_in_ti.xml")
+    g = build_diagram(model, DiagramOptions(auto_collapse=5))
+    assert "cluster_" not in g.source and "bodies collapsed: 17 body layers" in g.source
+    assert g.irlint_notes  # the CLI prints them
+    assert "cluster_" in build_diagram(model, DiagramOptions(auto_collapse=5, depth=2)).source  # asked for
+
+
+def test_a_3000_layer_model_renders_collapsed(tmp_path: Path) -> None:
+    ov = pytest.importorskip("openvino")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from gen_large import build
+
+    path = tmp_path / "big.xml"
+    ov.save_model(build(3400), str(path), compress_to_fp16=False)
+    res = cli("render", str(path), "-o", str(tmp_path / "big.dot"))
+    assert res.returncode == 0 and "bodies collapsed" in res.stderr
+    assert "cluster_" not in (tmp_path / "big.dot").read_text()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("name", ["lstm_ti", "loop_scan", "nested_loop_in_ti", "broken/lstm_ti_broken"])
+def test_real_dot_on_every_example(tmp_path: Path, name: str) -> None:
+    out = tmp_path / "x.png"
+    res = cli("render", str(EXAMPLES / f"{name}.xml"), "-o", str(out), "--lint")
+    assert res.returncode == 0, res.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"
