@@ -9,12 +9,13 @@ from pathlib import Path
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
 
-FORMATS = ("svg", "png", "pdf", "dot")
+FORMATS = ("svg", "png", "pdf", "dot", "html")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="the IR .xml")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.svg, .png, .pdf or .dot")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="OUT.svg, .png, .pdf, .dot, or .html (one self-contained page: pan/zoom, search, attributes)")
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--lint", action="store_true", help="colour layers with diagnostics by severity")
     p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`")
@@ -72,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         if fmt == "dot":
             out.write_text(g.source, encoding="utf-8")
+        elif fmt == "html":
+            from irlint.viewer.html import page
+
+            out.write_text(page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics), encoding="utf-8")
         else:
             out.write_bytes(g.pipe(format=fmt))
     except OSError as e:
