@@ -72,7 +72,7 @@ async def _step_into_iterations_and_inspect() -> None:
         await pilot.press("right_square_bracket")
         await settle(app, pilot)
         np.testing.assert_array_equal(app.inspected, reference_h(3))
-        assert "iteration 3" in str(app.query_one("#summary").render())
+        assert " it 3 [4/4 recorded]" in str(app.query_one("#summary").render())
 
 
 def test_keys_step_into_the_body_and_next_iteration() -> None:

@@ -15,7 +15,7 @@ from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
 from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
 from irlint.viewer.debugger.screens import HelpScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, iteration_text, parse_iteration
-from irlint.viewer.debugger.timeline import METRICS, Timeline, series
+from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -85,6 +85,7 @@ class DebuggerApp(App[None]):
         self.metric = METRICS[0]
         self.nodes: dict[str, object] = {}  # layer path -> tree node
         self._source_lines: list[str] | None = None
+        self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -323,6 +324,7 @@ class DebuggerApp(App[None]):
             self.session.interrupt()
             return
         self.session.restart()
+        self._points.clear()
         self.shown_iteration = None
         self.query_one("#log", RichLog).write(Text("restarted from the beginning"))
         self._status()
@@ -434,7 +436,7 @@ class DebuggerApp(App[None]):
         prev = np.asarray(prev_t[self.port]) if prev_t is not None and self.port < len(prev_t) else None
         lines.append(Text(diff_text(a, prev), style="dim"))
         summary_w.update(Text("\n").join(lines))
-        timeline.show(series(self.session.history(layer.path, self.port), self.metric), self.metric, idx)
+        timeline.show(self._series(layer.path), self.metric, idx)
         if a.ndim > 2:
             self.slice_index = min(self.slice_index, a.shape[0] - 1)
         title.update(Text(f"{names[self.port]} {view_title(a, self.slice_index)}", style="dim"))
@@ -442,6 +444,18 @@ class DebuggerApp(App[None]):
         table.add_columns(*[Text(str(i)) for i in range(len(rows[0]))])
         for r, row in enumerate(rows):
             table.add_row(*[Text(c) for c in row], label=Text(str(r), style="dim"))
+
+    def _series(self, path: str) -> list[Point]:
+        """The timeline's points; a recorded tensor never changes, so its statistic is computed once."""
+        assert self.session is not None
+        out = []
+        for its, arr in self.session.history(path, self.port):
+            k = (path, its, self.port, self.metric)
+            point = self._points.get(k)
+            if point is None:
+                point = self._points[k] = series([(its, arr)], self.metric)[0]
+            out.append(point)
+        return out
 
     def _loop_lines(self, layer: Layer, it: tuple[int, ...]) -> list[Text]:
         """For a Loop: its trip count and the condition of every finished iteration (0-based)."""
