@@ -85,6 +85,8 @@ class DebuggerApp(App[None]):
         self.metric = METRICS[0]
         self.nodes: dict[str, object] = {}  # layer path -> tree node
         self._source_lines: list[str] | None = None
+        self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
+        self._wide = False
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
 
     # -- layout --------------------------------------------------------------------------------
@@ -109,6 +111,7 @@ class DebuggerApp(App[None]):
     def on_mount(self) -> None:
         tree = self.query_one("#graph", Tree)
         tree.root.expand()
+        self._wide = self.size.width >= self.WIDE
         if self.model is not None:
             self._fill(tree.root, self.model.graph)
         if self.session is None:
@@ -143,12 +146,20 @@ class DebuggerApp(App[None]):
         return text
 
     def on_resize(self) -> None:
-        self._refresh_markers()
+        wide = self.size.width >= self.WIDE
+        if wide != self._wide:  # the labels change only when the width crosses WIDE
+            self._wide = wide
+            self._refresh_markers(every=True)
 
-    def _refresh_markers(self) -> None:
+    def _refresh_markers(self, every: bool = False) -> None:
+        """Relabel the tree nodes whose breakpoint marker changed (all of them on `every`)."""
         marked = self.session.breakpoint_paths() if self.session is not None else set()
-        for node in self.nodes.values():
-            node.set_label(self._label(node.data, marked))  # type: ignore[attr-defined]
+        changed = self.nodes if every else (marked ^ self._marked)
+        self._marked = marked
+        for path in changed:
+            node = self.nodes.get(path)
+            if node is not None:
+                node.set_label(self._label(node.data, marked))  # type: ignore[attr-defined]
 
     # -- the lint-error screen -------------------------------------------------------------------
     def _mount_findings(self) -> None:
