@@ -290,3 +290,15 @@ async def _banner(path: Path) -> None:
             await settle(app, pilot)
         notes = app.query_one("#notes")
         assert notes.display and notes.region.height >= 1 and "RANDOM input 'x'" in plain(notes)
+
+
+def test_goto_in_nested_loops_is_outer_first() -> None:
+    model = irlint.load(EXAMPLES / "nested_loop_in_ti.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "nested_loop_in_ti.npz"))
+    s = Session(model, inputs)
+    s.run_to_iteration((1,))
+    assert s.current_iteration == (1,)  # the TensorIterator's iteration 1, not an inner one
+    s.run_to_iteration((2, 1))
+    assert s.current_iteration == (2, 1)
+    s.run_to_iteration((1, 0))  # already behind: runs to the end and says so
+    assert s.stepper.finished and "1.0 was not reached" in s.log[-1]

@@ -177,15 +177,17 @@ class Session:
     def run_to_iteration(self, target: Iteration) -> Event | None:
         """Run until iteration `target` (outer first, 0-based) of a loop starts (or a breakpoint, or the end)."""
 
-        def reached(ev: Event) -> bool:
-            return isinstance(ev, IterationStarted) and iteration_of(ev.frames)[-len(target):] == target \
-                and len(ev.frames) >= len(target)
+        def reached(ev: Event) -> bool:  # outer first: "2" is the outer loop's, "2.1" the inner one's
+            return isinstance(ev, IterationStarted) and iteration_of(ev.frames) == target
 
         self._until = reached
         try:
-            return self._go(self.stepper.continue_)
+            ev = self._go(self.stepper.continue_)
         finally:
             self._until = None
+        if ev is None or (self.stepper.stopped_by is None and not reached(ev)):
+            self.log.append(f"iteration {iteration_text(target)} was not reached (R restarts the run)")
+        return ev
 
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
         self._interrupt.clear()
