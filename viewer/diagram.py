@@ -4,8 +4,8 @@
 Edges carry the producer's element type and shape and the port numbers at both ends. Port-map edges
 run from the outer producer into the body Parameter (labelled with the slicing in words or
 "initial value"/"invariant") and from the body Result to the outer consumer ("concat axis N" or
-"last value"); back edges are dashed in their own colour (the error colour is kept for errors) and
-leave and enter their nodes on the side, so they do not cut through the body. A collapsed (or too
+"last value"); back edges are dashed in their own colour (the error colour is kept for errors),
+drawn Parameter -> Result with the arrow reversed so dot routes them beside the body. A collapsed (or too
 deep) TensorIterator/Loop is one node instead; bodies are collapsed automatically when they hold
 more layers than `dot` draws reliably.
 
@@ -282,8 +282,12 @@ def _special_value(ctx: _Ctx, loop: Layer, port: int) -> str:
 
 def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
     assert layer.body is not None
-    side = "e" if ctx.opts.rankdir == "TB" else "s"
-    for be in layer.back_edges:
+    # Back edges leave and enter on the side: the first half (in body order, which is roughly their
+    # left-to-right order) on the left, the rest on the right, so two state loops do not cross.
+    sides = ("w", "e") if ctx.opts.rankdir == "TB" else ("n", "s")
+    half = len(layer.back_edges) // 2
+    for i, be in enumerate(layer.back_edges):
+        side = sides[0] if i < half else sides[1]
         src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
         found = ctx.claims.get(id(be), [])
         attrs = {**style.BACK_EDGE, "tailport": side, "headport": side}
@@ -298,7 +302,10 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
             _ghost(sub, ctx, f"missing layer #{be.from_layer}\n(back edge from-layer)")
         b = _endpoint(dst, ctx, level + 1, "in") if dst is not None else \
             _ghost(sub, ctx, f"missing layer #{be.to_layer}\n(back edge to-layer)")
-        sub.edge(a, b, label=label, **attrs)
+        # Drawn Parameter -> Result with dir=back (the arrow at the Parameter): dot then routes it like
+        # any downward edge, beside the body, instead of as a free spline that crosses the others.
+        sub.edge(b, a, label=label, dir="back", **{**attrs, "tailport": attrs["headport"],
+                                                    "headport": attrs["tailport"]})
 
 
 def _dangling_entries(g: graphviz.Digraph, sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
@@ -377,6 +384,12 @@ def _trace_note(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: str
     return f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]"
 
 
+def _named(layer: Layer, note: str) -> str:
+    """A port_map edge's value note names the body layer it is about ('h_prev it 3: ...'): for a
+    merged input, iteration 3's value came over the back edge, not over this edge."""
+    return f"{layer.name[:24]} {note}" if note else ""
+
+
 def _edge_type(layer: Layer, port: int | None) -> str:
     p = next((p for p in layer.outputs if p.id == port), None)
     if p is None:
@@ -424,7 +437,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                         spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
                         kind = slicing_label(entry, spec) or ("initial value" if any(
                             be.to_layer == par.id for be in dst.back_edges) else "invariant")
-                        inner_note = _trace_note(ctx, par, None, level + 1, "in")
+                        inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
                         targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner_note), entry))
                     elif ghost is not None:
                         targets.append((ghost, "to a missing body layer", entry))
@@ -441,7 +454,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                         kind = f"concat axis {entry.axis}" if entry.sliced else "last value"
                         if entry.sliced and entry.stride is not None and entry.stride < 0:
                             kind += " (reversed)"
-                        inner_note = _trace_note(ctx, res, None, level + 1, "out")
+                        inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
                         sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner_note), entry))
                     elif ghost is not None:
                         sources.append((ghost, "from a missing body layer", entry))
@@ -479,4 +492,5 @@ def _legend(g: graphviz.Digraph, ctx: _Ctx) -> None:
             sub.node(f"legend_{sev.value}", sev.value, **style.SEVERITY[sev.value])
         sub.node("legend_back_edge_a", "Result", **style.BY_TYPE["Result"])
         sub.node("legend_back_edge_b", "Parameter", **style.BY_TYPE["Parameter"])
-        sub.edge("legend_back_edge_a", "legend_back_edge_b", label="back edge (no finding)", **style.BACK_EDGE)
+        sub.edge("legend_back_edge_b", "legend_back_edge_a", label="back edge (no finding)", dir="back",
+                 **style.BACK_EDGE)

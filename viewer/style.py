@@ -20,8 +20,7 @@ SPECIAL = {"penwidth": "2", "color": "#9467bd"}
 SPECIAL_PORT = {"shape": "cds", "fillcolor": "#eadcf8", "color": "#9467bd"}
 PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
 # Back edges have their own colour: red is kept for errors (a bad back edge must look different).
-BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "constraint": "false",
-             "penwidth": "1.5"}
+BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "penwidth": "1.5"}
 GHOST = {"shape": "box", "style": "dashed,rounded", "color": "#999999", "fontcolor": "#777777",
          "fillcolor": "#ffffff"}
 PORT_LABEL = {"labelfontsize": "7", "labelfontcolor": "#888888"}

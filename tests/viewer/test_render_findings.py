@@ -39,7 +39,7 @@ def test_back_edge_findings_are_drawn_on_that_back_edge_only() -> None:
     assert len(back) == 2
     bad = [s for s in back if "BE502" in s]
     good = [s for s in back if "BE502" not in s]
-    assert len(bad) == 1 and RED in bad[0] and "L_3_body_11 -> L_3_body_11" in bad[0]
+    assert len(bad) == 1 and RED in bad[0] and "L_3_body_11 -> L_3_body_11" in bad[0] and "dir=back" in bad[0]
     assert len(good) == 1 and RED not in good[0]  # a good back edge is not in the error colour
     valid = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml")).source
     assert RED not in valid
@@ -203,9 +203,13 @@ def test_slice_label_without_static_dims() -> None:
 def test_back_edges_leave_on_the_side() -> None:
     src = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml")).source
     back = [s for s in statements(src) if "back edge" in s]
-    assert back and all("tailport=e" in s and "headport=e" in s and "constraint=false" in s for s in back)
+    # drawn Parameter -> Result with the arrow at the Parameter (dir=back), so dot routes them beside the
+    # body; h on the left, c on the right: the two state loops do not cross
+    assert len(back) == 2 and all("dir=back" in s for s in back)
+    assert "tailport=w" in back[0] and "headport=w" in back[0] and "L_3_body_1 -> L_3_body_11" in back[0]
+    assert "tailport=e" in back[1] and "headport=e" in back[1] and "L_3_body_2 -> L_3_body_12" in back[1]
     lr = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml"), DiagramOptions(rankdir="LR")).source
-    assert all("tailport=s" in s for s in statements(lr) if "back edge" in s)
+    assert [s.split("tailport=")[1][0] for s in statements(lr) if "back edge" in s] == ["n", "s"]
 
 
 def test_bodies_collapse_automatically_above_the_limit() -> None:
