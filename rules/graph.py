@@ -219,9 +219,8 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Break the cycle; to carry a value between iterations use a back edge inside a
     TensorIterator or Loop body.
     """
-    from irlint.shapes.infer import sort_layers
 
-    order, placed = sort_layers(graph, ctx.index(graph))
+    order, placed = ctx.index(graph).sorted_layers()
     ordered = {la.id for la in order[:placed]}
     remaining = {la.id for la in graph.layers if la.id is not None and la.id not in ordered}
     if not remaining:

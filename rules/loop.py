@@ -6,12 +6,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow.readings import LOOP_SLICING
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, rule
-from irlint.shapes.infer import declared_info
 from irlint.types import BOOL, I32, I64, format_shape
 
 
@@ -97,7 +99,7 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
         yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=1)
 
 
-@rule("LP703", "loop-condition-output-missing", types=("Loop",), uses_shapes=True)
+@rule("LP703", "loop-condition-output-missing", types=("Loop",))
 def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop has no (or more than one) `purpose="execution_condition"` output entry.
 
@@ -117,7 +119,7 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     Add the entry naming the body Result that computes the condition (a Const true for a plain
     for-loop).
     """
-    entries = [e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"]
+    entries = [pe.entry for pe in loop_plan(layer).of(EntryKind.CONDITION_OUTPUT)]
     loc = layer.port_map_loc or layer.loc
     if not entries:
         yield Finding(f"{layer.describe()} has no port_map <output purpose=\"execution_condition\"> entry", loc,
@@ -146,7 +148,8 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     Compute a boolean (e.g. with Less or Greater) and feed it to the Result.
     """
     info = ctx.shapes.loop(layer)
-    entry = next((e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"), None)
+    cond = loop_plan(layer).condition
+    entry = cond.entry if cond is not None else None
     if info is None or entry is None or layer.body is None:
         return
     problem = _check_port(info.body_condition if info.body_condition.etype or info.body_condition.shape else None,
@@ -157,7 +160,7 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                       related=((Related(res.loc, "the condition Result"),) if res else ()))
 
 
-@rule("LP705", "loop-current-iteration-invalid", types=("Loop",), uses_shapes=True)
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The current_iteration Parameter is repeated, mistyped, or has an external port.
 
@@ -177,7 +180,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     How to fix:
     Declare the Parameter as i64 (or i32) with shape "" and Convert inside the body if needed.
     """
-    entries = [e for e in layer.port_map if e.direction == "input" and e.purpose == "current_iteration"]
+    entries = [pe.entry for pe in loop_plan(layer).of(EntryKind.CURRENT_ITERATION)]
     for e in entries[1:]:
         yield Finding(f"{layer.describe()} has more than one current_iteration entry", e.loc, layer=layer.path,
                       related=(Related(entries[0].loc, "the first one"),))
@@ -191,7 +194,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
                           related=(Related(param.loc, "the Parameter"),))
 
 
-@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",), uses_shapes=True)
+@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
 def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
 
@@ -210,9 +213,8 @@ def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Ite
     How to fix:
     Reverse or slice the tensor outside the Loop, or use a TensorIterator.
     """
-    defaults = {"start": 0, "end": -1, "stride": 1, "part_size": 1}
     for e in layer.port_map:
-        bad = [f"{k}={getattr(e, k)}" for k, v in defaults.items() if getattr(e, k) not in (None, v)]
+        bad = [f"{k}={getattr(e, k)}" for k, v in LOOP_SLICING.items() if getattr(e, k) not in (None, v)]
         if bad:
             yield Finding(f"Loop port_map <{e.direction} external_port_id={e.external_port_id}> of "
                           f"{layer.describe()}: {', '.join(bad)}; a Loop accepts only start 0, end -1, stride 1, "

@@ -1,6 +1,6 @@
 """SL6xx: slicing of inputs and concatenation of outputs along `axis` (start, end, stride, part_size).
 
-The arithmetic is done once, by shape inference (`LoopInfo.slicing`, `irlint.slicing`); these rules
+The arithmetic is done once, by shape inference (`LoopInfo.slicing`, `irlint.controlflow`); these rules
 only turn its results into findings and show the numbers.
 """
 
@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.controlflow import CONTROL_FLOW, cpu_differs, cpu_plugin_plan, spec_plan
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo
-from irlint.shapes.infer import declared_info
-from irlint.slicing import cpu_differs, cpu_plan, spec_plan
 from irlint.types import format_shape
-
-CONTROL_FLOW = ("TensorIterator", "Loop")
 
 
 def _describe(e: PortMapEntry) -> str:
@@ -289,7 +287,7 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
         if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec):
             continue
         spec = sl.spec
-        cpu = cpu_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+        cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
         cpu_text = "rejects it" if cpu is None else f"reads {_ranges(*cpu)}"
         yield Finding(
             f"{_describe(sl.entry)} of {layer.describe()}: the spec reads elements "

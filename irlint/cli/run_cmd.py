@@ -7,7 +7,7 @@ import sys
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
 from irlint.cli.run_support import (
-    Refused,
+    ModelHasErrors,
     add_model_arguments,
     announce,
     build_inputs,
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
     announce(notes)

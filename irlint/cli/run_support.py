@@ -11,12 +11,12 @@ import numpy as np
 from irlint.cli.command import UsageError
 from irlint.diagnostics import Severity
 from irlint.interp import Options
+from irlint.ir.declared import declared_info
 from irlint.ir.loader import LoadError, load
 from irlint.ir.model import Model
-from irlint.shapes.infer import declared_info
 
 
-class Refused(Exception):
+class ModelHasErrors(Exception):
     """The model has lint errors; they were printed (exit 1)."""
 
 
@@ -41,7 +41,7 @@ def options(args: argparse.Namespace) -> Options:
 
 
 def load_checked(args: argparse.Namespace) -> Model:
-    """Load and lint; print the errors and raise Refused if there are any."""
+    """Load and lint; print the errors and raise ModelHasErrors if there are any."""
     from irlint.api import check_model, list_rules
     from irlint.report import render
     from irlint.report.ruleinfo import RuleInfo
@@ -55,7 +55,7 @@ def load_checked(args: argparse.Namespace) -> Model:
         rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
         sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
         sys.stderr.write("irlint: the model has errors; fix them before running it\n")
-        raise Refused
+        raise ModelHasErrors
     return model
 
 

@@ -8,7 +8,14 @@ import sys
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, announce, build_inputs, load_checked, options
+from irlint.cli.run_support import (
+    ModelHasErrors,
+    add_model_arguments,
+    announce,
+    build_inputs,
+    load_checked,
+    options,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         import_pyplot()  # before running: a missing matplotlib is said at once (exit 2)
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     known = {la.path for _g, la in model.layers()} | {la.name for _g, la in model.layers()}
     missing = [w for w in args.watch if w not in known]

@@ -268,6 +268,7 @@ FIXTURES = [
                                    'internal_layer_id="16" start="0" end="-1" stride="-1"', ("LP706",))]),
     Fixture("LP707", "forever_loop", [], also=[('type="Loop"', 10, ("LP707",))], pass_base="i32_loop"),
     Fixture("LP708", "loop", [], also=[]),  # built by make_lp708
+    Fixture("PM411", "ti", [], also=[]),  # built by make_pm411
 ]
 
 
@@ -357,7 +358,21 @@ def make_lp708(text: str) -> str:
     return mark(text, fx)
 
 
-SPECIAL = {"IR001": make_ir001, "G120": make_g120, "SL604": make_sl604, "LP708": make_lp708}
+def make_pm411(text: str) -> str:
+    """A Sigmoid in the TI body fed by Tanh_12 whose output no edge reads."""
+    tanh = text.index('<layer id="7" name="Tanh_12"')
+    indent = text[text.rindex("\n", 0, tanh) + 1:tanh]
+    block = text[tanh:text.index("</layer>", tanh) + len("</layer>")]
+    dead = (block.replace('id="7" name="Tanh_12" type="Tanh"', 'id="12" name="Sigmoid_dead" type="Sigmoid"')
+            .replace(' names="Result_13"', ""))
+    text = text[:tanh] + f"<!-- expect: PM411 -->\n{indent}{dead}\n{indent}" + text[tanh:]
+    edge = '<edge from-layer="7" from-port="1" to-layer="10" to-port="0" />'
+    at = text.index(edge)
+    indent = text[text.rindex("\n", 0, at) + 1:at]
+    return text[:at] + f'<edge from-layer="7" from-port="1" to-layer="12" to-port="0" />\n{indent}' + text[at:]
+
+
+SPECIAL = {"IR001": make_ir001, "G120": make_g120, "SL604": make_sl604, "LP708": make_lp708, "PM411": make_pm411}
 
 if __name__ == "__main__":
     main()
