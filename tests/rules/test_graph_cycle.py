@@ -33,4 +33,5 @@ def test_the_reported_cycle_is_the_shortest(tmp_path: Path) -> None:
     found = [d for d in irlint.check(path) if d.code == "G106"]
     assert len(found) == 1
     assert "layers 1 -> 2 -> 1 " in found[0].message, found[0].message
-    assert found[0].loc.line == xml.splitlines().index('<edge from-layer="2" from-port="1" to-layer="1" to-port="2"/>') + 1
+    closing = '<edge from-layer="2" from-port="1" to-layer="1" to-port="2"/>'
+    assert found[0].loc.line == xml.splitlines().index(closing) + 1
