@@ -1,4 +1,4 @@
-"""Install rules/ as `irlint.rules` and viewer/ as `irlint.viewer` (GUIDE.md §2).
+"""Install rules/ as `irlint.rules` and viewer/ as `irlint.viewer` (docs/architecture.md, Packaging).
 
 pyproject.toml cannot express a package-dir mapping together with package discovery, so this file
 computes the package list; everything else lives in pyproject.toml.

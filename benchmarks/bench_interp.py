@@ -126,12 +126,12 @@ def kernel_time(model, inputs) -> tuple[float, int]:
     """Time spent inside op.compute during one run, and the number of layer evaluations."""
     from irlint.interp import execute
     from irlint.interp.events import LayerEvaluated
-    from irlint.interp.plan import _CACHE
+    from irlint.interp.schedule import _CACHE
 
     spent = 0.0
     originals = {}
-    for plan in list(_CACHE.values()):
-        for step in plan.steps:
+    for schedule in list(_CACHE.values()):
+        for step in schedule.steps:
             if step.op is not None and id(step.op) not in originals:
                 originals[id(step.op)] = (step.op, step.op.compute)
 

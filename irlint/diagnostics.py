@@ -60,7 +60,7 @@ class Diagnostic:
         return (self.loc.path, self.loc.line, self.loc.column, self.code)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form of GUIDE.md §3."""
+        """The JSON form (docs/contracts.md)."""
         return {
             "path": self.loc.path,
             "line": self.loc.line,

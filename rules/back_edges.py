@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.controlflow import CONTROL_FLOW
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.rule import Finding, rule
-from irlint.shapes.infer import declared_info
 from irlint.types import format_shape
-
-CONTROL_FLOW = ("TensorIterator", "Loop")
 
 
 def edge_text(be: BackEdge) -> str:
     return f"back edge from-layer={be.from_layer} to-layer={be.to_layer}"
 
 
-@rule("BE501", "back-edge-source-not-result", types=CONTROL_FLOW, uses_shapes=True)
+@rule("BE501", "back-edge-source-not-result", types=CONTROL_FLOW)
 def source_not_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge's `from-layer` is missing from the body or is not a Result.
 
@@ -52,7 +51,7 @@ def source_not_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
                           hint="back edges start at a body Result; add a Result after the producing layer")
 
 
-@rule("BE502", "back-edge-target-not-parameter", types=CONTROL_FLOW, uses_shapes=True)
+@rule("BE502", "back-edge-target-not-parameter", types=CONTROL_FLOW)
 def target_not_parameter(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge's `to-layer` is missing from the body or is not a Parameter.
 
@@ -86,7 +85,7 @@ def target_not_parameter(ctx: Context, graph: Graph, layer: Layer) -> Iterator[F
                           hint="back edges end at the body Parameter that receives the state")
 
 
-@rule("BE503", "back-edge-target-twice", types=CONTROL_FLOW, uses_shapes=True)
+@rule("BE503", "back-edge-target-twice", types=CONTROL_FLOW)
 def target_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """Two back edges end at the same Parameter.
 
@@ -117,7 +116,7 @@ def target_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
             seen[be.to_layer] = be
 
 
-@rule("BE504", "back-edge-without-initial-value", types=CONTROL_FLOW, uses_shapes=True)
+@rule("BE504", "back-edge-without-initial-value", types=CONTROL_FLOW)
 def without_initial_value(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The Parameter a back edge feeds has no unsliced port_map input giving its first value.
 
@@ -204,7 +203,8 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
         produced_et = info.etype if info is not None else (port.precision if port else None)
         produced_shape = info.shape if info is not None and info.shape is not None else (port.shape if port else None)
         want = declared_info(dst)
-        if produced_et is not None and want.etype is not None and produced_et != want.etype:
+        if produced_et is not None and want.etype is not None and produced_et != want.etype \
+                and not want.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
                           f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")))
@@ -219,7 +219,7 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
                           hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter")
 
 
-@rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
+@rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW)
 def parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The Parameter a back edge feeds is not used by any layer of the body.
 

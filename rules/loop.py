@@ -6,12 +6,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow.readings import LOOP_SLICING
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, rule
-from irlint.shapes.infer import declared_info
 from irlint.types import BOOL, I32, I64, format_shape
 
 
@@ -36,6 +38,26 @@ def _input(ctx: Context, graph: Graph, layer: Layer, port_id: int) -> TensorInfo
     e = idx.source(layer.id, port_id)
     src = graph.layer(e.from_layer) if e is not None else None
     return ctx.shapes.output(src, e.from_port) if src is not None and e is not None else None
+
+
+def _scalar_port_finding(ctx: Context, graph: Graph, layer: Layer, port_id: int, problem: str,
+                         what: str) -> Finding | None:
+    """A finding about the tensor feeding a Loop's scalar input port, placed at what produces it (the
+    producer's output port, else the edge), with notes at the edge and at the Loop's port."""
+    p = layer.input(port_id)
+    if p is None:
+        return None
+    e = ctx.index(graph).source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    sp = src.output(e.from_port) if src is not None and e is not None and e.from_port is not None else None
+    notes = [Related(layer.port_loc(p), f"input port {port_id} of the Loop, {what}")]
+    if e is None:
+        return Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=port_id)
+    if src is not None and sp is not None:
+        notes.insert(0, Related(e.loc, "the edge into the Loop"))
+        return Finding(f"{src.describe()} feeds {what} of {layer.describe()}: {problem}", src.port_loc(sp),
+                       layer=src.path, port=sp.id, related=tuple(notes))
+    return Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path, port=port_id, related=tuple(notes))
 
 
 def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | None:
@@ -67,10 +89,10 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
     How to fix:
     Feed an i64 (or i32) scalar; use -1 for "no limit".
     """
-    p = layer.input(0)
     problem = _check_port(_input(ctx, graph, layer, 0), (I32, I64), "the trip count (input 0)")
-    if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=0)
+    found = _scalar_port_finding(ctx, graph, layer, 0, problem, "the trip count") if problem else None
+    if found is not None:
+        yield found
 
 
 @rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
@@ -91,13 +113,13 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
     How to fix:
     Feed a boolean scalar (Convert to boolean if needed).
     """
-    p = layer.input(1)
     problem = _check_port(_input(ctx, graph, layer, 1), (BOOL,), "the execution condition (input 1)")
-    if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=1)
+    found = _scalar_port_finding(ctx, graph, layer, 1, problem, "the execution condition") if problem else None
+    if found is not None:
+        yield found
 
 
-@rule("LP703", "loop-condition-output-missing", types=("Loop",), uses_shapes=True)
+@rule("LP703", "loop-condition-output-missing", types=("Loop",))
 def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop has no (or more than one) `purpose="execution_condition"` output entry.
 
@@ -117,7 +139,7 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     Add the entry naming the body Result that computes the condition (a Const true for a plain
     for-loop).
     """
-    entries = [e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"]
+    entries = [pe.entry for pe in loop_plan(layer).of(EntryKind.CONDITION_OUTPUT)]
     loc = layer.port_map_loc or layer.loc
     if not entries:
         yield Finding(f"{layer.describe()} has no port_map <output purpose=\"execution_condition\"> entry", loc,
@@ -146,18 +168,22 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     Compute a boolean (e.g. with Less or Greater) and feed it to the Result.
     """
     info = ctx.shapes.loop(layer)
-    entry = next((e for e in layer.port_map if e.direction == "output" and e.purpose == "execution_condition"), None)
+    cond = loop_plan(layer).condition
+    entry = cond.entry if cond is not None else None
     if info is None or entry is None or layer.body is None:
         return
     problem = _check_port(info.body_condition if info.body_condition.etype or info.body_condition.shape else None,
                           (BOOL,), "the body condition")
     if problem:
         res = layer.body.layer(entry.internal_layer_id)
-        yield Finding(f"{layer.describe()}: {problem}", entry.loc, layer=layer.path,
-                      related=((Related(res.loc, "the condition Result"),) if res else ()))
+        if res is None:
+            yield Finding(f"{layer.describe()}: {problem}", entry.loc, layer=layer.path)
+        else:
+            yield Finding(f"body {res.describe()} of {layer.describe()}: {problem}", res.loc, layer=res.path,
+                          related=(Related(entry.loc, "the execution_condition entry naming it"),))
 
 
-@rule("LP705", "loop-current-iteration-invalid", types=("Loop",), uses_shapes=True)
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The current_iteration Parameter is repeated, mistyped, or has an external port.
 
@@ -177,7 +203,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     How to fix:
     Declare the Parameter as i64 (or i32) with shape "" and Convert inside the body if needed.
     """
-    entries = [e for e in layer.port_map if e.direction == "input" and e.purpose == "current_iteration"]
+    entries = [pe.entry for pe in loop_plan(layer).of(EntryKind.CURRENT_ITERATION)]
     for e in entries[1:]:
         yield Finding(f"{layer.describe()} has more than one current_iteration entry", e.loc, layer=layer.path,
                       related=(Related(entries[0].loc, "the first one"),))
@@ -187,11 +213,11 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
             continue
         problem = _check_port(declared_info(param), (I32, I64), "the current_iteration Parameter")
         if problem:
-            yield Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path,
-                          related=(Related(param.loc, "the Parameter"),))
+            yield Finding(f"body {param.describe()} of {layer.describe()}: {problem}", param.data_loc or param.loc,
+                          layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
 
 
-@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",), uses_shapes=True)
+@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
 def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
 
@@ -210,9 +236,8 @@ def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Ite
     How to fix:
     Reverse or slice the tensor outside the Loop, or use a TensorIterator.
     """
-    defaults = {"start": 0, "end": -1, "stride": 1, "part_size": 1}
     for e in layer.port_map:
-        bad = [f"{k}={getattr(e, k)}" for k, v in defaults.items() if getattr(e, k) not in (None, v)]
+        bad = [f"{k}={getattr(e, k)}" for k, v in LOOP_SLICING.items() if getattr(e, k) not in (None, v)]
         if bad:
             yield Finding(f"Loop port_map <{e.direction} external_port_id={e.external_port_id}> of "
                           f"{layer.describe()}: {', '.join(bad)}; a Loop accepts only start 0, end -1, stride 1, "

@@ -12,23 +12,26 @@ from irlint.cli.arrays import load_npz
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
 from irlint.cli.paths import atomic_write, check_outputs, regular_file
 from irlint.cli.printing import safe
-from irlint.ir.model import Graph
+from irlint.ir.model import Graph, Model
 
-FORMATS = ("svg", "png", "pdf", "dot")
+FORMATS = ("svg", "png", "pdf", "dot", "html")
 # Graphviz's layout time grows faster than linearly: ~1 s for 1,000 nodes, 5 s for 3,000, 26 s for
-# 6,000 (a chain, measured on the CI machine); above this many drawn nodes SVG/PNG/PDF are refused.
+# 6,000 (a chain, measured on the CI machine); above this many drawn nodes SVG/PNG/PDF are refused
+# (after bodies are collapsed automatically, see viewer.diagram.AUTO_COLLAPSE).
 MAX_NODES = 2000
 TRACE_BUDGET = 4 * 1024**3  # bytes of arrays a --trace file may hold
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="the IR .xml")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.svg, .png, .pdf or .dot")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="OUT.svg, .png, .pdf, .dot, or .html (one self-contained page: pan/zoom, search, attributes)")
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--lint", action="store_true", help="colour layers with diagnostics by severity")
     p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`")
-    p.add_argument("--iteration", type=non_negative_int, metavar="K",
-                   help="with --trace: annotate body edges with iteration K")
+    p.add_argument("--iteration", metavar="K[.M]",
+                   help="with --trace: annotate edges with iteration K (0-based; K.M: iteration M of the inner loop "
+                        "in iteration K of the outer one; inner loops not given show their last iteration)")
     p.add_argument("--collapse", action="store_true", help="draw TensorIterator/Loop bodies as single nodes")
     p.add_argument("--depth", type=non_negative_int, metavar="N", help="expand bodies only N levels deep")
     p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
@@ -48,6 +51,13 @@ def drawn_nodes(graph: Graph, collapse: bool, depth: int | None, limit: int, lev
         if count > limit:
             break
     return count
+
+
+def auto_collapses(model: Model, depth: int | None) -> bool:
+    """Whether the diagram will collapse every body by itself (viewer.diagram.build_diagram's rule)."""
+    from irlint.viewer.diagram import AUTO_COLLAPSE
+
+    return depth is None and sum(1 for g, _la in model.layers() if g is not model.graph) > AUTO_COLLAPSE
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,25 +88,41 @@ def run(args: argparse.Namespace) -> int:
         print(safe(f"{model.path}: {d.code} [error] cannot draw: {d.message}"), file=sys.stderr)
         return EXIT_FAILURE
     if fmt != "dot":
-        n = drawn_nodes(model.graph, args.collapse, args.depth, args.max_nodes)
+        n = drawn_nodes(model.graph, args.collapse or auto_collapses(model, args.depth), args.depth, args.max_nodes)
         if n > args.max_nodes:
             raise UsageError(f"the diagram would have more than {args.max_nodes} layers, too many for graphviz to lay "
                              "out in bounded time: draw bodies as single nodes with --collapse, expand fewer levels "
                              "with --depth N, write -o OUT.dot, or raise --max-nodes")
-    trace = None
+    trace, iteration = None, None
     if args.trace:
-        arrays = load_npz(args.trace, "--trace", TRACE_BUDGET)
+        from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
+
+        arrays = load_npz(args.trace, "--trace", TRACE_BUDGET)  # sizes checked before anything is inflated
         stats = arrays.pop("__stats__", None)
         if stats is None or stats.dtype.kind != "U" or stats.shape != ():
             raise UsageError(f"--trace {args.trace} is not a trace written by `irlint run --trace` "
                              "(it has no __stats__ index)")
         trace = arrays
+        try:
+            iteration = parse_iteration(args.iteration)
+            check_trace(model, trace, iteration)
+        except TraceMismatch as e:
+            raise UsageError(f"--trace {args.trace}: {e}") from e
     opts = DiagramOptions(depth=args.depth, collapse=args.collapse, rankdir=args.rankdir,
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
-                          iteration=args.iteration)
+                          iteration=iteration)
     g = build_diagram(model, opts)
+    for note in getattr(g, "irlint_notes", ()):
+        print(f"note: {safe(note)}", file=sys.stderr)
     try:
-        data = g.source.encode("utf-8") if fmt == "dot" else g.pipe(format=fmt)
+        if fmt == "dot":
+            data = g.source.encode("utf-8")
+        elif fmt == "html":
+            from irlint.viewer.html import page
+
+            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics).encode("utf-8")
+        else:
+            data = g.pipe(format=fmt)
     except Exception as e:  # graphviz.ExecutableNotFound / CalledProcessError: dot failed
         raise UsageError(f"graphviz failed: {e}") from e
     atomic_write(args.output, lambda f: f.write(data))

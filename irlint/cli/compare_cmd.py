@@ -20,7 +20,8 @@ import numpy as np
 from irlint.cli.argtypes import non_negative_float, positive_float
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
 from irlint.cli.printing import out_of_memory, run_error, safe
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import ModelHasErrors, add_model_arguments, announce, build_inputs, load_checked, options
+from irlint.controlflow import CONTROL_FLOW, EntryKind, iteration_of_output_element, loop_plan
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,8 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="kill OpenVINO's process after this long (default 600); reported as a finding")
 
 
-def _first_difference(model, result_name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
-    """Where the first difference is; for a concatenated TI/Loop output, in which iteration's slice."""
+def _first_difference(model, result_name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float,
+                      iterations: dict[str, int]) -> str:
+    """Where the first difference is; for a concatenated TI/Loop output, in which iteration's part."""
     bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True)
     if not bad.any():
         return ""
@@ -41,17 +43,30 @@ def _first_difference(model, result_name: str, got: np.ndarray, want: np.ndarray
     result = next((la for la in model.graph.results() if la.name == result_name), None)
     edge = next((e for e in model.graph.edges if result is not None and e.to_layer == result.id), None)
     src = model.graph.layer(edge.from_layer) if edge else None
-    if src is None or src.type not in ("TensorIterator", "Loop"):
+    if src is None or src.type not in CONTROL_FLOW or src.path not in iterations:
         return text
-    entry = next((e for e in src.port_map if e.direction == "output" and e.external_port_id == edge.from_port), None)
-    if entry is None or not entry.sliced or entry.axis is None:
+    entry = loop_plan(src).output_for_port(edge.from_port)
+    n = iterations[src.path]
+    if entry is None or entry.kind is not EntryKind.CONCAT_OUTPUT or entry.entry.axis is None or n <= 0:
         return text
-    axis = entry.axis + got.ndim if entry.axis < 0 else entry.axis
-    part = entry.part_size or 1
-    k = first[axis] // part
-    if entry.stride is not None and entry.stride < 0:
-        k = got.shape[axis] // part - 1 - k
-    return f"{text}: in the slice of iteration {k} of {src.describe()}"
+    axis = entry.entry.axis + got.ndim if entry.entry.axis < 0 else entry.entry.axis
+    k = iteration_of_output_element(entry, first[axis], got.shape[axis] // n, n)
+    return f"{text}: in the part of iteration {k} of {src.describe()}"
+
+
+def _run_ours(model, inputs, opts) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """irlint's outputs, and how many iterations each top-level TensorIterator/Loop ran."""
+    from irlint.interp import execute
+    from irlint.interp.events import BodyLeft, RunFinished
+
+    outputs: dict[str, np.ndarray] = {}
+    iterations: dict[str, int] = {}
+    for event in execute(model, inputs, opts):
+        if isinstance(event, BodyLeft) and not event.frames:
+            iterations[event.layer.path] = event.iterations
+        elif isinstance(event, RunFinished):
+            outputs = dict(event.outputs)
+    return outputs, iterations
 
 
 def _openvino(args: argparse.Namespace, inputs: dict[str, np.ndarray]) -> tuple[list[str], list[np.ndarray]] | str:
@@ -102,17 +117,15 @@ def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("openvino") is None:
         raise UsageError("compare needs OpenVINO: pip install 'irlint[openvino]' (or pip install openvino)")
     from irlint.interp import ExecutionError
-    from irlint.interp import run as irlint_run
 
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
-    for n in notes:
-        print(f"note: {safe(n)}")
+    announce(notes)
     try:
-        ours = irlint_run(model, inputs, options(args))
+        ours, iterations = _run_ours(model, inputs, options(args))
     except ExecutionError as e:
         run_error(e, args.model)
         return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
@@ -139,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
         rel = diff / np.maximum(np.abs(want.astype(np.float64)), 1e-12)
         ok = np.allclose(got, want, rtol=args.rtol, atol=args.atol, equal_nan=True)
-        where = "" if ok else " " + safe(_first_difference(model, name, got, want, args.rtol, args.atol))
+        where = "" if ok else " " + safe(_first_difference(model, name, got, want, args.rtol, args.atol, iterations))
         verdict = "ok" if ok else "DIFFERS"
         print(f"{shown:<24} {diff.max(initial=0):>14.3g} {rel.max(initial=0):>14.3g}  {verdict}{where}")
         if not ok:

@@ -11,8 +11,9 @@ from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
 from irlint.cli.paths import atomic_write, check_outputs
 from irlint.cli.printing import out_of_memory, run_error, safe
 from irlint.cli.run_support import (
-    Refused,
+    ModelHasErrors,
     add_model_arguments,
+    announce,
     build_inputs,
     describe,
     input_paths,
@@ -40,11 +41,10 @@ def run(args: argparse.Namespace) -> int:
     check_outputs([("-o", output), ("--trace", args.trace)], input_paths(args))  # before anything runs
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
-    for n in notes:
-        print(f"note: {safe(n)}", file=sys.stderr)
+    announce(notes)
     trace = Trace(budget=args.trace_budget, trace_all=args.trace_all) if args.trace else None
     try:
         outputs = {}

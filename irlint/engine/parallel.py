@@ -21,7 +21,6 @@ from irlint.engine.runner import RunOptions, run_rules
 from irlint.gcpause import paused_gc
 from irlint.ir.model import Model
 from irlint.rule import Rule
-from irlint.shapes.infer import sort_layers
 
 MIN_LAYERS = 10_000  # at 10,000 layers the split and one process are level (docs/performance.md)
 _CHILD_FAILED = 70
@@ -46,7 +45,7 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
     ctx = Context(model)
     with paused_gc():  # what both halves need, built once before the fork
         for g in model.graphs():
-            sort_layers(g, ctx.index(g))
+            ctx.index(g).sorted_layers()
     try:
         read_end, write_end = os.pipe()
         pid = os.fork()

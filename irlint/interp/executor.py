@@ -1,10 +1,10 @@
 """The one execution engine: a generator of step events; bodies nest with `yield from`.
 
-TensorIterator and Loop follow the specs (GUIDE.md §4): slices come from `irlint.slicing` (the
-spec/core reading), back edges carry Result values to Parameters, concatenated outputs are joined
-in iteration order (reversed for a negative stride), a Loop checks its body condition after each
-iteration (so the iteration that produced `false` is still in the scan outputs), and zero
-iterations give the initial values of merged inputs and empty scan outputs.
+TensorIterator and Loop mean what `irlint.controlflow` says (its plan classifies the entries, its
+bound counts the iterations, its assembly joins the outputs); this module only drives it with
+concrete arrays: a Loop checks its body condition after each iteration (so the iteration that
+produced `false` is still in the scan outputs), and zero iterations give the initial values of
+merged inputs and empty scan outputs.
 """
 
 from __future__ import annotations
@@ -14,6 +14,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irlint.controlflow import (
+    EntryKind,
+    LoopPlan,
+    PlanEntry,
+    SliceError,
+    SliceSpec,
+    concat_order,
+    iteration_bound,
+    iteration_value,
+    loop_plan,
+    resolve,
+    scalar_flag,
+    scalar_value,
+    zero_iteration_source,
+)
+from irlint.controlflow.bound import runs_once_without_slices
+from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -25,12 +42,11 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.plan import Step, plan_for
+from irlint.interp.schedule import Step, schedule_for
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo
-from irlint.shapes.infer import declared_info
-from irlint.slicing import SliceError, resolve
 from irlint.types import from_dtype, static_shape
 
 # Ops whose output size is not bounded by the product of their input sizes: always checked against the
@@ -60,7 +76,7 @@ def execute(model: Model, inputs: Mapping[str, np.ndarray], options: Options | N
     values: Values = {}
     yield from ex.graph(model.graph, params, values, ())
     outputs = {}
-    for step in plan_for(model.graph).steps:
+    for step in schedule_for(model.graph).steps:
         if step.layer.type == "Result" and step.sources:
             outputs[step.layer.name] = values[step.sources[0]]
     yield RunFinished(outputs)
@@ -125,7 +141,7 @@ class _Executor:
     # -- one graph level -----------------------------------------------------------------------
     def graph(self, graph: Graph, params: Mapping[int | None, np.ndarray], values: Values,
               frames: Frames) -> Iterator[Event]:
-        for step in plan_for(graph).steps:
+        for step in schedule_for(graph).steps:
             layer = step.layer
             if layer.type == "Parameter":
                 if layer.id not in params:
@@ -170,55 +186,31 @@ class _Executor:
 
     # -- TensorIterator / Loop -----------------------------------------------------------------
     def loop(self, layer: Layer, args: list[np.ndarray], frames: Frames):  # type: ignore[no-untyped-def]
+        """The concrete driver of `irlint.controlflow`: slice, run the body, carry back edges, assemble."""
         body = layer.body
         assert body is not None
-        is_loop = layer.type == "Loop"
+        plan = loop_plan(layer)
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
-        back = {be.to_layer: be.from_layer for be in layer.back_edges}
-        inputs = [e for e in layer.port_map if e.direction == "input"]
-        outputs = [e for e in layer.port_map if e.direction == "output" and e.purpose is None
-                   and e.external_port_id is not None and e.external_port_id >= 0]
-        cond_entry = next((e for e in layer.port_map if e.direction == "output"
-                           and e.purpose == "execution_condition"), None)
+        slices, counts = self.slices(layer, plan, outer)
+        if not plan.is_loop and len({n for n, _ in counts}) > 1:
+            raise ExecutionError(f"{layer.describe()}: sliced inputs give different iteration counts "
+                                 f"{[n for n, _ in counts]}", layer)
+        trip = scalar_value(outer.get(TRIP_COUNT_PORT)) if plan.is_loop else None
+        first = scalar_flag(outer.get(CONDITION_PORT)) if plan.is_loop else None
+        bound = iteration_bound(plan.is_loop, counts, trip, first)
+        limit = runs_once_without_slices(bound, plan.is_loop)
+        unbounded = plan.is_loop and bound.limit is None
 
-        slices = {}
-        counts = []
-        for e in inputs:
-            if e.sliced and e.purpose is None:
-                arr = outer[e.external_port_id]
-                axis = self.axis(layer, e, arr.ndim)
-                try:
-                    spec = resolve(arr.shape[axis], e.start, e.end, e.stride, e.part_size)
-                except SliceError as err:
-                    raise ExecutionError(f"{layer.describe()}: input port {e.external_port_id}: {err}", layer) from err
-                slices[e.internal_layer_id] = (arr, axis, spec)
-                counts.append(spec.iterations)
-        if not is_loop and len(set(counts)) > 1:
-            raise ExecutionError(f"{layer.describe()}: sliced inputs give different iteration counts {counts}", layer)
-
-        if is_loop:
-            trip = _scalar(outer.get(0))
-            run_first = bool(_scalar(outer.get(1), True))
-            bound = trip if trip is not None and trip >= 0 else None
-            if counts:
-                bound = min(counts) if bound is None else min(bound, min(counts))
-            limit = bound if bound is not None else float("inf")  # stopped by its condition or max_iterations
-            if not run_first:
-                limit = 0
-        else:
-            limit = counts[0] if counts else 1
-        unbounded = is_loop and bound is None  # type: ignore[possibly-undefined]
-
-        state: dict[int, np.ndarray] = {}
-        for e in inputs:
-            if e.purpose is None and not e.sliced:
-                state[e.internal_layer_id] = outer[e.external_port_id]  # type: ignore[index]
-        cur_iter = next((e for e in inputs if e.purpose == "current_iteration"), None)
-        cur_decl = declared_info(body.layer(cur_iter.internal_layer_id)) if cur_iter else None  # type: ignore[arg-type]
+        state: dict[int | None, np.ndarray] = {pe.body_layer: outer[pe.port] for pe in plan.state_inputs}
+        cur = plan.current_iteration
+        cur_decl = declared_info(body.layer(cur.body_layer)) if cur is not None else None  # type: ignore[arg-type]
+        cond_entry = plan.condition if plan.is_loop else None
+        outputs = plan.data_outputs
 
         yield BodyEntered(layer, frames)
-        concat: dict[int, list[np.ndarray]] = {e.external_port_id: [] for e in outputs if e.sliced}  # type: ignore[misc]
-        last: dict[int, np.ndarray] = {}
+        concat: dict[int | None, list[np.ndarray]] = {pe.port: [] for pe in outputs
+                                                      if pe.kind is EntryKind.CONCAT_OUTPUT}
+        last: dict[int | None, np.ndarray] = {}
         k = 0
         held = 0  # bytes of the scan outputs collected so far: they grow with every iteration
         while k < limit:
@@ -226,27 +218,28 @@ class _Executor:
             for pid, (arr, axis, spec) in slices.items():
                 lo, hi = spec.bounds(k)
                 params[pid] = np.take(arr, range(lo, hi), axis=axis)
-            if cur_iter is not None:
-                params[cur_iter.internal_layer_id] = _iteration_value(k, cur_decl)  # type: ignore[index]
+            if cur is not None:
+                params[cur.body_layer] = iteration_value(
+                    k, cur_decl.etype.dtype if cur_decl is not None and cur_decl.etype is not None else None,
+                    cur_decl.rank if cur_decl is not None else None)
             inner = (*frames, (layer.path, k))
             yield IterationStarted(layer, k, params, inner)
             values: Values = {}
             yield from self.graph(body, params, values, inner)
-            results = {r.id: values[plan_src] for r in body.results()
-                       if (plan_src := _result_source(body, r)) in values}
+            results = {rid: values[src] for rid, src in schedule_for(body).result_sources.items() if src in values}
             cond = None
-            if is_loop and cond_entry is not None:
-                cond = bool(np.asarray(results[cond_entry.internal_layer_id]).reshape(-1)[0])
+            if cond_entry is not None:
+                cond = scalar_flag(results[cond_entry.body_layer])
             yield IterationFinished(layer, k, results, cond, inner)
-            for e in outputs:
-                value = results[e.internal_layer_id]  # type: ignore[index]
-                if e.sliced:
-                    concat[e.external_port_id].append(value)  # type: ignore[index]
+            for pe in outputs:
+                value = results[pe.body_layer]  # type: ignore[index]
+                if pe.kind is EntryKind.CONCAT_OUTPUT:
+                    concat[pe.port].append(value)
                     held += value.nbytes
                     self.budget(layer, held)
                 else:
-                    last[e.external_port_id] = value  # type: ignore[index]
-            for pid, rid in back.items():
+                    last[pe.port] = value
+            for pid, rid in plan.back.items():
                 if rid in results:
                     state[pid] = results[rid]  # type: ignore[index]
             k += 1
@@ -258,20 +251,38 @@ class _Executor:
                                      f"(--max-iterations {self.options.max_iterations})", layer, "RUN-ITERATIONS")
 
         result: dict[int, np.ndarray] = {}
-        for e in outputs:
-            port = e.external_port_id
-            if e.sliced:
-                result[port] = self.concatenate(layer, body, e, concat[port])  # type: ignore[index]
+        for pe in outputs:
+            port = pe.port
+            assert port is not None
+            if pe.kind is EntryKind.CONCAT_OUTPUT:
+                result[port] = self.concatenate(layer, body, pe, concat[port])
             elif port in last:
-                result[port] = last[port]  # type: ignore[index]
+                result[port] = last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
-                target = next((p for p, r in back.items() if r == e.internal_layer_id), None)
+                target = zero_iteration_source(plan, pe)
                 if target is None or target not in state:
                     raise ExecutionError(f"{layer.describe()}: output port {port} has no value after zero iterations",
                                          layer)
-                result[port] = state[target]  # type: ignore[index]
+                result[port] = state[target]
         yield BodyLeft(layer, k, result, frames)
         return result
+
+    def slices(self, layer: Layer, plan: LoopPlan, outer: Mapping[int | None, np.ndarray]
+               ) -> tuple[dict[int | None, tuple[np.ndarray, int, SliceSpec]], list[tuple[int, str]]]:
+        """Each sliced input's array, axis and resolved slicing, and the iteration counts they give."""
+        slices: dict[int | None, tuple[np.ndarray, int, SliceSpec]] = {}
+        counts: list[tuple[int, str]] = []
+        for pe in plan.sliced_inputs:
+            e = pe.entry
+            arr = outer[e.external_port_id]
+            axis = self.axis(layer, e, arr.ndim)
+            try:
+                spec = resolve(arr.shape[axis], e.start, e.end, e.stride, e.part_size)
+            except SliceError as err:
+                raise ExecutionError(f"{layer.describe()}: input port {e.external_port_id}: {err}", layer) from err
+            slices[pe.body_layer] = (arr, axis, spec)
+            counts.append((spec.iterations, f"input port {e.external_port_id}"))
+        return slices, counts
 
     def axis(self, layer: Layer, e: PortMapEntry, rank: int) -> int:
         axis = e.axis if e.axis is not None else 0
@@ -279,11 +290,11 @@ class _Executor:
             raise ExecutionError(f"{layer.describe()}: axis {axis} is outside rank {rank}", layer)
         return axis + rank if axis < 0 else axis
 
-    def concatenate(self, layer: Layer, body: Graph, e: PortMapEntry, parts: list[np.ndarray]) -> np.ndarray:
+    def concatenate(self, layer: Layer, body: Graph, pe: PlanEntry, parts: list[np.ndarray]) -> np.ndarray:
+        e = pe.entry
         if parts and parts[0].ndim == 0:
             parts = [p.reshape(1) for p in parts]
-        if e.stride is not None and e.stride < 0:
-            parts = parts[::-1]
+        parts = concat_order(pe, parts)
         if parts:
             axis = self.axis(layer, e, parts[0].ndim)
             total = sum(p.nbytes for p in parts)
@@ -298,27 +309,6 @@ class _Executor:
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0
         return np.zeros(shape, info.etype.dtype)
-
-
-def _result_source(body: Graph, result: Layer) -> tuple[int, int] | None:
-    for step in plan_for(body).steps:
-        if step.layer is result:
-            return step.sources[0] if step.sources else None
-    return None
-
-
-def _scalar(arr: np.ndarray | None, default: int | bool | None = None):  # type: ignore[no-untyped-def]
-    if arr is None or np.asarray(arr).size != 1:
-        return default
-    v = np.asarray(arr).reshape(-1)[0]
-    return bool(v) if np.asarray(arr).dtype == np.bool_ else int(v)
-
-
-def _iteration_value(k: int, decl: TensorInfo | None) -> np.ndarray:
-    dtype = decl.etype.dtype if decl is not None and decl.etype is not None and decl.etype.dtype is not None \
-        else np.dtype(np.int64)
-    value = np.array(k, dtype=dtype)
-    return value.reshape(1) if decl is not None and decl.shape is not None and len(decl.shape) == 1 else value
 
 
 def _etype(a: np.ndarray):  # type: ignore[no-untyped-def]

@@ -45,7 +45,20 @@ class GraphIndex:
     graph: Graph
     _into: _Filed
     _out: _Filed | None = None
-    order: tuple[list[Layer], int] | None = None  # the topological sort, once computed (irlint.shapes.infer)
+    order: tuple[list[Layer], int] | None = None  # the topological sort, once computed
+
+    def sorted_layers(self) -> tuple[list[Layer], int]:
+        """The topological order and how many layers it could place (the rest sit on or behind cycles).
+
+        Computed once per index: shape inference, the interpreter's schedule and the cycle rule need it.
+        """
+        if self.order is None:
+            self.order = _sort_layers(self.graph)
+        return self.order
+
+    def topological_order(self) -> list[Layer]:
+        """Layers in an order where producers come first; layers on a cycle come last in file order."""
+        return list(self.sorted_layers()[0])
 
     @staticmethod
     def build(graph: Graph) -> GraphIndex:
@@ -94,3 +107,29 @@ class GraphIndex:
         for p in layer.outputs:
             out += self.edges_out(layer.id, p.id)
         return out
+
+
+def _sort_layers(graph: Graph) -> tuple[list[Layer], int]:
+    indeg: dict[int, int] = {}
+    for layer in graph.layers:
+        if layer.id is not None and layer.id not in indeg:
+            indeg[layer.id] = 0
+    succ: dict[int, list[int]] = {}
+    for e in graph.edges:
+        if e.from_layer in indeg and e.to_layer in indeg:
+            indeg[e.to_layer] += 1  # type: ignore[index]
+            succ.setdefault(e.from_layer, []).append(e.to_layer)  # type: ignore[arg-type]
+    ready = [lid for lid in indeg if indeg[lid] == 0]
+    order: list[Layer] = []
+    seen: set[int] = set()
+    while ready:
+        lid = ready.pop()
+        seen.add(lid)
+        order.append(graph.by_id[lid])
+        for nxt in succ.get(lid, ()):
+            indeg[nxt] -= 1
+            if indeg[nxt] == 0:
+                ready.append(nxt)
+    placed = len(order)
+    order += [la for la in graph.layers if la.id is not None and la.id not in seen and graph.by_id[la.id] is la]
+    return order, placed

@@ -38,6 +38,12 @@ class _Located:
         return self.src.loc(self.at)
 
 
+class _Referable(_Located):
+    """An element that caches may key weakly (plans are built once per layer or graph and die with it)."""
+
+    __slots__ = ("__weakref__",)
+
+
 @dataclass(slots=True, eq=False, frozen=True)
 class Port:
     """An input or output port of a layer. `shape` is None when a dim could not be parsed.
@@ -100,7 +106,7 @@ class BackEdge(_Located):
 
 
 @dataclass(slots=True, eq=False)
-class Layer(_Located):
+class Layer(_Referable):
     """A `<layer>`. `data` holds the `<data>` attributes as written; `body` is set for TI/Loop."""
 
     id: int | None
@@ -171,7 +177,7 @@ class Layer(_Located):
 
 
 @dataclass(slots=True, eq=False)
-class Graph(_Located):
+class Graph(_Referable):
     """One graph level: the top-level net or a body. `owner` is the TI/Loop path ("" at top level)."""
 
     layers: tuple[Layer, ...]
@@ -207,7 +213,7 @@ class Graph(_Located):
 
 
 @dataclass(slots=True, eq=False)
-class Model(_Located):
+class Model(_Referable):
     """A whole IR: the top-level graph, the weights, and what the loader had to say."""
 
     path: str

@@ -26,24 +26,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from irlint.types import ElementType, Shape
+from irlint.tensor import TensorInfo
 
 
 class OpError(Exception):
     """Inputs or attributes that the op cannot accept; the message is shown to the user."""
 
 
-@dataclass(frozen=True, slots=True)
-class TensorInfo:
-    """What is statically known of one tensor. `etype`/`shape` None = unknown; `value` = constant."""
-
-    etype: ElementType | None
-    shape: Shape | None
-    value: np.ndarray | None = None
-
-    @property
-    def rank(self) -> int | None:
-        return None if self.shape is None else len(self.shape)
+class NotComputable(OpError):
+    """A valid op the interpreter cannot compute (e.g. a Convert to nf4, which numpy and ml_dtypes
+    cannot hold): the interpreter's error at run time, never a finding about the IR."""
 
 
 @dataclass(frozen=True)

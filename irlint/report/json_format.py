@@ -1,4 +1,4 @@
-"""JSON: a top-level array of `Diagnostic.to_dict()` objects (GUIDE.md §3), keys in a fixed order."""
+"""JSON: a top-level array of `Diagnostic.to_dict()` objects (docs/contracts.md), keys in a fixed order."""
 
 from __future__ import annotations
 

@@ -14,13 +14,18 @@ from typing import Any
 
 import numpy as np
 
+from irlint.controlflow import EntryKind, SliceError, iteration_bound, loop_plan, refine_with_body_condition, resolve
+from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
+from irlint.controlflow.readings import part_length
+from irlint.controlflow.values import scalar_flag, scalar_value
+from irlint.ir.declared import declared_info
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
+from irlint.ops.base import NotComputable
 from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
-from irlint.slicing import SliceError, resolve
-from irlint.types import DYNAMIC, Dim, Shape, element_type, parse_shape, shape_values
+from irlint.types import DYNAMIC, Dim, shape_values
 
 FOLD_MAX_ELEMENTS = 4096  # constants larger than this are not folded (or read from the .bin)
 MAX_FIXED_POINT_ROUNDS = 4
@@ -33,58 +38,19 @@ def infer_model(model: Model, index: Callable[[Graph], GraphIndex] | None = None
     return res
 
 
-def topological_order(graph: Graph, index: GraphIndex) -> list[Layer]:
-    """Layers in an order where producers come first; layers on a cycle come last in file order."""
-    return list(sort_layers(graph, index)[0])
-
-
-def sort_layers(graph: Graph, index: GraphIndex) -> tuple[list[Layer], int]:
-    """The topological order and how many layers it could place (the rest sit on or behind cycles).
-
-    Computed once per index: shape inference and the cycle rule both need it.
-    """
-    if index.order is None:
-        index.order = _sort_layers(graph)
-    return index.order
-
-
-def _sort_layers(graph: Graph) -> tuple[list[Layer], int]:
-    indeg: dict[int, int] = {}
-    for layer in graph.layers:
-        if layer.id is not None and layer.id not in indeg:
-            indeg[layer.id] = 0
-    succ: dict[int, list[int]] = {}
-    for e in graph.edges:
-        if e.from_layer in indeg and e.to_layer in indeg:
-            indeg[e.to_layer] += 1  # type: ignore[index]
-            succ.setdefault(e.from_layer, []).append(e.to_layer)  # type: ignore[arg-type]
-    ready = [lid for lid in indeg if indeg[lid] == 0]
-    order: list[Layer] = []
-    seen: set[int] = set()
-    while ready:
-        lid = ready.pop()
-        seen.add(lid)
-        order.append(graph.by_id[lid])
-        for nxt in succ.get(lid, ()):
-            indeg[nxt] -= 1
-            if indeg[nxt] == 0:
-                ready.append(nxt)
-    placed = len(order)
-    order += [la for la in graph.layers if la.id is not None and la.id not in seen and graph.by_id[la.id] is la]
-    return order, placed
-
-
 def _small(info: TensorInfo) -> bool:
     vals = shape_values(info.shape)
     return vals is not None and math.prod(vals) <= FOLD_MAX_ELEMENTS
 
 
-def _scalar(info: TensorInfo) -> int | bool | None:
-    """The single value of a known 1-element constant (bool for boolean tensors), else None."""
-    if info.value is None or np.asarray(info.value).size != 1:
-        return None
-    v = np.asarray(info.value).reshape(-1)[0]
-    return bool(v) if np.asarray(info.value).dtype == np.bool_ else int(v)
+def _scalar(info: TensorInfo) -> int | None:
+    """The single value of a known 1-element constant, else None."""
+    return scalar_value(info.value)
+
+
+def _flag(info: TensorInfo) -> bool | None:
+    """The truth of a known 1-element constant, else None."""
+    return scalar_flag(info.value)
 
 
 def join(a: TensorInfo, b: TensorInfo) -> TensorInfo:
@@ -99,22 +65,6 @@ def join(a: TensorInfo, b: TensorInfo) -> TensorInfo:
 def _hull(x: Dim, y: Dim) -> Dim:
     hi = None if x.hi is None or y.hi is None else max(x.hi, y.hi)
     return Dim(min(x.lo, y.lo), hi) if hi is not None else DYNAMIC
-
-
-def declared_info(layer: Layer) -> TensorInfo:
-    """A Parameter/Const's tensor as declared in `<data>` (falling back to its output port)."""
-    et = element_type(layer.data.get("element_type", "")) if "element_type" in layer.data else None
-    port = layer.outputs[0] if layer.outputs else None
-    if et is None and port is not None:
-        et = port.precision
-    shape: Shape | None
-    try:
-        shape = parse_shape(layer.data["shape"]) if "shape" in layer.data else None
-    except ValueError:
-        shape = None
-    if shape is None and port is not None:
-        shape = port.shape
-    return TensorInfo(et, shape)
 
 
 class _Inferer:
@@ -168,7 +118,7 @@ class _Inferer:
         return out
 
     def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
-        for layer in topological_order(graph, self.index(graph)):
+        for layer in self.index(graph).topological_order():
             if layer.type == "Parameter":
                 info = params.get(layer.id, declared_info(layer)) if layer.id is not None else UNKNOWN
                 self.set_outputs(layer, [info])
@@ -234,8 +184,7 @@ class _Inferer:
         try:
             outs = self.infer(op, attrs, inputs)
             if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
-                values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
-                outs = [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
+                outs = self.fold(op, attrs, inputs, outs)
         except OpError as e:
             self.problem(layer, f"{layer.describe()}: {e}")
             return
@@ -243,6 +192,16 @@ class _Inferer:
             self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
             return
         self.set_outputs(layer, outs)
+
+    @staticmethod
+    def fold(op: Any, attrs: Any, inputs: list[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
+        """`outs` with values computed from the inputs' constant values; unchanged where the interpreter
+        cannot compute the op (`NotComputable` is a limit of irlint, not a defect of the IR)."""
+        try:
+            values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
+        except NotComputable:
+            return outs
+        return [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
 
     def infer(self, op: Any, attrs: Any, inputs: list[TensorInfo]) -> list[TensorInfo]:
         """`op.infer`, memoised on (op, attrs, input types and shapes) when the op ignores values
@@ -260,39 +219,42 @@ class _Inferer:
 
     # -- TensorIterator / Loop -----------------------------------------------------------------
     def loop(self, graph: Graph, layer: Layer) -> None:
+        """The static driver of `irlint.controlflow`: body Parameters get what the plan says they
+        receive, the bound comes from the known slices and Loop ports, back edges reach a fixed point."""
         body = layer.body
         assert body is not None
-        is_loop = layer.type == "Loop"
-        info = LoopInfo(layer)
+        plan = loop_plan(layer)
+        info = LoopInfo(layer, plan)
         self.res.loops[layer.path] = info
         outer_inputs = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
-        if is_loop:
-            info.trip_count = outer_inputs.get(0, UNKNOWN)
-            info.condition = outer_inputs.get(1, UNKNOWN)
-        back_targets = {be.to_layer: be.from_layer for be in layer.back_edges}
+        if plan.is_loop:
+            info.trip_count = outer_inputs.get(TRIP_COUNT_PORT, UNKNOWN)
+            info.condition = outer_inputs.get(CONDITION_PORT, UNKNOWN)
 
         params: dict[int, TensorInfo] = {}
         counts: list[tuple[int, str]] = []
-        for entry in layer.port_map:
-            if entry.direction != "input" or entry.internal_layer_id is None:
-                continue
-            target = body.layer(entry.internal_layer_id)
-            if entry.purpose == "current_iteration" or entry.external_port_id == -1:
-                if target is not None:
+        for pe in plan.entries:
+            entry, kind = pe.entry, pe.kind
+            if kind is EntryKind.CURRENT_ITERATION:
+                target = body.layer(entry.internal_layer_id)
+                if target is not None and entry.internal_layer_id is not None:
                     params[entry.internal_layer_id] = declared_info(target)
                 continue
+            if entry.direction != "input" or kind is EntryKind.IGNORED:
+                continue
+            assert entry.internal_layer_id is not None
             outer = outer_inputs.get(entry.external_port_id, UNKNOWN)
-            if entry.sliced:
-                sl = self.slice_entry(entry, outer, is_loop)
+            if kind is EntryKind.SLICED_INPUT:
+                sl = self.slice_entry(entry, outer)
                 info.slicing.append(sl)
-                params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry, is_loop)
+                params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry)
                 if sl.spec is not None:
                     counts.append((sl.spec.iterations, self.describe_count(entry, sl)))
-            elif entry.internal_layer_id in back_targets:
+            elif kind is EntryKind.MERGED_INPUT:
                 params[entry.internal_layer_id] = TensorInfo(outer.etype, outer.shape)  # changes per iteration
             else:
                 params[entry.internal_layer_id] = outer
-        self.set_iterations(info, counts, is_loop, body)
+        info.bound = iteration_bound(plan.is_loop, counts, _scalar(info.trip_count), _flag(info.condition))
 
         # Fixed point over back edges.
         for round_no in range(MAX_FIXED_POINT_ROUNDS + 1):
@@ -317,11 +279,11 @@ class _Inferer:
                         changed = True
             if not changed:
                 break
-        if is_loop:
-            self.loop_condition(info, layer, body)
+        if plan.is_loop:
+            self.loop_condition(info, body)
         self.loop_outputs(layer, body, info)
 
-    def slice_entry(self, entry: PortMapEntry, outer: TensorInfo, is_loop: bool) -> EntrySlicing:
+    def slice_entry(self, entry: PortMapEntry, outer: TensorInfo) -> EntrySlicing:
         sl = EntrySlicing(entry, outer)
         rank = outer.rank
         if entry.axis is None or rank is None:
@@ -340,10 +302,10 @@ class _Inferer:
             sl.error = str(e)
         return sl
 
-    def sliced_param(self, outer: TensorInfo, sl: EntrySlicing, entry: PortMapEntry, is_loop: bool) -> TensorInfo:
+    def sliced_param(self, outer: TensorInfo, sl: EntrySlicing, entry: PortMapEntry) -> TensorInfo:
         if outer.shape is None or sl.axis is None:
             return TensorInfo(outer.etype, None)
-        part = entry.part_size if entry.part_size is not None and entry.part_size >= 1 else 1
+        part = part_length(entry.part_size)
         dims = list(outer.shape)
         dims[sl.axis] = Dim.of(part)
         return TensorInfo(outer.etype, tuple(dims))
@@ -357,50 +319,25 @@ class _Inferer:
             f"{spec.dim}, stride {spec.stride}, part_size {spec.part_size} -> {spec.iterations} iterations)"
         )
 
-    def set_iterations(self, info: LoopInfo, counts: list[tuple[int, str]], is_loop: bool, body: Graph) -> None:
-        """TI: the count comes from the slicing. Loop: an upper bound from the trip count and slices."""
-        if counts:
-            info.iterations, info.iterations_source = counts[0]
-        if not is_loop:
-            return
-        bounds = [(n, src) for n, src in counts]
-        trip = _scalar(info.trip_count)
-        if trip is not None and trip >= 0:
-            bounds.append((int(trip), f"trip count {int(trip)} (input port 0)"))
-        info.iterations = None
-        if bounds:
-            info.max_iterations, info.iterations_source = min(bounds)
-        if _scalar(info.condition) is False:
-            info.iterations = info.max_iterations = 0
-            info.iterations_source = "the execution condition (input port 1) is false"
-
-    def loop_condition(self, info: LoopInfo, layer: Layer, body: Graph) -> None:
+    def loop_condition(self, info: LoopInfo, body: Graph) -> None:
         """Refine a Loop's count with a constant body condition (false: do-while, one iteration)."""
-        cond_entry = next((e for e in layer.port_map if e.direction == "output"
-                           and e.purpose == "execution_condition"), None)
-        res_layer = body.layer(cond_entry.internal_layer_id) if cond_entry else None
+        cond = info.plan.condition
+        res_layer = body.layer(cond.body_layer) if cond else None
         if res_layer is None or not res_layer.inputs:
             return
         info.body_condition = self.valued(self.inputs_of(body, res_layer)[0])
-        if info.max_iterations == 0:
-            return
-        const = _scalar(info.body_condition)
-        if const is False:
-            info.iterations = 1
-            info.iterations_source = "the body condition is constant false (one iteration, do-while)"
-        elif const is True and info.max_iterations is not None:
-            info.iterations = info.max_iterations
+        info.bound = refine_with_body_condition(info.bound, _flag(info.body_condition))
 
     def loop_outputs(self, layer: Layer, body: Graph, info: LoopInfo) -> None:
         outs: dict[int, TensorInfo] = {}
-        for entry in layer.port_map:
-            if entry.direction != "output" or entry.external_port_id is None or entry.external_port_id < 0:
-                continue
+        for pe in info.plan.data_outputs:
+            entry = pe.entry
             res_layer = body.layer(entry.internal_layer_id)
             if res_layer is None or res_layer.type != "Result" or not res_layer.inputs:
                 continue
             produced = self.inputs_of(body, res_layer)[0]
-            if entry.sliced:
+            assert entry.external_port_id is not None
+            if pe.kind is EntryKind.CONCAT_OUTPUT:
                 sl = EntrySlicing(entry, produced)
                 info.slicing.append(sl)
                 outs[entry.external_port_id] = self.concatenated(produced, entry, info, sl)
@@ -409,6 +346,22 @@ class _Inferer:
         for port in layer.outputs:
             if port.id in outs:
                 self.res.outputs[port_key(layer, port.id)] = outs[port.id]
+
+    @staticmethod
+    def place_parts(sl: EntrySlicing, part: Dim, iterations: int | None) -> None:
+        """Resolve a concatenated output's start/end/stride/part_size over the output it assembles
+        (`iterations` parts of the body Result's length along the axis), as an input entry's are over
+        its input: `sl.spec` says how many parts the entry places, `sl.error` why it places none."""
+        e = sl.entry
+        if part.is_static and iterations is not None:
+            try:
+                sl.spec = resolve(part.lo * iterations, e.start, e.end, e.stride, e.part_size)
+            except SliceError as err:
+                sl.error = f"{err} (the output holds {iterations} parts of {part.lo})"
+        elif e.stride == 0:
+            sl.error = "stride is 0: iteration would never advance"
+        elif e.part_size is not None and e.part_size < 1:
+            sl.error = f"part_size is {e.part_size}; it must be at least 1"
 
     def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
                      sl: EntrySlicing) -> TensorInfo:
@@ -423,6 +376,8 @@ class _Inferer:
             return TensorInfo(produced.etype, None)
         sl.axis = axis
         d = shape[axis]
+        if not info.plan.is_loop:  # a Loop's entries take no start/end/stride/part_size (LP706)
+            self.place_parts(sl, d, info.iterations)
         if info.iterations is not None and d.is_static:
             shape[axis] = Dim.of(d.lo * info.iterations)
         elif info.max_iterations is not None and d.hi is not None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from irlint.controlflow import IterationBound, LoopPlan, SliceSpec
+from irlint.controlflow.bound import UNBOUNDED
 from irlint.ir.model import Layer, PortMapEntry
 from irlint.ops.base import TensorInfo
-from irlint.slicing import SliceSpec
 
 UNKNOWN = TensorInfo(None, None)
 
@@ -37,14 +38,28 @@ class LoopInfo:
     """The static view of one TensorIterator/Loop: iteration count and the slicing of its entries."""
 
     layer: Layer
-    iterations: int | None = None
-    iterations_source: str = ""  # how the count was derived, quoted in messages
-    max_iterations: int | None = None  # an upper bound (Loop trip count) when the count is unknown
+    plan: LoopPlan
+    bound: IterationBound = UNBOUNDED
     slicing: list[EntrySlicing] = field(default_factory=list)
     trip_count: TensorInfo = UNKNOWN
     condition: TensorInfo = UNKNOWN
     body_condition: TensorInfo = UNKNOWN
     params: dict[int, TensorInfo] = field(default_factory=dict)  # body Parameter id -> what it receives
+
+    @property
+    def iterations(self) -> int | None:
+        """The exact iteration count, when known statically."""
+        return self.bound.count
+
+    @property
+    def max_iterations(self) -> int | None:
+        """An upper bound (a Loop's trip count or slice count) when the count is not known."""
+        return self.bound.limit
+
+    @property
+    def iterations_source(self) -> str:
+        """How the count or bound was derived, quoted in messages."""
+        return self.bound.source
 
 
 @dataclass

@@ -44,8 +44,8 @@ def compare(path: Path, inputs: dict[str, np.ndarray]) -> None:
 
 # Where OpenVINO's CPU plugin is wrong, the spec's answer is computed independently below.
 CPU_DIVERGES = {
-    "loop_zero_iterations": "zero iterations: the CPU plugin's outputs are not defined (IR-NOTES.md)",
-    "ti_in_loop": "Add(Reshape(x_t), h_prev) on a back edge: the CPU plugin feeds the wrong h_prev (IR-NOTES.md)",
+    "loop_zero_iterations": "zero iterations: the CPU plugin's outputs are not defined (docs/semantics.md)",
+    "ti_in_loop": "Add(Reshape(x_t), h_prev) on a back edge: the CPU plugin feeds the wrong h_prev (docs/semantics.md)",
 }
 
 
@@ -72,7 +72,7 @@ def test_examples_match(name: str) -> None:
 
 
 def test_zero_iterations_follow_the_spec(tmp_path: Path) -> None:
-    # The CPU plugin's result here is not defined (IR-NOTES.md); the spec: last values are the initial
+    # The CPU plugin's result here is not defined (docs/semantics.md); the spec: last values are the initial
     # values of the merged inputs, scan outputs are empty along the axis.
     path = tmp_path / "zero.xml"
     ov.save_model(ALL["loop_zero_iterations"](), str(path), compress_to_fp16=False)

@@ -1,4 +1,4 @@
-"""JSON reporter: golden output, the GUIDE.md §3 contract, key order, escaping."""
+"""JSON reporter: golden output, the contract in docs/contracts.md, key order, escaping."""
 
 from __future__ import annotations
 

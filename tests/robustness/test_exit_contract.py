@@ -51,7 +51,7 @@ CASES = [
     (["run", BROKEN], 1, "PM401"),
     (["run", LOOP, "--inputs", LOOP_IN, "--max-iterations", "1"], 1, "RUN-ITERATIONS"),
     (["run", LOOP, "x={wrong}"], 1, "RUN-INPUT"),
-    (["run", "{doubling}", "--memory-budget", "1000000"], 1, "RUN-BUDGET"),
+    (["run", "{doubling}", "--memory-budget", "1000000", "--random-inputs"], 1, "RUN-BUDGET"),
     (["run", "{malformed}"], 2, "IR001"),
     (["run", "{tmp}/missing.xml"], 2, "no such file"),
     (["run", LOOP, "--shape", "x=-5,3"], 2, "0 or more"),
@@ -114,7 +114,7 @@ def test_compare_reports_openvinos_crash(tmp_path: Path, merged: bool) -> None:
 
     xml = zero_trip_loop(tmp_path / "zero.xml", merged)
     assert cli("check", str(xml)).returncode == 0  # a legal model
-    res = cli("compare", str(xml), timeout=300)
+    res = cli("compare", str(xml), "--random-inputs", timeout=300)
     no_traceback(res)
     # OpenVINO's CPU plugin dies of SIGFPE compiling this model (2025.x): once that is fixed, the
     # comparison must agree instead (irlint gives the empty scan output)
@@ -129,7 +129,7 @@ def test_compare_keeps_openvinos_whole_message(tmp_path: Path) -> None:
     from tests.robustness.ov_models import zero_trip_scan
 
     xml = zero_trip_scan(tmp_path / "scan.xml")
-    res = cli("compare", str(xml), timeout=300)
+    res = cli("compare", str(xml), "--random-inputs", timeout=300)
     no_traceback(res)
     assert res.returncode == 1 and "OPENVINO [error] OpenVINO raised" in res.stdout
     lines = res.stdout.splitlines()

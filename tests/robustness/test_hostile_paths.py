@@ -288,12 +288,12 @@ def test_doubling_loop_state_ends_in_the_budget_error(tmp_path: Path) -> None:
     from tests.robustness.ov_models import doubling_loop
 
     xml = doubling_loop(tmp_path / "doubling.xml")
-    res = cli("run", str(xml), "--memory-budget", str(64 << 20))  # the budget refuses the next Concat
+    res = cli("run", str(xml), "--memory-budget", str(64 << 20), "--random-inputs")  # refuses the next Concat
     no_traceback(res)
     assert res.returncode == 1 and "RUN-BUDGET" in res.stderr and "doubling.xml:" in res.stderr
     # the machine runs out first (a 1.5 GiB cap, the default 4 GiB budget): still RUN-BUDGET, exit 1
     for command in (["run", str(xml)], ["trace", str(xml), "--watch", "grow"]):
-        res = cli(*command, memory=3 << 29, timeout=120)
+        res = cli(*command, "--random-inputs", memory=3 << 29, timeout=120)
         no_traceback(res)
         assert res.returncode == 1 and "RUN-BUDGET" in res.stderr, res.stderr[-2000:]
 
@@ -317,7 +317,7 @@ def test_scan_outputs_count_against_the_budget_while_they_grow() -> None:
 
 # -- render: bounded graphviz time ----------------------------------------------------------------
 
-def test_render_refuses_a_huge_body_naming_collapse_and_depth(tmp_path: Path) -> None:
+def test_render_collapses_a_huge_body_and_refuses_to_expand_it(tmp_path: Path) -> None:
     relu = ('<layer id="{i}" name="r{i}" type="Relu" version="opset1"><input><port id="0" precision="FP32">'
             '<dim>1</dim></port></input><output><port id="1" precision="FP32"><dim>1</dim></port></output></layer>')
     layers = "".join(relu.format(i=i) for i in range(1, 50_001))
@@ -327,12 +327,14 @@ def test_render_refuses_a_huge_body_naming_collapse_and_depth(tmp_path: Path) ->
     xml = tmp_path / "wide.xml"
     xml.write_text(f'<?xml version="1.0"?><net name="n" version="11"><layers><layer id="0" name="ti" '
                    f'type="TensorIterator" version="opset1">{body}</layer></layers><edges/></net>')
-    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--lint", timeout=60)
+    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--lint", "--depth", "1", timeout=60)
     no_traceback(res)
     assert res.returncode == 2 and "--collapse" in res.stderr and "--depth" in res.stderr
     assert not (tmp_path / "g.svg").exists()
-    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--collapse", timeout=60)
-    assert res.returncode == 0 and (tmp_path / "g.svg").exists()
+    res = cli("render", str(xml), "-o", str(tmp_path / "g.svg"), "--lint", timeout=60)  # collapsed by itself
+    assert res.returncode == 0 and (tmp_path / "g.svg").exists() and "bodies collapsed" in res.stderr
+    res = cli("render", str(xml), "-o", str(tmp_path / "h.svg"), "--collapse", timeout=60)
+    assert res.returncode == 0 and (tmp_path / "h.svg").exists()
 
 
 # -- printers escape what the model says ----------------------------------------------------------
@@ -372,7 +374,7 @@ import asyncio, sys
 from argparse import Namespace
 from irlint.viewer.debug_cmd import exit_code, make_app
 app = make_app(Namespace(model=sys.argv[1], weights=None, inputs=None, assign=[], seed=0, shape=[],
-                         max_iterations=1000, memory_budget=4 << 30))
+                         max_iterations=1000, memory_budget=4 << 30, random_inputs=True))
 async def go():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("c")

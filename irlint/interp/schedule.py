@@ -1,7 +1,11 @@
-"""A linear schedule per graph level, built once: layers in dependency order with bound attributes."""
+"""A linear schedule per graph level, built once: layers in dependency order with bound attributes.
+
+Schedules are cached per `Graph` object in a weak dictionary, so a model's schedules die with it.
+"""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +13,6 @@ from irlint.interp.errors import ExecutionError
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer
 from irlint.ops import Op, bind_attrs, lookup
-from irlint.shapes.infer import topological_order
 
 STRUCTURAL = ("Parameter", "Const", "Result", "TensorIterator", "Loop")
 
@@ -23,23 +26,25 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
-    graph: Graph
+class Schedule:
+    """The steps of one graph level, and where each Result's value comes from."""
+
     steps: tuple[Step, ...]
+    result_sources: dict[int | None, tuple[int, int]]  # Result layer id -> (producer id, port id)
 
 
-_CACHE: dict[int, Plan] = {}
+_CACHE: weakref.WeakKeyDictionary[Graph, Schedule] = weakref.WeakKeyDictionary()
 
 
-def plan_for(graph: Graph) -> Plan:
-    """The schedule of one graph level (cached per Graph object)."""
-    cached = _CACHE.get(id(graph))
-    if cached is not None and cached.graph is graph:
+def schedule_for(graph: Graph) -> Schedule:
+    """The schedule of one graph level (built once per Graph object)."""
+    cached = _CACHE.get(graph)
+    if cached is not None:
         return cached
     idx = GraphIndex.build(graph)
     steps = []
     seen: set[int] = set()
-    for layer in topological_order(graph, idx):
+    for layer in idx.topological_order():
         sources = []
         for p in layer.inputs:
             e = idx.source(layer.id, p.id)
@@ -60,6 +65,6 @@ def plan_for(graph: Graph) -> Plan:
         if layer.id is not None:
             seen.add(layer.id)
         steps.append(Step(layer, op, attrs, tuple(sources)))
-    plan = Plan(graph, tuple(steps))
-    _CACHE[id(graph)] = plan
-    return plan
+    results = {s.layer.id: s.sources[0] for s in steps if s.layer.type == "Result" and s.sources}
+    schedule = _CACHE[graph] = Schedule(tuple(steps), results)
+    return schedule

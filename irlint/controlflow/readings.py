@@ -1,12 +1,16 @@
-"""Port-map slicing arithmetic: which parts of an input each iteration reads, and what OpenVINO's
-CPU plugin would read instead.
+"""The three readings of a sliced port_map entry's start/end/stride/part_size (docs/semantics.md).
 
-One implementation for shape inference, the rules and the interpreter. The reading we follow
-(GUIDE.md §4: the spec, then OpenVINO's core): a negative `start`/`end` counts from the end
-(``dim + value``); `end` is inclusive; the sign of `stride` gives the direction; iterations =
-(|end - start| + 1) / part_size and each iteration takes `part_size` consecutive elements. The CPU
-plugin reads negatives as ``dim + 1 + value`` with `end` exclusive and ignores `start`; where its
-choice of slices differs from ours, `cpu_differs` says so (rules warn, `compare` explains).
+- The spec and OpenVINO's core shape inference — the reading irlint follows (`resolve`): a
+  negative `start`/`end` counts from the end (``dim + value``); `end` is inclusive; the sign of
+  `stride` gives the direction; iterations = (|end - start| + 1) / part_size, and iteration k takes
+  `part_size` consecutive elements.
+- The core's reference implementation (`core_reference_plan`): splits the whole axis into equal
+  chunks and walks them backwards for a negative stride; it does not look at start/end.
+- The CPU plugin (`cpu_plugin_plan`): negatives as ``dim + 1 + value``, `end` exclusive, and
+  `start` ignored when placing the slices.
+
+The readings agree for the default range (0, -1) and the reverse form (-1, 0, stride -1); where the
+CPU plugin's choice differs from ours, `cpu_differs` says so (rules warn, `compare` explains).
 """
 
 from __future__ import annotations
@@ -17,6 +21,13 @@ DEFAULT_START = 0
 DEFAULT_END = -1
 DEFAULT_STRIDE = 1
 DEFAULT_PART_SIZE = 1
+# The only values OpenVINO's core accepts on a Loop's port_map entries (a Loop does not sub-range).
+LOOP_SLICING = {"start": DEFAULT_START, "end": DEFAULT_END, "stride": DEFAULT_STRIDE, "part_size": DEFAULT_PART_SIZE}
+
+
+def part_length(part_size: int | None) -> int:
+    """How many elements along the axis one iteration's slice holds (the default where unusable)."""
+    return part_size if part_size is not None and part_size >= 1 else DEFAULT_PART_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +54,13 @@ class SliceSpec:
     @property
     def reverse(self) -> bool:
         return self.stride < 0
+
+    def iteration_of(self, index: int) -> int | None:
+        """The iteration whose slice holds element `index` of the axis (None: no iteration reads it)."""
+        offset = index - self.start if self.stride > 0 else self.start - index
+        if not 0 <= offset < self.iterations * self.part_size:
+            return None
+        return offset // self.part_size
 
 
 class SliceError(ValueError):
@@ -83,9 +101,9 @@ def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
     return SliceSpec(dim, s, e, st, ps, length // ps, s_raw, e_raw)
 
 
-def cpu_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
+def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
     """How the CPU plugin reads the raw (start, end) as written: (first element, count, step), or None
-    when it rejects the entry (IR-NOTES.md). It normalises negatives as ``dim + 1 + value``, takes
+    when it rejects the entry (docs/semantics.md). It normalises negatives as ``dim + 1 + value``, takes
     `end` as exclusive, requires |stride| == part_size and a range divisible by it, and ignores
     `start` when placing the slices: forward iterations read from 0, backward ones from the top of
     the range down.
@@ -103,6 +121,15 @@ def cpu_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tup
     return hi - part_size, count, -part_size
 
 
+def core_reference_plan(dim: int, iterations: int, stride: int) -> tuple[int, int, int] | None:
+    """How the core's reference implementation reads the entry: the whole axis in `iterations` equal
+    chunks, backwards for a negative stride (None when the axis does not split evenly)."""
+    if iterations <= 0 or dim % iterations:
+        return None
+    part = dim // iterations
+    return (0, iterations, part) if stride > 0 else (dim - part, iterations, -part)
+
+
 def spec_plan(spec: SliceSpec) -> tuple[int, int, int]:
     """Our reading in the same form: (first element, count, step)."""
     return spec.bounds(0)[0], spec.iterations, spec.part_size if spec.stride > 0 else -spec.part_size
@@ -110,5 +137,5 @@ def spec_plan(spec: SliceSpec) -> tuple[int, int, int]:
 
 def cpu_differs(spec: SliceSpec) -> bool:
     """True if the CPU plugin would read other elements than the spec says (or reject the entry)."""
-    cpu = cpu_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+    cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
     return cpu is None or (cpu != spec_plan(spec) and spec.iterations > 0)

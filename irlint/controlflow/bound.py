@@ -1,0 +1,69 @@
+"""How many iterations a TensorIterator/Loop runs, for the static view and the concrete one alike.
+
+TensorIterator: every sliced input gives a count (they must agree; a rule and the interpreter say so
+when they do not); without a sliced input the body runs once. Loop: an upper bound from the trip
+count (negative: none) and the slice counts; the execution condition at entry (input port 1) false
+means zero iterations; otherwise the body condition decides after each iteration, so the exact count
+is known statically only when that condition is a constant (false: once, do-while; true: the bound).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class IterationBound:
+    """`count`: exactly this many iterations (None: not known before running); `limit`: at most this
+    many (None: until the body condition is false); `source`: how it was derived, for messages."""
+
+    count: int | None
+    limit: int | None
+    source: str = ""
+
+
+UNBOUNDED = IterationBound(None, None)  # nothing known yet
+
+
+def iteration_bound(is_loop: bool, slice_counts: Sequence[tuple[int, str]], trip: int | None = None,
+                    first_condition: bool | None = None) -> IterationBound:
+    """The bound from what is known: `slice_counts` are (iterations, description) of the sliced inputs
+    that resolved; `trip` and `first_condition` a Loop's input ports 0 and 1 when their values are known.
+    """
+    if not is_loop:
+        if slice_counts:
+            n, why = slice_counts[0]
+            return IterationBound(n, n, why)
+        return IterationBound(None, None, "")
+    bounds = list(slice_counts)
+    if trip is not None and trip >= 0:
+        bounds.append((int(trip), f"trip count {int(trip)} (input port 0)"))
+    if first_condition is False:
+        return IterationBound(0, 0, "the execution condition (input port 1) is false")
+    if not bounds:
+        return IterationBound(None, None, "")
+    n, why = min(bounds)
+    return IterationBound(None, n, why)
+
+
+def refine_with_body_condition(bound: IterationBound, constant: bool | None) -> IterationBound:
+    """A Loop whose body condition is a known constant: false runs once (the condition is read after
+    the body), true runs to the bound."""
+    if bound.limit == 0 or constant is None:
+        return bound
+    if constant is False:
+        return replace(bound, count=1, source="the body condition is constant false (one iteration, do-while)")
+    if bound.limit is not None:
+        return replace(bound, count=bound.limit)
+    return bound
+
+
+def runs_once_without_slices(bound: IterationBound, is_loop: bool) -> int | float:
+    """The concrete number of iterations to attempt: a TensorIterator without sliced inputs runs its
+    body once; an unbounded Loop runs until its condition stops it (infinity here)."""
+    if bound.count is not None:
+        return bound.count
+    if bound.limit is not None:
+        return bound.limit
+    return float("inf") if is_loop else 1
