@@ -99,7 +99,9 @@ def test_bucketize_integers_and_mixed_types() -> None:
     check_op(model, inputs, "Bucketize")
 
 
-def test_bucketize_nan_is_past_every_boundary() -> None:
-    op = lookup("Bucketize", "opset3")
-    got = op.compute(op.Attrs(), [np.array([np.nan, 1.0], np.float32), np.array([0.0, 2.0], np.float32)])[0]
-    assert got.tolist() == [2, 1]
+@pytest.mark.parametrize("right,nan_bucket", [(True, 0), (False, 2)])
+def test_bucketize_nan(right, nan_bucket) -> None:
+    x = np.array([np.nan, 1.0, 5.0, np.nan], np.float32)
+    build = lambda p: ops3.bucketize(p, ops.constant(np.array([0.0, 2.0], np.float32)), "i64", right)  # noqa: E731
+    got = check_op(*model_of(build, x), "Bucketize")[0]
+    assert got.tolist() == [nan_bucket, 1, 2, nan_bucket]

@@ -1,8 +1,9 @@
 """Bucketize-3: the index of the bucket each element falls in, given sorted bucket boundaries.
 
 With ``with_right_bound=true`` bucket i holds ``buckets[i-1] < x <= buckets[i]``, otherwise
-``buckets[i-1] <= x < buckets[i]``; values past the last boundary get ``len(buckets)``. NaN is past
-every boundary.
+``buckets[i-1] <= x < buckets[i]``; values past the last boundary get ``len(buckets)``. NaN, which
+compares false with everything, lands where OpenVINO's binary search leaves it: bucket 0 with the
+right bound, ``len(buckets)`` without.
 """
 
 from __future__ import annotations
@@ -50,4 +51,6 @@ class Bucketize(Op):
         side = "left" if attrs.with_right_bound else "right"
         common = np.result_type(x.dtype, buckets.dtype)
         out = np.searchsorted(buckets.astype(common), x.astype(common), side=side)
+        if np.issubdtype(common, np.floating):
+            out = np.where(np.isnan(x), 0 if attrs.with_right_bound else buckets.size, out)
         return [out.astype(_etype(attrs).dtype)]
