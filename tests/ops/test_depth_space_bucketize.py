@@ -46,7 +46,7 @@ def test_space_to_depth(mode, shape, block, dtype) -> None:
     build = lambda p: ops1.space_to_depth(p, mode, block)  # noqa: E731
     model, inputs = model_of(build, data(shape, dtype))
     check_op(model, inputs, "SpaceToDepth")
-    model, _ = model_of(build, data(shape, dtype), [-1, -1] + shape[2:])
+    model, _ = model_of(build, data(shape, dtype), [-1, -1, *shape[2:]])
     check_shapes(model, "SpaceToDepth")
 
 

@@ -84,7 +84,7 @@ class Unique(Op):
             moved = np.moveaxis(x, ax, 0)
         else:
             ax, moved = None, x.reshape(-1)
-        rows = moved.reshape(moved.shape[0], -1)
+        rows = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:], dtype=np.int64)))
         if rows.shape[0] == 0:
             empty = np.zeros(0, np.int64)
             values, first, inverse, counts = rows, empty, empty, empty

@@ -2,7 +2,9 @@
 
 Supports explicit (``->``) and implicit output (the labels used once, in alphabetical order),
 ellipsis ``...`` for broadcast dims and repeated labels in one input (diagonals), as numpy's
-`einsum` does; the shape function maps each label to the dims it names and merges them.
+`einsum` does; the shape function maps each label to the dims it names and broadcasts them (a label
+may name 1 in one input and n in another). Implicit ``"ii"`` is a trace (no label is used once): the
+spec's rule, which OpenVINO's own shape inference gets wrong (docs/semantics.md).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.math.elementwise import same_etype
-from irlint.ops.movement.dims import broadcast_shapes, merge
+from irlint.ops.movement.dims import broadcast_dim, broadcast_shapes
 from irlint.ops.registry import register
 from irlint.types import Dim, Shape, format_shape
 
@@ -89,10 +91,10 @@ class Einsum(Op):
                     pos += width
                     continue
                 d = info.shape[pos]
-                m = d if c not in dims else merge(dims[c], d)
-                if m is None:
-                    raise OpError(f"Einsum: label {c!r} names dims {dims[c]} and {d} in {attrs.equation!r}")
-                dims[c] = m
+                try:  # dims of one label broadcast like numpy's (the spec)
+                    dims[c] = d if c not in dims else broadcast_dim("Einsum", dims[c], d)
+                except OpError:
+                    raise OpError(f"Einsum: label {c!r} names dims {dims[c]} and {d} in {attrs.equation!r}") from None
                 pos += 1
         shape: list[Dim] = []
         for c in out:
