@@ -144,6 +144,9 @@ def test_scatter_update_negative_indices_count_from_the_end() -> None:
     assert pos[:, 2].tolist() == [10, 11, 12, 13]
     with pytest.raises(OpError, match="out of range"):
         op.compute(op.Attrs(), [x, np.array([3]), upd, np.array(1)])
+    # Scalar indices (the CPU plugin rejects them): updates lose that dim.
+    scalar = op.compute(op.Attrs(), [x, np.array(2), upd[:, 0], np.array(1)])[0]
+    np.testing.assert_array_equal(scalar, pos)
 
 
 # ----------------------------------------------------------------------------- ScatterElementsUpdate
