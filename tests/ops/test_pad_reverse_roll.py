@@ -97,6 +97,8 @@ def test_reverse_checks() -> None:
         op.compute(op.Attrs("index"), [data([2, 3]), np.array([1, -1])])
     with pytest.raises(OpError, match="mask has 1"):
         op.compute(op.Attrs("mask"), [data([2, 3]), np.array([True])])
+    with pytest.raises(OpError, match="1-D"):
+        op.compute(op.Attrs("index"), [data([2, 3]), np.array(1)])
 
 
 # ----------------------------------------------------------------------------------- ReverseSequence

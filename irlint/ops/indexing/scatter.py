@@ -248,5 +248,7 @@ class ScatterNDUpdate15(_ScatterND):
 
 @register
 class ScatterNDUpdate3(_ScatterND):
-    versions = ("opset3",)
+    """ScatterNDUpdate-3, which OpenVINO writes as version "opset4"."""
+
+    versions = ("opset4",)
     Attrs = NoAttrs

@@ -53,15 +53,17 @@ class Reverse(Op):
         data, axes = inputs
         if attrs.mode == "mask" and axes.etype is not None and axes.etype != BOOL:
             raise OpError(f"Reverse: mask mode needs a boolean axes input, got {axes.etype}")
-        if axes.shape is not None and len(axes.shape) > 1:
+        if axes.shape is not None and len(axes.shape) != 1:
             raise OpError(f"Reverse: axes must be 1-D, got {format_shape(axes.shape)}")
         if data.rank is not None:
             _axes(attrs.mode, axes.value, data.rank)
         return fold(self, attrs, inputs, [TensorInfo(data.etype, data.shape)])
 
     def compute(self, attrs: ReverseAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        x = np.asarray(inputs[0])
-        axes = _axes(attrs.mode, np.asarray(inputs[1]), x.ndim) or []
+        x, axes_in = np.asarray(inputs[0]), np.asarray(inputs[1])
+        if axes_in.ndim != 1:
+            raise OpError(f"Reverse: axes must be 1-D, got shape {list(axes_in.shape)}")
+        axes = _axes(attrs.mode, axes_in, x.ndim) or []
         return [np.ascontiguousarray(np.flip(x, axis=tuple(axes))) if axes else x.copy()]
 
 
