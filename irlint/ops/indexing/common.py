@@ -22,3 +22,13 @@ def normalized(op: str, idx: np.ndarray, size: int, what: str = "index") -> np.n
         v = int(idx[bad].reshape(-1)[0])
         raise OpError(f"{op}: {what} {v} is out of range [{-size}, {size - 1}]")
     return np.where(idx < 0, idx + size, idx)
+
+
+def one_int(op: str, name: str, arr: np.ndarray) -> int:
+    """The single integer of a scalar (or one-element) input; OpError otherwise."""
+    a = np.asarray(arr)
+    if not np.issubdtype(a.dtype, np.integer):
+        raise OpError(f"{op}: {name} must be an integer, got {a.dtype}")
+    if a.size != 1:
+        raise OpError(f"{op}: {name} must be a single value, got shape {list(a.shape)}")
+    return int(a.reshape(-1)[0])

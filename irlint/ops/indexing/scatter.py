@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
-from irlint.ops.indexing.common import int_indices, normalized
-from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
+from irlint.ops.indexing.common import int_indices, normalized, one_int
+from irlint.ops.movement.axes import normalize_axis, scalar_value
 from irlint.ops.movement.dims import merge_shapes
 from irlint.ops.registry import register
 from irlint.types import Shape, format_shape, static_shape
@@ -108,7 +108,7 @@ class ScatterUpdate(Op):
     def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
         x, upd = np.asarray(inputs[0]), np.asarray(inputs[2])
         idx = int_indices("ScatterUpdate", inputs[1])
-        (axis,) = as_int_array("ScatterUpdate", "axis", inputs[3])
+        axis = one_int("ScatterUpdate", "axis", inputs[3])
         ax = normalize_axis("ScatterUpdate", axis, x.ndim)
         want = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
         if upd.shape != want:
@@ -159,7 +159,7 @@ class _ScatterElements(Op):
     def compute(self, attrs: object, inputs: Sequence[Array]) -> list[Array]:
         x, upd = np.asarray(inputs[0]), np.asarray(inputs[2])
         idx = int_indices("ScatterElementsUpdate", inputs[1])
-        (axis,) = as_int_array("ScatterElementsUpdate", "axis", inputs[3])
+        axis = one_int("ScatterElementsUpdate", "axis", inputs[3])
         reduction = self._reduction(attrs)
         if idx.shape != upd.shape or idx.ndim != x.ndim:
             raise OpError(f"ScatterElementsUpdate: indices {list(idx.shape)} and updates {list(upd.shape)} must "

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
+from irlint.ops.indexing.common import one_int
+from irlint.ops.movement.axes import normalize_axis, scalar_value
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, ELEMENT_TYPES, Dim, ElementType, format_shape
 
@@ -76,7 +77,7 @@ class TopK(Op):
         _check(attrs)
         it = _index_type(attrs)
         x = np.asarray(inputs[0])
-        (k,) = as_int_array("TopK", "k", inputs[1])
+        k = one_int("TopK", "k", inputs[1])
         if x.ndim == 0:
             raise OpError("TopK: data must have rank 1 or more")
         ax = normalize_axis("TopK", attrs.axis, x.ndim)

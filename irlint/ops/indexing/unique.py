@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
+from irlint.ops.indexing.common import one_int
+from irlint.ops.movement.axes import normalize_axis, scalar_value
 from irlint.ops.movement.dims import dims_product
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, ELEMENT_TYPES, Dim, ElementType, format_shape
@@ -79,7 +80,7 @@ class Unique(Op):
         it, ct = _types(attrs)
         x = np.asarray(inputs[0])
         if len(inputs) == 2:
-            (axis,) = as_int_array("Unique", "axis", inputs[1])
+            axis = one_int("Unique", "axis", inputs[1])
             ax = normalize_axis("Unique", axis, x.ndim)
             moved = np.moveaxis(x, ax, 0)
         else:

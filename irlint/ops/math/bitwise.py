@@ -84,4 +84,4 @@ class BitwiseNot(Op):
         x = np.asarray(inputs[0])
         if not (np.issubdtype(x.dtype, np.integer) or x.dtype == np.bool_):
             raise OpError(f"BitwiseNot: input must be an integer or boolean tensor, got {x.dtype}")
-        return [np.invert(x)]
+        return [np.asarray(np.invert(x))]

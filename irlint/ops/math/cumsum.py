@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
+from irlint.ops.indexing.common import one_int
+from irlint.ops.movement.axes import normalize_axis, scalar_value
 from irlint.ops.registry import register
 from irlint.types import format_shape
 
@@ -42,14 +43,14 @@ class CumSum(Op):
 
     def compute(self, attrs: CumSumAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
-        axis = as_int_array("CumSum", "axis", inputs[1])[0] if len(inputs) == 2 else 0
+        axis = one_int("CumSum", "axis", inputs[1]) if len(inputs) == 2 else 0
         if x.ndim == 0:
             return [np.zeros_like(x) if attrs.exclusive else x.copy()]
         ax = normalize_axis("CumSum", axis, x.ndim)
         y = np.flip(x, ax) if attrs.reverse else x
         with np.errstate(all="ignore"):
             out = np.cumsum(y, axis=ax, dtype=x.dtype)
-        if attrs.exclusive:
+        if attrs.exclusive and out.shape[ax]:
             out = np.concatenate([np.zeros_like(np.take(out, [0], axis=ax)), np.take(out, range(out.shape[ax] - 1),
                                                                                      axis=ax)], axis=ax)
         if attrs.reverse:

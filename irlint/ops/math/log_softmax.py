@@ -35,6 +35,8 @@ class LogSoftmax(Op):
     def compute(self, attrs: LogSoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
         ax = normalize_axis("LogSoftmax", attrs.axis, x.ndim)
+        if x.size == 0:
+            return [x.copy()]
         xf = x.astype(np.float64)
         with np.errstate(all="ignore"):
             shifted = xf - np.max(xf, axis=ax, keepdims=True)

@@ -80,8 +80,8 @@ class Round(Op):
         if not np.issubdtype(x.dtype, np.floating):
             return [x.copy()]
         if attrs.mode == "half_to_even":
-            return [np.rint(x)]
-        return [round_half_away(x).astype(x.dtype)]
+            return [np.asarray(np.rint(x))]
+        return [np.asarray(round_half_away(x)).astype(x.dtype)]
 
 
 @register
