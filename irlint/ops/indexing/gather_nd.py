@@ -72,7 +72,11 @@ class _GatherND(Op):
         k = idx.shape[-1]
         nb = int(np.prod(x.shape[:bd], dtype=np.int64))
         xb = x.reshape((nb, *x.shape[bd:]))
-        ib = idx.reshape((nb, -1, k))
+        m = int(np.prod(idx.shape[bd:-1], dtype=np.int64))  # index tuples per batch
+        ib = idx.reshape((nb, m, k))
+        if k == 0:  # an empty tuple picks the whole slice
+            out = np.broadcast_to(xb[:, None], (nb, m, *x.shape[bd:]))
+            return [np.ascontiguousarray(out).reshape([d.lo for d in shape])]
         cols = [normalized("GatherND", ib[..., j], x.shape[bd + j]) for j in range(k)]
         rows = np.arange(nb).reshape(nb, 1)
         out = xb[(rows, *cols)] if nb * ib.shape[1] else np.zeros((nb, ib.shape[1], *x.shape[bd + k:]), x.dtype)
