@@ -93,7 +93,8 @@ class Identity(Op):
     infer_reads_values = False
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-        return [TensorInfo(inputs[0].etype, inputs[0].shape, inputs[0].value)]
+        # No value here: infer is memoised on shapes (infer_reads_values=False); folding calls compute.
+        return [TensorInfo(inputs[0].etype, inputs[0].shape)]
 
     def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
         return [np.array(inputs[0], copy=True)]
