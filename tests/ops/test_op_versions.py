@@ -22,7 +22,7 @@ WRITTEN = {
     "Round": ["opset5"], "Identity": ["opset16"], "IsNaN": ["opset10"], "IsInf": ["opset10"],
     "IsFinite": ["opset10"], "LogSoftmax": ["opset5"], "GatherElements": ["opset6"],
     "GatherND": ["opset5", "opset8"], "ScatterUpdate": ["opset3"], "ScatterElementsUpdate": ["opset3", "opset12"],
-    "ScatterNDUpdate": ["opset4", "opset15"], "TopK": ["opset1", "opset3", "opset11"], "OneHot": ["opset1"],
+    "ScatterNDUpdate": ["opset4", "opset15"], "TopK": ["opset1", "opset3", "opset11"], "OneHot": ["opset1", "opset16"],
     "NonZero": ["opset3"], "Pad": ["opset1", "opset12"], "Reverse": ["opset1"], "ReverseSequence": ["opset1"],
     "Roll": ["opset7"], "CumSum": ["opset3"], "DepthToSpace": ["opset1"], "SpaceToDepth": ["opset1"],
     "ShuffleChannels": ["opset1"], "Bucketize": ["opset3"], "BitwiseAnd": ["opset13"], "BitwiseOr": ["opset13"],

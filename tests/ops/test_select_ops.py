@@ -15,6 +15,7 @@ ops = pytest.importorskip("openvino.opset15")
 ops1 = pytest.importorskip("openvino.opset1")
 ops3 = pytest.importorskip("openvino.opset3")
 ops11 = pytest.importorskip("openvino.opset11")
+ops16 = pytest.importorskip("openvino.opset16")
 
 RNG = np.random.default_rng(11)
 
@@ -102,6 +103,18 @@ def test_one_hot(axis, on, off, dtype) -> None:
     model, inputs = model_of(build, idx.astype(np.int32))
     check_op(model, inputs, "OneHot")
     model, _ = model_of(build, idx, [-1, 3])
+    check_shapes(model, "OneHot")
+
+
+@pytest.mark.parametrize("mode", [None, "ignore_negative", "normalize"])
+@pytest.mark.parametrize("axis", [-1, 0])
+def test_one_hot16_negative_indices(mode, axis) -> None:
+    idx = np.array([[0, 2, -1], [3, -3, -4]], np.int64)  # -4 and 3 are outside [-3, 3)
+    build = lambda p: ops16.one_hot(p, const(3), const(5.0, np.float32), const(-1.0, np.float32), axis, mode)  # noqa: E731
+    model, inputs = model_of(build, idx)
+    got = check_op(model, inputs, "OneHot")[0]
+    assert (got == 5.0).sum() == (4 if mode == "normalize" else 2)
+    model, _ = model_of(build, idx, [2, -1])
     check_shapes(model, "OneHot")
 
 

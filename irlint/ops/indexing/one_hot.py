@@ -1,7 +1,8 @@
-"""OneHot-1: `on_value` where ``indices == position along the new axis``, `off_value` elsewhere.
+"""OneHot-1/16: `on_value` where ``indices == position along the new axis``, `off_value` elsewhere.
 
-An index outside ``[0, depth)`` (negative ones included) gives a row of `off_value`, as OpenVINO's
-reference and CPU plugin do. The output type is `on_value`'s.
+An index outside ``[0, depth)`` gives a row of `off_value`. Negative indices do too in OneHot-1 and
+with OneHot-16's ``negative_indices_mode="ignore_negative"``; ``"normalize"`` counts them from the
+end (``-1`` is ``depth-1``; below ``-depth`` still gives `off_value`). The output type is `on_value`'s.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ class OneHotAttrs:
     axis: int = -1
 
 
+@dataclass(frozen=True)
+class OneHot16Attrs:
+    axis: int = -1
+    negative_indices_mode: str = "ignore_negative"
+
+
 def _scalar_input(name: str, info: TensorInfo) -> None:
     shape = info.shape
     if shape is not None and (len(shape) > 1 or (len(shape) == 1 and shape[0].value not in (1, None))):
@@ -39,6 +46,9 @@ class OneHot(Op):
 
     def infer(self, attrs: OneHotAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         indices, depth_in, on, off = inputs
+        mode = getattr(attrs, "negative_indices_mode", "ignore_negative")
+        if mode not in ("ignore_negative", "normalize"):
+            raise OpError(f"OneHot: negative_indices_mode must be ignore_negative or normalize, got {mode!r}")
         for name, info in (("depth", depth_in), ("on_value", on), ("off_value", off)):
             _scalar_input(name, info)
         if on.etype is not None and off.etype is not None and on.etype != off.etype:
@@ -57,6 +67,9 @@ class OneHot(Op):
 
     def compute(self, attrs: OneHotAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         idx = int_indices("OneHot", inputs[0])
+        mode = getattr(attrs, "negative_indices_mode", "ignore_negative")
+        if mode not in ("ignore_negative", "normalize"):
+            raise OpError(f"OneHot: negative_indices_mode must be ignore_negative or normalize, got {mode!r}")
         depth_arr, on, off = (np.asarray(a) for a in inputs[1:])
         if depth_arr.size != 1 or on.size != 1 or off.size != 1:
             raise OpError("OneHot: depth, on_value and off_value must be scalars")
@@ -64,6 +77,14 @@ class OneHot(Op):
         if depth < 0:
             raise OpError(f"OneHot: depth must not be negative, got {depth}")
         ax = normalize_axis("OneHot", attrs.axis, idx.ndim + 1)
+        if mode == "normalize":
+            idx = np.where(idx < 0, idx + depth, idx)
         positions = np.arange(depth).reshape((depth,) + (1,) * (idx.ndim - ax))
         hot = np.expand_dims(idx, ax) == positions
         return [np.where(hot, on.reshape(()), off.reshape(())).astype(on.dtype)]
+
+
+@register
+class OneHot16(OneHot):
+    versions = ("opset16",)
+    Attrs = OneHot16Attrs
