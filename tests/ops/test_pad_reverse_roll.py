@@ -51,7 +51,7 @@ def test_pad(mode, begin, end, version) -> None:
     check_shapes(model, "Pad")
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.bool_, np.int64])
+@pytest.mark.parametrize("dtype", [np.int32, np.bool_, np.int64, np.float16, np.uint8])
 def test_pad_dtypes_and_default_value(dtype) -> None:
     model, inputs = model_of(lambda p: ops12.pad(p, const([1, 0]), const([0, 2]), "constant"), data([2, 3], dtype))
     check_op(model, inputs, "Pad")
@@ -158,7 +158,7 @@ def test_roll_i32_inputs_and_checks() -> None:
 @pytest.mark.parametrize("exclusive", [False, True])
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("axis", [0, 1, -1])
-@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64, np.float16])
 def test_cumsum(exclusive, reverse, axis, dtype) -> None:
     build = lambda p: ops3.cumsum(p, const(axis), exclusive, reverse)  # noqa: E731
     model, inputs = model_of(build, data([2, 3, 4], dtype))

@@ -59,7 +59,7 @@ def test_topk_ties(mode, sort, k, axis) -> None:
     check_shapes(model, "TopK")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64, np.uint8])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.int64, np.uint8])
 def test_topk_dtypes_and_3d(dtype) -> None:
     x = (RNG.integers(0, 6, (2, 5, 3))).astype(dtype)
     for mode in ("max", "min"):

@@ -34,6 +34,7 @@ UNARY = [
     ("Atan", ops.atan, np.array([-5, -1, 0, 1, 7], np.int32)),
     ("Sinh", ops.sinh, np.array([-3, -1, 0, 1, 2], np.int32)),
     ("Asinh", ops.asinh, np.array([-9, 0, 2, 40], np.int64)),
+    ("Cosh", ops.cosh, X.astype(np.float16)), ("SoftSign", ops.softsign, X.astype(np.float16)),
 ]
 
 
