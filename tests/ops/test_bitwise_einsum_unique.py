@@ -184,3 +184,18 @@ def test_unique_empty_input() -> None:
     op = lookup("Unique", "opset10")
     outs = op.compute(op.Attrs(), [np.zeros(0, np.float32)])
     assert [o.shape for o in outs] == [(0,), (0,), (0,), (0,)]
+
+
+def test_unique_nan_is_never_equal() -> None:
+    # IEEE equality: every NaN is its own unique value; -0.0 equals 0.0 (the first one is kept).
+    x = np.array([np.nan, 1, np.nan, -0.0, 0.0, 1], np.float32)
+    model, inputs = model_n(lambda p: ops10.unique(p, None, False), {"x": x})
+    got = check_op(model, inputs, "Unique")
+    assert got[1].tolist() == [0, 1, 2, 3] and got[3].tolist() == [1, 2, 1, 2]
+    # sorted=true: numbers ascending, then the NaNs in input order (the CPU plugin's answer here is
+    # inconsistent: counts of 0, docs/semantics.md).
+    op = lookup("Unique", "opset10")
+    values, first, inverse, counts = op.compute(op.Attrs(sorted=True), [x])
+    assert values[:2].tolist() == [0.0, 1.0] and np.isnan(values[2:]).all()
+    assert first.tolist() == [3, 1, 0, 2] and counts.tolist() == [2, 2, 1, 1]
+    assert inverse.tolist() == [2, 1, 3, 0, 0, 1]

@@ -3,7 +3,8 @@
 Four outputs: the unique values, the index of each one's first occurrence, for every input element
 (slice) the index of its unique value, and the count of each. `sorted=true` orders them ascending
 (slices lexicographically), `sorted=false` by first occurrence. The number of unique values is known
-only from the data, so shapes are bounded intervals, as OpenVINO infers them.
+only from the data, so shapes are bounded intervals, as OpenVINO infers them. Equality is IEEE's:
+every NaN is its own unique value (sorted after the numbers) and -0.0 equals 0.0.
 """
 
 from __future__ import annotations
