@@ -252,3 +252,21 @@ def test_scatter_nd_update_errors() -> None:
     with pytest.raises(OpError, match="updates"):
         op.infer(op.Attrs(), [TensorInfo(F32, static_shape([4, 3])), TensorInfo(I64, static_shape([2, 1])),
                               TensorInfo(F32, static_shape([2, 4]))])
+
+
+@pytest.mark.parametrize("type_name", ["ScatterElementsUpdate", "ScatterNDUpdate"])
+def test_scatter_min_max_with_nan_follow_the_reference(type_name) -> None:
+    # The reference's `acc > upd ? acc : upd`: the update wins whenever a NaN is involved. The CPU
+    # plugin keeps the accumulator instead ([nan, 1, 5, nan] for max; docs/semantics.md).
+    x = np.array([np.nan, 1, 2, np.nan], np.float32)
+    u = np.array([1, np.nan, 5, np.nan], np.float32)
+    idx = np.arange(4)
+    if type_name == "ScatterElementsUpdate":
+        op = lookup(type_name, "opset12")
+        run = lambda r: op.compute(op.Attrs(r), [x, idx, u, np.array(0)])[0]  # noqa: E731
+    else:
+        op = lookup(type_name, "opset15")
+        run = lambda r: op.compute(op.Attrs(r), [x, idx.reshape(4, 1), u])[0]  # noqa: E731
+    np.testing.assert_array_equal(run("max"), [1, np.nan, 5, np.nan])
+    np.testing.assert_array_equal(run("min"), [1, np.nan, 2, np.nan])
+    np.testing.assert_array_equal(run("sum"), [np.nan, np.nan, 7, np.nan])

@@ -4,7 +4,8 @@ Updates are applied in row-major order of the indices, so with duplicate indices
 the last one wins (OpenVINO's reference; the spec leaves it undefined). Reductions follow the
 reference: with ``use_init_val=false`` the target starts from the reduction's neutral value; on
 booleans sum is OR and prod is AND; an integer `mean` rounds down. Negative indices count from the
-end; out-of-range ones are errors.
+end; out-of-range ones are errors. Float min/max follow the reference's ``a > b ? a : b``: an update
+replaces a NaN, and a NaN update replaces the value (docs/semantics.md).
 """
 
 from __future__ import annotations
@@ -71,7 +72,16 @@ def apply_updates(out: Array, targets: Array, updates: Array, reduction: str, us
     if not use_init_val:
         flat[targets] = _neutral(reduction, out.dtype)
     with np.errstate(all="ignore"):
-        fn.at(flat, targets, updates)  # unbuffered: every duplicate is applied
+        if reduction in ("min", "max") and out.dtype.kind == "f" and (np.isnan(updates).any()
+                                                                      or np.isnan(flat[targets]).any()):
+            # OpenVINO's reference keeps the accumulator only if it compares greater (max) or less
+            # (min): a NaN on either side lets the update through. np.maximum would spread the NaN.
+            better = np.greater if reduction == "max" else np.less
+            for t, u in zip(targets.tolist(), updates.tolist()):
+                if not better(flat[t], u):
+                    flat[t] = u
+        else:
+            fn.at(flat, targets, updates)  # unbuffered: every duplicate is applied
         if reduction == "mean":
             counts = np.bincount(targets, minlength=flat.shape[0])
             hit = counts > 0
