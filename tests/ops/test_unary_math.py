@@ -148,3 +148,11 @@ def test_hard_sigmoid_alpha_1_beta_0() -> None:
     x = np.array([-0.5, 0.066, 0.7, 1.5, np.nan], np.float32)
     got = op.compute(op.Attrs(), [x, np.float32(1.0), np.float32(0.0)])[0]
     np.testing.assert_allclose(got, [0.0, 0.066, 0.7, 1.0, 1.0], rtol=1e-6)
+
+
+def test_log_softmax_nan_spreads_along_the_axis() -> None:
+    # One NaN makes the sum NaN, so the whole slice is NaN (the reference); the CPU plugin answers
+    # -inf for the other elements (docs/semantics.md).
+    op = lookup("LogSoftmax", "opset5")
+    got = op.compute(op.Attrs(axis=1), [np.array([[1, np.nan, 2, 3], [1, 2, 3, 4]], np.float32)])[0]
+    assert np.isnan(got[0]).all() and np.isfinite(got[1]).all()
