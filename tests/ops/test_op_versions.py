@@ -27,8 +27,7 @@ WRITTEN = {
     "Roll": ["opset7"], "CumSum": ["opset3"], "DepthToSpace": ["opset1"], "SpaceToDepth": ["opset1"],
     "ShuffleChannels": ["opset1"], "Bucketize": ["opset3"], "BitwiseAnd": ["opset13"], "BitwiseOr": ["opset13"],
     "BitwiseXor": ["opset13"], "BitwiseNot": ["opset13"], "BitwiseLeftShift": ["opset15"],
-    "BitwiseRightShift": ["opset15"], "Einsum": ["opset7"], "Unique": ["opset10"], "HardSigmoid": ["opset1"],
-    "Selu": ["opset1"],
+    "BitwiseRightShift": ["opset15"], "Einsum": ["opset7"], "Unique": ["opset10"],
 }
 
 
@@ -65,8 +64,6 @@ def test_written_versions_match_openvino() -> None:
                                                                                                          np.float32)))]
     nodes.append(o4.scatter_nd_update(p, o15.constant(np.array([[1]], np.int64)), o15.constant(np.zeros((1, 4),
                                                                                                         np.float32))))
-    one = o15.constant(np.float32(1))
-    nodes += [o15.hard_sigmoid(p, one, one), o15.selu(p, one, one)]
     nodes.append(NodeFactory("opset1").create("Reverse", [p.output(0), o15.constant(np.array([1], np.int64)).output(0)],
                                               {"mode": "index"}))
     model = ov.Model([o15.result(n) for n in nodes], [p, pi])
@@ -75,5 +72,5 @@ def test_written_versions_match_openvino() -> None:
         root = etree.parse(str(Path(tmp) / "m.xml")).getroot()
     seen = {la.get("type"): la.get("version") for la in root.find("layers")}
     for type_name in ("SoftSign", "Acosh", "Identity", "IsInf", "Roll", "Einsum", "BitwiseLeftShift", "Bucketize",
-                      "ScatterNDUpdate", "Reverse", "HardSigmoid", "Selu"):
+                      "ScatterNDUpdate", "Reverse"):
         assert seen[type_name] in WRITTEN[type_name], (type_name, seen[type_name])

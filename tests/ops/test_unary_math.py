@@ -122,34 +122,6 @@ def test_log_softmax_axis_out_of_range() -> None:
         op.infer(attrs, [TensorInfo(F32, static_shape([2, 3, 4]))])
 
 
-@pytest.mark.parametrize("alpha,beta", [(0.2, 0.5), (1.0, 0.1), (-0.5, 0.3), (1 / 6, 0.5)])
-def test_hard_sigmoid(alpha, beta) -> None:
-    x = np.concatenate([X.reshape(-1), SPECIAL]).astype(np.float32)
-    fn = lambda p: ops.hard_sigmoid(p, ops.constant(np.float32(alpha)), ops.constant(np.float32(beta)))  # noqa: E731
-    model, inputs = model1(fn, x)
-    check_op(model, inputs, "HardSigmoid")
-    model, _ = model1(fn, x, [-1])
-    check_shapes(model, "HardSigmoid")
-
-
-@pytest.mark.parametrize("alpha,lambda_", [(1.67326, 1.0507), (0.5, 2.0)])
-def test_selu(alpha, lambda_) -> None:
-    fn = lambda p: ops.selu(p, ops.constant(np.array([alpha], np.float32)), ops.constant(np.float32(lambda_)))  # noqa: E731
-    model, inputs = model1(fn, X)
-    check_op(model, inputs, "Selu")
-    model, _ = model1(fn, X, [2, -1, 4])
-    check_shapes(model, "Selu")
-
-
-def test_hard_sigmoid_alpha_1_beta_0() -> None:
-    # The CPU plugin answers min(1, max(0, x + 0.5)) for alpha=1, beta=0 (docs/semantics.md); the
-    # spec's max(0, min(1, x)) is checked directly.
-    op = lookup("HardSigmoid", "opset1")
-    x = np.array([-0.5, 0.066, 0.7, 1.5, np.nan], np.float32)
-    got = op.compute(op.Attrs(), [x, np.float32(1.0), np.float32(0.0)])[0]
-    np.testing.assert_allclose(got, [0.0, 0.066, 0.7, 1.0, 1.0], rtol=1e-6)
-
-
 def test_log_softmax_nan_spreads_along_the_axis() -> None:
     # One NaN makes the sum NaN, so the whole slice is NaN (the reference); the CPU plugin answers
     # -inf for the other elements (docs/semantics.md).
