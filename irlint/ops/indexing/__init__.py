@@ -1,0 +1,1 @@
+"""Index-driven ops: GatherElements, GatherND, Scatter*, OneHot, NonZero, TopK."""
