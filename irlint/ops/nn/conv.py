@@ -249,9 +249,10 @@ class _Backprop(Op):
                     for a in range(n_sp)]
         size = [max(full_len[a], pb[a] + out[a]) for a in range(n_sp)]
         full = np.zeros((n, g, o, *size), acc)
-        sp = LETTERS[:n_sp]
+        flat = xs.reshape(n, g, i, -1)
         for taps in product(*(range(k) for k in kernel)):
-            contrib = np.einsum(f"ngi{sp},gio->ngo{sp}", xs, wa[(slice(None),) * 3 + taps], optimize=True)
+            w_tap = np.swapaxes(wa[(slice(None),) * 3 + taps], 1, 2)  # [g, o, i]
+            contrib = np.matmul(w_tap[np.newaxis], flat).reshape(n, g, o, *x.shape[2:])
             region = tuple(slice(t * attrs.dilations[a], t * attrs.dilations[a]
                                  + (x.shape[2 + a] - 1) * attrs.strides[a] + 1, attrs.strides[a])
                            for a, t in enumerate(taps))
