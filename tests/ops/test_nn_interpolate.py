@@ -159,6 +159,18 @@ def test_interpolate_shapes() -> None:
     _, bad = _bound("opset11", {"mode": "area", "shape_calculation_mode": "sizes"})
     with pytest.raises(OpError, match="mode='area'"):
         op.infer(bad, [data, scales, axes])
-    _, pil = _bound("opset11", {"mode": "bilinear_pillow", "shape_calculation_mode": "sizes"})
-    with pytest.raises(OpError, match="not implemented"):
-        op.infer(pil, [data, scales, axes])
+    _, pil = _bound("opset11", {"mode": "bilinear_pillow", "shape_calculation_mode": "scales"})
+    with pytest.raises(OpError, match="exactly two axes"):
+        op.infer(pil, [data, TensorInfo(F32, static_shape((1,)), np.array([2.0], np.float32)),
+                       TensorInfo(I64, static_shape((1,)), np.array([2], np.int64))])
+    v4 = lookup("Interpolate", "opset4")
+    with pytest.raises(OpError, match="mode='bilinear_pillow'"):
+        v4.infer(pil, [data, scales, scales, axes])
+
+
+@pytest.mark.parametrize("mode", ["bilinear_pillow", "bicubic_pillow"])
+@pytest.mark.parametrize("sizes", [[9, 11], [3, 4], [2, 6], [5, 9]])
+@pytest.mark.parametrize("axes", [(2, 3), (3, 2)])
+def test_pillow_modes(mode, sizes, axes) -> None:
+    m, inputs = model(lambda p: v11(p, mode, sizes=sizes, axes=axes, cube_coeff=-0.5))
+    check_op(m, inputs, "Interpolate", rtol=2e-4, atol=2e-5)

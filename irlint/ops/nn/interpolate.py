@@ -1,4 +1,5 @@
-"""Interpolate-1, -4 and -11: resizing along chosen axes (nearest, linear, linear_onnx, cubic).
+"""Interpolate-1, -4 and -11: resizing along chosen axes (nearest, linear, linear_onnx, cubic and,
+for v11, bilinear_pillow and bicubic_pillow).
 
 Every mode the reference kernel implements is separable: an output element is a product over the
 resized axes of per-axis weights (the `linear` mode normalises by the product of per-axis sums), so
@@ -148,6 +149,29 @@ def linear_weights(c: np.ndarray, in_len: int, scale: F32, antialias: bool) -> n
     return np.divide(w, total, out=np.zeros_like(w), where=total != 0)
 
 
+def _pil_filter(mode: str, t: np.ndarray, a: float) -> np.ndarray:
+    t = np.abs(t)
+    if mode == "bilinear_pillow":
+        return np.where(t < 1, 1 - t, 0.0)
+    return np.where(t < 1, ((a + 2) * t - (a + 3)) * t * t + 1, np.where(t < 2, (((t - 5) * t + 8) * t - 4) * a, 0.0))
+
+
+def pillow_weights(mode: str, in_len: int, out_len: int, a: float) -> np.ndarray:
+    """Pillow's resampling filter (Resample.c as the reference kernel ports it): stretched by the
+    downscale factor, truncated to [center - support, center + support] and normalised per row."""
+    scale = in_len / out_len
+    stretch = max(scale, 1.0)
+    support = (1.0 if mode == "bilinear_pillow" else 2.0) * stretch
+    centre = (np.arange(out_len) + 0.5) * scale
+    lo = np.maximum(np.trunc(centre - support + 0.5), 0).astype(np.int64)
+    hi = np.minimum(np.trunc(centre + support + 0.5), in_len).astype(np.int64)
+    cols = np.arange(in_len)
+    inside = (cols[None, :] >= lo[:, None]) & (cols[None, :] < hi[:, None])
+    w = np.where(inside, _pil_filter(mode, (cols[None, :] - centre[:, None] + 0.5) / stretch, a), 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    return np.divide(w, total, out=w.copy(), where=total != 0)
+
+
 def resize(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int], scales: Sequence[F32], plan: Plan) -> np.ndarray:
     """Resize the (already padded) `x` along `axes` to `sizes`, reading coordinates with `scales`."""
     downsample = any(s < F32(1) for s in scales)
@@ -158,7 +182,9 @@ def resize(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int], scales: Seq
         if plan.mode == "nearest":
             y = np.take(y, nearest_index(plan.nearest, c, bool(scale < F32(1)), in_len), axis=axis)
             continue
-        if plan.mode == "linear_onnx":
+        if plan.mode.endswith("_pillow"):
+            w = pillow_weights(plan.mode, in_len, out_len, plan.cube_coeff)
+        elif plan.mode == "linear_onnx":
             w = linear_onnx_weights(c, in_len)
         elif plan.mode == "cubic":
             w = cubic_weights(c, in_len, plan.cube_coeff)
@@ -198,9 +224,11 @@ def _check_axes(op: str, axes: Sequence[int], rank: int) -> list[int]:
 
 
 class _InterpolateBase(Op):
+    modes: tuple[str, ...] = MODES
+
     def check_plan(self, plan: Plan) -> Plan:
         op = self.types[0]
-        for value, allowed, name in ((plan.mode, MODES, "mode"), (plan.transform, TRANSFORMS,
+        for value, allowed, name in ((plan.mode, self.modes, "mode"), (plan.transform, TRANSFORMS,
                                      "coordinate_transformation_mode"), (plan.nearest, NEAREST, "nearest_mode")):
             if value not in allowed:
                 raise OpError(f"{op}: {name}={value!r} is not one of {', '.join(allowed)}")
@@ -301,16 +329,19 @@ class Interpolate11(Interpolate4):
     versions = ("opset11",)
     arity = (2, 3)
     axes_input = 2
+    modes = (*MODES, "bilinear_pillow", "bicubic_pillow")
 
     def _parts(self, attrs: Interpolate4Attrs, inputs: Sequence[TensorInfo]
                ) -> tuple[TensorInfo | None, TensorInfo | None, TensorInfo | None]:
         axes = inputs[2] if len(inputs) > 2 else None
         return (inputs[1], None, axes) if self._by_sizes(attrs) else (None, inputs[1], axes)
 
-    def plan(self, attrs: Interpolate4Attrs) -> Plan:
-        if attrs.mode.lower() in ("bilinear_pillow", "bicubic_pillow"):
-            raise OpError(f"Interpolate-11: mode {attrs.mode} (Pillow filters) is not implemented by irlint")
-        return super().plan(attrs)
+    def infer(self, attrs: Interpolate4Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        outs = super().infer(attrs, inputs)
+        if attrs.mode.lower().endswith("_pillow") and len(inputs) > 2 and inputs[2].value is not None \
+                and np.asarray(inputs[2].value).size != 2:
+            raise OpError("Interpolate-11: the Pillow modes resize exactly two axes (H, W)")
+        return outs
 
 
 @register
