@@ -38,3 +38,34 @@ def test_stft_shapes_and_errors() -> None:
     with pytest.raises(OpError, match="shorter than frame_size"):
         op.infer(attrs, [TensorInfo(F32, static_shape((2, 10))), TensorInfo(F32, static_shape((8,))), scalar(16),
                          scalar(4)])
+
+
+o16 = pytest.importorskip("openvino.opset16")
+
+
+@pytest.mark.parametrize("window_len,size,step", [(16, 16, 4), (11, 16, 5), (8, 8, 8)])
+@pytest.mark.parametrize("center,normalized", [(False, False), (True, False), (True, True)])
+@pytest.mark.parametrize("length", [None, 37, 20])
+@pytest.mark.parametrize("batched", [True, False])
+def test_istft(window_len, size, step, center, normalized, length, batched) -> None:
+    frames = 6
+    shape = ([2] if batched else []) + [size // 2 + 1, frames, 2]
+    x = RNG.standard_normal(shape).astype(np.float32)
+    window = np.hanning(window_len + 2)[1:-1].astype(np.float32)  # no zero ends: every sample is covered
+    p = o16.parameter(list(shape), np.float32, name="x")
+    extra = [] if length is None else [o16.constant(np.int64(length))]
+    node = o16.istft(p, o16.constant(window), o16.constant(np.int64(size)), o16.constant(np.int64(step)), center,
+                     normalized, *extra)
+    check_op(ov.Model([o16.result(node, name="y")], [p]), {"x": x}, "ISTFT", rtol=2e-4, atol=2e-4)
+
+
+def test_istft_shapes() -> None:
+    op = lookup("ISTFT", "opset16")
+    attrs, _ = bind_attrs(op.Attrs, {"center": "true", "normalized": "false"})
+    scalar = lambda v: TensorInfo(I64, (), np.array(v, np.int64))  # noqa: E731
+    (out,) = op.infer(attrs, [TensorInfo(F32, (DYNAMIC, Dim.of(9), Dim(3, 5), Dim.of(2))),
+                              TensorInfo(F32, static_shape((16,))), scalar(16), scalar(4)])
+    assert out.shape == (DYNAMIC, Dim(8, 16))
+    with pytest.raises(OpError, match="frequency bins"):
+        op.infer(attrs, [TensorInfo(F32, static_shape((8, 3, 2))), TensorInfo(F32, static_shape((16,))),
+                         scalar(16), scalar(4)])
