@@ -24,6 +24,7 @@ ATTRS = {
     "PSROIPooling": {"output_dim": "2", "group_size": "2", "spatial_scale": "1"},
     "ExtractImagePatches": {"sizes": "2,2", "strides": "1,1", "rates": "1,1"}, "ReorgYolo": {"stride": "2"},
     "RegionYolo": {"coords": "4", "classes": "3", "num": "2"},
+    "DetectionOutput": {"keep_top_k": "10", "num_classes": "3"},
 }
 UNKNOWN = [TensorInfo(None, None), TensorInfo(F32, None), TensorInfo(F32, (DYNAMIC,) * 4),
            TensorInfo(I64, (DYNAMIC,)), TensorInfo(F32, ())]
