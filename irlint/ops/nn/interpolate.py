@@ -314,6 +314,8 @@ class Interpolate4(_InterpolateBase):
         _, scales_in, axes_in = self._parts(attrs, infos)
         axes = list(range(rank)) if axes_in is None else _check_axes(
             self.types[0], [int(v) for v in np.asarray(axes_in.value).reshape(-1)], rank)
+        if any(xp.shape[a] == 0 and out_shape[a] > 0 for a in axes):
+            raise OpError(f"{self.types[0]}: cannot resize an empty axis of {list(xp.shape)} to {out_shape}")
         if self._by_sizes(attrs):
             scales = [F32(out_shape[a]) / F32(xp.shape[a]) for a in axes]
         else:
