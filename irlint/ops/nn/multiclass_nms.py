@@ -124,6 +124,8 @@ class _MulticlassNms(Op):
             total = dim_mul(per_image, images)
             rows = Dim(0, total.hi)
         elif not shared and len(inputs) > 2 and inputs[2].shape is not None:
+            if len(inputs[2].shape) != 1:
+                raise OpError(f"MulticlassNms: roisnum {format_shape(inputs[2].shape)} must be 1-D")
             images = inputs[2].shape[0]
         score_type = scores.etype or boxes.etype or F32
         return [TensorInfo(score_type, (rows, Dim.of(6))), TensorInfo(et, (rows, Dim.of(1))),
