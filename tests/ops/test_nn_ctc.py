@@ -11,6 +11,7 @@ from tests.opcheck import check_op
 
 ov = pytest.importorskip("openvino")
 o6 = pytest.importorskip("openvino.opset6")
+o1 = pytest.importorskip("openvino.opset1")
 
 RNG = np.random.default_rng(41)
 
@@ -47,3 +48,15 @@ def test_ctc_greedy_shapes_and_errors() -> None:
                          TensorInfo(I32, (), np.array(5, np.int32))])
     with pytest.raises(OpError, match="rows"):
         op.infer(attrs, [TensorInfo(F32, static_shape((2, 7, 5))), TensorInfo(I32, static_shape((3,)))])
+
+
+@pytest.mark.parametrize("merge", [True, False])
+def test_ctc_greedy_decoder_v1(merge) -> None:
+    x = _logits().transpose(1, 0, 2).copy()  # [T, N, C]
+    mask = np.ones((8, 3), np.float32)
+    mask[5:, 1] = 0
+    mask[0:, 2] = 0
+    mask[3, 0] = 0  # row 0 ends at step 3 even though later steps are marked again
+    p = o6.parameter(list(x.shape), np.float32, name="x")
+    node = o1.ctc_greedy_decoder(p, o1.constant(mask), merge)
+    check_op(ov.Model([o1.result(node, name="y")], [p]), {"x": x}, "CTCGreedyDecoder")

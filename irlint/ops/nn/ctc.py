@@ -1,8 +1,11 @@
-"""CTCGreedyDecoderSeqLen-6: best class per step, repeats merged, blanks dropped, rows left-aligned.
+"""CTCGreedyDecoderSeqLen-6 and CTCGreedyDecoder-1: best class per step, repeats merged, blanks
+dropped, rows left-aligned.
 
 As the reference kernel: steps at or after a row's sequence length are ignored; with
 `merge_repeated` a step equal to the previous step's class (blank included) is dropped; the
-decoded classes are packed to the left and the rest of the row is -1.
+decoded classes are packed to the left and the rest of the row is -1. CTCGreedyDecoder-1 reads
+time-major logits [T, N, C] with a [T, N] mask (a row ends at its first 0), the blank is the last
+class, and the output is float [N, T, 1, 1].
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.movement.axes import scalar_value
 from irlint.ops.movement.dims import merge
 from irlint.ops.registry import register
-from irlint.types import DYNAMIC, I32, I64, ElementType, element_type, format_shape, static_shape
+from irlint.types import DYNAMIC, I32, I64, Dim, ElementType, element_type, format_shape, static_shape
 
 
 @dataclass(frozen=True)
@@ -75,12 +78,59 @@ class CTCGreedyDecoderSeqLen(Op):
         if lengths.size and (lengths.min() < 0 or lengths.max() > steps):
             raise OpError(f"CTCGreedyDecoderSeqLen: sequence lengths {lengths.tolist()} must lie in [0, {steps}]")
         best = np.argmax(data, axis=2)
-        keep = (np.arange(steps)[None, :] < lengths[:, None]) & (best != blank)
-        if attrs.merge_repeated:
-            same = np.zeros_like(keep)
-            same[:, 1:] = best[:, 1:] == best[:, :-1]
-            keep &= ~same
-        order = np.argsort(~keep, axis=1, kind="stable")
-        count = keep.sum(axis=1)
-        decoded = np.where(np.arange(steps)[None, :] < count[:, None], np.take_along_axis(best, order, axis=1), -1)
+        decoded, count = _greedy(best, np.arange(steps)[None, :] < lengths[:, None], blank, attrs.merge_repeated)
         return [decoded.astype(outs[0].etype.dtype), count.astype(outs[1].etype.dtype)]  # type: ignore[union-attr]
+
+
+def _greedy(best: np.ndarray, valid: np.ndarray, blank: int, merge_repeated: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Left-packed decoded classes [N, T] (-1 after the end) and their counts for argmax classes [N, T]."""
+    steps = best.shape[1]
+    keep = valid & (best != blank)
+    if merge_repeated:
+        same = np.zeros_like(keep)
+        same[:, 1:] = best[:, 1:] == best[:, :-1]
+        keep &= ~same
+    order = np.argsort(~keep, axis=1, kind="stable")
+    count = keep.sum(axis=1)
+    decoded = np.where(np.arange(steps)[None, :] < count[:, None], np.take_along_axis(best, order, axis=1), -1)
+    return decoded, count
+
+
+@dataclass(frozen=True)
+class GreedyV1Attrs:
+    ctc_merge_repeated: bool = True
+
+
+@register
+class CTCGreedyDecoder(Op):
+    types = ("CTCGreedyDecoder",)
+    versions = ("opset1",)
+    Attrs = GreedyV1Attrs
+    arity = (2, 2)
+    infer_reads_values = False
+
+    def infer(self, attrs: GreedyV1Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        data, mask = inputs
+        if data.etype is not None and not data.etype.is_dynamic and not data.etype.is_float:
+            raise OpError(f"CTCGreedyDecoder: data must be floating-point, got {data.etype}")
+        if data.shape is not None and len(data.shape) != 3:
+            raise OpError(f"CTCGreedyDecoder: data {format_shape(data.shape)} must be [T, N, C]")
+        if mask.shape is not None and len(mask.shape) != 2:
+            raise OpError(f"CTCGreedyDecoder: sequence mask {format_shape(mask.shape)} must be [T, N]")
+        steps, batch = (DYNAMIC, DYNAMIC) if data.shape is None else data.shape[:2]
+        if mask.shape is not None:
+            merged = [merge(a, b) for a, b in zip((steps, batch), mask.shape)]
+            if None in merged:
+                raise OpError(f"CTCGreedyDecoder: data {format_shape(data.shape)} and mask "
+                              f"{format_shape(mask.shape)} disagree on [T, N]")
+            steps, batch = merged  # type: ignore[assignment]
+        return [TensorInfo(data.etype, (batch, steps, Dim.of(1), Dim.of(1)))]
+
+    def compute(self, attrs: GreedyV1Attrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        data, mask = np.asarray(inputs[0]), np.asarray(inputs[1])
+        self.infer(attrs, [TensorInfo(None, static_shape(a.shape)) for a in (data, mask)])
+        steps, _, classes = data.shape
+        best = np.argmax(data, axis=2).T  # [N, T]
+        valid = np.cumprod(mask.T != 0, axis=1).astype(bool)  # a row ends at its first 0
+        decoded, _ = _greedy(best, valid, classes - 1, attrs.ctc_merge_repeated)
+        return [decoded.astype(data.dtype).reshape(-1, steps, 1, 1)]
