@@ -57,6 +57,44 @@ def _onnx_cnn(tmp: Path):
     return ov.convert_model(str(path))
 
 
+def _onnx_detection(tmp: Path):
+    """ONNX NonMaxSuppression, RoiAlign, GridSample and MaxRoiPool, as detection heads export them."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes = [
+        helper.make_node("NonMaxSuppression", ["boxes", "scores", "max_out", "iou", "score_thr"], ["sel"],
+                         center_point_box=0),
+        helper.make_node("RoiAlign", ["feat", "rois", "batch_idx"], ["pooled"], mode="avg", output_height=3,
+                         output_width=2, sampling_ratio=2, spatial_scale=0.5,
+                         coordinate_transformation_mode="half_pixel"),
+        helper.make_node("GridSample", ["feat", "grid"], ["sampled"], align_corners=0, mode="bilinear",
+                         padding_mode="border"),
+        helper.make_node("MaxRoiPool", ["feat", "rois5"], ["maxpooled"], pooled_shape=[2, 2], spatial_scale=0.5),
+    ]
+    rng = np.random.default_rng(3)
+    centres = rng.random((1, 8, 2)) * 4
+    boxes = np.concatenate([centres, centres + rng.random((1, 8, 2)) + 0.5], axis=-1)[..., [1, 0, 3, 2]]
+    inits = [numpy_helper.from_array(boxes.astype(np.float32), "boxes"),
+             numpy_helper.from_array(np.array([4], np.int64), "max_out"),
+             numpy_helper.from_array(np.array([0.4], np.float32), "iou"),
+             numpy_helper.from_array(np.array([0.1], np.float32), "score_thr"),
+             numpy_helper.from_array(np.array([[1, 2, 9, 11], [0, 0, 5, 4]], np.float32), "rois"),
+             numpy_helper.from_array(np.array([0, 0], np.int64), "batch_idx"),
+             numpy_helper.from_array((rng.random((1, 5, 4, 2)) * 2.4 - 1.2).astype(np.float32), "grid"),
+             numpy_helper.from_array(np.array([[0, 1, 2, 9, 11], [0, 0, 0, 5, 4]], np.float32), "rois5")]
+    graph = helper.make_graph(
+        nodes, "det", [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, 2, 8]),
+                       helper.make_tensor_value_info("feat", TensorProto.FLOAT, [1, 3, 8, 10])],
+        [helper.make_tensor_value_info("sel", TensorProto.INT64, [None, 3]),
+         helper.make_tensor_value_info("pooled", TensorProto.FLOAT, [2, 3, 3, 2]),
+         helper.make_tensor_value_info("sampled", TensorProto.FLOAT, [1, 3, 5, 4]),
+         helper.make_tensor_value_info("maxpooled", TensorProto.FLOAT, [2, 3, 2, 2])],
+        initializer=inits)
+    path = tmp / "det.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return ov.convert_model(str(path))
+
+
 def _ti_conv():
     x = ops.parameter([4, 2, 6, 6], np.float32, name="X")
     h = ops.parameter([1, 3, 3, 3], np.float32, name="H")
@@ -78,15 +116,20 @@ def _ti_conv():
     return ov.Model(outs, [x, h], "ti_conv")
 
 
-@pytest.mark.parametrize("build", ["onnx_cnn", "onnx_cnn_dynamic", "ti_conv"])
+@pytest.mark.parametrize("build", ["onnx_cnn", "onnx_cnn_dynamic", "onnx_detection", "ti_conv"])
 def test_model_checks_clean_and_runs_like_the_cpu_plugin(build, tmp_path: Path) -> None:
-    model = _ti_conv() if build == "ti_conv" else _onnx_cnn(tmp_path)
+    if build == "onnx_detection":
+        model = _onnx_detection(tmp_path)
+    else:
+        model = _ti_conv() if build == "ti_conv" else _onnx_cnn(tmp_path)
     if build == "onnx_cnn_dynamic":  # batch, height and width unknown: shape inference works on intervals
         model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, -1, -1])})
     path = tmp_path / "m.xml"
     ov.save_model(model, str(path), compress_to_fp16=False)
     xml = path.read_text()
-    assert all(f'type="{t}"' in xml for t in ("Convolution", "MaxPool", "MVN", "Interpolate"))
+    wanted = ("NonMaxSuppression", "ROIAlign", "GridSample", "ROIPooling") if build == "onnx_detection" else \
+        ("Convolution", "MaxPool", "MVN", "Interpolate")
+    assert all(f'type="{t}"' in xml for t in wanted)
     findings = [d for d in irlint.check(path) if d.severity.name == "ERROR" or d.code == "G110"]
     assert not findings, [f"{d.code} {d.message}" for d in findings]
 
@@ -100,4 +143,6 @@ def test_model_checks_clean_and_runs_like_the_cpu_plugin(build, tmp_path: Path) 
     got = run(irlint.load(path), inputs)
     for i, result in enumerate(read.get_results()):
         name = result.get_friendly_name()
-        np.testing.assert_allclose(got[name], np.asarray(want[i]), rtol=2e-4, atol=2e-5, err_msg=name)
+        w = np.asarray(want[i])
+        assert got[name].shape == w.shape, f"{name}: {got[name].shape} vs OpenVINO {w.shape}"
+        np.testing.assert_allclose(got[name], w, rtol=2e-4, atol=2e-5, err_msg=name)
