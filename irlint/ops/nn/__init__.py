@@ -1,0 +1,1 @@
+"""Neural-network ops: convolutions, pooling, normalisation, quantisation, resizing and attention."""
