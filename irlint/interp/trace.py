@@ -13,13 +13,14 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from irlint.interp.events import Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
+from irlint.ir.model import Layer
 
 DEFAULT_BUDGET = 512 * 1024**2
 
@@ -27,6 +28,11 @@ DEFAULT_BUDGET = 512 * 1024**2
 def key(layer_path: str, frames: Frames, what: str) -> str:
     its = ".".join(str(k) for _p, k in frames)
     return f"{layer_path}@{its}:{what}" if its else f"{layer_path}:{what}"
+
+
+def _iterations(frames: Frames) -> str:
+    """The key's iteration part inside a body (frames never empty there)."""
+    return str(frames[0][1]) if len(frames) == 1 else ".".join(str(k) for _p, k in frames)
 
 
 def stats(a: np.ndarray) -> dict[str, object]:
@@ -55,7 +61,7 @@ class Trace:
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
     def record(self, k: str, value: np.ndarray) -> None:
-        a = np.asarray(value)
+        a = value if type(value) is np.ndarray else np.asarray(value)
         if self.in_memory + a.nbytes <= self.budget:
             # Kept by reference: the executor never mutates a tensor once produced. Statistics of kept
             # values are computed when asked for (stats_of / save), so recording stays cheap.
@@ -75,15 +81,33 @@ class Trace:
         """Pass events through, recording what they carry."""
         for ev in events:
             if isinstance(ev, IterationStarted):
-                for pid, v in ev.params.items():
-                    self.record(key(f"{ev.layer.path}/body/{pid}", ev.frames, "in"), v)
+                self.iteration_started(ev.layer, ev.iteration, ev.params, ev.frames)
             elif isinstance(ev, IterationFinished):
-                for rid, v in ev.results.items():
-                    self.record(key(f"{ev.layer.path}/body/{rid}", ev.frames, "out"), v)
+                self.iteration_finished(ev.layer, ev.iteration, ev.results, ev.frames)
             elif isinstance(ev, LayerEvaluated) and self.trace_all:
-                for port, v in zip(ev.layer.outputs, ev.outputs):
-                    self.record(key(ev.layer.path, ev.frames, f"out{port.id}"), v)
+                self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
             yield ev
+
+    # The listener hooks of the plain driver (`irlint.interp.run(model, inputs, listener=trace)`): the
+    # same records as `observe`, without event objects.
+    @property
+    def layers(self) -> bool:
+        return self.trace_all
+
+    def iteration_started(self, layer: Layer, iteration: int, params: Mapping[int, np.ndarray], frames: Frames) -> None:
+        prefix, its = f"{layer.path}/body/", _iterations(frames)
+        for pid, v in params.items():
+            self.record(f"{prefix}{pid}@{its}:in", v)
+
+    def iteration_finished(self, layer: Layer, iteration: int, results: Mapping[int, np.ndarray],
+                           frames: Frames) -> None:
+        prefix, its = f"{layer.path}/body/", _iterations(frames)
+        for rid, v in results.items():
+            self.record(f"{prefix}{rid}@{its}:out", v)
+
+    def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
+        for port, v in zip(layer.outputs, outputs):
+            self.record(key(layer.path, frames, f"out{port.id}"), v)
 
     def stats_of(self, k: str) -> dict[str, object]:
         if not self.info[k]:
