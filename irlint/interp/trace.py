@@ -16,6 +16,7 @@ import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -30,9 +31,8 @@ def key(layer_path: str, frames: Frames, what: str) -> str:
     return f"{layer_path}@{its}:{what}" if its else f"{layer_path}:{what}"
 
 
-def _iterations(frames: Frames) -> str:
-    """The key's iteration part inside a body (frames never empty there)."""
-    return str(frames[0][1]) if len(frames) == 1 else ".".join(str(k) for _p, k in frames)
+class _Named(dict):  # type: ignore[type-arg]
+    """A layer's outputs keyed by "out<port>": the key is the layer path, then ":out<port>"."""
 
 
 def stats(a: np.ndarray) -> dict[str, object]:
@@ -50,32 +50,82 @@ def stats(a: np.ndarray) -> dict[str, object]:
 
 @dataclass
 class Trace:
-    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always."""
+    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always.
+
+    Recording is cheap because it is lazy: an iteration's tensors are kept as the one mapping the
+    executor hands over (by reference: the executor never mutates a tensor once produced) and their
+    keys are written out only when the trace is read (`values`, `info`, `keys`, `get`, `save`).
+    Statistics of kept values are computed when asked for (`stats_of`, `save`).
+    """
 
     budget: int = DEFAULT_BUDGET
     trace_all: bool = False
-    values: dict[str, np.ndarray] = field(default_factory=dict)
     spilled: dict[str, Path] = field(default_factory=dict)
-    info: dict[str, dict[str, object]] = field(default_factory=dict)
     in_memory: int = 0
+    _values: dict[str, np.ndarray] = field(default_factory=dict)
+    _info: dict[str, dict[str, object]] = field(default_factory=dict)
+    # (layer path or body prefix, frames, what, id -> tensor) not yet written out as keys
+    _pending: list[tuple[str, Frames, str, Mapping[Any, np.ndarray]]] = field(default_factory=list)
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
+    @property
+    def values(self) -> dict[str, np.ndarray]:
+        self._flush()
+        return self._values
+
+    @property
+    def info(self) -> dict[str, dict[str, object]]:
+        self._flush()
+        return self._info
+
     def record(self, k: str, value: np.ndarray) -> None:
-        a = value if type(value) is np.ndarray else np.asarray(value)
+        self._flush()
+        self._record(k, value if type(value) is np.ndarray else np.asarray(value))
+
+    def _record(self, k: str, a: np.ndarray) -> None:
         if self.in_memory + a.nbytes <= self.budget:
-            # Kept by reference: the executor never mutates a tensor once produced. Statistics of kept
-            # values are computed when asked for (stats_of / save), so recording stays cheap.
-            self.values[k] = a
-            self.info[k] = {}
+            self._values[k] = a
+            self._info[k] = {}
             self.in_memory += a.nbytes
             return
-        self.info[k] = stats(a)
+        self._info[k] = stats(a)
         if self._spill_dir is None:
             self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
         path = Path(self._spill_dir.name) / f"{len(self.spilled)}.npy"
         np.save(path, a)
         self.spilled[k] = path
-        self.info[k]["spilled"] = True
+        self._info[k]["spilled"] = True
+
+    def _add(self, prefix: str, frames: Frames, what: str, tensors: Mapping[Any, np.ndarray]) -> None:
+        """One event's tensors: kept whole while they fit the budget, else recorded one by one (spilling)."""
+        size = 0
+        for v in tensors.values():
+            size += v.nbytes
+        if self.in_memory + size <= self.budget:
+            self.in_memory += size
+            self._pending.append((prefix, frames, what, tensors))
+            return
+        self._flush()
+        self._pending.append((prefix, frames, what, tensors))
+        self._flush(one_by_one=True)
+
+    def _flush(self, one_by_one: bool = False) -> None:
+        """Write the pending tensors out under their keys, in recording order."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        values, info = self._values, self._info
+        for prefix, frames, what, tensors in pending:
+            its = ".".join(str(k) for _p, k in frames)
+            at = f"@{its}:" if its else ":"
+            named = type(tensors) is _Named
+            for i, v in tensors.items():
+                k = f"{prefix}{at}{i}" if named else f"{prefix}{i}{at}{what}"
+                if one_by_one:
+                    self._record(k, v)
+                else:
+                    values[k] = v
+                    info[k] = {}
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
         """Pass events through, recording what they carry."""
@@ -95,19 +145,16 @@ class Trace:
         return self.trace_all
 
     def iteration_started(self, layer: Layer, iteration: int, params: Mapping[int, np.ndarray], frames: Frames) -> None:
-        prefix, its = f"{layer.path}/body/", _iterations(frames)
-        for pid, v in params.items():
-            self.record(f"{prefix}{pid}@{its}:in", v)
+        self._add(f"{layer.path}/body/", frames, "in", params)
 
     def iteration_finished(self, layer: Layer, iteration: int, results: Mapping[int, np.ndarray],
                            frames: Frames) -> None:
-        prefix, its = f"{layer.path}/body/", _iterations(frames)
-        for rid, v in results.items():
-            self.record(f"{prefix}{rid}@{its}:out", v)
+        self._add(f"{layer.path}/body/", frames, "out", results)
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
-        for port, v in zip(layer.outputs, outputs):
-            self.record(key(layer.path, frames, f"out{port.id}"), v)
+        outs = {f"out{port.id}": np.asarray(v) for port, v in zip(layer.outputs, outputs)}
+        if outs:
+            self._add(layer.path, frames, "", _Named(outs))
 
     def stats_of(self, k: str) -> dict[str, object]:
         if not self.info[k]:
@@ -115,7 +162,8 @@ class Trace:
         return self.info[k]
 
     def get(self, k: str) -> np.ndarray:
-        if k in self.values:
+        self._flush()
+        if k in self._values:
             return self.values[k]
         return np.load(self.spilled[k])
 

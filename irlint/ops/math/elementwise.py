@@ -67,7 +67,14 @@ def _float(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
             y = fn(x.astype(np.float64))
         return y.astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else np.trunc(y).astype(x.dtype)
 
+    run.fast = lambda x: _from_f64(fn(x.astype(np.float64)), x.dtype)  # type: ignore[attr-defined]
     return run
+
+
+def _from_f64(y: Array, dtype: np.dtype) -> Array:
+    """`_float`'s cast back, without its warning guard (the interpreter's fast path silences them)."""
+    out = y.astype(dtype) if dtype.kind == "f" else np.trunc(y).astype(dtype)
+    return out if type(out) is np.ndarray else np.asarray(out)
 
 
 def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
@@ -75,6 +82,7 @@ def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
         with np.errstate(all="ignore"):
             return np.asarray(fn(x)).astype(x.dtype)
 
+    run.fast = lambda x: np.asarray(fn(x)).astype(x.dtype)  # type: ignore[attr-defined]
     return run
 
 
@@ -187,6 +195,10 @@ class Unary(Op):
     def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
         return [np.asarray(type(self).fn(np.asarray(inputs[0])))]
 
+    def prepare(self, attrs: NoAttrs, consts: Sequence[Array | None]) -> Callable[[list[Array]], list[Array]]:
+        fast = type(self).fn.fast  # type: ignore[attr-defined]
+        return lambda args: [fast(args[0])]
+
 
 class Binary(Op):
     """z = f(x, y) with `auto_broadcast`; `result` is None for "same as the inputs"."""
@@ -224,6 +236,31 @@ class Binary(Op):
     def call(self, attrs: BroadcastAttrs, a: Array, b: Array) -> Array:
         return type(self).fn(a, b)
 
+    def prepare(self, attrs: BroadcastAttrs, consts: Sequence[Array | None]) -> Callable[[list[Array]], list[Array]] | None:
+        """numpy broadcasting checked by numpy itself (a failure is explained by `compute`)."""
+        if attrs.auto_broadcast != "numpy":
+            return None
+        fn = self.bound(attrs)
+        if self.result is not None:
+            dtype = self.result.dtype
+
+            def typed(args: list[Array]) -> list[Array]:
+                return [np.asarray(fn(args[0], args[1])).astype(dtype)]
+
+            return typed
+
+        def same(args: list[Array]) -> list[Array]:
+            a = args[0]
+            out = fn(a, args[1])
+            if type(out) is not np.ndarray or out.dtype != a.dtype:
+                out = np.asarray(out).astype(a.dtype, copy=False)
+            return [out]
+
+        return same
+
+    def bound(self, attrs: BroadcastAttrs) -> Callable[[Array, Array], Array]:
+        return type(self).fn
+
 
 @register
 class Divide(Binary):
@@ -233,6 +270,9 @@ class Divide(Binary):
 
     def call(self, attrs: DivideAttrs, a: Array, b: Array) -> Array:  # type: ignore[override]
         return _div(attrs.m_pythondiv)(a, b)
+
+    def bound(self, attrs: DivideAttrs) -> Callable[[Array, Array], Array]:  # type: ignore[override]
+        return _div(attrs.m_pythondiv)
 
 
 def _make(base: type[Op], name: str, versions: tuple[str, ...], **members: object) -> type[Op]:
