@@ -39,6 +39,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.bound import runs_once_without_slices
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
+from irlint.gcpause import paused_gc
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -51,7 +52,7 @@ from irlint.interp.events import (
     RunFinished,
 )
 from irlint.interp.loops import CONCAT, FROM_ITERATION, ConcatBuffer, LoopCode, LoopRun, loop_code
-from irlint.interp.program import LOOP, OP, RESULT, Instr, Program, program_for
+from irlint.interp.program import OP, RESULT, Instr, Program, program_for
 from irlint.interp.schedule import Step
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
@@ -80,11 +81,13 @@ class Listener(Protocol):
 
     layers: bool
 
-    def iteration_started(self, layer: Layer, iteration: int, params: Mapping[int, np.ndarray],
-                          frames: Frames) -> None: ...
+    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                          values: Sequence[np.ndarray], frames: Frames) -> None:
+        """The body Parameters' values (`keys` and `values` as IterationStarted.params has them)."""
 
-    def iteration_finished(self, layer: Layer, iteration: int, results: Mapping[int, np.ndarray],
-                           frames: Frames) -> None: ...
+    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                           values: Sequence[np.ndarray], frames: Frames) -> None:
+        """The body Results' values (as IterationFinished.results has them)."""
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None: ...
 
@@ -104,7 +107,9 @@ def evaluate(model: Model, inputs: Mapping[str, np.ndarray], options: Options | 
              listener: Listener | None = None) -> dict[str, np.ndarray]:
     """Run `model` on `inputs` without events; outputs keyed by top-level Result name."""
     ex = _Executor(model, options or Options(), events=listener is not None, listener=listener)
-    with np.errstate(all="ignore"):  # the kernels' float warnings, silenced once for the whole run
+    # The kernels' float warnings are silenced once for the whole run; the run makes no reference
+    # cycles, so the cyclic collector is paused (irlint.gcpause: a trace keeps many small objects).
+    with np.errstate(all="ignore"), paused_gc():
         bound = ex.start(inputs)
         ex.ops(bound, ())
         return ex.outputs(bound)
@@ -114,7 +119,7 @@ class _Bound:
     """A program bound for one run: its slot list (constants filled in once, reused by every
     iteration) and, per op, the kernel prepared for its attributes and constant inputs."""
 
-    __slots__ = ("program", "slots", "ops", "kernels")
+    __slots__ = ("kernels", "ops", "program", "slots")
 
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel]):
         self.program = program
@@ -270,7 +275,7 @@ class _Executor:
                     op.compute(instr.step.attrs, args)
             except OpError as e:
                 return ExecutionError(f"{layer.describe()}: {e}", layer)
-            except Exception as e:  # noqa: BLE001 - reported below as the kernel's failure
+            except Exception as e:
                 err = e
         return ExecutionError(f"kernel of {layer.type} failed on {layer.describe()}: {type(err).__name__}: {err}",
                               layer, "RUN-INTERNAL")
@@ -324,20 +329,24 @@ class _Executor:
                 body = self.bind(code.body)
                 slots = body.slots
                 run.enter(slots)
-            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.plan.current_iteration else None
+            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
             for slot in cur_slots:
                 slots[slot] = value
-            if listener is not None:
-                inner = (*frames, (layer.path, k))
-                listener.iteration_started(layer, k, run.params(slots, k, value), inner)
-            else:
+            if listener is None:
                 inner = frames
                 run.fill(slots, k)
+            else:
+                inner = (*frames, (layer.path, k))
+                if code.param_keys is not None:
+                    run.fill(slots, k)
+                    listener.iteration_started(layer, k, code.param_keys, code.param_values(slots), inner)  # type: ignore[misc]
+                else:
+                    params = run.params(slots, k, value)
+                    listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
             self.ops(body, inner)
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
             if listener is not None:
-                listener.iteration_finished(layer, k, {rid: slots[s] for rid, s in code.body.result_slots.items()},
-                                            inner)
+                listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
             run.collect(slots, cond is False or k + 1 >= limit)
             run.carry(slots)
             k += 1
@@ -388,13 +397,13 @@ class _Executor:
                 body = self.bind(code.body)
                 slots = body.slots
                 run.enter(slots)
-            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.plan.current_iteration else None
+            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
             for slot in cur_slots:
                 slots[slot] = value
             inner = (*frames, (layer.path, k))
             yield IterationStarted(layer, k, run.params(slots, k, value), inner)
             yield from self.events(body, inner)
-            results = {rid: slots[s] for rid, s in code.body.result_slots.items()}
+            results = dict(zip(code.result_keys, code.result_values(slots)))
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
             yield IterationFinished(layer, k, results, cond, inner)
             run.collect(slots, cond is False or k + 1 >= limit)

@@ -12,6 +12,7 @@ differ in what a loop means.
 from __future__ import annotations
 
 import math
+import operator
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ class LoopCode:
     plan: LoopPlan
     body: Program
     fed: tuple[tuple[Layer, int | None, int], ...]  # body Parameter, its slot (None: no output), FROM_*
+    has_cur: bool  # a Loop with a current_iteration input
+    cur_pid: int | None
     cur_dtype: np.dtype | None
     cur_rank: int | None
     cond_slot: int | None  # Loop: the slot holding the body condition
@@ -41,6 +44,13 @@ class LoopCode:
     back_slots: tuple[tuple[int, int], ...]  # (body Parameter slot, Result source slot) for fast runs
     back_swap: bool  # a back edge reads a slot another one writes: read them all before writing
     back_results: tuple[tuple[int | None, int], ...]  # (body Parameter id, Result slot): the `state` updates
+    # For listeners: the keys of IterationStarted.params and IterationFinished.results and a getter of their
+    # values from the slots. `param_keys` is None when the params cannot be read from slots alone (an entry
+    # names no body Parameter, or a back edge adds a key after the first iteration): then `LoopRun.params`.
+    param_keys: tuple[int | None, ...] | None
+    param_values: Callable[[list], tuple] | None
+    result_keys: tuple[int | None, ...]
+    result_values: Callable[[list], tuple]
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
@@ -91,10 +101,30 @@ def loop_code(layer: Layer) -> LoopCode:
                        if pid in body.params and pid in state and pid not in sliced
                        and (cur is None or pid != cur.body_layer))
     back_swap = bool({d for d, _ in back_slots} & {s for _, s in back_slots})
-    code = LoopCode(layer, plan, body, tuple(fed), cur_dtype, cur_rank, cond_slot, outputs, back_slots,
-                    back_swap, back_results)
+    # The order IterationStarted.params has (a dict built as state, then slices, then the iteration).
+    keys = dict.fromkeys(pe.body_layer for pe in plan.state_inputs)
+    keys.update(dict.fromkeys(pe.body_layer for pe in plan.sliced_inputs))
+    if cur is not None:
+        keys[cur.body_layer] = None
+    simple = all(k in body.params for k in keys) and all(pid in state for pid, _ in back_results)
+    param_keys = tuple(keys) if simple else None
+    result_keys = tuple(body.result_slots)
+    code = LoopCode(layer, plan, body, tuple(fed), cur is not None, cur.body_layer if cur is not None else None,
+                    cur_dtype, cur_rank, cond_slot, outputs, back_slots, back_swap, back_results, param_keys,
+                    _getter([body.params[k] for k in keys]) if simple else None, result_keys,
+                    _getter(list(body.result_slots.values())))
     _CODE[layer] = code
     return code
+
+
+def _getter(slots: list[int]) -> Callable[[list], tuple]:
+    """A function slots -> tuple of the values at these indices (in C for two or more)."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        i = slots[0]
+        return lambda values: (values[i],)
+    return lambda values: ()
 
 
 def take(arr: np.ndarray, prefix: tuple[slice, ...], lo: int, hi: int) -> np.ndarray:
@@ -114,8 +144,24 @@ class ConcatBuffer:
     concatenating them at the end, exactly as before; so does a reversed output of unknown count.
     """
 
-    __slots__ = ("layer", "entry", "axis_of", "allocate", "count", "limit", "max_bytes", "buf", "axis", "plen",
-                 "shape", "dtype", "n", "parts", "scalar", "reversed")
+    __slots__ = (
+        "allocate",
+        "axis",
+        "axis_of",
+        "buf",
+        "count",
+        "dtype",
+        "entry",
+        "layer",
+        "limit",
+        "max_bytes",
+        "n",
+        "parts",
+        "plen",
+        "reversed",
+        "scalar",
+        "shape",
+    )
 
     def __init__(self, layer: Layer, entry: PlanEntry, count: int | None, limit: float,
                  axis_of: Callable[[int], int], allocate: Allocate, max_bytes: int) -> None:
@@ -221,7 +267,7 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("code", "limit", "unbounded", "state", "slices", "fills", "buffers", "last", "events")
+    __slots__ = ("buffers", "code", "events", "fills", "last", "limit", "parts", "slices", "state", "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -235,6 +281,7 @@ class LoopRun:
         self.last: dict[int | None, np.ndarray] = {}
         self.events = events  # someone listens: keep `state` as the IterationStarted events show it
         prefix = {pid: (slice(None),) * axis for pid, (_a, axis, _s) in slices.items()}
+        self.parts = [(pid, arr, prefix[pid], spec) for pid, (arr, _axis, spec) in slices.items()]
         self.fills = [(slot, p.id, slices[p.id][0], prefix[p.id], slices[p.id][2]) for p, slot, how in code.fed
                       if how == FROM_SLICE and slot is not None]
 
@@ -246,14 +293,6 @@ class LoopRun:
             if how == FROM_STATE and slot is not None:
                 slots[slot] = self.state[p.id]
 
-    def slice_values(self, k: int) -> dict[int | None, np.ndarray]:
-        """Every sliced input's part for iteration k (for events: also those no Parameter reads)."""
-        out = {}
-        for pid, (arr, axis, spec) in self.slices.items():
-            lo, hi = spec.bounds(k)  # type: ignore[attr-defined]
-            out[pid] = take(arr, (slice(None),) * axis, lo, hi)
-        return out
-
     def fill(self, slots: list, k: int) -> None:
         """The sliced Parameters' parts for iteration k (no listener: only those a Parameter reads)."""
         for slot, _pid, arr, prefix, spec in self.fills:
@@ -264,13 +303,14 @@ class LoopRun:
         """Iteration k's body Parameter values as the IterationStarted event shows them (state, then the
         slices, then the current iteration `value`); the Parameters' slots take the same arrays."""
         params = dict(self.state)
-        parts = self.slice_values(k)
-        params.update(parts)
+        for pid, arr, prefix, spec in self.parts:  # every sliced input, also one no Parameter reads
+            lo, hi = spec.bounds(k)  # type: ignore[attr-defined]
+            params[pid] = take(arr, prefix, lo, hi)
         for slot, pid, *_ in self.fills:
-            slots[slot] = parts[pid]
-        cur = self.code.plan.current_iteration
-        if cur is not None:
-            params[cur.body_layer] = value  # type: ignore[assignment]
+            slots[slot] = params[pid]
+        code = self.code
+        if code.has_cur:
+            params[code.cur_pid] = value  # type: ignore[assignment]
         return params
 
     def collect(self, slots: list, final: bool) -> None:

@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,8 +31,6 @@ def key(layer_path: str, frames: Frames, what: str) -> str:
     return f"{layer_path}@{its}:{what}" if its else f"{layer_path}:{what}"
 
 
-class _Named(dict):  # type: ignore[type-arg]
-    """A layer's outputs keyed by "out<port>": the key is the layer path, then ":out<port>"."""
 
 
 def stats(a: np.ndarray) -> dict[str, object]:
@@ -64,8 +62,8 @@ class Trace:
     in_memory: int = 0
     _values: dict[str, np.ndarray] = field(default_factory=dict)
     _info: dict[str, dict[str, object]] = field(default_factory=dict)
-    # (layer path or body prefix, frames, what, id -> tensor) not yet written out as keys
-    _pending: list[tuple[str, Frames, str, Mapping[Any, np.ndarray]]] = field(default_factory=list)
+    # (layer path or body prefix, frames, what, ids, tensors) not yet written out as keys
+    _pending: list[tuple[str, Frames, str, Sequence[Any], Sequence[np.ndarray]]] = field(default_factory=list)
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
     @property
@@ -96,17 +94,17 @@ class Trace:
         self.spilled[k] = path
         self._info[k]["spilled"] = True
 
-    def _add(self, prefix: str, frames: Frames, what: str, tensors: Mapping[Any, np.ndarray]) -> None:
+    def _add(self, prefix: str, frames: Frames, what: str, ids: Sequence[Any], tensors: Sequence[np.ndarray]) -> None:
         """One event's tensors: kept whole while they fit the budget, else recorded one by one (spilling)."""
         size = 0
-        for v in tensors.values():
+        for v in tensors:
             size += v.nbytes
         if self.in_memory + size <= self.budget:
             self.in_memory += size
-            self._pending.append((prefix, frames, what, tensors))
+            self._pending.append((prefix, frames, what, ids, tensors))
             return
         self._flush()
-        self._pending.append((prefix, frames, what, tensors))
+        self._pending.append((prefix, frames, what, ids, tensors))
         self._flush(one_by_one=True)
 
     def _flush(self, one_by_one: bool = False) -> None:
@@ -115,12 +113,11 @@ class Trace:
             return
         pending, self._pending = self._pending, []
         values, info = self._values, self._info
-        for prefix, frames, what, tensors in pending:
-            its = ".".join(str(k) for _p, k in frames)
+        for prefix, frames, what, ids, tensors in pending:
+            its = str(frames[0][1]) if len(frames) == 1 else ".".join(str(k) for _p, k in frames)
             at = f"@{its}:" if its else ":"
-            named = type(tensors) is _Named
-            for i, v in tensors.items():
-                k = f"{prefix}{at}{i}" if named else f"{prefix}{i}{at}{what}"
+            for i, v in zip(ids, tensors):
+                k = f"{prefix}{i}{at}{what}" if what else f"{prefix}{at}{i}"
                 if one_by_one:
                     self._record(k, v)
                 else:
@@ -131,9 +128,10 @@ class Trace:
         """Pass events through, recording what they carry."""
         for ev in events:
             if isinstance(ev, IterationStarted):
-                self.iteration_started(ev.layer, ev.iteration, ev.params, ev.frames)
+                self.iteration_started(ev.layer, ev.iteration, tuple(ev.params), tuple(ev.params.values()), ev.frames)
             elif isinstance(ev, IterationFinished):
-                self.iteration_finished(ev.layer, ev.iteration, ev.results, ev.frames)
+                self.iteration_finished(ev.layer, ev.iteration, tuple(ev.results), tuple(ev.results.values()),
+                                        ev.frames)
             elif isinstance(ev, LayerEvaluated) and self.trace_all:
                 self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
             yield ev
@@ -144,17 +142,19 @@ class Trace:
     def layers(self) -> bool:
         return self.trace_all
 
-    def iteration_started(self, layer: Layer, iteration: int, params: Mapping[int, np.ndarray], frames: Frames) -> None:
-        self._add(f"{layer.path}/body/", frames, "in", params)
+    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                          values: Sequence[np.ndarray], frames: Frames) -> None:
+        self._add(f"{layer.path}/body/", frames, "in", keys, values)
 
-    def iteration_finished(self, layer: Layer, iteration: int, results: Mapping[int, np.ndarray],
-                           frames: Frames) -> None:
-        self._add(f"{layer.path}/body/", frames, "out", results)
+    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                           values: Sequence[np.ndarray], frames: Frames) -> None:
+        self._add(f"{layer.path}/body/", frames, "out", keys, values)
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
-        outs = {f"out{port.id}": np.asarray(v) for port, v in zip(layer.outputs, outputs)}
-        if outs:
-            self._add(layer.path, frames, "", _Named(outs))
+        n = min(len(layer.outputs), len(outputs))
+        if n:
+            self._add(layer.path, frames, "", [f"out{p.id}" for p in layer.outputs[:n]],
+                      [np.asarray(v) for v in outputs[:n]])
 
     def stats_of(self, k: str) -> dict[str, object]:
         if not self.info[k]:

@@ -38,6 +38,10 @@ class NoAttrs:
     """For ops without attributes."""
 
 
+# A prepared kernel: the op's inputs in port order -> its outputs (see `Op.prepare`).
+Kernel = Callable[[list[np.ndarray]], Sequence[np.ndarray]]
+
+
 class Op:
     """Base class of every op; subclasses are registered with `@register`."""
 
@@ -56,7 +60,7 @@ class Op:
     def compute(self, attrs: Any, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         raise NotImplementedError
 
-    def prepare(self, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], Sequence[np.ndarray]] | None:
+    def prepare(self, attrs: Any, consts: Sequence[np.ndarray | None]) -> Kernel | None:
         """Optional fast kernel for the interpreter's hot loop, bound once per layer and run: `consts`
         holds the value of each input that comes from a Const (else None). It must give the same bits
         as `compute` on valid inputs, may skip its checks (the interpreter calls `compute` to explain

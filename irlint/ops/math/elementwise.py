@@ -236,7 +236,7 @@ class Binary(Op):
     def call(self, attrs: BroadcastAttrs, a: Array, b: Array) -> Array:
         return type(self).fn(a, b)
 
-    def prepare(self, attrs: BroadcastAttrs, consts: Sequence[Array | None]) -> Callable[[list[Array]], list[Array]] | None:
+    def prepare(self, attrs: BroadcastAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
         """numpy broadcasting checked by numpy itself (a failure is explained by `compute`)."""
         if attrs.auto_broadcast != "numpy":
             return None

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.axes import as_int_array, int_values, vector_length
 from irlint.ops.movement.dims import dims_product, dynamic_shape
-from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.folding import fold
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, Dim, Shape, format_shape

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import splitter
 from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
-from irlint.ops.fastpath import splitter
 from irlint.ops.registry import register
 from irlint.types import Dim, format_shape
 

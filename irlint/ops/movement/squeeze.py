@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, vector_length
 from irlint.ops.movement.dims import dynamic_shape
-from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.folding import fold
 from irlint.ops.registry import register
 from irlint.types import Dim

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.fastpath import splitter
 from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, scalar_value, vector_length
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
-from irlint.ops.fastpath import splitter
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, Dim
 
