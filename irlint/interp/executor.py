@@ -134,6 +134,7 @@ class _Executor:
         self.options = options
         self.consts: dict[str, np.ndarray] = {}
         self.bound: dict[int, _Bound] = {}
+        self.predictions: dict[tuple[Any, ...], int] = {}  # guard(): predicted output bytes
         self.listening = events  # someone looks at iterations: keep the loop state the events show
         self.listener = listener
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
@@ -216,9 +217,14 @@ class _Executor:
         return total
 
     def guard(self, instr: Instr, args: list[np.ndarray]) -> None:
-        """The memory budget before an op allocates: its shape function predicts the output size."""
+        """The memory budget before an op allocates: its shape function predicts the output size (once
+        per layer and input signature: shapes, types and the values of small inputs, all it reads)."""
+        key = (id(instr), *((a.shape, a.dtype.str, a.tobytes() if a.size <= 64 else None) for a in args))
+        predicted = self.predictions.get(key)
         try:
-            self.budget(instr.layer, self.predicted_bytes(instr.step, args))
+            if predicted is None:
+                predicted = self.predictions[key] = self.predicted_bytes(instr.step, args)
+            self.budget(instr.layer, predicted)
         except ExecutionError:
             raise
         except Exception as e:
