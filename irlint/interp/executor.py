@@ -449,7 +449,12 @@ class _Executor:
             if pe.kind is CONCAT:
                 buffers[pe.port] = ConcatBuffer(layer, pe, count, limit, self.axis_of(layer, pe.entry),
                                                 self.allocate, self.options.memory_budget)
-        return LoopRun(code, limit, unbounded, state, slices, buffers, self.listening)  # type: ignore[arg-type]
+        # The `state` dict is kept as the events show it when someone reads params as a dict.
+        if self.listener is not None:
+            keep_state = code.param_keys is None
+        else:
+            keep_state = self.listening
+        return LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
 
     def too_many(self, run: LoopRun, k: int) -> None:
         layer = run.code.layer

@@ -62,8 +62,9 @@ class Trace:
     in_memory: int = 0
     _values: dict[str, np.ndarray] = field(default_factory=dict)
     _info: dict[str, dict[str, object]] = field(default_factory=dict)
-    # (layer path or body prefix, frames, what, ids, tensors) not yet written out as keys
-    _pending: list[tuple[str, Frames, str, Sequence[Any], Sequence[np.ndarray]]] = field(default_factory=list)
+    # (layer, frames, what, ids, tensors) not yet written out as keys ("in"/"out": a body's Parameters
+    # or Results, "": the layer's outputs)
+    _pending: list[tuple[Layer, Frames, str, Sequence[Any], Sequence[np.ndarray]]] = field(default_factory=list)
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
     @property
@@ -94,17 +95,17 @@ class Trace:
         self.spilled[k] = path
         self._info[k]["spilled"] = True
 
-    def _add(self, prefix: str, frames: Frames, what: str, ids: Sequence[Any], tensors: Sequence[np.ndarray]) -> None:
+    def _add(self, layer: Layer, frames: Frames, what: str, ids: Sequence[Any], tensors: Sequence[np.ndarray]) -> None:
         """One event's tensors: kept whole while they fit the budget, else recorded one by one (spilling)."""
         size = 0
         for v in tensors:
             size += v.nbytes
         if self.in_memory + size <= self.budget:
             self.in_memory += size
-            self._pending.append((prefix, frames, what, ids, tensors))
+            self._pending.append((layer, frames, what, ids, tensors))
             return
         self._flush()
-        self._pending.append((prefix, frames, what, ids, tensors))
+        self._pending.append((layer, frames, what, ids, tensors))
         self._flush(one_by_one=True)
 
     def _flush(self, one_by_one: bool = False) -> None:
@@ -113,11 +114,12 @@ class Trace:
             return
         pending, self._pending = self._pending, []
         values, info = self._values, self._info
-        for prefix, frames, what, ids, tensors in pending:
+        for layer, frames, what, ids, tensors in pending:
             its = str(frames[0][1]) if len(frames) == 1 else ".".join(str(k) for _p, k in frames)
             at = f"@{its}:" if its else ":"
+            path = layer.path
             for i, v in zip(ids, tensors):
-                k = f"{prefix}{i}{at}{what}" if what else f"{prefix}{at}{i}"
+                k = f"{path}/body/{i}{at}{what}" if what else f"{path}{at}{i}"
                 if one_by_one:
                     self._record(k, v)
                 else:
@@ -144,16 +146,16 @@ class Trace:
 
     def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                           values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._add(f"{layer.path}/body/", frames, "in", keys, values)
+        self._add(layer, frames, "in", keys, values)
 
     def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                            values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._add(f"{layer.path}/body/", frames, "out", keys, values)
+        self._add(layer, frames, "out", keys, values)
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         n = min(len(layer.outputs), len(outputs))
         if n:
-            self._add(layer.path, frames, "", [f"out{p.id}" for p in layer.outputs[:n]],
+            self._add(layer, frames, "", [f"out{p.id}" for p in layer.outputs[:n]],
                       [np.asarray(v) for v in outputs[:n]])
 
     def stats_of(self, k: str) -> dict[str, object]:
