@@ -67,14 +67,16 @@ def _float(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
             y = fn(x.astype(np.float64))
         return y.astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else np.trunc(y).astype(x.dtype)
 
-    run.fast = lambda x: _from_f64(fn(x.astype(np.float64)), x.dtype)  # type: ignore[attr-defined]
+    def kernel(args: list[Array]) -> list[Array]:
+        """`run` as a prepared kernel: no warning guard (the interpreter's fast path silences them)."""
+        x = args[0]
+        dtype = x.dtype
+        y = fn(x.astype(np.float64))
+        out = y.astype(dtype) if dtype.kind == "f" else np.trunc(y).astype(dtype)
+        return [out if type(out) is np.ndarray else np.asarray(out)]
+
+    run.kernel = kernel  # type: ignore[attr-defined]
     return run
-
-
-def _from_f64(y: Array, dtype: np.dtype) -> Array:
-    """`_float`'s cast back, without its warning guard (the interpreter's fast path silences them)."""
-    out = y.astype(dtype) if dtype.kind == "f" else np.trunc(y).astype(dtype)
-    return out if type(out) is np.ndarray else np.asarray(out)
 
 
 def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
@@ -82,7 +84,7 @@ def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
         with np.errstate(all="ignore"):
             return np.asarray(fn(x)).astype(x.dtype)
 
-    run.fast = lambda x: np.asarray(fn(x)).astype(x.dtype)  # type: ignore[attr-defined]
+    run.kernel = lambda args: [np.asarray(fn(args[0])).astype(args[0].dtype)]  # type: ignore[attr-defined]
     return run
 
 
@@ -196,8 +198,7 @@ class Unary(Op):
         return [np.asarray(type(self).fn(np.asarray(inputs[0])))]
 
     def prepare(self, attrs: NoAttrs, consts: Sequence[Array | None]) -> Callable[[list[Array]], list[Array]]:
-        fast = type(self).fn.fast  # type: ignore[attr-defined]
-        return lambda args: [fast(args[0])]
+        return type(self).fn.kernel  # type: ignore[attr-defined]
 
 
 class Binary(Op):
