@@ -19,6 +19,7 @@ bit-identical outputs and traces.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -124,7 +125,7 @@ class _Bound:
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel]):
         self.program = program
         self.slots = slots
-        self.ops = ops  # (kind, kernel, srcs, single dst or -1, dsts, instr, explosive), Results left out
+        self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, explosive), no Results
         self.kernels = kernels  # id(instr) -> kernel, for the event driver
 
 
@@ -247,7 +248,8 @@ class _Executor:
             if instr.kind == OP:
                 kernel = kernels[id(instr)] = self.kernel(instr, [const_slots.get(s) for s in instr.srcs])
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
-            ops.append((instr.kind, kernel, instr.srcs, single, instr.dsts, instr, instr.layer.type in EXPLOSIVE))
+            ops.append((instr.kind, kernel, _getter(instr.srcs), single, instr.dsts, instr,
+                        instr.layer.type in EXPLOSIVE))
         bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels)
         return bound
 
@@ -293,8 +295,8 @@ class _Executor:
         threshold = self.threshold
         listener = self.listener
         per_layer = listener is not None and listener.layers
-        for kind, kernel, srcs, single, dsts, instr, explosive in bound.ops:
-            args = [slots[i] for i in srcs]
+        for kind, kernel, inputs, single, dsts, instr, explosive in bound.ops:
+            args = inputs(slots)
             if kind == OP:
                 if explosive:
                     self.guard(instr, args)
@@ -530,6 +532,16 @@ class _Executor:
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0
         return np.zeros(shape, info.etype.dtype)
+
+
+def _getter(slots: tuple[int, ...]) -> Callable[[list[Any]], Any]:
+    """slots -> the values at these indices, as a sequence (a tuple, by itemgetter in C for two or more)."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        i = slots[0]
+        return lambda values: (values[i],)
+    return lambda values: ()
 
 
 def _etype(a: np.ndarray):  # type: ignore[no-untyped-def]

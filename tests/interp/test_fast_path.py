@@ -189,3 +189,41 @@ def test_failing_kernel_is_explained_by_compute(tmp_path: Path) -> None:
         with pytest.raises(ExecutionError) as info:
             go()
         assert info.value.code == "RUN" and "Add" in info.value.message and "[3]" in info.value.message
+
+
+def _same_bits(got, want) -> None:
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert isinstance(g, np.ndarray) and g.dtype == w.dtype and g.shape == w.shape
+        assert np.array_equal(g, w, equal_nan=True)
+
+
+ELEMENTWISE_VALUES = np.array([-1e4, -800.0, -30.0, -1.5, -0.0, 0.0, 1e-8, 0.5, 2.0, 88.0, 1e4,
+                               np.inf, -np.inf, np.nan])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.int64])
+def test_prepared_elementwise_kernels_give_compute_bits(dtype) -> None:
+    from irlint.interp.schedule import STRUCTURAL  # noqa: F401 - the ops registry is loaded with the interpreter
+    from irlint.ops import lookup
+    from irlint.ops.math.elementwise import ARITHMETIC, COMPARISON, UNARY
+
+    values = ELEMENTWISE_VALUES if np.dtype(dtype).kind == "f" else np.array([-7, -1, 0, 1, 3, 100])
+    x = values.astype(dtype)
+    shapes = [(x, x[::-1].copy()), (x.reshape(-1, 1)[:4], x[:3]), (np.asarray(x[3]), np.asarray(x[4]))]  # 0-d last
+    checked = 0
+    with np.errstate(all="ignore"):
+        for name in UNARY:
+            op = lookup(name, "opset5")
+            kernel = op.prepare(op.Attrs(), [None])
+            for a, _b in shapes:
+                _same_bits(kernel([a]), op.compute(op.Attrs(), [a]))
+                checked += 1
+        for name in (*ARITHMETIC, *COMPARISON, "Divide"):
+            op = lookup(name, "opset1")
+            attrs = op.Attrs()
+            kernel = op.prepare(attrs, [None, None])
+            for a, b in shapes:
+                _same_bits(kernel([a, b]), op.compute(attrs, [a, b]))
+                checked += 1
+    assert checked > 3 * len(UNARY)
