@@ -46,7 +46,7 @@ def splitter(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callabl
             outs = [np.asarray(o) for o in op.compute(attrs, args)]  # checks the axis too
             cuts[x.shape] = _cut_points(axis + x.ndim if axis < 0 else axis, [o.shape[axis] for o in outs])
             return outs
-        return [np.array(x[w], order="C") for w in where]
+        return [_c_ordered(x[w]) for w in where]
 
     return fast
 
@@ -59,3 +59,9 @@ def _cut_points(axis: int, lengths: list[int]) -> tuple[tuple[slice, ...], ...]:
         out.append((slice(None),) * axis + (slice(lo, hi),))
         lo = hi
     return tuple(out)
+
+
+def _c_ordered(part: np.ndarray) -> np.ndarray:
+    """The part as `compute`'s C-ordered copy would hold it; a part that already is C-contiguous (a
+    block of rows, or of a size-1 leading axis) is kept as a view of x (never mutated, same bits)."""
+    return part if part.flags.c_contiguous else np.array(part, order="C")

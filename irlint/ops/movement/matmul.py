@@ -73,7 +73,7 @@ class MatMul(Op):
 
     def prepare(self, attrs: MatMulAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
         """`compute` with its shape check done once per pair of input shapes."""
-        shapes: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+        shapes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         ta, tb = attrs.transpose_a, attrs.transpose_b
 
         def fast(args: list[np.ndarray]) -> list[np.ndarray]:
@@ -81,7 +81,8 @@ class MatMul(Op):
             key = (a.shape, b.shape)
             shape = shapes.get(key)
             if shape is None:
-                shape = shapes[key] = [d.lo for d in _out_shape(static_shape(a.shape), static_shape(b.shape), attrs)]
+                dims = _out_shape(static_shape(a.shape), static_shape(b.shape), attrs)
+                shape = shapes[key] = tuple(d.lo for d in dims)
             if ta and a.ndim > 1:
                 a = np.swapaxes(a, -1, -2)
             if tb and b.ndim > 1:
@@ -90,6 +91,10 @@ class MatMul(Op):
                 out = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
             else:
                 out = np.matmul(a, b)
-            return [np.array(np.asarray(out).reshape(shape), order="C")]
+            out = np.asarray(out)
+            if out.shape != shape:
+                out = out.reshape(shape)
+            # A fresh C-ordered result is what `compute`'s copy makes; matmul's own output usually is one.
+            return [out if out.flags.c_contiguous and out.base is None else np.array(out, order="C")]
 
         return fast
