@@ -12,8 +12,10 @@ script asserts that irlint's outputs agree with OpenVINO's (and the LSTM's with 
 - lstm_cell_ti: a TensorIterator over 512 steps whose body is one LSTMCell, hidden 256, input 128;
 - loop_in_ti: an ONNX Scan over `steps` steps whose body runs an ONNX Loop of 10 iterations
   -> a Loop inside a TensorIterator.
-Prints the fastest of interleaved in-process runs, the per-layer dispatch overhead (irlint's time per kernel call minus
-the time inside the kernels), the tracing overhead (`run(..., listener=Trace())` and the event
+Prints in-process times (the fastest of interleaved rounds) and ratios (the median over rounds of
+the ratio of two runs timed back to back, which a shared machine's load disturbs least), the
+dispatch overhead (irlint's time per kernel call minus the time inside the kernels), the tracing
+overhead (`run(..., listener=Trace())` and the event
 path `Trace.observe(execute(...))`) and the debugger's step latency on a 100,000-iteration Loop.
 """
 
@@ -372,6 +374,10 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
     # CPU time (all threads of the process) is less disturbed by them still.
     med = {k: min(v) for k, v in times.items()}
     med.update({f"cpu_{k}": min(v) for k, v in cpu.items()})
+
+    def paired(a: str, b: str) -> float:
+        """The median over rounds of a/b, each pair timed back to back (so under the same load)."""
+        return statistics.median(x / y for x, y in zip(times[a], times[b]))
     dispatch = sorted(dispatch_time(model, inputs) for _ in range(repeat))
     calls = dispatch[0][2]
     # agreement checks
@@ -384,9 +390,11 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
     whole_times = whole_process(xml, onnx_path, inputs, repeat) if whole and onnx_feed is None else {}
     return {**whole_times, **med, "kernel_calls": calls, "kernel_s": dispatch[0][1],
             "dispatch_us": dispatch[0][0] * 1e6,
-            "trace_overhead_pct": (med["traced_s"] / med["irlint_s"] - 1) * 100,
-            "trace_read_overhead_pct": (med["traced_read_s"] / med["irlint_s"] - 1) * 100,
-            "observed_overhead_pct": (med["observed_s"] / med["irlint_s"] - 1) * 100}
+            "vs_openvino": paired("irlint_s", "openvino_s"), "vs_openvino1": paired("irlint_s", "openvino1_s"),
+            "ref_vs": paired("onnx_ref_s", "irlint_s"),
+            "trace_overhead_pct": (paired("traced_s", "irlint_s") - 1) * 100,
+            "trace_read_overhead_pct": (paired("traced_read_s", "irlint_s") - 1) * 100,
+            "observed_overhead_pct": (paired("observed_s", "irlint_s") - 1) * 100}
 
 
 def debugger_latency(tmp: Path, trips: int = 100_000) -> list[tuple[int, float, float, float]]:
@@ -443,7 +451,8 @@ def main() -> None:
             inputs, extra = make(path)
             rows.append((name, bench(name, path, inputs, args.repeat, whole=args.whole_process, **extra)))
         latency = debugger_latency(tmp) if not args.only or "debugger" in args.only else []
-    print(f"steps={args.steps}, the fastest of {args.repeat} interleaved runs")
+    print(f"steps={args.steps}; times: the fastest of {args.repeat} interleaved rounds; ratios and overheads: the "
+          "median over rounds of the ratio of the two runs timed back to back in a round")
     if args.whole_process:
         print("\nWhole process (import, read, run once):\n")
         print("| model | irlint run (s) | OpenVINO CPU (s) | onnx.reference (s) |")
@@ -457,10 +466,10 @@ def main() -> None:
           "1 thread | CPU time irlint / OpenVINO | onnx.reference (s) | onnx.reference / irlint |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, r in rows:
-        print(f"| {name} | {r['irlint_s']:.4f} | {r['openvino_s']:.4f} | {r['irlint_s'] / r['openvino_s']:.2f}x | "
-              f"{r['openvino1_s']:.4f} | {r['irlint_s'] / r['openvino1_s']:.2f}x | "
+        print(f"| {name} | {r['irlint_s']:.4f} | {r['openvino_s']:.4f} | {r['vs_openvino']:.2f}x | "
+              f"{r['openvino1_s']:.4f} | {r['vs_openvino1']:.2f}x | "
               f"{r['cpu_irlint_s'] / max(r['cpu_openvino_s'], 1e-9):.2f}x | "
-              f"{r['onnx_ref_s']:.4f} | {r['onnx_ref_s'] / r['irlint_s']:.1f}x |")
+              f"{r['onnx_ref_s']:.4f} | {r['ref_vs']:.1f}x |")
     print("\n| model | kernel calls | dispatch (us/kernel call) | tracing | tracing, keys written | event-path trace |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name, r in rows:
