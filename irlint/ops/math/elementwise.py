@@ -59,10 +59,11 @@ def _erf(x: Array) -> Array:
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 
 
-def _float(fn: Callable[[Array], Array], inplace: Callable[[Array], object] | None = None) -> Callable[[Array], Array]:
+def _float(fn: Callable[[Array], Array], widen: Callable[[Array], Array] | None = None) -> Callable[[Array], Array]:
     """Compute in float64 and return the input's dtype (OpenVINO computes in the element type).
-    `inplace(t)`, if given, computes the same as `fn` by overwriting its float64 copy `t` (the prepared
-    kernel then allocates one temporary instead of one per numpy call: the same operations, same bits)."""
+    `widen(x)`, if given, computes `fn(x.astype(float64))` for an input of rank >= 1 with fewer numpy
+    calls and one temporary (the cast done by the first ufunc, the rest in place: the same
+    operations on the same float64 values, so the same bits) for the prepared kernel."""
 
     def run(x: Array) -> Array:
         with np.errstate(all="ignore"):
@@ -73,9 +74,8 @@ def _float(fn: Callable[[Array], Array], inplace: Callable[[Array], object] | No
         """`run` as a prepared kernel: no warning guard (the interpreter's fast path silences them)."""
         x = args[0]
         dtype = x.dtype
-        if inplace is not None:
-            y = x.astype(np.float64)
-            inplace(y)
+        if widen is not None and x.ndim:
+            y = widen(x)
         else:
             y = fn(x.astype(np.float64))
         out = y.astype(dtype) if dtype.kind == "f" else np.trunc(y).astype(dtype)
@@ -98,16 +98,17 @@ def _sigmoid(x: Array) -> Array:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def _sigmoid_inplace(t: Array) -> None:
-    """`_sigmoid` overwriting t: 1 / (1 + exp(-t)), operation by operation."""
-    np.negative(t, out=t)
+def _sigmoid_widened(x: Array) -> Array:
+    """`_sigmoid(x.astype(float64))` step by step: 1 / (1 + exp(-x)) in one float64 array."""
+    t = np.negative(x, dtype=np.float64)
     np.exp(t, out=t)
     np.add(t, 1.0, out=t)
     np.divide(1.0, t, out=t)
+    return t
 
 
-def _ufunc_inplace(fn: np.ufunc) -> Callable[[Array], object]:
-    return lambda t: fn(t, out=t)
+def _widened(fn: np.ufunc) -> Callable[[Array], Array]:
+    return lambda x: fn(x, dtype=np.float64)
 
 
 def _softplus(x: Array) -> Array:
@@ -115,11 +116,11 @@ def _softplus(x: Array) -> Array:
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
-    "Sigmoid": _float(_sigmoid, _sigmoid_inplace),
-    "Tanh": _float(np.tanh, _ufunc_inplace(np.tanh)),
-    "Exp": _float(np.exp, _ufunc_inplace(np.exp)),
-    "Log": _float(np.log, _ufunc_inplace(np.log)),
-    "Sqrt": _float(np.sqrt, _ufunc_inplace(np.sqrt)),
+    "Sigmoid": _float(_sigmoid, _sigmoid_widened),
+    "Tanh": _float(np.tanh, _widened(np.tanh)),
+    "Exp": _float(np.exp, _widened(np.exp)),
+    "Log": _float(np.log, _widened(np.log)),
+    "Sqrt": _float(np.sqrt, _widened(np.sqrt)),
     "Erf": _float(_erf),
     "Floor": _keep(np.floor),
     "Ceiling": _keep(np.ceil),

@@ -75,6 +75,9 @@ class MatMul(Op):
         """`compute` with its shape check done once per pair of input shapes."""
         shapes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         ta, tb = attrs.transpose_a, attrs.transpose_b
+        const_b = consts[1] if len(consts) > 1 else None
+        # A constant B's transposed view, made once (the same view `compute` makes per call).
+        b_view = np.swapaxes(const_b, -1, -2) if const_b is not None and tb and const_b.ndim > 1 else None
 
         def fast(args: list[np.ndarray]) -> list[np.ndarray]:
             a, b = args
@@ -85,13 +88,16 @@ class MatMul(Op):
                 shape = shapes[key] = tuple(d.lo for d in dims)
             if ta and a.ndim > 1:
                 a = np.swapaxes(a, -1, -2)
-            if tb and b.ndim > 1:
+            if b is const_b and b_view is not None:
+                b = b_view
+            elif tb and b.ndim > 1:
                 b = np.swapaxes(b, -1, -2)
             if a.dtype.kind == "f" and a.dtype.itemsize < 4:
                 out = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
             else:
                 out = np.matmul(a, b)
-            out = np.asarray(out)
+            if type(out) is not np.ndarray:
+                out = np.asarray(out)
             if out.shape != shape:
                 out = out.reshape(shape)
             # A fresh C-ordered result is what `compute`'s copy makes; matmul's own output usually is one.
