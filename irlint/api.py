@@ -43,7 +43,7 @@ def check(path: str | os.PathLike[str], *, select: Sequence[str] | None = None, 
           debug: bool = False, two_cores: bool = False) -> list[Diagnostic]:
     """Lint one IR file; a file that cannot be read gives one IR001 error diagnostic (never raises).
 
-    `two_cores`: load and check a large model with a forked helper process (irlint.ir.split,
+    `two_cores`: load and check a large model with a forked helper process (irlint.ir.twocore,
     irlint.engine.parallel); the diagnostics are the same."""
     try:
         model = load(path, weights, two_cores=two_cores)

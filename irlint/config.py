@@ -21,6 +21,7 @@ KEYS = {
     "exit-zero": bool,
     "max-iterations": int,
     "memory-budget": str,
+    "per-file-ignores": dict,
 }
 
 
@@ -75,5 +76,19 @@ def load_config(explicit: str | None, start: Path) -> Config:
             value = [value]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ConfigError(f"{path}: [tool.irlint] {key} must be a {kind.__name__}")
+        if key == "per-file-ignores":
+            value = _per_file_ignores(path, value)
         values[key] = value
     return Config(path, values)
+
+
+def _per_file_ignores(path: Path, table: dict[str, Any]) -> dict[str, list[str]]:
+    """`{"legacy/**" = ["T211"]}`: glob -> code prefixes (a bare string is one prefix)."""
+    out: dict[str, list[str]] = {}
+    for pattern, codes in table.items():
+        if isinstance(codes, str):
+            codes = [codes]
+        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+            raise ConfigError(f"{path}: [tool.irlint] per-file-ignores.{pattern!r} must be a list of codes")
+        out[pattern] = codes
+    return out

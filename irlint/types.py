@@ -12,21 +12,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+import ml_dtypes
 import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
 class ElementType:
-    """One OpenVINO element type: its `element_type` name, its port `precision` and numpy dtype."""
+    """One OpenVINO element type: its `element_type` name, its port `precision` and numpy dtype.
+
+    `dtype` is a numpy dtype, or one of `ml_dtypes` (bf16, the f8/f4 floats, i4/u4, u1/u2), which
+    numpy computes with through their registered casts and ufuncs; None for the types neither can
+    hold (nf4, u3, u6, string, dynamic).
+    """
 
     name: str
     precision: str
-    dtype: np.dtype | None  # None for types numpy cannot hold (u1, i4, string, dynamic ...)
+    dtype: np.dtype | None
     bits: int  # bits per element; 0 for non-numeric
 
     @property
     def is_float(self) -> bool:
-        return self.name in ("f16", "f32", "f64", "bf16") or self.name.startswith("f8")
+        return self.name in ("f16", "f32", "f64", "bf16", "nf4") or self.name.startswith(("f8", "f4"))
 
     @property
     def is_integer(self) -> bool:
@@ -40,39 +46,56 @@ class ElementType:
     def is_dynamic(self) -> bool:
         return self.name in ("dynamic", "undefined")
 
+    @property
+    def is_extension(self) -> bool:
+        """True for an `ml_dtypes` dtype (numpy's `issubdtype` knows nothing of them)."""
+        return self.dtype is not None and self.dtype.kind == "V"
+
     def nbytes(self, count: int) -> int:
-        """Bytes that `count` elements occupy in a .bin (sub-byte types are packed)."""
+        """Bytes that `count` elements occupy in a .bin, packed as OpenVINO packs them: u3 in groups of
+        8 elements in 3 bytes, u6 in groups of 4 in 3 bytes, the other sub-byte types bit after bit."""
+        if self.name == "u3":
+            return (count + 7) // 8 * 3
+        if self.name == "u6":
+            return (count + 3) // 4 * 3
         return (count * self.bits + 7) // 8
 
     def __str__(self) -> str:
         return self.name
 
 
-def _et(name: str, precision: str, dtype: str | None, bits: int) -> ElementType:
-    return ElementType(name, precision, np.dtype(dtype) if dtype else None, bits)
+def _et(name: str, precision: str, dtype: str | np.dtype | None, bits: int) -> ElementType:
+    return ElementType(name, precision, np.dtype(dtype) if dtype is not None else None, bits)
 
 
+# OpenVINO's element type list (openvino/core/type/element_type.hpp), with the precision names its
+# serializer writes on ports (`BIN` for u1).
 ELEMENT_TYPES: dict[str, ElementType] = {
     e.name: e
     for e in (
         _et("f64", "FP64", "float64", 64),
         _et("f32", "FP32", "float32", 32),
         _et("f16", "FP16", "float16", 16),
-        _et("bf16", "BF16", None, 16),
-        _et("f8e4m3", "F8E4M3", None, 8),
-        _et("f8e5m2", "F8E5M2", None, 8),
+        _et("bf16", "BF16", ml_dtypes.bfloat16, 16),
+        _et("f8e4m3", "F8E4M3", ml_dtypes.float8_e4m3fn, 8),
+        _et("f8e5m2", "F8E5M2", ml_dtypes.float8_e5m2, 8),
+        _et("f8e8m0", "F8E8M0", ml_dtypes.float8_e8m0fnu, 8),
+        _et("f4e2m1", "F4E2M1", ml_dtypes.float4_e2m1fn, 4),
         _et("nf4", "NF4", None, 4),
         _et("i64", "I64", "int64", 64),
         _et("i32", "I32", "int32", 32),
         _et("i16", "I16", "int16", 16),
         _et("i8", "I8", "int8", 8),
-        _et("i4", "I4", None, 4),
+        _et("i4", "I4", ml_dtypes.int4, 4),
         _et("u64", "U64", "uint64", 64),
         _et("u32", "U32", "uint32", 32),
         _et("u16", "U16", "uint16", 16),
         _et("u8", "U8", "uint8", 8),
-        _et("u4", "U4", None, 4),
-        _et("u1", "U1", None, 1),
+        _et("u6", "U6", None, 6),
+        _et("u4", "U4", ml_dtypes.uint4, 4),
+        _et("u3", "U3", None, 3),
+        _et("u2", "U2", ml_dtypes.uint2, 2),
+        _et("u1", "BIN", getattr(ml_dtypes, "uint1", None), 1),  # ml_dtypes 0.6+
         _et("boolean", "BOOL", "bool", 8),
         _et("string", "STRING", None, 0),
         _et("dynamic", "DYNAMIC", None, 0),
@@ -80,7 +103,8 @@ ELEMENT_TYPES: dict[str, ElementType] = {
     )
 }
 _BY_PRECISION = {e.precision: e for e in ELEMENT_TYPES.values()}
-_BY_PRECISION.update({"BOOLEAN": ELEMENT_TYPES["boolean"], "UNDEFINED": ELEMENT_TYPES["undefined"]})
+_BY_PRECISION.update({"BOOLEAN": ELEMENT_TYPES["boolean"], "UNDEFINED": ELEMENT_TYPES["undefined"],
+                      "U1": ELEMENT_TYPES["u1"]})
 _BY_DTYPE = {e.dtype: e for e in ELEMENT_TYPES.values() if e.dtype is not None}
 
 F32 = ELEMENT_TYPES["f32"]

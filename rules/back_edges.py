@@ -203,7 +203,8 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
         produced_et = info.etype if info is not None else (port.precision if port else None)
         produced_shape = info.shape if info is not None and info.shape is not None else (port.shape if port else None)
         want = declared_info(dst)
-        if produced_et is not None and want.etype is not None and produced_et != want.etype:
+        if produced_et is not None and want.etype is not None and produced_et != want.etype \
+                and not want.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
                           f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")))

@@ -12,6 +12,7 @@ from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.rule import Finding, rule
+from irlint.shapes.dimless import known_scalar_source
 from irlint.types import Shape, element_type, format_shape, parse_shape
 
 
@@ -76,7 +77,9 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
 
     What it checks:
     The `<dim>`s of an edge's output port and input port have the same rank and compatible dims
-    (a dynamic dim or interval is compatible with any size it contains).
+    (a dynamic dim or interval is compatible with any size it contains). An end without `<dim>` is a
+    scalar or a dynamic rank; it counts as a scalar only when its producer is a Const or a
+    Parameter of `shape=""`.
 
     Why it matters:
     OpenVINO re-infers shapes and ignores the declared dims, so the file lies about the model;
@@ -91,7 +94,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Re-export the model, or correct the dims of the wrong end.
     """
     for e, src, sp, dst, dp in _edge_ends(graph):
-        if shapes_disagree(sp.shape, dp.shape):
+        if shapes_disagree(sp.shape, dp.shape) and not _dynamic_rank_end(src, sp, dp):
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
                 f"{format_shape(sp.shape)} but {dst.describe()} declares {format_shape(dp.shape)}",
@@ -101,6 +104,17 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
             )
+
+
+def _dynamic_rank_end(src: Layer, sp: Port, dp: Port) -> bool:
+    """True when one end has no `<dim>` and may be a dynamic rank, which is compatible with any shape.
+
+    A port without dims is a scalar or a dynamic rank (irlint.shapes.dimless); here it counts as a
+    scalar only when the producer's own declaration says so (a Const, a Parameter of `shape=""`).
+    """
+    if sp.shape == ():
+        return known_scalar_source(src) is not True
+    return dp.shape == ()
 
 
 def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
-from irlint.ir.model import Graph, Layer, Port
+from irlint.ir.index import GraphIndex
+from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.ops import lookup
 from irlint.rule import Finding, rule
 
@@ -225,33 +226,62 @@ def graph_cycle(ctx: Context, graph: Graph) -> Iterator[Finding]:
     remaining = {la.id for la in graph.layers if la.id is not None and la.id not in ordered}
     if not remaining:
         return
-    # Kahn's algorithm left layers on (or behind) a cycle; walk producers backwards to find one cycle.
-    idx = ctx.index(graph)
-    start = min(remaining, key=lambda i: graph.by_id[i].loc.line)
-    path: list[int] = []
-    seen: dict[int, int] = {}
-    node: int | None = start
-    while node is not None and node not in seen:
-        seen[node] = len(path)
-        path.append(node)
-        layer = graph.by_id[node]
-        node = next((e.from_layer for p in layer.inputs for e in idx.edges_into(node, p.id)
-                     if e.from_layer in remaining), None)
-    if node is None:
+    cycle = _shortest_cycle(graph, remaining)
+    if cycle is None:
         return
-    cycle = list(reversed(path[seen[node]:]))
+    idx = ctx.index(graph)
     layers = [graph.by_id[i] for i in cycle]
     first = min(layers, key=lambda la: la.loc.line)
     at = cycle.index(first.id)  # type: ignore[arg-type]
     cycle = cycle[at:] + cycle[:at]
     chain = " -> ".join(str(i) for i in [*cycle, cycle[0]])
+    closing = _closing_edge(idx, first, cycle[-1])
+    notes = [Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first]
+    if closing is not None:
+        notes.insert(0, Related(first.loc, f"'{first.name}', the first layer of the cycle in the file"))
     yield Finding(
-        f"edges form a cycle through layers {chain} in {_where(graph)}",
-        first.loc,
+        f"edges form a cycle through layers {chain} in {_where(graph)}"
+        + (f"; the edge {cycle[-1]} -> {first.id} closes it" if closing is not None else ""),
+        closing.loc if closing is not None else first.loc,
         layer=first.path,
-        related=tuple(Related(la.loc, f"'{la.name}' is in the cycle") for la in layers if la is not first),
+        related=tuple(notes),
         hint="a recurrence belongs in a TensorIterator or Loop body with a back edge",
     )
+
+
+def _shortest_cycle(graph: Graph, remaining: set[int | None]) -> list[int] | None:
+    """The shortest cycle through the first layer in the file that lies on a cycle.
+
+    Kahn's sort leaves the layers on or behind cycles; networkx finds the strongly connected parts
+    of just those (a defect is rare, so the library is loaded only then) and one breadth-first
+    search from that layer gives the shortest way back to it: the cycle a reader can check by eye.
+    """
+    import networkx as nx
+
+    sub = nx.DiGraph()
+    sub.add_nodes_from(remaining)
+    for e in graph.edges:
+        if e.from_layer in remaining and e.to_layer in remaining:
+            sub.add_edge(e.from_layer, e.to_layer)
+    on_cycle = [n for comp in nx.strongly_connected_components(sub) for n in comp
+                if len(comp) > 1 or sub.has_edge(n, n)]
+    if not on_cycle:
+        return None
+    start = min(on_cycle, key=lambda i: graph.by_id[i].loc.line)
+    paths = nx.single_source_shortest_path(sub, start)
+    back = [p for p in sub.predecessors(start) if p in paths]
+    last = min(back, key=lambda p: (len(paths[p]), graph.by_id[p].loc.line))
+    return list(paths[last])
+
+
+def _closing_edge(idx: GraphIndex, first: Layer, last: int) -> Edge | None:
+    """The edge of a cycle that leads back into its first layer in the file: it points backwards
+    through the file, and removing it is the usual fix."""
+    for p in first.inputs:
+        for e in idx.edges_into(first.id, p.id):
+            if e.from_layer == last:
+                return e
+    return None
 
 
 @rule("G107", "duplicate-port-id", scope="graph")

@@ -12,6 +12,7 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 from irlint.rule import Finding, rule
+from irlint.shapes.dimless import output_shape
 from irlint.types import format_shape
 
 if TYPE_CHECKING:
@@ -53,7 +54,9 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
 
     What it checks:
     Each output port of each op (Parameters, Consts and TensorIterator/Loop ports have their own
-    rules) against irlint's inferred element type and partial shape.
+    rules) against irlint's inferred element type and partial shape. A port without `<dim>` is a
+    scalar or a dynamic rank (OpenVINO writes both so): it is held to be a scalar only when irlint
+    infers a scalar or every dim, otherwise it is not compared.
 
     Why it matters:
     OpenVINO never reads declared output shapes or precisions: it re-infers them, silently. A
@@ -83,7 +86,7 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
                           port=port.id)
         elif info.shape is not None and port.shape is not None and info.shape != port.shape and (
             len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
-        ):
+        ) and output_shape(layer, port, lambda i=info: i) is not None:  # no <dim>: a scalar, or a dynamic rank
             yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
                           f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
                           port=port.id)

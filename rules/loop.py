@@ -40,6 +40,26 @@ def _input(ctx: Context, graph: Graph, layer: Layer, port_id: int) -> TensorInfo
     return ctx.shapes.output(src, e.from_port) if src is not None and e is not None else None
 
 
+def _scalar_port_finding(ctx: Context, graph: Graph, layer: Layer, port_id: int, problem: str,
+                         what: str) -> Finding | None:
+    """A finding about the tensor feeding a Loop's scalar input port, placed at what produces it (the
+    producer's output port, else the edge), with notes at the edge and at the Loop's port."""
+    p = layer.input(port_id)
+    if p is None:
+        return None
+    e = ctx.index(graph).source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    sp = src.output(e.from_port) if src is not None and e is not None and e.from_port is not None else None
+    notes = [Related(layer.port_loc(p), f"input port {port_id} of the Loop, {what}")]
+    if e is None:
+        return Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=port_id)
+    if src is not None and sp is not None:
+        notes.insert(0, Related(e.loc, "the edge into the Loop"))
+        return Finding(f"{src.describe()} feeds {what} of {layer.describe()}: {problem}", src.port_loc(sp),
+                       layer=src.path, port=sp.id, related=tuple(notes))
+    return Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path, port=port_id, related=tuple(notes))
+
+
 def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | None:
     if info is None:
         return None
@@ -69,10 +89,10 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
     How to fix:
     Feed an i64 (or i32) scalar; use -1 for "no limit".
     """
-    p = layer.input(0)
     problem = _check_port(_input(ctx, graph, layer, 0), (I32, I64), "the trip count (input 0)")
-    if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=0)
+    found = _scalar_port_finding(ctx, graph, layer, 0, problem, "the trip count") if problem else None
+    if found is not None:
+        yield found
 
 
 @rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
@@ -93,10 +113,10 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
     How to fix:
     Feed a boolean scalar (Convert to boolean if needed).
     """
-    p = layer.input(1)
     problem = _check_port(_input(ctx, graph, layer, 1), (BOOL,), "the execution condition (input 1)")
-    if problem and p is not None:
-        yield Finding(f"{layer.describe()}: {problem}", layer.port_loc(p), layer=layer.path, port=1)
+    found = _scalar_port_finding(ctx, graph, layer, 1, problem, "the execution condition") if problem else None
+    if found is not None:
+        yield found
 
 
 @rule("LP703", "loop-condition-output-missing", types=("Loop",))
@@ -156,8 +176,11 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                           (BOOL,), "the body condition")
     if problem:
         res = layer.body.layer(entry.internal_layer_id)
-        yield Finding(f"{layer.describe()}: {problem}", entry.loc, layer=layer.path,
-                      related=((Related(res.loc, "the condition Result"),) if res else ()))
+        if res is None:
+            yield Finding(f"{layer.describe()}: {problem}", entry.loc, layer=layer.path)
+        else:
+            yield Finding(f"body {res.describe()} of {layer.describe()}: {problem}", res.loc, layer=res.path,
+                          related=(Related(entry.loc, "the execution_condition entry naming it"),))
 
 
 @rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
@@ -190,8 +213,8 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
             continue
         problem = _check_port(declared_info(param), (I32, I64), "the current_iteration Parameter")
         if problem:
-            yield Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path,
-                          related=(Related(param.loc, "the Parameter"),))
+            yield Finding(f"body {param.describe()} of {layer.describe()}: {problem}", param.data_loc or param.loc,
+                          layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
 
 
 @rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))

@@ -346,3 +346,46 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         if p.id in fed and p.id not in targets and not idx.users(p):
             yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but nothing uses it",
                           p.loc, layer=p.path)
+
+
+@rule("PM411", "body-layer-output-unused", severity="warning", types=CONTROL_FLOW)
+def body_layer_output_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A body layer's outputs reach no Result of the body.
+
+    What it checks:
+    Every layer of a TensorIterator/Loop body other than Parameters, Consts and Results has a path
+    to some Result (a Result that is itself unused is PM409's business).
+
+    Why it matters:
+    The layer is computed in every iteration and its value goes nowhere: usually an edge that was
+    meant to continue from it names another layer. OpenVINO drops such layers without a word.
+
+    Example:
+    ```xml
+    <layer id="12" type="Sigmoid" .../>   <!-- fed by the Parameter, but no edge leaves it -->
+    ```
+
+    How to fix:
+    Connect it where its value was meant to go, or delete it.
+    """
+    body = layer.body
+    if body is None:
+        return
+    idx = ctx.index(body)
+    live: set[int | None] = set()
+    todo = [r for r in body.results() if r.id is not None]
+    while todo:  # producers of Results, backwards: linear in the edges (no graph library on this path)
+        la = todo.pop()
+        if la.id in live:
+            continue
+        live.add(la.id)
+        for p in la.inputs:
+            e = idx.source(la.id, p.id)
+            src = body.layer(e.from_layer) if e is not None else None
+            if src is not None and src.id not in live:
+                todo.append(src)
+    for la in body.layers:
+        if la.id is not None and la.id not in live and la.type not in ("Parameter", "Const", "Result"):
+            yield Finding(f"body {la.describe()} of {layer.describe()}: its outputs reach no Result, so it is "
+                          "computed in every iteration for nothing", la.loc, layer=la.path,
+                          hint="connect it where its value was meant to go, or delete it")

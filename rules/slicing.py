@@ -15,6 +15,7 @@ from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo
+from irlint.shapes.dimless import output_shape
 from irlint.types import format_shape
 
 
@@ -93,7 +94,9 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     What it checks:
     After normalisation (a negative value counts from the end: dim + value), `start` and `end`
     lie inside the dimension; `stride` is non-zero and points from start to end; `part_size` is
-    at least 1 and divides the length of the range (end inclusive).
+    at least 1 and divides the length of the range (end inclusive). For a sliced input the
+    dimension is the input's; for a concatenated output of a TensorIterator it is the output the
+    parts are assembled into (the iteration count times the body Result's length along the axis).
 
     Why it matters:
     OpenVINO rejects such entries (or, in its CPU plugin, reads out of range). The message shows
@@ -117,11 +120,13 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
 
 @rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """Sliced inputs disagree on the number of iterations.
+    """Sliced inputs or concatenated outputs disagree on the number of iterations.
 
     What it checks:
     Every sliced input of a TensorIterator gives the same iteration count ((|end-start|+1) /
-    part_size).
+    part_size), and every concatenated output places that many parts: its start/end/stride/
+    part_size are read over the output it assembles (the iterations times the body Result's
+    length along the axis) the way an input's are read over the input.
 
     Why it matters:
     The iteration count is ambiguous; OpenVINO's CPU plugin refuses the model ("There are at least
@@ -131,10 +136,12 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     ```xml
     <input axis="1" external_port_id="0" .../>   <!-- 25 steps -->
     <input axis="1" external_port_id="1" .../>   <!-- 20 steps -->
+    <output axis="1" external_port_id="3" start="0" end="2" .../>   <!-- places 3 parts of 25 -->
     ```
 
     How to fix:
-    Slice tensors of equal length, or restrict one range with start/end.
+    Slice tensors of equal length, or restrict one range with start/end; give a concatenated
+    output the default range (start 0, end -1).
     """
     info = _loop(ctx, layer)
     if info is None:
@@ -153,6 +160,25 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                 sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                 related=(Related(first.entry.loc, "the iteration count comes from here"),),
             )
+    yield from _output_count_mismatches(info, layer, first)
+
+
+def _output_count_mismatches(info: LoopInfo, layer: Layer, first: EntrySlicing | None) -> Iterator[Finding]:
+    """Concatenated outputs whose range places another number of parts than the iterations run."""
+    n = info.iterations
+    if n is None:
+        return
+    for sl in info.slicing:
+        spec = sl.spec
+        if sl.entry.direction != "output" or spec is None or spec.iterations == n:
+            continue
+        yield Finding(
+            f"{_describe(sl.entry)} of {layer.describe()}: places {spec.iterations} parts (elements "
+            f"{spec.start}..{spec.end} of the {spec.dim} the output holds, part_size {spec.part_size}), but the "
+            f"layer runs {n} iterations: {info.iterations_source}",
+            sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+            related=(Related(first.entry.loc, "the iteration count comes from here"),) if first else (),
+            hint="a concatenated output normally keeps the default range (start=\"0\" end=\"-1\")")
 
 
 @rule("SL605", "sliced-parameter-shape-mismatch", types=CONTROL_FLOW, uses_shapes=True)
@@ -188,7 +214,8 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
             continue
         got = info.params[e.internal_layer_id]
         declared = declared_info(param)
-        if got.etype is not None and declared.etype is not None and got.etype != declared.etype:
+        if got.etype is not None and declared.etype is not None and got.etype != declared.etype \
+                and not declared.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"body {param.describe()} declares {declared.etype} but {_describe(e)} delivers "
                           f"{got.etype}", param.loc, layer=param.path, related=(Related(e.loc, "the entry"),))
             continue
@@ -248,7 +275,7 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         bad = len(inferred.shape) != len(port.shape) or any(
             not d.compatible(g) for g, d in zip(inferred.shape, port.shape)
         )
-        if not bad:
+        if not bad or output_shape(layer, port, lambda i=inferred: i) is None:  # no <dim>: maybe a dynamic rank
             continue
         if e.sliced:
             how = (f"the body Result concatenated over {info.iterations} iterations "

@@ -25,8 +25,8 @@ def const_byte_count(layer: Layer) -> int | None:
         shape = parse_shape(layer.data.get("shape", ""))
     except ValueError:
         return None
-    if et is None or shape is None or any(not d.is_static for d in shape):
-        return None
+    if et is None or et.bits == 0 or shape is None or any(not d.is_static for d in shape):
+        return None  # a string Const's bytes are a count, offsets and characters: not fixed by its shape
     count = 1
     for d in shape:
         count *= d.lo

@@ -30,9 +30,9 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     diags = check_model(model)
     session = None
     if not any(d.severity is Severity.ERROR for d in diags):
-        inputs, _notes = build_inputs(model, args)
-        session = Session(model, inputs, options(args))
-    return DebuggerApp(session, diags, args.model)
+        inputs, notes = build_inputs(model, args)
+        session = Session(model, inputs, options(args), notes=notes)
+    return DebuggerApp(session, diags, args.model, model=model)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,16 +1,25 @@
 """Build a graphviz diagram of an IR model: bodies as nested clusters, port maps and back edges drawn.
 
 `build_diagram` returns a `graphviz.Digraph` (rendering is the caller's choice, as in torchviz).
-Port-map edges run from the outer producer into the body Parameter (labelled with the slicing or
+Edges carry the producer's element type and shape and the port numbers at both ends. Port-map edges
+run from the outer producer into the body Parameter (labelled with the slicing in words or
 "initial value"/"invariant") and from the body Result to the outer consumer ("concat axis N" or
-"last value"); back edges are dashed, coloured and `constraint=false`. A collapsed (or too deep)
-TensorIterator/Loop is one node instead.
+"last value"); back edges are dashed in their own colour (the error colour is kept for errors),
+drawn Parameter -> Result with the arrow reversed so dot routes them beside the body. A collapsed (or too
+deep) TensorIterator/Loop is one node instead; bodies are collapsed automatically when they hold
+more layers than `dot` draws reliably.
+
+With diagnostics, a finding is drawn on the element it is about: an edge, a port_map entry or a
+back edge (found by its line), else its layer; elements that point at nothing (a missing layer or
+port) are drawn as dashed "ghost" nodes. Every finding is numbered, and a legend lists number,
+code, severity and message, so a PNG shows the messages too (an SVG also has them as tooltips).
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import graphviz
 import numpy as np
@@ -21,6 +30,8 @@ from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.types import format_shape
 
 CONTROL_FLOW = ("TensorIterator", "Loop")
+AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
+LEGEND_MAX = 60
 
 
 @dataclass
@@ -30,56 +41,182 @@ class DiagramOptions:
     rankdir: str = "TB"
     diagnostics: Sequence[Diagnostic] = ()  # --lint
     trace: Mapping[str, np.ndarray] | None = None  # --trace values by key
-    iteration: int | None = None
+    iteration: tuple[int, ...] | int | None = None  # outer first, 0-based; inner loops not given: their last
+    auto_collapse: int | None = AUTO_COLLAPSE  # None: never collapse automatically
 
 
 @dataclass
 class _Ctx:
     opts: DiagramOptions
+    model: Model
+    collapse: bool = False
     by_layer: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    claims: dict[int, list[Diagnostic]] = field(default_factory=dict)  # id(edge/entry/back edge) -> findings
+    number: dict[int, int] = field(default_factory=dict)  # id(diagnostic) -> legend number
+    ghosts: int = 0
+    entry_ghost: dict[int, str] = field(default_factory=dict)  # id(port_map entry) -> its ghost body node
+    notes: list[str] = field(default_factory=list)
+    trace: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = field(default_factory=dict)
+    loops: dict[str, object] = field(default_factory=dict)  # loop path -> LoopInfo (static inference)
 
 
 def node_id(layer: Layer) -> str:
     return "L_" + layer.path.replace("/", "_")
 
 
-def slicing_label(e: PortMapEntry) -> str:
+def slicing_label(e: PortMapEntry, spec=None) -> str:  # type: ignore[no-untyped-def]
+    """The slicing in words. With a resolved spec: the elements of the first and last iteration
+    (half-open, so no reading of `end` is needed); without: OpenVINO's reading of the attributes,
+    where a negative start/end counts from the end and `end` is inclusive (end=-1: through the last)."""
     if not e.sliced:
         return ""
-    start = e.attrs.get("start", "0")
-    end = e.attrs.get("end", "-1")
-    stride = e.attrs.get("stride", "1")
-    part = e.attrs.get("part_size", "1")
-    text = f"axis {e.axis} [{start}:{end}:{stride}]"
-    return text + (f" part {part}" if part != "1" else "")
+    part = e.part_size or 1
+    if spec is not None and spec.iterations:
+        first, last = spec.bounds(0), spec.bounds(spec.iterations - 1)
+
+        def span(b: tuple[int, int]) -> str:
+            return str(b[0]) if b[1] - b[0] == 1 else f"{b[0]}..{b[1] - 1}"
+
+        order = "reversed, " if spec.reverse else ""
+        return f"axis {e.axis}: {order}{spec.iterations} slices, it 0 <- {span(first)} ... it " \
+               f"{spec.iterations - 1} <- {span(last)}"
+    start = 0 if e.start is None else e.start
+    end = -1 if e.end is None else e.end
+    stride = 1 if e.stride is None else e.stride
+
+    def where(v: int, inclusive: bool) -> str:
+        if v >= 0:
+            return str(v)
+        if v == -1:
+            return "the last" if inclusive else "last"
+        return f"last{v + 1}"
+
+    text = f"axis {e.axis}: from {where(start, False)} through {where(end, True)}, stride {stride}"
+    return text + (f", {part} per iteration" if part != 1 else "")
 
 
-def _label(layer: Layer, extra: str = "") -> str:
-    shapes = ", ".join(format_shape(p.shape) for p in layer.outputs[:2])
-    lines = [layer.type, layer.name[:40], f"#{layer.id}" + (f"  {shapes}" if shapes else "")]
+def _const_value(model: Model, layer: Layer) -> str:
+    """`= v` for a scalar (one-element) Const: trip counts, conditions, small constants."""
+    if layer.type != "Const" or not layer.outputs or layer.outputs[0].shape is None:
+        return ""
+    port = layer.outputs[0]
+    dims = [d.value for d in port.shape]
+    if any(d is None for d in dims) or int(np.prod(dims, dtype=np.int64)) != 1 or port.precision is None:
+        return ""
+    try:
+        v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
+        x = np.asarray(v).reshape(-1)[0]
+    except Exception:  # missing/short .bin, unparsable attributes: the lint rules report those
+        return ""
+    return f"= {x:.6g}" if np.asarray(v).dtype.kind == "f" else f"= {x.item()}"
+
+
+def _label(ctx: _Ctx, layer: Layer, extra: str = "") -> str:
+    outs = layer.outputs[:2]
+    types = ", ".join(f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}" for p in outs)
+    lines = [layer.type, layer.name[:40], f"#{layer.id}" + (f"  {types}" if types else "")]
+    value = _const_value(ctx.model, layer)
+    if value:
+        lines.append(value)
+    if layer.body is not None:
+        lines.append(_iterations_text(ctx, layer))
     if extra:
         lines.append(extra)
-    return "\n".join(lines)
+    tags = _tags(ctx, ctx.by_layer.get(layer.path, []))
+    if tags:
+        lines.append(tags)
+    return "\n".join(x for x in lines if x)
 
 
-def _expanded(layer: Layer, level: int, opts: DiagramOptions) -> bool:
-    return layer.body is not None and not opts.collapse and (opts.depth is None or level < opts.depth)
+def _iterations_text(ctx: _Ctx, layer: Layer) -> str:
+    info = ctx.loops.get(layer.path)
+    n = getattr(info, "iterations", None)
+    if n is not None:
+        return f"{n} iteration{'s' if n != 1 else ''}"
+    bound = getattr(info, "max_iterations", None)
+    return f"at most {bound} iterations" if bound is not None else "iterations: known at run time"
+
+
+def _tags(ctx: _Ctx, found: list[Diagnostic]) -> str:
+    return " ".join(f"[{ctx.number[id(d)]}] {d.code}" for d in found if id(d) in ctx.number)
+
+
+def _expanded(layer: Layer, level: int, ctx: _Ctx) -> bool:
+    o = ctx.opts
+    return layer.body is not None and not o.collapse and not ctx.collapse and (o.depth is None or level < o.depth)
 
 
 def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.Digraph:
     o = opts or DiagramOptions()
-    ctx = _Ctx(o)
-    for d in o.diagnostics:
-        if d.layer is not None:
-            ctx.by_layer.setdefault(d.layer, []).append(d)
+    if isinstance(o.iteration, int):
+        o = replace(o, iteration=(o.iteration,))
+    ctx = _Ctx(o, model)
+    body_layers = sum(1 for g, _la in model.layers() if g is not model.graph)
+    if o.auto_collapse is not None and body_layers > o.auto_collapse and o.depth is None and not o.collapse:
+        ctx.collapse = True
+        ctx.notes.append(f"bodies collapsed: {body_layers} body layers are more than {o.auto_collapse} "
+                         "(give --depth N to expand them anyway)")
+    if any(la.body is not None for la in model.graph.layers):
+        from irlint.shapes import infer_model
+
+        try:
+            ctx.loops = dict(infer_model(model).loops)
+        except Exception:  # a diagram must not depend on shape inference succeeding
+            ctx.loops = {}
+    if o.diagnostics:
+        _claim(ctx, model)
+    if o.trace is not None:
+        _index_trace(ctx, o.trace)
+    label = model.path + "".join(f"\n{n}" for n in ctx.notes)
     g = graphviz.Digraph(model.name or "model", graph_attr={**style.GRAPH, "rankdir": o.rankdir,
-                                                            "label": model.path, "compound": "true"},
+                                                            "label": label, "compound": "true"},
                          node_attr=style.NODE, edge_attr=style.EDGE)
     _graph(g, model.graph, ctx, 0, specials={})
     _edges(g, model.graph, ctx, 0)
     if o.diagnostics:
-        _legend(g)
+        _legend(g, ctx)
+    g.irlint_notes = list(ctx.notes)  # type: ignore[attr-defined]  # for the CLI to print
     return g
+
+
+# -- findings on elements ----------------------------------------------------------------------------
+def _claim(ctx: _Ctx, model: Model) -> None:
+    """Number the findings; give those on the line of an edge, port_map entry or back edge to that element."""
+    diags = sorted(ctx.opts.diagnostics, key=lambda d: (-d.severity.rank, d.loc.line, d.code))
+    for n, d in enumerate(diags[:LEGEND_MAX], 1):
+        ctx.number[id(d)] = n
+    by_line: dict[int, list[Diagnostic]] = {}
+    for d in ctx.opts.diagnostics:
+        if d.loc.line:
+            by_line.setdefault(d.loc.line, []).append(d)
+    claimed: set[int] = set()
+    elements: list[object] = []
+    for graph in model.graphs():
+        elements.extend(graph.edges)
+    for _g, layer in model.layers():
+        elements.extend(layer.port_map)
+        elements.extend(layer.back_edges)
+    for el in elements:
+        found = by_line.get(el.loc.line)  # type: ignore[attr-defined]
+        if found:
+            ctx.claims[id(el)] = found
+            claimed.update(id(d) for d in found)
+    for d in ctx.opts.diagnostics:
+        if d.layer is not None and id(d) not in claimed:
+            ctx.by_layer.setdefault(d.layer, []).append(d)
+
+
+def _finding_style(ctx: _Ctx, found: list[Diagnostic]) -> dict[str, str]:
+    worst = max(found, key=lambda d: d.severity.rank).severity.value
+    return {"color": style.SEVERITY[worst]["color"], "fontcolor": style.SEVERITY[worst]["color"],
+            "penwidth": "2.5", "tooltip": "\n".join(f"{d.code} {d.message}" for d in found)[:2000]}
+
+
+def _ghost(g: graphviz.Digraph, ctx: _Ctx, text: str) -> str:
+    ctx.ghosts += 1
+    name = f"ghost_{ctx.ghosts}"
+    g.node(name, text, **style.GHOST)
+    return name
 
 
 def _layer_attrs(ctx: _Ctx, layer: Layer, special: str = "") -> dict[str, str]:
@@ -98,11 +235,11 @@ def _graph(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int, specials: M
     for layer in graph.layers:
         if layer.id is None:
             continue
-        if _expanded(layer, level, ctx.opts):
+        if _expanded(layer, level, ctx):
             _cluster(g, layer, ctx, level)
         else:
             extra = specials.get(layer.id, "")
-            g.node(node_id(layer), _label(layer, extra), **_layer_attrs(ctx, layer, extra))
+            g.node(node_id(layer), _label(ctx, layer, extra), **_layer_attrs(ctx, layer, extra))
 
 
 def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
@@ -117,24 +254,87 @@ def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
         if found:
             worst = max(found, key=lambda d: d.severity.rank).severity
             attrs["color"] = style.SEVERITY[worst.value]["color"]
+            attrs["penwidth"] = "2"
             attrs["tooltip"] = "\n".join(f"{d.code} {d.message}" for d in found)[:2000]
-        sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}", **attrs)
+        tags = _tags(ctx, found)
+        sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}, {_iterations_text(ctx, layer)}"
+                       + (f"\n{tags}" if tags else ""), **attrs)
         if layer.type == "Loop":
             for pid, text in ((0, "trip count"), (1, "execution condition")):
                 if layer.input(pid) is not None:
-                    sub.node(f"{node_id(layer)}_in{pid}", f"{text}\n(port {pid})", **style.SPECIAL_PORT)
+                    value = _special_value(ctx, layer, pid)
+                    sub.node(f"{node_id(layer)}_in{pid}", f"{text}\n(port {pid}){value}", **style.SPECIAL_PORT)
         _graph(sub, layer.body, ctx, level + 1, specials)
         _edges(sub, layer.body, ctx, level + 1)
-        for be in layer.back_edges:
-            src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
-            if src is not None and dst is not None:
-                sub.edge(_endpoint(src, ctx, level + 1, "out"), _endpoint(dst, ctx, level + 1, "in"),
-                         label="back edge", **style.BACK_EDGE)
+        _back_edges(sub, layer, ctx, level)
+        _dangling_entries(g, sub, layer, ctx, level)
+
+
+def _special_value(ctx: _Ctx, loop: Layer, port: int) -> str:
+    graph = next((g for g, la in ctx.model.layers() if la is loop), None)
+    if graph is None:
+        return ""
+    edge = next((e for e in graph.edges if e.to_layer == loop.id and e.to_port == port), None)
+    src = graph.layer(edge.from_layer) if edge is not None else None
+    value = _const_value(ctx.model, src) if src is not None else ""
+    return f"\n{value}" if value else ""
+
+
+def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
+    assert layer.body is not None
+    # Back edges leave and enter on the side: the first half (in body order, which is roughly their
+    # left-to-right order) on the left, the rest on the right, so two state loops do not cross.
+    sides = ("w", "e") if ctx.opts.rankdir == "TB" else ("n", "s")
+    half = len(layer.back_edges) // 2
+    for i, be in enumerate(layer.back_edges):
+        side = sides[0] if i < half else sides[1]
+        src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
+        found = ctx.claims.get(id(be), [])
+        attrs = {**style.BACK_EDGE, "tailport": side, "headport": side}
+        label = "back edge"
+        if found:
+            attrs.update(_finding_style(ctx, found))
+            label += "\n" + _tags(ctx, found)
+        note = _trace_note(ctx, src, None, level + 1, "out") if src is not None else ""
+        if note:
+            label += f"\n{note}"
+        a = _endpoint(src, ctx, level + 1, "out") if src is not None else \
+            _ghost(sub, ctx, f"missing layer #{be.from_layer}\n(back edge from-layer)")
+        b = _endpoint(dst, ctx, level + 1, "in") if dst is not None else \
+            _ghost(sub, ctx, f"missing layer #{be.to_layer}\n(back edge to-layer)")
+        # Drawn Parameter -> Result with dir=back (the arrow at the Parameter): dot then routes it like
+        # any downward edge, beside the body, instead of as a free spline that crosses the others.
+        sub.edge(b, a, label=label, dir="back", **{**attrs, "tailport": attrs["headport"],
+                                                    "headport": attrs["tailport"]})
+
+
+def _dangling_entries(g: graphviz.Digraph, sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
+    """port_map entries that point at no body layer or at no port of the TI/Loop, drawn to ghost nodes."""
+    assert layer.body is not None
+    in_ports, out_ports = {p.id for p in layer.inputs}, {p.id for p in layer.outputs}
+    for e in layer.port_map:
+        if e.purpose is not None and (e.external_port_id is None or e.external_port_id < 0):
+            continue
+        inner = layer.body.layer(e.internal_layer_id)
+        outer_ok = e.external_port_id in (in_ports if e.direction == "input" else out_ports)
+        if inner is not None and outer_ok:
+            continue
+        found = ctx.claims.get(id(e), [])
+        attrs = {**style.PORT_MAP, **(_finding_style(ctx, found) if found else {}), "style": "dashed"}
+        tags = _tags(ctx, found)
+        inner_id = _endpoint(inner, ctx, level + 1, "in" if e.direction == "input" else "out") if inner else \
+            _ghost(sub, ctx, f"missing body layer #{e.internal_layer_id}\n(port_map {e.direction})")
+        if outer_ok:
+            ctx.entry_ghost[id(e)] = inner_id  # the outer side is drawn by _edges: it ends at this ghost
+            continue
+        outer_id = _ghost(g, ctx, f"no port {e.external_port_id} on #{layer.id}\n(port_map {e.direction})")
+        a, b = (outer_id, inner_id) if e.direction == "input" else (inner_id, outer_id)
+        g.edge(a, b, label=f"port_map {e.direction}" + (f"\n{tags}" if tags else ""), **attrs)
 
 
 def _endpoint(layer: Layer, ctx: _Ctx, level: int, side: str) -> str:
     """The node an edge attaches to: the layer, or for an expanded TI/Loop its first body node."""
-    if _expanded(layer, level, ctx.opts):
+    if _expanded(layer, level, ctx):
         assert layer.body is not None
         inner = next((la for la in layer.body.layers if la.id is not None), None)
         if inner is not None:
@@ -142,67 +342,155 @@ def _endpoint(layer: Layer, ctx: _Ctx, level: int, side: str) -> str:
     return node_id(layer)
 
 
-def _trace_note(ctx: _Ctx, layer: Layer, port: int | None) -> str:
-    t, k = ctx.opts.trace, ctx.opts.iteration
-    if t is None or k is None:
-        return ""
-    wanted = [":in", f":out{port}", ":out"] if layer.type in ("Parameter", "Result") else [f":out{port}"]
-    for key, value in t.items():
+# -- trace values ------------------------------------------------------------------------------------
+def _index_trace(ctx: _Ctx, trace: Mapping[str, np.ndarray]) -> None:
+    for key, value in trace.items():
         base, _, what = key.rpartition(":")
         path, _, its = base.partition("@")
-        if path == layer.path and its and its.split(".")[-1] == str(k) and f":{what}" in wanted:
-            v = np.asarray(value)
-            if v.size <= 4:
-                return f"it {k}: {np.array2string(v.reshape(-1), precision=3)}"
-            f = v.astype(np.float64)
-            return f"it {k}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]"
-    return ""
+        try:
+            it = tuple(int(x) for x in its.split(".")) if its else ()
+        except ValueError:
+            continue
+        ctx.trace.setdefault(path, {}).setdefault(it, {})[what] = value
+
+
+def _trace_note(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: str | None = None) -> str:
+    """The value `layer` produced at the requested iteration, for a layer `depth` loops deep.
+
+    The requested iteration gives the outer loops first; a deeper loop not given shows its last
+    recorded iteration, and the label always says which full iteration it is."""
+    want = ctx.opts.iteration
+    if want is None or not ctx.trace:
+        return ""
+    assert isinstance(want, tuple)
+    recorded = ctx.trace.get(layer.path)
+    if not recorded:
+        return ""
+    prefix = want[:depth]
+    candidates = [it for it in recorded if len(it) == depth and it[:len(prefix)] == prefix]
+    if not candidates:
+        return ""
+    it = max(candidates)
+    keys = [what] if what else ["in", "out", f"out{port}"] if layer.type in ("Parameter", "Result") \
+        else [f"out{port}"]
+    value = next((recorded[it][k] for k in keys if k in recorded[it]), None)
+    if value is None:
+        return ""
+    v = np.asarray(value)
+    at = f"it {'.'.join(map(str, it))}" if it else "value"
+    if v.size <= 4:
+        return f"{at}: {np.array2string(v.reshape(-1), precision=3)}"
+    f = v.astype(np.float64)
+    return f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]"
+
+
+def _named(layer: Layer, note: str) -> str:
+    """A port_map edge's value note names the body layer it is about ('h_prev it 3: ...'): for a
+    merged input, iteration 3's value came over the back edge, not over this edge."""
+    return f"{layer.name[:24]} {note}" if note else ""
+
+
+def _edge_type(layer: Layer, port: int | None) -> str:
+    p = next((p for p in layer.outputs if p.id == port), None)
+    if p is None:
+        return ""
+    return f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}"
+
+
+def _join(*parts: str) -> str:
+    return "\n".join(x for x in parts if x)
 
 
 def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
     for e in graph.edges:
         src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
+        found = ctx.claims.get(id(e), [])
+        extra = _finding_style(ctx, found) if found else {}
+        tags = _tags(ctx, found)
+        ports = {"taillabel": "" if e.from_port is None else str(e.from_port),
+                 "headlabel": "" if e.to_port is None else str(e.to_port), **style.PORT_LABEL}
         if src is None or dst is None:
+            a = _endpoint(src, ctx, level, "out") if src is not None else \
+                _ghost(g, ctx, f"missing layer #{e.from_layer}\n(edge from-layer)")
+            b = _endpoint(dst, ctx, level, "in") if dst is not None else \
+                _ghost(g, ctx, f"missing layer #{e.to_layer}\n(edge to-layer)")
+            g.edge(a, b, label=_join("edge", tags), **{**ports, **extra, "style": "dashed"})
             continue
-        src_exp, dst_exp = _expanded(src, level, ctx.opts), _expanded(dst, level, ctx.opts)
-        note = _trace_note(ctx, src, e.from_port)
+        src_exp, dst_exp = _expanded(src, level, ctx), _expanded(dst, level, ctx)
+        note = _trace_note(ctx, src, e.from_port, level)
+        etype = _edge_type(src, e.from_port)
         if not src_exp and not dst_exp:
-            g.edge(node_id(src), node_id(dst), label=note)
+            g.edge(node_id(src), node_id(dst), label=_join(etype, note, tags), **{**ports, **extra})
             continue
         # Into an expanded TI/Loop: to the body Parameter its port_map names (or the Loop's special port).
-        targets: list[tuple[str, str]] = []
+        targets: list[tuple[str, str, PortMapEntry | None]] = []
         if dst_exp:
+            assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
-                targets.append((f"{node_id(dst)}_in{e.to_port}", ""))
+                targets.append((f"{node_id(dst)}_in{e.to_port}", "", None))
             for entry in dst.port_map:
-                if entry.direction == "input" and entry.external_port_id == e.to_port and dst.body is not None:
+                if entry.direction == "input" and entry.external_port_id == e.to_port:
                     par = dst.body.layer(entry.internal_layer_id)
+                    ghost = ctx.entry_ghost.get(id(entry))
                     if par is not None:
-                        kind = slicing_label(entry) or ("initial value" if any(
+                        info = ctx.loops.get(dst.path)
+                        spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
+                        kind = slicing_label(entry, spec) or ("initial value" if any(
                             be.to_layer == par.id for be in dst.back_edges) else "invariant")
-                        targets.append((_endpoint(par, ctx, level + 1, "in"), kind))
+                        inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
+                        targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner_note), entry))
+                    elif ghost is not None:
+                        targets.append((ghost, "to a missing body layer", entry))
         else:
-            targets.append((node_id(dst), ""))
-        sources: list[tuple[str, str]] = []
+            targets.append((node_id(dst), "", None))
+        sources: list[tuple[str, str, PortMapEntry | None]] = []
         if src_exp:
+            assert src.body is not None
             for entry in src.port_map:
-                if entry.direction == "output" and entry.external_port_id == e.from_port and src.body is not None:
+                if entry.direction == "output" and entry.external_port_id == e.from_port:
                     res = src.body.layer(entry.internal_layer_id)
+                    ghost = ctx.entry_ghost.get(id(entry))
                     if res is not None:
                         kind = f"concat axis {entry.axis}" if entry.sliced else "last value"
                         if entry.sliced and entry.stride is not None and entry.stride < 0:
                             kind += " (reversed)"
-                        sources.append((_endpoint(res, ctx, level + 1, "out"), kind))
+                        inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
+                        sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner_note), entry))
+                    elif ghost is not None:
+                        sources.append((ghost, "from a missing body layer", entry))
         else:
-            sources.append((node_id(src), ""))
-        for s_node, s_kind in sources:
-            for t_node, t_kind in targets:
-                label = " / ".join(x for x in (s_kind, t_kind, note) if x)
-                g.edge(s_node, t_node, label=label, **style.PORT_MAP)
+            sources.append((node_id(src), note, None))
+        # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.
+        for exp, side, port, items in ((dst_exp, dst, e.to_port, targets), (src_exp, src, e.from_port, sources)):
+            if exp and not items:
+                on_port = [d for d in ctx.by_layer.get(side.path, []) if d.port == port]
+                ghost = _ghost(g, ctx, f"port {port} of #{side.id}:\nno port_map entry")
+                items.append((ghost, "", None))
+                found = found + [d for d in on_port if d not in found]
+        for s_node, s_kind, s_entry in sources:
+            for t_node, t_kind, t_entry in targets:
+                entry_found = [*ctx.claims.get(id(s_entry), []), *ctx.claims.get(id(t_entry), [])]
+                all_found = found + [d for d in entry_found if d not in found]
+                attrs = {**style.PORT_MAP, **ports, **(_finding_style(ctx, all_found) if all_found else {})}
+                g.edge(s_node, t_node, label=_join(etype, s_kind, t_kind, _tags(ctx, all_found)), **attrs)
 
 
-def _legend(g: graphviz.Digraph) -> None:
+def _legend(g: graphviz.Digraph, ctx: _Ctx) -> None:
+    """Numbered findings (code, severity, line, message) as a box the PNG shows, plus the colour key."""
+    diags = sorted(ctx.opts.diagnostics, key=lambda d: ctx.number.get(id(d), 1 << 30))
+    lines = []
+    for d in diags[:LEGEND_MAX]:
+        text = f"[{ctx.number[id(d)]}] {d.code} {d.severity.value} line {d.loc.line}: {d.message}"
+        lines.extend(textwrap.wrap(text, 100, subsequent_indent="      ") or [text])
+    if len(diags) > LEGEND_MAX:
+        lines.append(f"... and {len(diags) - LEGEND_MAX} more (irlint {ctx.model.path})")
+    body = "".join(line.replace("\\", "\\\\") + "\\l" for line in lines)
     with g.subgraph(name="cluster_legend") as sub:
-        sub.attr(label="diagnostics", **style.CLUSTER)
+        sub.attr(label=f"findings ({len(diags)})", **style.CLUSTER)
+        sub.node("legend_findings", body or "none", **style.LEGEND)
         for sev in Severity:
             sub.node(f"legend_{sev.value}", sev.value, **style.SEVERITY[sev.value])
+        sub.node("legend_back_edge_a", "Result", **style.BY_TYPE["Result"])
+        sub.node("legend_back_edge_b", "Parameter", **style.BY_TYPE["Parameter"])
+        sub.edge("legend_back_edge_b", "legend_back_edge_a", label="back edge (no finding)", dir="back",
+                 **style.BACK_EDGE)

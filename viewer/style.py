@@ -19,8 +19,13 @@ BY_TYPE = {
 SPECIAL = {"penwidth": "2", "color": "#9467bd"}
 SPECIAL_PORT = {"shape": "cds", "fillcolor": "#eadcf8", "color": "#9467bd"}
 PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
-BACK_EDGE = {"color": "#d62728", "fontcolor": "#d62728", "style": "dashed", "constraint": "false",
-             "penwidth": "1.5"}
+# Back edges have their own colour: red is kept for errors (a bad back edge must look different).
+BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "penwidth": "1.5"}
+GHOST = {"shape": "box", "style": "dashed,rounded", "color": "#999999", "fontcolor": "#777777",
+         "fillcolor": "#ffffff"}
+PORT_LABEL = {"labelfontsize": "7", "labelfontcolor": "#888888"}
+LEGEND = {"shape": "box", "style": "filled", "fillcolor": "#ffffff", "color": "#bbbbbb", "fontname": "Courier",
+          "fontsize": "9", "nojustify": "true"}
 SEVERITY = {
     "error": {"fillcolor": "#f4cccc", "color": "#cc0000", "penwidth": "2"},
     "warning": {"fillcolor": "#fce5cd", "color": "#e69138", "penwidth": "2"},

@@ -10,14 +10,20 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
 from irlint.cli.options import add_selection_arguments, resolve_selection
 from irlint.diagnostics import Diagnostic, Severity
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+if TYPE_CHECKING:
+    from irlint.config import Config
+    from irlint.fix import FixOutcome
+    from irlint.perfile import PerFileIgnores
+
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 # Codes meaning "this file could not be checked" (exit 2 rather than 1).
-UNCHECKABLE = {"IR001", "IR900"}
+UNCHECKABLE = {"IR001", "IR003", "IR900"}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -33,6 +39,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour text output (auto: only on a terminal, and not if NO_COLOR is set)")
     add_selection_arguments(p)
+    add_fix_arguments(p)
+
+
+def add_fix_arguments(p: argparse.ArgumentParser) -> None:
+    """--fix/--diff/--statistics/--baseline: repairing, counting, and adopting on existing models."""
+    p.add_argument("--fix", action="store_true", help="repair what rules with a fix can repair, in place (the .bin "
+                   "is never written); the findings left are reported")
+    p.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and change nothing "
+                   "(exit 1 if a file would change)")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply fixes that guess (see `irlint explain`)")
+    p.add_argument("--show-fixes", action="store_true", help="list the fixes applied, one line each")
+    p.add_argument("--statistics", action="store_true", help="count findings per code instead of listing them")
+    p.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE; if FILE does not "
+                   "exist, record today's findings in it (exit 0)")
+    p.add_argument("--baseline-update", action="store_true", help="rewrite the --baseline FILE with today's "
+                   "findings (drops fixed ones, accepts new ones)")
 
 
 def collect_files(items: Sequence[str]) -> list[str]:
@@ -52,6 +74,32 @@ def _check_one(job: tuple[str, dict]) -> list[Diagnostic]:
 
     path, kwargs = job
     return check(path, **kwargs)
+
+
+FileResult = tuple[list[Diagnostic], dict[str, str], "FixOutcome | None"]
+
+
+def _work(job: tuple[str, dict, dict]) -> FileResult:
+    """Check (or fix) one file; with `names`, also the names of the layers its findings point at."""
+    path, kwargs, how = job
+    if how.get("fix"):
+        from irlint.fix import fix_file
+
+        k = {key: kwargs[key] for key in ("weights", "select", "extend_select", "ignore", "rule_dirs", "debug")}
+        outcome = fix_file(path, unsafe=how.get("unsafe", False), unfixable=how.get("unfixable", ()), **k)
+        return outcome.diagnostics, outcome.names, outcome
+    if not how.get("names"):
+        return _check_one((path, kwargs)), {}, None
+    from irlint.api import check_model
+    from irlint.ir.loader import LoadError, load
+    from irlint.layerpath import layer_names
+
+    try:
+        model = load(path, kwargs["weights"], two_cores=kwargs["two_cores"])
+    except LoadError:
+        return _check_one((path, kwargs)), {}, None
+    diags = check_model(model, **{k: v for k, v in kwargs.items() if k != "weights"})
+    return diags, layer_names(model, diags), None
 
 
 def _fork_context() -> multiprocessing.context.BaseContext | None:
@@ -97,18 +145,40 @@ def run(args: argparse.Namespace) -> int:
     parallel_files = args.jobs is not None and args.jobs > 1 and len(files) > 1
     two_cores = args.jobs is None and (os.cpu_count() or 1) > 1
     kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug, "two_cores": two_cores}
-    jobs = [(f, kwargs) for f in files]
+    _check_fix_options(args, fmt)
+    how = {"fix": args.fix or args.diff, "unsafe": args.unsafe_fixes, "names": bool(args.baseline)}
+    ignores = _per_file(config)
+    jobs = [(f, kwargs, how | {"unfixable": ignores.codes_for(f) if ignores else ()}) for f in files]
     if parallel_files:
         with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:
-            results = list(pool.map(_check_one, jobs))
+            results = list(pool.map(_work, jobs))
     else:
-        results = [_check_one(j) for j in jobs]
-    diags = [d for r in results for d in r]
+        results = [_work(j) for j in jobs]
+    outcomes = [r[2] for r in results if r[2] is not None]
+    if args.diff:
+        return _print_diffs(outcomes, results, args.show_fixes)
+    notes = _write_fixes(outcomes, args.show_fixes) if args.fix else []
+    names = {(f, path): name for f, r in zip(files, results) for path, name in r[1].items()}
+    diags = [d for r in results for d in r[0]]
+    if ignores is not None:
+        diags = ignores.filter(diags)
+    if args.baseline:
+        diags = _apply_baseline(args, diags, lambda d: names.get((d.loc.path, d.layer or "")))
 
     out_stream = sys.stdout
-    color = args.output_file is None and fmt == "text" and use_color(args.color, out_stream)
+    color = args.output_file is None and fmt in ("text", "concise") and use_color(args.color, out_stream)
     infos = {r.code: RuleInfo.from_rule(r) for r in known}
-    text = render(fmt, diags, files=files, rules=infos, color=color)
+    if args.statistics:
+        from irlint.fix import fixable_codes
+        from irlint.report.statistics import render_statistics
+
+        text = render_statistics(fmt, diags, rules=infos, fixable=fixable_codes())
+    else:
+        text = render(fmt, diags, files=files, rules=infos, color=color)
+    if notes and fmt in ("text", "concise") and not args.statistics:
+        text = "\n".join(notes) + "\n" + text
+    elif notes:
+        print("\n".join(notes), file=sys.stderr)
     if args.output_file:
         Path(args.output_file).write_text(text, encoding="utf-8")
     else:
@@ -122,6 +192,108 @@ def run(args: argparse.Namespace) -> int:
     ):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _check_fix_options(args: argparse.Namespace, fmt: str) -> None:
+    if args.baseline_update and not args.baseline:
+        raise UsageError("--baseline-update needs --baseline FILE")
+    if args.diff and (args.baseline or args.output_file or args.statistics):
+        raise UsageError("--diff only prints the diff: it cannot be combined with --baseline, -o or --statistics")
+    if args.statistics and fmt not in ("text", "concise", "json"):
+        raise UsageError("--statistics prints text or json")
+    if (args.unsafe_fixes or args.show_fixes) and not (args.fix or args.diff):
+        raise UsageError("--unsafe-fixes and --show-fixes apply with --fix or --diff")
+
+
+def _per_file(config: Config) -> PerFileIgnores | None:
+    table = config.get("per-file-ignores")
+    if not table:
+        return None
+    from irlint.perfile import PerFileIgnores
+
+    return PerFileIgnores(table, config.path.parent if config.path else Path.cwd())
+
+
+def _apply_baseline(args: argparse.Namespace, diags: list[Diagnostic], name_of) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
+    """Record the baseline (missing file or --baseline-update) or hide the findings it records."""
+    from irlint.baseline import Baseline, BaselineError, write_baseline
+    from irlint.perfile import NEVER_IGNORED
+
+    path = Path(args.baseline)
+    if args.baseline_update or not path.exists():
+        try:
+            n = write_baseline(path, diags, name_of)
+        except OSError as e:
+            raise UsageError(f"cannot write baseline {path}: {e.strerror or e}") from e
+        print(f"irlint: recorded {n} finding{'s' if n != 1 else ''} in baseline {path}; later runs with "
+              f"--baseline {path} report only new ones", file=sys.stderr)
+        return [d for d in diags if d.code in NEVER_IGNORED]
+    try:
+        baseline = Baseline.load(path)
+    except BaselineError as e:
+        raise UsageError(str(e)) from e
+    new, matched, gone = baseline.split(diags, name_of)
+    if matched or gone:
+        msg = f"irlint: {matched} finding{'s' if matched != 1 else ''} in baseline {path} not shown"
+        if gone:
+            msg += f"; {gone} recorded finding{'s' if gone != 1 else ''} no longer occur (--baseline-update drops them)"
+        print(msg, file=sys.stderr)
+    return new
+
+
+def _fix_summary(outcomes: list[FixOutcome], dry: bool = False) -> list[str]:
+    """'Fixed 10 findings (5 fixes) in 1 file.': findings gone (a fix can resolve several), fixes applied."""
+    applied = sum(len(o.applied) for o in outcomes)
+    fixed = sum(o.found - len(o.diagnostics) for o in outcomes if o.changed)
+    files = sum(1 for o in outcomes if o.changed)
+    out = [f"{'Would fix' if dry else 'Fixed'} {fixed} finding{'s' if fixed != 1 else ''} ({applied} "
+           f"fix{'es' if applied != 1 else ''}) in {files} file{'s' if files != 1 else ''}."] if applied else []
+    out += [f"{o.path}: fixes withheld: {o.withheld}" for o in outcomes if o.withheld]
+    return out
+
+
+def _write_fixes(outcomes: list[FixOutcome], show: bool) -> list[str]:
+    """Write every changed file (temporary file + rename) and say what was fixed."""
+    from irlint.fix import write_atomic
+
+    notes: list[str] = []
+    for o in outcomes:
+        if not o.changed:
+            continue
+        try:
+            write_atomic(o.path, o.fixed)
+        except OSError as e:
+            raise UsageError(f"cannot write the fixed {o.path}: {e.strerror or e}") from e
+        if show:
+            notes += [f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}" for f in o.applied]
+    return notes + _fix_summary(outcomes)
+
+
+def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult], show: bool = False) -> int:
+    """--diff: a unified diff per file that would change (with --show-fixes, the fixes on stderr);
+    nothing is written."""
+    import difflib
+
+    from irlint.report.paths import relative_path
+
+    for o in outcomes:
+        if not o.changed:
+            continue
+        before = o.original.decode("utf-8", "replace").splitlines(keepends=True)
+        after = o.fixed.decode("utf-8", "replace").splitlines(keepends=True)
+        rel = relative_path(o.path)
+        old, new = (f"a/{rel}", f"b/{rel}") if rel else (o.path, o.path)
+        sys.stdout.writelines(difflib.unified_diff(before, after, old, new))
+    sys.stdout.flush()
+    if show:
+        for o in outcomes:
+            for f in o.applied if o.changed else ():
+                print(f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}", file=sys.stderr)
+    for line in _fix_summary(outcomes, dry=True):
+        print(line, file=sys.stderr)
+    if any(d.code in UNCHECKABLE for r in results for d in r[0]):
+        return EXIT_FAILURE
+    return EXIT_FINDINGS if any(o.changed for o in outcomes) else EXIT_CLEAN
 
 
 COMMAND = Command("check", "lint IR files and report every defect", add_arguments, run)

@@ -7,7 +7,7 @@ import argparse
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import ModelHasErrors, add_model_arguments, announce, build_inputs, load_checked, options
 from irlint.controlflow import CONTROL_FLOW, EntryKind, iteration_of_output_element, loop_plan
 
 
@@ -63,11 +63,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
-    for n in notes:
-        print(f"note: {n}")
+    announce(notes)
     try:
         ours, iterations = _run_ours(model, inputs, options(args))
     except ExecutionError as e:

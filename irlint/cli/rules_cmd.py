@@ -57,10 +57,22 @@ def run_explain(args: argparse.Namespace) -> int:
     key = args.code.strip()
     for r in _known(args):
         if r.code == key.upper() or r.name == key.lower():
-            sys.stdout.write(f"# {r.code} {r.name} ({r.severity.value})\n\n{r.doc}\n")
+            sys.stdout.write(f"# {r.code} {r.name} ({r.severity.value})\n\n{r.doc}\n\n{fix_text(r.code)}\n")
             return EXIT_CLEAN
     print(f"irlint explain: unknown rule {args.code!r} (see `irlint rules`)", file=sys.stderr)
     return EXIT_FAILURE
+
+
+def fix_text(code: str) -> str:
+    """The `Fix:` paragraph of `irlint explain`: whether `irlint check --fix` can repair the rule's findings."""
+    from irlint.fix import fix_info
+
+    info = fix_info(code)
+    if info is None:
+        return "Fix:\nNone: `irlint check --fix` does not repair these findings."
+    flag = {"safe": "`--fix`", "unsafe": "`--fix --unsafe-fixes`"}.get(
+        info.applicability, "`--fix` (the unsafe cases with `--unsafe-fixes`)")
+    return f"Fix:\nAvailable ({info.applicability}) with {flag}: {info.summary}."
 
 
 RULES_COMMAND = Command("rules", "list the rules: code, name, severity, summary", add_rules_arguments, run_rules)

@@ -7,8 +7,9 @@ import sys
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
 from irlint.cli.run_support import (
-    Refused,
+    ModelHasErrors,
     add_model_arguments,
+    announce,
     build_inputs,
     describe,
     load_checked,
@@ -33,11 +34,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     inputs, notes = build_inputs(model, args)
-    for n in notes:
-        print(f"note: {n}", file=sys.stderr)
+    announce(notes)
     trace = Trace(budget=args.trace_budget, trace_all=args.trace_all) if args.trace else None
     events = execute(model, inputs, options(args))
     if trace is not None:

@@ -16,7 +16,7 @@ from irlint.ir.loader import LoadError, load
 from irlint.ir.model import Model
 
 
-class Refused(Exception):
+class ModelHasErrors(Exception):
     """The model has lint errors; they were printed (exit 1)."""
 
 
@@ -25,7 +25,9 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by top-level Parameter name")
     p.add_argument("assign", nargs="*", metavar="NAME=FILE.npy", help="an input from a .npy file")
-    p.add_argument("--seed", type=int, default=0, help="seed for random inputs (default 0)")
+    p.add_argument("--random-inputs", action="store_true",
+                   help="fill inputs that are not given with random values (from --seed); said prominently")
+    p.add_argument("--seed", type=int, default=0, help="seed for --random-inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
                    help="the concrete shape of an input with dynamic dims (random inputs)")
     p.add_argument("--max-iterations", type=int, default=100_000, metavar="N",
@@ -39,7 +41,7 @@ def options(args: argparse.Namespace) -> Options:
 
 
 def load_checked(args: argparse.Namespace) -> Model:
-    """Load and lint; print the errors and raise Refused if there are any."""
+    """Load and lint; print the errors and raise ModelHasErrors if there are any."""
     from irlint.api import check_model, list_rules
     from irlint.report import render
     from irlint.report.ruleinfo import RuleInfo
@@ -53,12 +55,16 @@ def load_checked(args: argparse.Namespace) -> Model:
         rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
         sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
         sys.stderr.write("irlint: the model has errors; fix them before running it\n")
-        raise Refused
+        raise ModelHasErrors
     return model
 
 
 def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.ndarray], list[str]]:
-    """Inputs from --inputs / NAME=FILE.npy, random (from --seed) for the rest; returns notes to print."""
+    """Inputs from --inputs / NAME=FILE.npy; with --random-inputs random ones (from --seed) for the rest.
+
+    Without --random-inputs a missing input is a usage error naming the Parameter: silently invented
+    inputs make results that look real. Returns the notes saying which inputs are random.
+    """
     given: dict[str, np.ndarray] = {}
     try:
         if args.inputs:
@@ -82,6 +88,11 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
     unknown = sorted(set(given) - set(names))
     if unknown:
         raise UsageError(f"inputs {unknown} match no Parameter (the model's inputs: {names})")
+    missing = [p.name for p in model.graph.parameters() if p.name not in given]
+    if missing and not getattr(args, "random_inputs", False):
+        raise UsageError(f"RUN-INPUT: no input for Parameter{'s' if len(missing) > 1 else ''} "
+                         f"{', '.join(repr(m) for m in missing)}: give --inputs IN.npz or NAME=FILE.npy, or "
+                         "--random-inputs to fill them with random values")
     rng = np.random.default_rng(args.seed)
     notes = []
     for p in model.graph.parameters():
@@ -103,8 +114,17 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
         else:
             arr = rng.integers(0, 4, shape).astype(dtype)
         given[p.name] = arr
-        notes.append(f"input '{p.name}': random {info.etype}{list(shape)} (seed {args.seed})")
+        notes.append(f"RANDOM input '{p.name}': {info.etype}{list(shape)} (--random-inputs, seed {args.seed})")
     return given, notes
+
+
+def announce(notes: list[str], stdout: bool = True) -> None:
+    """Say which inputs are random: on stderr as warnings and, so that it travels with the results,
+    one line on stdout too."""
+    for n in notes:
+        sys.stderr.write(f"warning: {n}\n")
+    if notes and stdout:
+        print(f"# results from RANDOM inputs ({len(notes)} of them; see the warnings above)")
 
 
 def describe(name: str, a: np.ndarray) -> str:

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
-from irlint.cli.run_support import Refused, add_model_arguments, build_inputs, load_checked, options
+from irlint.cli.run_support import (
+    ModelHasErrors,
+    add_model_arguments,
+    announce,
+    build_inputs,
+    load_checked,
+    options,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -16,6 +24,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="layers to watch, by id path (2/body/7) or name")
     p.add_argument("--iterations", metavar="A:B", help="only iterations A..B-1 of the innermost loop")
     p.add_argument("--values", action="store_true", help="print values (small tensors) instead of stats")
+    p.add_argument("--plot", metavar="OUT.png",
+                   help="also draw each watched tensor's min/max/mean/norm per iteration (needs irlint[plot])")
 
 
 def _range(text: str | None) -> range | None:
@@ -34,15 +44,22 @@ def run(args: argparse.Namespace) -> int:
     from irlint.interp.trace import stats
 
     its = _range(args.iterations)
+    if args.plot:
+        from irlint.cli.trace_plot import check_output, import_pyplot
+
+        check_output(args.plot)
+        import_pyplot()  # before running: a missing matplotlib is said at once (exit 2)
     try:
         model = load_checked(args)
-    except Refused:
+    except ModelHasErrors:
         return EXIT_FINDINGS
     known = {la.path for _g, la in model.layers()} | {la.name for _g, la in model.layers()}
     missing = [w for w in args.watch if w not in known]
     if missing:
         raise UsageError(f"no layer {missing} in the model (use an id path like 2/body/7 or a layer name)")
-    inputs, _ = build_inputs(model, args)
+    inputs, notes = build_inputs(model, args)
+    announce(notes)
+    series: dict[tuple[str, int | None], object] = {}
     print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
     try:
         for ev in execute(model, inputs, options(args)):
@@ -54,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
             it = ".".join(str(i) for _p, i in ev.frames) or "-"
             ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
             for port, v in zip(ports, ev.outputs or ev.inputs):
+                if args.plot:
+                    from irlint.cli.trace_plot import Series
+
+                    what = "in" if not ev.outputs else f"out{port.id}"
+                    title = f"{ev.layer.path} {ev.layer.name!r} ({ev.layer.type}) {what}"
+                    s = series.setdefault((ev.layer.path, port.id), Series(title))
+                    s.add(it, v)  # type: ignore[attr-defined]
                 if args.values and v.size <= 16:
                     shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
                 else:
@@ -64,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
     except ExecutionError as e:
         print(f"{e.code} [error] {e.message}")
         return EXIT_FAILURE
+    if args.plot:
+        from irlint.cli.trace_plot import save
+
+        save(list(series.values()), model.name or args.model, args.plot)  # type: ignore[arg-type]
+        print(f"plot: {len(series)} panel{'s' if len(series) != 1 else ''} -> {args.plot}", file=sys.stderr)
     return EXIT_CLEAN
 
 

@@ -92,8 +92,8 @@ def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = 
     opts = options or RunOptions()
     codes = {r.code for r in rules}
     out = [d for d in model.diagnostics if d.code in codes] if loader_diagnostics else []
-    if not model.graph.layers and any(d.code in ("IR001", "IR002") for d in model.diagnostics):
-        return out  # nothing parsed (or a DTD refused): further rules would only repeat that
+    if not model.graph.layers and any(d.code in ("IR001", "IR002", "IR003") for d in model.diagnostics):
+        return out  # nothing parsed (a DTD or an IR version refused): further rules would only repeat that
     with paused_gc():
         _run(context or Context(model), _bucket(rules), out, opts.debug)
     return out

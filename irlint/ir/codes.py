@@ -58,10 +58,12 @@ UNSUPPORTED_VERSION = declared(
     """The `<net version>` is not an IR version irlint and OpenVINO read (10 or 11).
 
     What it checks:
-    The `version` attribute of the root `<net>` element.
+    The `version` attribute of the root `<net>` element. A file of another version is reported
+    once and not checked further (exit code 2): its layout is not the one the other rules know.
 
     Why it matters:
-    OpenVINO 2023+ reads only IR v10 and v11; older versions (v7) use another layout.
+    OpenVINO 2023+ reads only IR v10 and v11 (`read_model` finds no frontend for a v7 file);
+    older versions (v6, v7) use another layout (layer precisions, `<blobs>`, no opset versions).
 
     Example:
     ```xml

@@ -13,11 +13,12 @@ def declared_info(layer: Layer) -> TensorInfo:
     port = layer.outputs[0] if layer.outputs else None
     if et is None and port is not None:
         et = port.precision
-    shape: Shape | None
+    shape: Shape | None = None
     try:
-        shape = parse_shape(layer.data["shape"]) if "shape" in layer.data else None
+        if "shape" in layer.data:
+            return TensorInfo(et, parse_shape(layer.data["shape"]))  # "..." is a dynamic rank (None)
     except ValueError:
-        shape = None
-    if shape is None and port is not None:
+        pass
+    if port is not None:
         shape = port.shape
     return TensorInfo(et, shape)

@@ -4,7 +4,7 @@ Why a streaming expat parse: a 100,000-layer IR has over a million elements. A f
 it takes ~700 MB and building the model from the tree again visits every element in Python;
 expat's callbacks (`irlint.ir.reader`) build the model directly from a stream of 1 MiB chunks, so
 the file is never held in memory and each element is touched once (docs/performance.md has the
-measurements). With `two_cores`, `irlint.ir.split` has a forked child parse half of a large file.
+measurements). With `two_cores`, `irlint.ir.twocore` has a forked child parse half of a large file.
 
 Safety: expat never fetches anything (no external DTD or entity is read), and a DOCTYPE is
 reported (IR002); a DOCTYPE with an internal subset (entity or attribute declarations) is not
@@ -21,9 +21,9 @@ from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
 from irlint.gcpause import paused_gc
-from irlint.ir import codes, split
+from irlint.ir import codes, twocore
 from irlint.ir.model import Graph, Model
-from irlint.ir.reader import MAX_DEPTH, SUPPORTED_VERSIONS, Reader, Refused
+from irlint.ir.reader import MAX_DEPTH, SUPPORTED_VERSIONS, DocumentRefused, Reader
 from irlint.ir.source import NOWHERE, ReadAt, SourceMap, file_reader
 from irlint.ir.weights import Weights
 from irlint.rule import Rule
@@ -65,7 +65,7 @@ def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = 
          two_cores: bool = False) -> Model:
     """Read an IR file into a `Model`; raises `LoadError` only if the file cannot be read at all.
 
-    `two_cores`: a large file is parsed half in a forked process (irlint.ir.split); same model.
+    `two_cores`: a large file is parsed half in a forked process (irlint.ir.twocore); same model.
     """
     return _load(os.fspath(path), weights, two_cores)[0]
 
@@ -73,22 +73,15 @@ def load(path: str | os.PathLike[str], weights: str | os.PathLike[str] | None = 
 def _load(p: str, weights: str | os.PathLike[str] | None, two_cores: bool,
           split_at: int | None = None) -> tuple[Model, bool]:
     """`load`, and whether a child parsed part of the file (`split_at` forces a split there: tests)."""
-    size = _check_size(p)
+    _check_size(p)
     w = Weights.open(os.fspath(weights) if weights is not None else default_weights_path(p))
     read = file_reader(p)
     used = False
     try:
         with open(p, "rb") as f:
-            where = None
-            if split_at is not None or (two_cores and size >= split.MIN_BYTES):
-                where = split.plan(read, size, split_at)
-
             def feed(reader: Reader, src: SourceMap) -> None:
                 nonlocal used
-                if where is None:
-                    split.feed(f, reader, src, 0, None, CHUNK)
-                else:
-                    used = split.feed_split(f, p, where, reader, src, CHUNK)
+                used = twocore.load_into(reader, src, f, p, CHUNK, two_cores=two_cores, split_at=split_at)
 
             return _parse(feed, p, w, read), used
     except OSError as e:
@@ -122,7 +115,7 @@ def _parse(feed: Callable[[Reader, SourceMap], None], path: str, weights: Weight
             parser.Parse(b"", True)
     except expat.ExpatError as e:
         failure.append((codes.MALFORMED_XML, f"malformed XML: {expat.ErrorString(e.code)}", parser.ErrorByteIndex))
-    except Refused as e:
+    except DocumentRefused as e:
         failure.append((e.code, e.message, e.at))
     except (ValueError, LookupError, UnicodeError) as e:  # e.g. an encoding expat cannot decode
         failure.append((codes.MALFORMED_XML, f"malformed XML: {e}", NOWHERE))
@@ -130,11 +123,16 @@ def _parse(feed: Callable[[Reader, SourceMap], None], path: str, weights: Weight
         reader.close()
     if failure or reader.model_parts is None:
         for r, msg, at in failure:
-            hint = "remove the DOCTYPE and write values literally" if r is codes.DTD_NOT_ALLOWED else None
+            hint = _HINTS.get(r.code)
             reader.report(r, msg, at, hint=hint)
         return _empty_model(path, src, weights, reader.diagnostics())
     name, version, graph, at = reader.model_parts
     return Model(path, name, version, graph, weights, at, src, tuple(reader.diagnostics()))
+
+
+_HINTS = {codes.DTD_NOT_ALLOWED.code: "remove the DOCTYPE and write values literally",
+          codes.UNSUPPORTED_VERSION.code: "convert the model again with a current OpenVINO (openvino.convert_model, "
+          "then openvino.save_model)"}
 
 
 def _empty_model(path: str, src: SourceMap, weights: Weights, diags: Iterable[Diagnostic]) -> Model:

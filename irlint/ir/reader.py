@@ -10,8 +10,9 @@ reader's, which only collect the dims' text.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import NamedTuple, Protocol
 from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
@@ -29,12 +30,40 @@ _EMPTY: Mapping[str, str] = MappingProxyType({})
 _PORT_MAP_INTS = ("external_port_id", "internal_layer_id", "axis", "start", "end", "stride", "part_size")
 
 
-class Refused(Exception):
+class DocumentRefused(Exception):
     """Raised inside a parser callback to stop parsing a document irlint will not read."""
 
     def __init__(self, code: Rule, message: str, at: int) -> None:
         super().__init__(message)
         self.code, self.message, self.at = code, message, at
+
+
+Pending = tuple[Rule, str, int, str | None, str | None, int | None]  # a diagnostic, its place unresolved
+
+
+class LayersPart(NamedTuple):
+    """The tail of one `<layers>` parsed by a reader of its own: the layers, where their `</layers>`
+    is, the diagnostics found in them and the children's offsets of TensorIterator/Loop layers."""
+
+    layers: list[Layer]
+    end: int
+    pending: list[Pending]
+    known: dict[int, LayerParts]
+
+
+class PartialParse(Protocol):
+    """All that loading one `<layers>` in two parts may do with a reader (irlint.ir.twocore): one
+    reader parses the tail of a `<layers>` (`parse_tail`) after a made-up prefix opened it, the
+    reader of the whole file checks the same `<layers>` is open at that point and `adopt`s the tail.
+    The frames, the id table and the diagnostics list stay the reader's own."""
+
+    def feed(self, data: bytes) -> None: ...
+
+    def open_layers_owner(self) -> str | None: ...
+
+    def parse_tail(self, chunks: Iterable[bytes]) -> LayersPart | None: ...
+
+    def adopt(self, part: LayersPart) -> None: ...
 
 
 class _Frame:
@@ -61,7 +90,7 @@ class Reader:
 
     def __init__(self, src: SourceMap) -> None:
         self.src = src
-        self.pending: list[tuple[Rule, str, int, str | None, str | None, int | None]] = []
+        self.pending: list[Pending] = []
         self.stack: list[_Frame] = [_Document()]
         self.model_parts: tuple[str, int | None, Graph, int] | None = None
         self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
@@ -104,22 +133,48 @@ class Reader:
         del self.parser
 
     def too_deep(self) -> None:
-        raise Refused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements (irlint "
-                       "refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
+        raise DocumentRefused(codes.MALFORMED_XML, f"malformed XML: more than {MAX_DEPTH} nested elements "
+                              "(irlint refuses such documents instead of expanding them)", self.parser.CurrentByteIndex)
 
-    # -- split loading (irlint.ir.split) -----------------------------------------------------------
-    def open_layers(self) -> tuple[str, list[Layer]] | None:
-        """The owner and the layers so far of the `<layers>` open on top of the stack, if that is what is open."""
+    # -- split loading: the `PartialParse` protocol (irlint.ir.twocore) ------------------------------
+    def feed(self, data: bytes) -> None:
+        """Parse the next bytes of the document."""
+        self.parser.Parse(data, False)
+
+    def open_layers_owner(self) -> str | None:
+        """The owner of the `<layers>` open on top of the stack ("" for the top level), or None if the
+        innermost open element is not a `<layers>`."""
+        top = self.stack[-1]
+        return top.graph.owner if type(top) is _LayersFrame else None
+
+    def parse_tail(self, chunks: Iterable[bytes]) -> LayersPart | None:
+        """Parse `chunks` as the rest of the `<layers>` open now, up to its `</layers>`; None if the
+        chunks end first (or no `<layers>` is open). What the parser raises is raised."""
         top = self.stack[-1]
         if type(top) is not _LayersFrame:
             return None
-        return top.graph.owner, top.graph.layers
+        graph = top.graph
+        first, mark = len(graph.layers), len(self.pending)
+        self.stack[-1] = _LastLayers(graph)
+        try:
+            for data in chunks:
+                self.parser.Parse(data, False)
+        except _LayersClosed as e:
+            return LayersPart(graph.layers[first:], e.at, self.pending[mark:], self.src.known)
+        return None
 
-    def stop_when_layers_close(self) -> None:
-        """Make the `<layers>` open on top of the stack raise `LayersClosed` when it ends."""
+    def adopt(self, part: LayersPart) -> None:
+        """Take a part another reader parsed of the `<layers>` open now, as if this one had parsed it
+        (this reader then goes on after the part: its bytes are fed to it as spaces)."""
         top = self.stack[-1]
-        assert isinstance(top, _LayersFrame)
-        self.stack[-1] = _LastLayers(top.graph)
+        assert type(top) is _LayersFrame
+        top.graph.layers.extend(part.layers)
+        ids = self.ids
+        for layer in part.layers:
+            if layer.id is not None:
+                ids.setdefault(layer.id, layer.id)
+        self.pending.extend(part.pending)
+        self.src.known.update(part.known)
 
     # -- port mode -------------------------------------------------------------------------------
     def enter_port(self, ports: _PortReader) -> None:
@@ -135,8 +190,8 @@ class Reader:
     def doctype(self, name: str, system_id: str | None, public_id: str | None, internal_subset: bool) -> None:
         at = self.parser.CurrentByteIndex
         if internal_subset:
-            raise Refused(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE with an internal subset; IR never "
-                           "has one and irlint does not read its entity or attribute declarations", at)
+            raise DocumentRefused(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE with an internal subset; IR "
+                                  "never has one and irlint does not read its entity or attribute declarations", at)
         self.report(codes.DTD_NOT_ALLOWED, "the file declares a DOCTYPE; IR never has one and irlint does not read "
                     "the DTD it names", at, hint="remove the DOCTYPE and write values literally")
 
@@ -229,9 +284,11 @@ class _Document(_Frame):
             return IGNORE
         version = r.int_attr(a, "version", at, required=True, what="<net>")
         if version is not None and version not in SUPPORTED_VERSIONS:
-            r.report(codes.UNSUPPORTED_VERSION,
-                     f"IR version {version} is not supported (irlint and OpenVINO read versions 10 and 11)",
-                     r.src.attr_offset(at, "version"))
+            # another layout (v7 has no Parameter/Const layers of the opsets, <blobs> instead of Consts):
+            # the v10/v11 rules would only report that layout, so the file is not read further
+            raise DocumentRefused(codes.UNSUPPORTED_VERSION, f"IR version {version} is not supported (irlint and "
+                                  "OpenVINO read versions 10 and 11); the file is not checked further",
+                                  r.src.attr_offset(at, "version"))
         return _GraphFrame("", 0, "<net>", at, None, (a.get("name", ""), version))
 
 
@@ -276,8 +333,8 @@ class _LayersFrame(_Frame):
         return _LayerFrame(r, self.graph, a, at) if tag == "layer" else IGNORE
 
 
-class LayersClosed(Exception):
-    """Raised when the `<layers>` marked by `Reader.stop_when_layers_close` ends; `at` is its `</layers>`."""
+class _LayersClosed(Exception):
+    """Raised when the `<layers>` that `Reader.parse_tail` parses ends; `at` is its `</layers>`."""
 
     def __init__(self, at: int) -> None:
         super().__init__(at)
@@ -285,12 +342,12 @@ class LayersClosed(Exception):
 
 
 class _LastLayers(_LayersFrame):
-    """A `<layers>` whose end stops the parse (the child's half of a split load, irlint.ir.split)."""
+    """A `<layers>` whose end stops the parse (`Reader.parse_tail`)."""
 
     __slots__ = ()
 
     def end(self, r: Reader) -> None:
-        raise LayersClosed(r.parser.CurrentByteIndex)
+        raise _LayersClosed(r.parser.CurrentByteIndex)
 
 
 class _EdgesFrame(_Frame):

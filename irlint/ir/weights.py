@@ -70,9 +70,9 @@ class Weights:
         return self._map[offset : offset + size]
 
     def array(self, offset: int, size: int, etype: ElementType, shape: tuple[int, ...]) -> np.ndarray:
-        """A Const's value, read-only, with its numpy dtype and shape."""
+        """A Const's value, read-only, with its numpy (or ml_dtypes) dtype and shape."""
         if etype.dtype is None:
-            raise WeightsError(f"element type {etype.name} cannot be represented in numpy")
+            raise WeightsError(f"element type {etype.name} cannot be represented in numpy or ml_dtypes")
         count = 1
         for d in shape:
             count *= d
@@ -82,4 +82,19 @@ class Weights:
         if need != size:
             raise WeightsError(f"shape {list(shape)} of {etype.name} needs {need} bytes, size is {size}")
         data = self.raw(offset, size)
+        if etype.bits < 8:
+            return unpack(data, etype, count).reshape(shape)
         return np.frombuffer(data, dtype=etype.dtype.newbyteorder("<"), count=count).reshape(shape)
+
+
+def unpack(data: np.ndarray, etype: ElementType, count: int) -> np.ndarray:
+    """Sub-byte elements as OpenVINO packs them: the first element in the lowest bits of a byte (i4,
+    u4, f4e2m1, u2), except u1, whose first element is the highest bit. One element per byte of
+    `etype.dtype` comes out (ml_dtypes keeps each in its own byte)."""
+    assert etype.dtype is not None and etype.bits in (1, 2, 4)
+    bits = etype.bits
+    shifts = np.arange(0, 8, bits, dtype=np.uint8)
+    if etype.name == "u1":
+        shifts = shifts[::-1]
+    codes = (np.asarray(data, np.uint8)[:, None] >> shifts) & np.uint8((1 << bits) - 1)
+    return codes.reshape(-1)[:count].view(etype.dtype)

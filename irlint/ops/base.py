@@ -33,6 +33,11 @@ class OpError(Exception):
     """Inputs or attributes that the op cannot accept; the message is shown to the user."""
 
 
+class NotComputable(OpError):
+    """A valid op the interpreter cannot compute (e.g. a Convert to nf4, which numpy and ml_dtypes
+    cannot hold): the interpreter's error at run time, never a finding about the IR."""
+
+
 @dataclass(frozen=True)
 class NoAttrs:
     """For ops without attributes."""

@@ -1,4 +1,5 @@
-"""Reporters: the same diagnostics as text (like a compiler), JSON, SARIF 2.1.0, GitHub annotations, JUnit.
+"""Reporters: the same diagnostics as text (like a compiler), concise (one line each), JSON, SARIF 2.1.0,
+GitHub annotations, JUnit.
 
 `render` is the one entry point; each format lives in its own module, imported only when used (so
 that only `--format junit` pays for importing lxml's etree).
@@ -11,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from irlint.diagnostics import Diagnostic
 from irlint.report.ruleinfo import RuleInfo
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 
 def render(
@@ -31,6 +32,10 @@ def render(
         from irlint.report.text import render_text
 
         return render_text(diags, files=files, color=color)
+    if fmt == "concise":
+        from irlint.report.concise import render_concise
+
+        return render_concise(diags, files=files, color=color)
     if fmt == "json":
         from irlint.report.json_format import render_json
 

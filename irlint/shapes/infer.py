@@ -23,6 +23,7 @@ from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
+from irlint.ops.base import NotComputable
 from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
 from irlint.types import DYNAMIC, Dim, shape_values
 
@@ -183,8 +184,7 @@ class _Inferer:
         try:
             outs = self.infer(op, attrs, inputs)
             if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
-                values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
-                outs = [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
+                outs = self.fold(op, attrs, inputs, outs)
         except OpError as e:
             self.problem(layer, f"{layer.describe()}: {e}")
             return
@@ -192,6 +192,16 @@ class _Inferer:
             self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
             return
         self.set_outputs(layer, outs)
+
+    @staticmethod
+    def fold(op: Any, attrs: Any, inputs: list[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
+        """`outs` with values computed from the inputs' constant values; unchanged where the interpreter
+        cannot compute the op (`NotComputable` is a limit of irlint, not a defect of the IR)."""
+        try:
+            values = op.compute(attrs, [np.asarray(i.value) for i in inputs])
+        except NotComputable:
+            return outs
+        return [TensorInfo(o.etype, o.shape, np.asarray(v)) for o, v in zip(outs, values)]
 
     def infer(self, op: Any, attrs: Any, inputs: list[TensorInfo]) -> list[TensorInfo]:
         """`op.infer`, memoised on (op, attrs, input types and shapes) when the op ignores values
@@ -337,6 +347,22 @@ class _Inferer:
             if port.id in outs:
                 self.res.outputs[port_key(layer, port.id)] = outs[port.id]
 
+    @staticmethod
+    def place_parts(sl: EntrySlicing, part: Dim, iterations: int | None) -> None:
+        """Resolve a concatenated output's start/end/stride/part_size over the output it assembles
+        (`iterations` parts of the body Result's length along the axis), as an input entry's are over
+        its input: `sl.spec` says how many parts the entry places, `sl.error` why it places none."""
+        e = sl.entry
+        if part.is_static and iterations is not None:
+            try:
+                sl.spec = resolve(part.lo * iterations, e.start, e.end, e.stride, e.part_size)
+            except SliceError as err:
+                sl.error = f"{err} (the output holds {iterations} parts of {part.lo})"
+        elif e.stride == 0:
+            sl.error = "stride is 0: iteration would never advance"
+        elif e.part_size is not None and e.part_size < 1:
+            sl.error = f"part_size is {e.part_size}; it must be at least 1"
+
     def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
                      sl: EntrySlicing) -> TensorInfo:
         if produced.shape is None or entry.axis is None:
@@ -350,6 +376,8 @@ class _Inferer:
             return TensorInfo(produced.etype, None)
         sl.axis = axis
         d = shape[axis]
+        if not info.plan.is_loop:  # a Loop's entries take no start/end/stride/part_size (LP706)
+            self.place_parts(sl, d, info.iterations)
         if info.iterations is not None and d.is_static:
             shape[axis] = Dim.of(d.lo * info.iterations)
         elif info.max_iterations is not None and d.hi is not None:

@@ -27,8 +27,9 @@ def test_run_writes_outputs_keyed_by_result_name(tmp_path: Path) -> None:
 
 
 def test_run_random_inputs_are_announced() -> None:
-    res = cli("run", str(EXAMPLES / "loop_scan.xml"), "--seed", "3")
-    assert res.returncode == 0 and "random" in res.stderr and "seed 3" in res.stderr
+    res = cli("run", str(EXAMPLES / "loop_scan.xml"), "--random-inputs", "--seed", "3")
+    assert res.returncode == 0 and "RANDOM input 'x'" in res.stderr and "seed 3" in res.stderr
+    assert "RANDOM inputs" in res.stdout
 
 
 def test_run_refuses_a_model_with_errors() -> None:
@@ -65,5 +66,5 @@ def test_compare_points_at_the_cpu_plugins_sub_range_bug(tmp_path: Path) -> None
 
     path = tmp_path / "sub.xml"
     ov.save_model(_ti_tanh([1, 4, 1], 1, 1, 1, 1, -1, 1), str(path), compress_to_fp16=False)
-    res = cli("compare", str(path))
+    res = cli("compare", str(path), "--random-inputs")
     assert res.returncode == 1 and "DIFFERS" in res.stdout and "iteration 0" in res.stdout

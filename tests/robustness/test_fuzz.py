@@ -134,7 +134,7 @@ def test_cli_on_a_mutant_has_no_traceback(seeds, tmp_path: Path) -> None:
         p = tmp_path / f"m{i}.xml"
         p.write_bytes(mutate(xml, rnd, 4))
         (tmp_path / f"m{i}.bin").write_bytes(blob)
-        for cmd in (["check"], ["run"], ["render", "-o", str(tmp_path / f"m{i}.dot")]):
+        for cmd in (["check"], ["run", "--random-inputs"], ["render", "-o", str(tmp_path / f"m{i}.dot")]):
             args = [*cmd[:1], str(p), *cmd[1:]]
             res = subprocess.run([sys.executable, "-m", "irlint", *args], capture_output=True, text=True, timeout=120)
             assert res.returncode in (0, 1, 2), (args, res.returncode)
@@ -147,7 +147,7 @@ def test_cli_on_a_mutant_has_no_traceback(seeds, tmp_path: Path) -> None:
 def test_split_loading_of_mutants_is_the_serial_loading(seeds, tmp_path_factory, seed: str, salt: int, n: int,
                                                         where: int, flips) -> None:
     """Wherever a mutated or corrupted file is split between two processes, the model, its diagnostics
-    and every location are what the serial loader gives (irlint.ir.split)."""
+    and every location are what the serial loader gives (irlint.ir.twocore)."""
     xml, _blob = seeds[seed]
     data = bytearray(mutate(xml, random.Random(salt), n) if n else xml)
     for pos, value in flips:

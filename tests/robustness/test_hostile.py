@@ -26,7 +26,7 @@ def irlint_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[s
 
 def all_commands(path: Path, tmp: Path) -> list[subprocess.CompletedProcess[str]]:
     """check, run, trace and render in subprocesses; the debugger is built (not run) in-process."""
-    limits = ["--max-iterations", "1000", "--memory-budget", str(64 << 20)]
+    limits = ["--max-iterations", "1000", "--memory-budget", str(64 << 20), "--random-inputs"]
     results = [irlint_cli("check", str(path)), irlint_cli("run", str(path), *limits),
                irlint_cli("trace", str(path), "--watch", "0", *limits),
                irlint_cli("render", str(path), "-o", str(tmp / "out.dot"))]
@@ -43,7 +43,7 @@ def debug_app(path: Path) -> None:
     from irlint.cli.command import UsageError
 
     args = argparse.Namespace(model=str(path), weights=None, inputs=None, assign=[], seed=0, shape=[],
-                              max_iterations=1000, memory_budget=64 << 20)
+                              max_iterations=1000, memory_budget=64 << 20, random_inputs=True)
     with contextlib.suppress(UsageError):
         make_app(args)
 
@@ -145,7 +145,7 @@ def test_huge_trip_count_stops_at_max_iterations(tmp_path: Path) -> None:
     p = write(tmp_path, "trip.xml", loop)
     (tmp_path / "trip.bin").write_bytes(bytes(blob[:41]) + np.float32(3e38).tobytes())
     t0 = time.perf_counter()
-    res = irlint_cli("run", str(p), "--max-iterations", "500")
+    res = irlint_cli("run", str(p), "--max-iterations", "500", "--random-inputs")
     assert res.returncode == 2 and "max-iterations 500" in res.stderr and time.perf_counter() - t0 < 60
 
 

@@ -148,9 +148,8 @@ FIXTURES = [
             also=[('<edge from-layer="2" from-port="2" to-layer="4"', 0, ("G105",)),
                   ('<layer id="4" name="all"', 2, ("T202",))]),
     Fixture("G106", "ti", [Edit('<edge from-layer="0" from-port="0" to-layer="3" to-port="0" />',
-                                '<edge from-layer="9" from-port="2" to-layer="3" to-port="0" />', ())],
-            also=[('<layer id="3" name="Reshape_7"', 0, ("G106",)), ('<layer id="0" name="Parameter_3"', 0,
-                                                                       ("PM410",)),
+                                '<edge from-layer="9" from-port="2" to-layer="3" to-port="0" />', ("G106",))],
+            also=[('<layer id="0" name="Parameter_3"', 0, ("PM410",)),
                   ('<layer id="3" name="Reshape_7"', 3, ("T202",))]),
     Fixture("G107", "ti", [Edit('<port id="2" precision="FP32" names="last">', '<port id="1" precision="FP32" names="last">',
                                 ("G107", "PM403"))], also=[('<output external_port_id="2"', 0, ("PM401",)),
@@ -249,25 +248,27 @@ FIXTURES = [
     # ---- Loop ----
     Fixture("LP701", "loop", [Edit('<data element_type="i64" shape="" offset="0" size="8" />',
                                    '<data element_type="f64" shape="" offset="0" size="8" />', ())],
-            also=[('<data element_type="f64" shape="" offset="0"', 2, ("T204",)), ('type="Loop"', 13, ("LP701",))],
+            also=[('<data element_type="f64" shape="" offset="0"', 2, ("T204", "LP701"))],
             pass_base="i32_loop"),
     Fixture("LP702", "loop", [Edit('<data element_type="boolean" shape="" offset="8" size="1" />',
                                    '<data element_type="u8" shape="" offset="8" size="1" />', ())],
-            also=[('<data element_type="u8" shape="" offset="8"', 2, ("T204",)), ('type="Loop"', 14, ("LP702",))],
+            also=[('<data element_type="u8" shape="" offset="8"', 2, ("T204", "LP702"))],
             pass_base="i32_loop"),
     Fixture("LP703", "loop", [Edit('<output external_port_id="-1" internal_layer_id="15" purpose="execution_condition" />\n',
                                    '', ())], also=[('<port_map>', 0, ("LP703",)), ('<layer id="15" name="cond"', 0,
                                                                                     ("PM409",))]),
     Fixture("LP704", "loop", [Edit('<output external_port_id="-1" internal_layer_id="15" purpose="execution_condition" />',
                                    '<output external_port_id="-1" internal_layer_id="14" purpose="execution_condition" />',
-                                   ("LP704",))], also=[('<layer id="15" name="cond"', 0, ("PM409",))]),
-    Fixture("LP705", "loop", [Edit('<data shape="" element_type="i64" />', '<data shape="" element_type="f32" />', ())],
-            also=[('<input external_port_id="-1" internal_layer_id="0" purpose="current_iteration" />', 0, ("LP705",)),
-                  ('<layer id="0" name="i" type="Parameter"', 3, ("T203",)), ('type="Add"', 0, ("T210",))]),
+                                   ())], also=[('<layer id="15" name="cond"', 0, ("PM409",)),
+                                               ('<layer id="14" name="acc_next"', 0, ("LP704",))]),
+    Fixture("LP705", "loop", [Edit('<data shape="" element_type="i64" />', '<data shape="" element_type="f32" />',
+                                   ("LP705",))],
+            also=[('<layer id="0" name="i" type="Parameter"', 3, ("T203",)), ('type="Add"', 0, ("T210",))]),
     Fixture("LP706", "loop", [Edit('internal_layer_id="16" start="0" end="-1" stride="1"',
                                    'internal_layer_id="16" start="0" end="-1" stride="-1"', ("LP706",))]),
     Fixture("LP707", "forever_loop", [], also=[('type="Loop"', 10, ("LP707",))], pass_base="i32_loop"),
     Fixture("LP708", "loop", [], also=[]),  # built by make_lp708
+    Fixture("PM411", "ti", [], also=[]),  # built by make_pm411
 ]
 
 
@@ -323,6 +324,9 @@ def main() -> None:
             if fx.code != "W301":
                 (d / "fail.bin").write_bytes(blob[: fx.bin_edit] if fx.bin_edit else blob)
             print(fx.code)
+    from tests.rules.make_case_fixtures import main as make_cases
+
+    make_cases()
 
 
 def make_ir001(text: str) -> str:
@@ -357,7 +361,21 @@ def make_lp708(text: str) -> str:
     return mark(text, fx)
 
 
-SPECIAL = {"IR001": make_ir001, "G120": make_g120, "SL604": make_sl604, "LP708": make_lp708}
+def make_pm411(text: str) -> str:
+    """A Sigmoid in the TI body fed by Tanh_12 whose output no edge reads."""
+    tanh = text.index('<layer id="7" name="Tanh_12"')
+    indent = text[text.rindex("\n", 0, tanh) + 1:tanh]
+    block = text[tanh:text.index("</layer>", tanh) + len("</layer>")]
+    dead = (block.replace('id="7" name="Tanh_12" type="Tanh"', 'id="12" name="Sigmoid_dead" type="Sigmoid"')
+            .replace(' names="Result_13"', ""))
+    text = text[:tanh] + f"<!-- expect: PM411 -->\n{indent}{dead}\n{indent}" + text[tanh:]
+    edge = '<edge from-layer="7" from-port="1" to-layer="10" to-port="0" />'
+    at = text.index(edge)
+    indent = text[text.rindex("\n", 0, at) + 1:at]
+    return text[:at] + f'<edge from-layer="7" from-port="1" to-layer="12" to-port="0" />\n{indent}' + text[at:]
+
+
+SPECIAL = {"IR001": make_ir001, "G120": make_g120, "SL604": make_sl604, "LP708": make_lp708, "PM411": make_pm411}
 
 if __name__ == "__main__":
     main()

@@ -36,6 +36,8 @@ def reported(path: Path, *, infos: bool = False) -> set[tuple[str, int]]:
 
 
 CODES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir()) if FIXTURES.exists() else []
+# more cases of a rule: <CODE>/fail-<case>.xml and pass-<case>.xml (tests/rules/make_case_fixtures.py)
+CASES = sorted(str(p.relative_to(FIXTURES)) for p in FIXTURES.glob("*/*-*.xml"))
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -52,6 +54,17 @@ def test_fail_fixture_reports_exactly_the_marked_lines(code: str) -> None:
 @pytest.mark.parametrize("code", CODES)
 def test_pass_fixture_is_clean(code: str) -> None:
     assert reported(FIXTURES / code / "pass.xml") == set()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_case_fixture(case: str) -> None:
+    """fail-<case>.xml reports exactly its marked lines, pass-<case>.xml nothing."""
+    path = FIXTURES / case
+    want = expected(path)
+    if path.name.startswith("fail-"):
+        assert any(c == path.parent.name for c, _ in want), f"{case} marks no {path.parent.name}"
+    got = reported(path)
+    assert got == want, f"unexpected: {sorted(got - want)}, missing: {sorted(want - got)}"
 
 
 def test_every_rule_has_fixtures_and_docs() -> None:

@@ -174,6 +174,27 @@ def m_purpose_typo(lines, root):
     return _set_attr(lines, e, "purpose", "exec_condition")
 
 
+def m_output_stride_zero(lines, root):
+    return _set_attr(lines, _entry(root, "output", sliced=True), "stride", "0")
+
+
+def m_output_stride_sign(lines, root):
+    return _set_attr(lines, _entry(root, "output", sliced=True), "stride", "-1")
+
+
+def m_output_end_short(lines, root):
+    return _set_attr(lines, _entry(root, "output", sliced=True), "end", "1")
+
+
+def m_trip_count_f64(lines, root):
+    """The Const feeding the trip count becomes f64 (same size as i64); reported where it is produced."""
+    loop = _ti(root)
+    edge = next(e for e in root.find("edges") if e.get("to-layer") == loop.get("id") and e.get("to-port") == "0")
+    const = next(la for la in root.find("layers") if la.get("id") == edge.get("from-layer"))
+    _set_attr(lines, const.find("data"), "element_type", "f64")
+    return const.find("output")[0].sourceline
+
+
 # ---- legal variations -------------------------------------------------------------------------
 
 
@@ -222,6 +243,10 @@ MUTANTS = [
     Mutant("body-duplicate-id", "ti_lstm", m_body_duplicate_id),
     Mutant("lstm-back-edge-to-result", "ti_lstm", m_back_edge_to_result),
     Mutant("lstm-output-dims", "ti_lstm", m_output_dims),
+    Mutant("output-stride-zero", "ti_forward", m_output_stride_zero),
+    Mutant("output-stride-sign", "ti_forward", m_output_stride_sign),
+    Mutant("output-end-short", "ti_forward", m_output_end_short),
+    Mutant("loop-trip-count-f64", "loop_for", m_trip_count_f64),
     Mutant("loop-external-port-missing", "loop_for", m_external_port),
     Mutant("loop-drop-condition", "loop_for", m_drop_condition),
     Mutant("loop-purpose-typo", "loop_for", m_purpose_typo),

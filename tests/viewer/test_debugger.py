@@ -18,13 +18,14 @@ from irlint.interp.trace import Trace, key
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def args_for(model: Path, inputs: Path | None = None) -> argparse.Namespace:
+def args_for(model: Path, inputs: Path | None = None, random_inputs: bool = False) -> argparse.Namespace:
     """CLI arguments with paths relative to the checkout (so snapshots do not depend on where it is);
     the tests run with the checkout as working directory (the `at_root` fixture)."""
     root = EXAMPLES.parent
     rel_inputs = str(inputs.relative_to(root)) if inputs else None
     return argparse.Namespace(model=str(model.relative_to(root)), weights=None, inputs=rel_inputs, assign=[],
-                              seed=0, shape=[], max_iterations=1000, memory_budget=1 << 30)
+                              seed=0, shape=[], max_iterations=1000, memory_budget=1 << 30,
+                              random_inputs=random_inputs)
 
 
 def reference_h(iteration: int) -> np.ndarray:
@@ -71,7 +72,7 @@ async def _step_into_iterations_and_inspect() -> None:
         await pilot.press("right_square_bracket")
         await settle(app, pilot)
         np.testing.assert_array_equal(app.inspected, reference_h(3))
-        assert "iteration 3" in str(app.query_one("#summary").render())
+        assert " it 3 [4/4 recorded]" in str(app.query_one("#summary").render())
 
 
 def test_keys_step_into_the_body_and_next_iteration() -> None:
@@ -106,21 +107,7 @@ async def _breakpoint_key_toggles_on_the_selected_layer() -> None:
         await settle(app, pilot)
         await pilot.press("b")
         await pilot.pause()
-        assert [bp.layer for bp in app.session.stepper.breakpoints] == [app.selected.path]
+        assert [bp.layer for bp in app.session.breakpoints] == [app.selected.path]
         await pilot.press("b")
         await pilot.pause()
-        assert app.session.stepper.breakpoints == []
-
-
-def test_model_with_lint_errors_opens_on_its_diagnostics() -> None:
-    asyncio.run(_model_with_lint_errors_opens_on_its_diagnostics())
-
-
-async def _model_with_lint_errors_opens_on_its_diagnostics() -> None:
-    app = make_app(args_for(EXAMPLES / "broken" / "lstm_ti_broken.xml"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        assert app.session is None
-        assert "lint error" in str(app.query_one("#status").render())
-        assert "PM401" in str(app.query_one("#diagnostics").render())
-        await pilot.press("c")  # nothing to run
-        await pilot.pause()
+        assert app.session.breakpoints == []

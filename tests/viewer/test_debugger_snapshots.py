@@ -1,4 +1,5 @@
-"""SVG snapshots of the debugger's main screens (pytest-textual-snapshot; update with --snapshot-update)."""
+"""SVG snapshots of the debugger's main screens at 80x24 and 160x48 (pytest-textual-snapshot;
+update with --snapshot-update after checking the screens in a terminal)."""
 
 from __future__ import annotations
 
@@ -11,31 +12,56 @@ from tests.viewer.test_debugger import args_for, at_root  # noqa: F401 - at_root
 pytest.importorskip("pytest_textual_snapshot")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SIZES = [(80, 24), (160, 48)]
 
 
-def test_start_screen(snap_compare) -> None:
+def lstm_app():  # type: ignore[no-untyped-def]
     from irlint.viewer.debug_cmd import make_app
 
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
-    assert snap_compare(app, terminal_size=(80, 24))
+    return make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
 
 
-def test_stepped_into_the_body(snap_compare) -> None:
-    from irlint.viewer.debug_cmd import make_app
-
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
-
-    async def run_before(pilot) -> None:
-        for k in "sssssii":
-            await pilot.press(k)
-            await pilot.pause()
-            await app.workers.wait_for_complete()
+async def press(app, pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
+    for k in keys:
+        await pilot.press(k)
         await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(100, 30), run_before=run_before)
+
+@pytest.mark.parametrize("size", SIZES)
+def test_start_screen(snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(lstm_app(), terminal_size=size)
 
 
-def test_lint_error_screen(snap_compare) -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_stepped_into_the_body(snap_compare, size: tuple[int, int]) -> None:
+    app = lstm_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, "sssssi")
+        await press(app, pilot, "tt")
+        await press(app, pilot, "ssssssssss")  # the LSTMCell in iteration 2: both outputs, timeline, diff
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lint_error_screen(snap_compare, size: tuple[int, int]) -> None:
     from irlint.viewer.debug_cmd import make_app
 
-    assert snap_compare(make_app(args_for(EXAMPLES / "broken" / "lstm_ti_broken.xml")), terminal_size=(80, 24))
+    app = make_app(args_for(EXAMPLES / "broken" / "lstm_ti_broken.xml"))
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, ["down", "down"])  # type: ignore[arg-type]  # the third finding
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_help_screen(snap_compare) -> None:
+    app = lstm_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, ["question_mark"])  # type: ignore[arg-type]
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -1,7 +1,9 @@
-"""The Textual step debugger: graph tree, iteration timeline, tensor inspector, diagnostics, event log.
+"""The Textual step debugger: graph tree, tensor inspector with a per-loop timeline, event log.
 
-All stepping goes through `Session` (no semantics here); steps run in a thread worker so a long
-`continue` keeps the UI responsive. A model with lint errors opens on its diagnostics and does not run.
+All stepping goes through `Session` (no semantics here); steps run in a thread worker that reports
+back with a message (never blocking on the UI), while a timer shows its progress and Esc or `q`
+interrupts it. A model with lint errors opens on its findings and does not run. Every string from
+the model is shown as plain text (rich.Text, markup off): layer names such as `LSTM[rnn]` are not markup.
 """
 
 from __future__ import annotations
@@ -9,111 +11,236 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from irlint.viewer.debugger.inspector import as_rows, diff_text, summary
-from irlint.viewer.debugger.session import Session
+from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
+from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
+from irlint.viewer.debugger.screens import HelpScreen, PromptScreen
+from irlint.viewer.debugger.session import Session, iteration_text, parse_iteration
+from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
+from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, RichLog, Static, Tree
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import DataTable, Footer, OptionList, RichLog, Static, Tree
+from textual.widgets.option_list import Option
 
 from irlint.diagnostics import Diagnostic, Severity
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Graph, Layer, Model
+
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "history", "slice", "render", "goto", "restart", "metric",
+               "port", "interrupt"}
+
+
+class StepDone(Message):
+    """Posted by the worker thread when a step (or continue) has stopped."""
+
+    def __init__(self, before: int, error: str | None) -> None:
+        super().__init__()
+        self.before = before
+        self.error = error
 
 
 class DebuggerApp(App[None]):
     TITLE = "irlint debug"
     CSS_PATH = "debugger.tcss"
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would push `? help` and `q quit` off an 80-column screen
+    WIDE = 120  # from this width on, tree labels also show the layer type
     BINDINGS = [
-        Binding("s", "cmd('step')", "Step"),
-        Binding("n", "cmd('over')", "Over"),
-        Binding("i", "cmd('into')", "Into"),
-        Binding("o", "cmd('out')", "Out"),
-        Binding("t", "cmd('iteration')", "Next it."),
-        Binding("c", "cmd('continue')", "Continue"),
-        Binding("b", "breakpoint", "Break"),
-        Binding("left_square_bracket", "history(-1)", "Prev it."),
-        Binding("right_square_bracket", "history(1)", "Next it."),
-        Binding("j", "slice(-1)", "Slice-", show=False),
-        Binding("k", "slice(1)", "Slice+", show=False),
-        Binding("r", "render", "SVG"),
-        Binding("q", "quit", "Quit"),
+        Binding("s", "cmd('step')", "step"),
+        Binding("n", "cmd('over')", "over"),
+        Binding("i", "cmd('into')", "into"),
+        Binding("o", "cmd('out')", "out"),
+        Binding("t", "cmd('iteration')", "iter"),
+        Binding("c", "cmd('continue')", "cont"),
+        Binding("g", "goto", "goto"),
+        Binding("b", "breakpoint", "bp"),
+        Binding("B", "conditional", "cond. break", show=False),
+        Binding("escape", "interrupt", "stop", show=False),
+        Binding("left_square_bracket", "history(-1)", "prev it", show=False),
+        Binding("right_square_bracket", "history(1)", "next it", show=False),
+        Binding("m", "metric", "metric", show=False),
+        Binding("p", "port", "port", show=False),
+        Binding("j", "slice(-1)", "slice-", show=False),
+        Binding("k", "slice(1)", "slice+", show=False),
+        Binding("R", "restart", "restart", show=False),
+        Binding("r", "render", "SVG", show=False),
+        Binding("question_mark", "help", "help"),
+        Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session: Session | None, diagnostics: list[Diagnostic], model_path: str) -> None:
+    def __init__(self, session: Session | None, diagnostics: list[Diagnostic], model_path: str,
+                 model: Model | None = None) -> None:
         super().__init__()
         self.session = session
+        self.model = session.model if session is not None else model
         self.diagnostics = diagnostics
         self.model_path = model_path
         self.selected: Layer | None = None
         self.shown_iteration: tuple[int, ...] | None = None
         self.busy = False
         self.slice_index = 0  # leading index shown for tensors above 2-D (keys j/k)
+        self.port = 0  # which output of a multi-output layer the table and timeline show (key p)
+        self.metric = METRICS[0]
+        self.nodes: dict[str, object] = {}  # layer path -> tree node
+        self._source_lines: list[str] | None = None
+        self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
+        self._wide = False
+        self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal():
-            yield Tree("model", id="graph")
+        with Horizontal(id="main"):
+            yield Tree(Text(Path(self.model_path).name), id="graph")
             with Vertical(id="right"):
-                yield Static("", id="status")
-                yield Static("", id="summary")
-                yield DataTable(id="values", zebra_stripes=True)
-                yield Static("", id="diagnostics")
-                yield RichLog(id="log", max_lines=500, wrap=True)
+                yield Static("", id="status", markup=False)
+                if self.session is None:
+                    yield OptionList(id="findings")
+                    with VerticalScroll(id="source-box"):
+                        yield Static("", id="source", markup=False)
+                else:
+                    yield Static("", id="notes", markup=False)
+                    yield Static("", id="summary", markup=False)
+                    yield Timeline(id="timeline")
+                    yield Static("", id="viewtitle", markup=False)
+                    yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
+                    yield RichLog(id="log", max_lines=500, wrap=False, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         tree = self.query_one("#graph", Tree)
         tree.root.expand()
-        if self.session is not None:
-            self._fill(tree.root, self.session.model.graph)
-        errors = [d for d in self.diagnostics if d.severity is Severity.ERROR]
-        diag = self.query_one("#diagnostics", Static)
-        if self.diagnostics:
-            diag.update("\n".join(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}"
-                                  for d in self.diagnostics[:50]))
-        if errors:
-            self.query_one("#status", Static).update(
-                f"{len(errors)} lint error(s): the model is not run. Fix them first (irlint {self.model_path}).")
-        else:
-            diag.display = bool(self.diagnostics)
-            self._status()
+        self._wide = self.size.width >= self.WIDE
+        if self.model is not None:
+            self._fill(tree.root, self.model.graph)
+        if self.session is None:
+            self._mount_findings()
+            return
+        notes = self.query_one("#notes", Static)
+        notes.display = bool(self.session.notes)
+        notes.update(Text("\n".join(self.session.notes), style="bold black on yellow"))
+        log = self.query_one("#log", RichLog)
+        for d in self.diagnostics:
+            log.write(Text(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}",
+                           style=SEVERITY_STYLE[d.severity.value]))
+        self.query_one("#timeline", Timeline).display = False
+        self._status()
+        self.set_interval(0.1, self._tick)
 
     def _fill(self, node, graph: Graph) -> None:  # type: ignore[no-untyped-def]
         for layer in graph.layers:
-            label = f"{layer.id} {layer.type} {layer.name}"
+            label = self._label(layer)
             if layer.body is not None:
                 child = node.add(label, data=layer, expand=True)
                 self._fill(child, layer.body)
             else:
-                node.add_leaf(label, data=layer)
+                child = node.add_leaf(label, data=layer)
+            self.nodes[layer.path] = child
+
+    def _label(self, layer: Layer, marked: set[str] = frozenset()) -> Text:  # type: ignore[assignment]
+        text = Text("● " if layer.path in marked else "", style="bold red")
+        text.append(f"{layer.id} {layer.name}")
+        if layer.type not in layer.name and self.size.width >= self.WIDE:
+            text.append(f" {layer.type}", style="dim")
+        return text
+
+    def on_resize(self) -> None:
+        wide = self.size.width >= self.WIDE
+        if wide != self._wide:  # the labels change only when the width crosses WIDE
+            self._wide = wide
+            self._refresh_markers(every=True)
+
+    def _refresh_markers(self, every: bool = False) -> None:
+        """Relabel the tree nodes whose breakpoint marker changed (all of them on `every`)."""
+        marked = self.session.breakpoint_paths() if self.session is not None else set()
+        changed = self.nodes if every else (marked ^ self._marked)
+        self._marked = marked
+        for path in changed:
+            node = self.nodes.get(path)
+            if node is not None:
+                node.set_label(self._label(node.data, marked))  # type: ignore[attr-defined]
+
+    # -- the lint-error screen -------------------------------------------------------------------
+    def _mount_findings(self) -> None:
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        self.query_one("#status", Static).update(Text(
+            f"{errors} lint error{'s' if errors != 1 else ''} in {len(self.diagnostics)} findings: not run\n"
+            "Up/Down: finding, layer, XML; q quits", style="bold"))
+        opts = self.query_one("#findings", OptionList)
+        for d in self.diagnostics:
+            text = Text(f"{d.loc.line}:{d.loc.column} ", style="dim")
+            text.append(f"{d.code} [{d.severity.value}]", style=SEVERITY_STYLE[d.severity.value])
+            text.append(f" {d.message}")
+            opts.add_option(Option(text))
+        if self.diagnostics:
+            opts.highlighted = 0
+        opts.focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index is not None and event.option_index < len(self.diagnostics):
+            self.show_finding(self.diagnostics[event.option_index])
+
+    def show_finding(self, d: Diagnostic) -> None:
+        """Select the finding's layer in the tree and show its line of XML with context."""
+        if d.layer is not None and d.layer in self.nodes:
+            node = self.nodes[d.layer]
+            tree = self.query_one("#graph", Tree)
+            tree.move_cursor(node)  # type: ignore[arg-type]
+            self.selected = node.data  # type: ignore[attr-defined]
+        self.query_one("#source", Static).update(self._source_window(d))
+
+    def _source_window(self, d: Diagnostic, context: int = 4) -> Text:
+        if self._source_lines is None:
+            try:
+                self._source_lines = Path(d.loc.path).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                self._source_lines = []
+        lines = self._source_lines
+        out = Text(f"{d.loc}\n", style="bold")
+        if not d.loc.line or d.loc.line > len(lines):
+            return out + Text("(no source line)")
+        lo, hi = max(1, d.loc.line - context), min(len(lines), d.loc.line + context)
+        for n in range(lo, hi + 1):
+            style = "reverse" if n == d.loc.line else ""
+            out.append(f"{n:>5} | {lines[n - 1].strip()}\n", style=style)
+        if d.hint:
+            out.append(f"hint: {d.hint}", style="italic")
+        return out
 
     # -- actions -------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the lint-error screen: nothing to run (and the footer does not offer it)
+        return not (self.session is None and action in RUN_ACTIONS)
+
     def action_cmd(self, command: str) -> None:
         if self.session is None or self.busy:
             return
+        self._start(lambda s: s.do(command))
+
+    def _start(self, fn) -> None:  # type: ignore[no-untyped-def]
         self.busy = True
-        self._run(command)
+        self._status()
+        self._run(fn)
 
     @work(thread=True, exclusive=True)
-    def _run(self, command: str) -> None:
+    def _run(self, fn) -> None:  # type: ignore[no-untyped-def]
         assert self.session is not None
         before = len(self.session.log)
         try:
-            self.session.do(command)
+            fn(self.session)
             error = None
         except Exception as e:  # an ExecutionError or a kernel bug: shown, not raised into Textual
             error = f"stopped: {e}"
-        self.call_from_thread(self._after_step, before, error)
+        self.post_message(StepDone(before, error))  # thread-safe; never waits for the UI
 
-    def _after_step(self, before: int, error: str | None) -> None:
+    def on_step_done(self, message: StepDone) -> None:
         assert self.session is not None
         log = self.query_one("#log", RichLog)
-        for line in self.session.log[before:]:
-            log.write(line)
-        if error:
-            log.write(error)
+        for line in self.session.log[message.before:]:
+            log.write(Text(line))
+        if message.error:
+            log.write(Text(message.error, style="bold red"))
         ev = self.session.stepper.current
         layer = getattr(ev, "layer", None)
         if layer is not None:
@@ -124,35 +251,98 @@ class DebuggerApp(App[None]):
         self._status()
         self._inspect()
 
+    def action_interrupt(self) -> None:
+        if self.session is not None and self.busy:
+            self.session.interrupt()
+
+    async def action_quit(self) -> None:
+        if self.session is not None and self.busy:
+            self.session.interrupt()  # the worker stops at its next event, so the process can end
+        self.exit()
+
+    def _tick(self) -> None:
+        if self.busy:
+            self._status()
+
     def _highlight(self, layer: Layer) -> None:
-        tree = self.query_one("#graph", Tree)
-
-        def find(node):  # type: ignore[no-untyped-def]
-            if node.data is layer:
-                return node
-            for child in node.children:
-                found = find(child)
-                if found is not None:
-                    return found
-            return None
-
-        node = find(tree.root)
+        node = self.nodes.get(layer.path)
         if node is not None:
-            tree.move_cursor(node)
+            self.query_one("#graph", Tree).move_cursor(node)  # type: ignore[arg-type]
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         if isinstance(event.node.data, Layer) and event.node.data is not self.selected:
             self.selected = event.node.data
             self.shown_iteration = None
-            self._inspect()
+            self.port = 0
+            if self.session is not None:
+                self._inspect()
 
     def action_breakpoint(self) -> None:
         if self.session is None or self.selected is None:
             return
         on = self.session.toggle_breakpoint(self.selected.path)
         self.query_one("#log", RichLog).write(
-            f"breakpoint {'set on' if on else 'removed from'} {self.selected.describe()}")
+            Text(f"breakpoint {'set on' if on else 'removed from'} {self.selected.describe()}"))
+        self._refresh_markers()
         self._status()
+
+    def action_conditional(self) -> None:
+        if self.session is None:
+            return
+        start = f"layer {self.selected.path} when " if self.selected is not None else "when "
+        self.push_screen(PromptScreen("breakpoint: [layer ID|PATH|NAME] [when CONDITION]",
+                                      "layer 12 when iteration == 10 | when any(isnan(x))", start),
+                         self.add_breakpoint)
+
+    def add_breakpoint(self, text: str | None) -> None:
+        if self.session is None or not text:
+            return
+        log = self.query_one("#log", RichLog)
+        try:
+            bp = parse_breakpoint(text, self.session.model)
+        except ConditionError as e:
+            log.write(Text(f"breakpoint not set: {e}", style="bold red"))
+            return
+        self.session.add_breakpoint(bp)
+        log.write(Text(f"breakpoint set: {text.strip()}"))
+        self._refresh_markers()
+        self._status()
+
+    def action_goto(self) -> None:
+        if self.session is None or self.busy:
+            return
+        self.push_screen(PromptScreen("go to iteration (0-based; N.M in nested loops)", "e.g. 10 or 2.1"),
+                         self.goto)
+
+    def goto(self, text: str | None) -> None:
+        if self.session is None or not text:
+            return
+        try:
+            target = parse_iteration(text)
+        except ValueError as e:
+            self.query_one("#log", RichLog).write(Text(str(e), style="bold red"))
+            return
+        if self.selected is not None and target in self.session.iterations_seen(self.selected.path):
+            self.shown_iteration = target  # recorded: just show it
+            self._inspect()
+            return
+        self._start(lambda s: s.run_to_iteration(target))
+
+    def action_restart(self) -> None:
+        if self.session is None:
+            return
+        if self.busy:
+            self.session.interrupt()
+            return
+        self.session.restart()
+        self._points.clear()
+        self.shown_iteration = None
+        self.query_one("#log", RichLog).write(Text("restarted from the beginning"))
+        self._status()
+        self._inspect()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
 
     def action_history(self, delta: int) -> None:
         if self.session is None or self.selected is None:
@@ -163,6 +353,25 @@ class DebuggerApp(App[None]):
         cur = self.shown_iteration if self.shown_iteration in seen else seen[-1]
         i = max(0, min(len(seen) - 1, seen.index(cur) + delta))
         self.shown_iteration = seen[i]
+        self._inspect()
+
+    def on_timeline_jump(self, message: Timeline.Jump) -> None:
+        self.jump_to_index(message.index)
+
+    def jump_to_index(self, index: int) -> None:
+        if self.session is None or self.selected is None:
+            return
+        seen = self.session.iterations_seen(self.selected.path)
+        if 0 <= index < len(seen):
+            self.shown_iteration = seen[index]
+            self._inspect()
+
+    def action_metric(self) -> None:
+        self.metric = METRICS[(METRICS.index(self.metric) + 1) % len(METRICS)]
+        self._inspect()
+
+    def action_port(self) -> None:
+        self.port += 1
         self._inspect()
 
     def action_slice(self, delta: int) -> None:
@@ -178,45 +387,109 @@ class DebuggerApp(App[None]):
         try:
             g = build_diagram(self.session.model, DiagramOptions(diagnostics=self.diagnostics))
             Path(out).write_bytes(g.pipe(format="svg"))
-            self.query_one("#log", RichLog).write(f"rendered the graph to {out}")
+            self.query_one("#log", RichLog).write(Text(f"rendered the graph to {out}"))
         except Exception as e:  # no dot binary, unwritable directory ...
-            self.query_one("#log", RichLog).write(f"cannot render: {e}")
+            self.query_one("#log", RichLog).write(Text(f"cannot render: {e}"))
 
     # -- panels --------------------------------------------------------------------------------
     def _status(self) -> None:
         if self.session is None:
             return
         st = self.session.stepper
-        its = " > ".join(self.session.loop_totals()) or "-"
-        bps = ", ".join(bp.layer or "" for bp in st.breakpoints) or "none"
-        state = "finished" if st.finished else "running" if self.busy else "paused"
-        self.query_one("#status", Static).update(f"{state} | iteration {its} | breakpoints: {bps}")
+        if self.busy:
+            p = self.session.progress
+            where = " > ".join(f"{k} of {n}" for (_l, k), n in zip(p.frames, self.session.totals(p.frames)))
+            text = f"running: {p.events} events, iteration {where or '-'} (Esc stops)"
+        else:
+            its = " > ".join(self.session.loop_totals()) or "-"
+            nbp = len(self.session.breakpoints)
+            state = "finished" if st.finished else "paused"
+            text = f"{state} | iteration {its} | {nbp} breakpoint{'s' if nbp != 1 else ''} | ? help"
+        self.query_one("#status", Static).update(Text(text))
 
     def _inspect(self) -> None:
+        if self.session is None:
+            return
         table = self.query_one("#values", DataTable)
         table.clear(columns=True)
         summary_w = self.query_one("#summary", Static)
-        if self.session is None or self.selected is None:
+        timeline = self.query_one("#timeline", Timeline)
+        title = self.query_one("#viewtitle", Static)
+        if self.selected is None:
             summary_w.update("")
+            timeline.show([], self.metric, None)
+            title.update("")
             return
-        seen = self.session.iterations_seen(self.selected.path)
-        tensors = self.session.tensor(self.selected.path, self.shown_iteration)
-        if tensors is None:
-            summary_w.update(f"{self.selected.describe()}: not evaluated yet")
+        layer = self.selected
+        seen = self.session.iterations_seen(layer.path)
+        tensors = self.session.tensor(layer.path, self.shown_iteration)
+        if tensors is None and layer.type == "Const":
+            tensors, seen = self.session.const_value(layer), [()]
+        if tensors is None or not seen:
+            summary_w.update(Text(f"#{layer.id} {layer.name} ({layer.type}): not evaluated yet"))
+            timeline.show([], self.metric, None)
+            title.update("")
             return
         it = self.shown_iteration if self.shown_iteration in seen else seen[-1]
         idx = seen.index(it)
-        prev = self.session.values[(self.selected.path, seen[idx - 1])][0] if idx > 0 else None
-        a = np.asarray(tensors[0])
-        label = ".".join(str(k) for k in it) or "-"
-        summary_w.update(f"{self.selected.describe()} @ iteration {label} ({idx + 1}/{len(seen)} recorded)\n"
-                         f"{summary(a)}\n{diff_text(a, prev)}")
+        self.port %= max(1, len(tensors))
+        names = port_names(layer, len(tensors))
+        lines = [Text(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_text(it)} "
+                      f"[{idx + 1}/{len(seen)} recorded]", style="bold")]
+        for i, t in enumerate(tensors[:6]):
+            mark = "▸" if i == self.port and len(tensors) > 1 else " "
+            lines.append(Text(f"{mark}{names[i]} {summary(np.asarray(t))}"))
+        if len(tensors) > 6:
+            lines.append(Text(f"  ... {len(tensors) - 6} more outputs (p)"))
+        lines.extend(self._loop_lines(layer, it))
+        a = np.asarray(tensors[self.port])
+        prev_t = self.session.tensor(layer.path, seen[idx - 1]) if idx > 0 else None
+        prev = np.asarray(prev_t[self.port]) if prev_t is not None and self.port < len(prev_t) else None
+        lines.append(Text(diff_text(a, prev), style="dim"))
+        summary_w.update(Text("\n").join(lines))
+        timeline.show(self._series(layer.path), self.metric, idx)
         if a.ndim > 2:
             self.slice_index = min(self.slice_index, a.shape[0] - 1)
-            summary_w.update(f"{summary_w.render()}\nshowing [{self.slice_index}, ...] (j/k: other slices)")
+        title.update(Text(f"{names[self.port]} {view_title(a, self.slice_index)}", style="dim"))
         rows = as_rows(a, (self.slice_index,) if a.ndim > 2 else ())
-        table.add_columns(*[str(i) for i in range(len(rows[0]))])
-        table.add_rows(rows)
+        table.add_columns(*[Text(str(i)) for i in range(len(rows[0]))])
+        for r, row in enumerate(rows):
+            table.add_row(*[Text(c) for c in row], label=Text(str(r), style="dim"))
+
+    def _series(self, path: str) -> list[Point]:
+        """The timeline's points; a recorded tensor never changes, so its statistic is computed once."""
+        assert self.session is not None
+        out = []
+        for its, arr in self.session.history(path, self.port):
+            k = (path, its, self.port, self.metric)
+            point = self._points.get(k)
+            if point is None:
+                point = self._points[k] = series([(its, arr)], self.metric)[0]
+            out.append(point)
+        return out
+
+    def _loop_lines(self, layer: Layer, it: tuple[int, ...]) -> list[Text]:
+        """For a Loop: its trip count and the condition of every finished iteration (0-based)."""
+        if layer.type != "Loop" or self.session is None or self.model is None:
+            return []
+        out = []
+        graph = next((g for g, la in self.model.layers() if la is layer), None)
+        edge = next((e for e in graph.edges if e.to_layer == layer.id and e.to_port == 0), None) if graph else None
+        src = graph.layer(edge.from_layer) if edge is not None and graph is not None else None
+        if src is not None:
+            t = self.session.tensor(src.path, it)
+            if t is None and src.type == "Const":
+                t = self.session.const_value(src)
+            port = [p.id for p in src.outputs].index(edge.from_port) if edge.from_port in [
+                p.id for p in src.outputs] else 0
+            if t is not None and port < len(t) and np.asarray(t[port]).size == 1:
+                out.append(f"trip count {scalar_text(np.asarray(t[port]))}")
+        conds = self.session.loop_conditions(layer.path)
+        if conds:
+            mine = [(k, c) for k, c in sorted(conds.items()) if k[:-1] == it]
+            shown = " ".join(f"{k[-1]}:{'T' if c else 'F' if c is not None else '-'}" for k, c in mine[-12:])
+            out.append(f"conditions ({len(mine)} its) {'... ' if len(mine) > 12 else ''}{shown}")
+        return [Text(" " + " | ".join(out), style="magenta")] if out else []
 
     @property
     def inspected(self) -> np.ndarray | None:
@@ -224,4 +497,6 @@ class DebuggerApp(App[None]):
         if self.session is None or self.selected is None:
             return None
         t = self.session.tensor(self.selected.path, self.shown_iteration)
-        return None if t is None else np.asarray(t[0])
+        if t is None and self.selected.type == "Const":
+            t = self.session.const_value(self.selected)
+        return None if t is None else np.asarray(t[self.port % len(t)])

@@ -9,14 +9,34 @@ from irlint.interp.trace import stats
 
 def summary(a: np.ndarray) -> str:
     s = stats(a)
-    parts = [f"shape {s['shape']}", f"dtype {s['dtype']}"]
+    parts = [f"{short_dtype(a.dtype)}{s['shape']}".replace(" ", "")]
     for k in ("min", "max", "mean"):
         if s.get(k) is not None:
-            parts.append(f"{k} {s[k]:.6g}")
+            parts.append(f"{k} {s[k]:.3g}")
     for k in ("nan", "inf", "true", "false"):
         if s.get(k):
             parts.append(f"{k} {s[k]}")
-    return "  ".join(parts)
+    if a.size == 1:
+        parts.append(f"= {scalar_text(a)}")
+    return " ".join(parts)
+
+
+def short_dtype(dt: np.dtype) -> str:
+    """f32, i64, u8, bool: the IR's spelling, shorter than numpy's."""
+    return "bool" if dt.kind == "b" else f"{dt.kind}{dt.itemsize * 8}"
+
+
+def scalar_text(a: np.ndarray) -> str:
+    v = np.asarray(a).reshape(-1)[0]
+    return f"{v:.6g}" if np.asarray(a).dtype.kind == "f" else str(v.item())
+
+
+def port_names(layer, n: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Labels of a recorded tuple: output port ids (a Result records what it receives: 'in')."""
+    if layer.type == "Result" or not layer.outputs:
+        return ["in"] * min(n, 1) + [f"in{i}" for i in range(1, n)]
+    ids = [p.id for p in layer.outputs]
+    return [f"out{ids[i]}" if i < len(ids) else f"out?{i}" for i in range(n)]
 
 
 def as_rows(a: np.ndarray, index: tuple[int, ...] = (), limit: int = 64) -> list[list[str]]:
@@ -34,8 +54,18 @@ def as_rows(a: np.ndarray, index: tuple[int, ...] = (), limit: int = 64) -> list
     return [[fmt(x) for x in row[:limit]] for row in v[:limit]]
 
 
+def view_title(a: np.ndarray, index: int) -> str:
+    """What part of the tensor the table shows, with the indices the row/column labels stand for."""
+    if a.ndim == 0:
+        return "scalar"
+    if a.ndim == 1:
+        return f"[:{a.shape[0]}] (columns: index)"
+    lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
+    return f"{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if a.ndim > 2 else "")
+
+
 def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
     if prev is None or prev.shape != a.shape or a.dtype.kind not in "fiu":
-        return "no previous iteration to compare"
+        return "no previous iteration"
     d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
-    return f"vs previous iteration: max |diff| {d.max(initial=0):.6g}, changed {int((d > 0).sum())}/{d.size}"
+    return f"vs previous it: max |diff| {d.max(initial=0):.3g}, {int((d > 0).sum())}/{d.size} changed"

@@ -1,12 +1,15 @@
 """The debugger's state without any UI: a Stepper plus the tensors seen so far, by layer and iteration.
 
 The Textual app only calls these methods and renders what they return, so the stepping logic is
-tested without a terminal.
+tested without a terminal. Stepping runs in a worker thread while the UI reads the recorded values,
+so every access to them goes through one lock; a long run is stopped through `interrupt()`, which
+a hook breakpoint checks at every event (the stepper itself knows nothing about threads).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,34 +25,75 @@ from irlint.interp.events import (
     RunFinished,
 )
 from irlint.interp.stepper import Breakpoint, Stepper
-from irlint.ir.model import Model
+from irlint.ir.model import Layer, Model
 
 MAX_RECORDED = 200_000  # tensors kept for revisiting; older ones are dropped first
 
+Iteration = tuple[int, ...]
 
-def iteration_of(frames: tuple[tuple[str, int], ...]) -> tuple[int, ...]:
+
+def iteration_of(frames: tuple[tuple[str, int], ...]) -> Iteration:
     return tuple(k for _p, k in frames)
+
+
+def iteration_text(its: Iteration) -> str:
+    """0-based iteration numbers, outer first, joined by dots (as in traces and diagnostics); '-' outside loops."""
+    return ".".join(str(k) for k in its) or "-"
+
+
+def parse_iteration(text: str) -> Iteration:
+    """'3' or '2.1' (outer first) -> (3,) / (2, 1); ValueError if not non-negative integers."""
+    parts = text.strip().split(".")
+    if not text.strip() or any(not p.isdigit() for p in parts):
+        raise ValueError(f"{text!r} is not an iteration (N, or N.M for nested loops, 0-based)")
+    return tuple(int(p) for p in parts)
+
+
+def short(layer: Layer) -> str:
+    """`#8 LSTMCell_16 (LSTMCell)`: one line of an 80-column log."""
+    return f"#{layer.id} {layer.name} ({layer.type})" if layer.type not in layer.name else f"#{layer.id} {layer.name}"
 
 
 def describe_event(ev: Event | None) -> str:
     if ev is None:
         return "finished"
-    its = ".".join(str(k) for k in iteration_of(getattr(ev, "frames", ())))
-    at = f" [iteration {its}]" if its else ""
+    its = iteration_text(iteration_of(getattr(ev, "frames", ())))
+    at = f" it {its}" if its != "-" else ""
     if isinstance(ev, LayerEvaluated):
-        return f"evaluated {ev.layer.describe()}{at}"
+        return f"evaluated {short(ev.layer)}{at}"
     if isinstance(ev, BodyEntered):
-        return f"entering the body of {ev.layer.describe()}{at}"
+        return f"entering {short(ev.layer)}{at}"
     if isinstance(ev, IterationStarted):
-        return f"iteration {ev.iteration} of {ev.layer.describe()} starts{at}"
+        return f"it {its} of {short(ev.layer)} starts"
     if isinstance(ev, IterationFinished):
         cond = "" if ev.condition is None else f", condition {ev.condition}"
-        return f"iteration {ev.iteration} of {ev.layer.describe()} finished{cond}"
+        return f"it {its} of {short(ev.layer)} finished{cond}"
     if isinstance(ev, BodyLeft):
-        return f"left {ev.layer.describe()} after {ev.iterations} iterations{at}"
+        return f"left {short(ev.layer)} after {ev.iterations} iterations{at}"
     if isinstance(ev, RunFinished):
         return "run finished: " + ", ".join(f"{k} {list(v.shape)}" for k, v in ev.outputs.items())
     return type(ev).__name__
+
+
+class _Hook(Breakpoint):
+    """Not a user breakpoint: stops the stepper when the UI interrupts, or at a 'run until' target."""
+
+    def __init__(self, session: Session) -> None:
+        object.__setattr__(self, "session", session)
+
+    def hit(self, event: Event) -> bool:
+        s: Session = self.session  # type: ignore[attr-defined]
+        if s._interrupt.is_set():
+            return True
+        return s._until is not None and s._until(event)
+
+
+@dataclass
+class Progress:
+    """What a running step has done so far (read by the UI while the worker runs)."""
+
+    events: int = 0
+    frames: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -57,23 +101,70 @@ class Session:
     model: Model
     inputs: Mapping[str, np.ndarray]
     options: Options = field(default_factory=Options)
+    notes: list[str] = field(default_factory=list)  # e.g. which inputs are random (shown prominently)
     stepper: Stepper = field(init=False)
-    # (layer path, iteration tuple) -> output tensors (Results: the tensor they receive)
-    values: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, ...]] = field(default_factory=dict)
+    # (layer path, iteration tuple) -> output tensors (Results: the tensor they receive); guarded by _lock
+    values: dict[tuple[str, Iteration], tuple[np.ndarray, ...]] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)
+    progress: Progress = field(default_factory=Progress)
+    # loop path -> {iteration tuple: condition} of finished iterations (Loop: the body condition; TI: None)
+    conditions: dict[str, dict[Iteration, bool | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.stepper = Stepper(self._recording(execute(self.model, self.inputs, self.options)))
+        self._lock = threading.Lock()
+        self._seen: dict[str, dict[Iteration, None]] = {}  # layer path -> iterations recorded, in order
+        self._interrupt = threading.Event()
+        self._until: Callable[[Event], bool] | None = None
+        self._hook = _Hook(self)
+        self._consts: dict[str, tuple[np.ndarray, ...]] = {}
+        self.stepper = self._new_stepper([])
+        self._record_inputs()
+
+    def _record_inputs(self) -> None:
+        """Top-level inputs are no step of their own: recorded up front so the inspector shows them."""
+        for p in self.model.graph.parameters():
+            if p.name in self.inputs:
+                self._record(p.path, (), (np.asarray(self.inputs[p.name]),))
+
+    def const_value(self, layer: Layer) -> tuple[np.ndarray, ...] | None:
+        """A Const's value read from the weights (Consts are no step of their own); None if unreadable."""
+        if layer.path not in self._consts:
+            port = layer.outputs[0] if layer.outputs else None
+            try:
+                dims = tuple(int(d.value) for d in port.shape)  # type: ignore[union-attr, arg-type]
+                value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]),
+                                                 port.precision, dims)  # type: ignore[union-attr, arg-type]
+            except Exception:  # no static shape, missing/short .bin: the lint rules report those
+                return None
+            self._consts[layer.path] = (np.asarray(value),)
+        return self._consts[layer.path]
+
+    def _new_stepper(self, breakpoints: list[Breakpoint]) -> Stepper:
+        st = Stepper(self._recording(execute(self.model, self.inputs, self.options)))
+        st.breakpoints.extend([self._hook, *breakpoints])
+        return st
+
+    def _record(self, path: str, its: Iteration, tensors: tuple[np.ndarray, ...]) -> None:
+        with self._lock:
+            if (path, its) not in self.values and len(self.values) >= MAX_RECORDED:
+                old_path, old_its = next(iter(self.values))
+                del self.values[(old_path, old_its)]
+                self._seen[old_path].pop(old_its, None)
+            self.values[(path, its)] = tensors
+            self._seen.setdefault(path, {})[its] = None
 
     def _recording(self, events):  # type: ignore[no-untyped-def]
         for ev in events:
+            frames = getattr(ev, "frames", ())
+            self.progress = Progress(self.progress.events + 1, frames)
             if isinstance(ev, LayerEvaluated):
-                if len(self.values) >= MAX_RECORDED:
-                    self.values.pop(next(iter(self.values)))
-                self.values[(ev.layer.path, iteration_of(ev.frames))] = ev.outputs or ev.inputs
+                self._record(ev.layer.path, iteration_of(frames), ev.outputs or ev.inputs)
             elif isinstance(ev, IterationStarted):
                 for pid, v in ev.params.items():
-                    self.values[(f"{ev.layer.path}/body/{pid}", iteration_of(ev.frames))] = (v,)
+                    self._record(f"{ev.layer.path}/body/{pid}", iteration_of(frames), (v,))
+            elif isinstance(ev, IterationFinished):
+                with self._lock:
+                    self.conditions.setdefault(ev.layer.path, {})[iteration_of(frames)] = ev.condition
             yield ev
 
     # -- commands ------------------------------------------------------------------------------
@@ -81,50 +172,168 @@ class Session:
         fn = {"step": self.stepper.step, "over": self.stepper.step_over, "into": self.stepper.step_into,
               "out": self.stepper.step_out, "iteration": self.stepper.next_iteration,
               "continue": self.stepper.continue_}[command]
+        return self._go(fn)
+
+    def run_to_iteration(self, target: Iteration) -> Event | None:
+        """Run until iteration `target` (outer first, 0-based) of a loop starts (or a breakpoint, or the end)."""
+
+        def reached(ev: Event) -> bool:  # outer first: "2" is the outer loop's, "2.1" the inner one's
+            return isinstance(ev, IterationStarted) and iteration_of(ev.frames) == target
+
+        self._until = reached
+        try:
+            ev = self._go(self.stepper.continue_)
+        finally:
+            self._until = None
+        if ev is None or (self.stepper.stopped_by is None and not reached(ev)):
+            self.log.append(f"iteration {iteration_text(target)} was not reached (R restarts the run)")
+        return ev
+
+    def _go(self, fn: Callable[[], Event | None]) -> Event | None:
+        self._interrupt.clear()
         ev = fn()
         text = describe_event(ev)
-        if self.stepper.stopped_by is not None:
-            text = f"breakpoint: {text}"
+        by = self.stepper.stopped_by
+        if by is self._hook:
+            if self._interrupt.is_set():
+                text = f"interrupted: {text}"
+            self.stepper.stopped_by = None
+        elif by is not None:
+            text = f"breakpoint{f' ({by.when})' if isinstance(by, ConditionalBreakpoint) else ''}: {text}"
+        self._interrupt.clear()
         self.log.append(text)
         return ev
 
+    def interrupt(self) -> None:
+        """Ask a running step (in another thread) to stop at the next event."""
+        self._interrupt.set()
+
+    def restart(self) -> None:
+        """Run again from the start with the same inputs and breakpoints; recorded values are dropped."""
+        user = self.breakpoints
+        with self._lock:
+            self.values.clear()
+            self._seen.clear()
+            self.conditions.clear()
+        self.progress = Progress()
+        self.stepper = self._new_stepper(user)
+        self._record_inputs()
+        self.log.append("restarted")
+
+    # -- breakpoints ---------------------------------------------------------------------------
+    @property
+    def breakpoints(self) -> list[Breakpoint]:
+        """The user's breakpoints (without the internal hook)."""
+        return [bp for bp in self.stepper.breakpoints if bp is not self._hook]
+
+    def add_breakpoint(self, bp: Breakpoint) -> None:
+        self.stepper.breakpoints.append(bp)
+
+    def remove_breakpoint(self, bp: Breakpoint) -> None:
+        self.stepper.breakpoints.remove(bp)
+
     def toggle_breakpoint(self, layer_path: str) -> bool:
         """Add or remove a breakpoint on a layer; returns True if it is now set."""
-        for bp in self.stepper.breakpoints:
+        for bp in self.breakpoints:
             if bp.layer == layer_path:
                 self.stepper.breakpoints.remove(bp)
                 return False
         self.stepper.breakpoints.append(Breakpoint(layer=layer_path))
         return True
 
-    def iterations_seen(self, layer_path: str) -> list[tuple[int, ...]]:
-        return sorted(its for (p, its) in self.values if p == layer_path)
+    def breakpoint_paths(self) -> set[str]:
+        """Layer paths that carry a breakpoint (for the markers in the tree)."""
+        out = set()
+        for bp in self.breakpoints:
+            if bp.layer is not None:
+                layer = self.find_layer(bp.layer)
+                out.add(layer.path if layer is not None else bp.layer)
+        return out
 
-    def tensor(self, layer_path: str, iteration: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...] | None:
-        """The layer's outputs at an iteration (the latest recorded if None)."""
-        seen = self.iterations_seen(layer_path)
-        if not seen:
-            return None
-        key = iteration if iteration in seen else seen[-1]
-        return self.values[(layer_path, key)]
+    def find_layer(self, spec: str) -> Layer | None:
+        """A layer by id path ('2/body/7') or name."""
+        for _g, la in self.model.layers():
+            if la.path == spec:
+                return la
+        return next((la for _g, la in self.model.layers() if la.name == spec), None)
+
+    # -- recorded values -----------------------------------------------------------------------
+    def iterations_seen(self, layer_path: str) -> list[Iteration]:
+        with self._lock:
+            return sorted(self._seen.get(layer_path, ()))
+
+    def tensor(self, layer_path: str, iteration: Iteration | None = None) -> tuple[np.ndarray, ...] | None:
+        """The layer's outputs at an iteration (the latest recorded if None or not recorded)."""
+        with self._lock:
+            seen = self._seen.get(layer_path)
+            if not seen:
+                return None
+            key = iteration if iteration in seen else max(seen)
+            return self.values[(layer_path, key)]
+
+    def history(self, layer_path: str, port: int = 0) -> list[tuple[Iteration, np.ndarray]]:
+        """Every recorded (iteration, tensor of output `port`) of a layer, in iteration order."""
+        with self._lock:
+            seen = sorted(self._seen.get(layer_path, ()))
+            out = []
+            for its in seen:
+                t = self.values[(layer_path, its)]
+                if port < len(t):
+                    out.append((its, t[port]))
+            return out
+
+    def loop_conditions(self, loop_path: str) -> dict[Iteration, bool | None]:
+        with self._lock:
+            return dict(self.conditions.get(loop_path, {}))
 
     def loop_totals(self) -> list[str]:
-        """'k/N' per enclosing loop of the current event (N from static inference, '?' when unknown)."""
+        """'k of N' per enclosing loop of the current event (k 0-based; N from static inference, '?' if unknown)."""
+        frames = self.progress.frames if self.stepper.current is None else getattr(self.stepper.current, "frames", ())
+        return [f"{k} of {total}" for (_p, k), total in zip(frames, self.totals(frames))]
+
+    def totals(self, frames: tuple[tuple[str, int], ...]) -> list[str]:
         if not hasattr(self, "_shapes"):
             from irlint.shapes import infer_model
 
             self._shapes = infer_model(self.model)
-        ev = self.stepper.current
         out = []
-        for path, k in getattr(ev, "frames", ()):
+        for path, _k in frames:
             info = self._shapes.loops.get(path)
             total = info.iterations if info is not None and info.iterations is not None else None
             if total is None and info is not None and info.max_iterations is not None:
                 total = f"<={info.max_iterations}"
-            out.append(f"{k + 1}/{'?' if total is None else total}")
+            out.append("?" if total is None else str(total))
         return out
 
     @property
-    def current_iteration(self) -> tuple[int, ...]:
+    def current_iteration(self) -> Iteration:
         ev = self.stepper.current
         return iteration_of(getattr(ev, "frames", ())) if ev is not None else ()
+
+
+@dataclass(frozen=True)
+class ConditionalBreakpoint(Breakpoint):
+    """`layer SPEC when EXPR` / `when EXPR`: stop when a (matching) layer is evaluated and EXPR holds.
+
+    EXPR sees `x` (the layer's first output, a Result's input), `outputs`, `iteration` (innermost loop,
+    0-based, -1 outside loops), `iterations` (outer first) and `layer` (its name); see conditions.py.
+    """
+
+    when: str = ""
+    test: Callable[[dict[str, object]], bool] | None = field(default=None, compare=False, repr=False)
+
+    def hit(self, event: Event) -> bool:
+        if not isinstance(event, LayerEvaluated):
+            return False
+        if self.layer is not None and self.layer not in (event.layer.path, event.layer.name):
+            return False
+        if self.test is None:
+            return True
+        tensors = event.outputs or event.inputs
+        its = iteration_of(event.frames)
+        env = {"x": tensors[0] if tensors else np.zeros(0), "outputs": tensors, "iteration": its[-1] if its else -1,
+               "iterations": its, "layer": event.layer.name}
+        try:
+            return bool(self.test(env))
+        except Exception:  # e.g. a comparison on a tensor of another shape: not a hit, never a crash
+            return False

@@ -11,6 +11,7 @@ import numpy as np
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
 from irlint.ops.math.elementwise import broadcast_result, same_etype
 from irlint.ops.registry import register
+from irlint.types import format_shape
 
 Array = np.ndarray
 
@@ -145,14 +146,21 @@ class PRelu(Op):
     arity = (2, 2)
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        """A 1-D slope as long as the channel dim (axis 1) applies per channel; any other slope is
+        broadcast numpy-style, as OpenVINO's reference does ([1,3,4] with a slope [4]: per last axis)."""
         same_etype("PRelu", inputs)
         x, slope = inputs
-        if x.shape is not None and slope.shape is not None and len(slope.shape) == 1 and len(x.shape) >= 2:
-            ch, n = x.shape[1], slope.shape[0]
-            if ch.is_static and n.is_static and n.lo not in (1, ch.lo):
-                raise OpError(f"PRelu: slope of {n.lo} values does not match {ch.lo} channels")
-        elif x.shape is not None and slope.shape is not None:
+        if x.shape is None or slope.shape is None:
+            return _same(inputs)
+        if len(slope.shape) == 1 and len(x.shape) >= 2 and x.shape[1].compatible(slope.shape[0]) \
+                and (not x.shape[1].is_static or not slope.shape[0].is_static or x.shape[1] == slope.shape[0]):
+            return _same(inputs)
+        try:
             broadcast_result("PRelu", "numpy", [x.shape, slope.shape])
+        except OpError:
+            ch = f" nor matches the {x.shape[1]} channels (axis 1)" if len(x.shape) >= 2 else ""
+            raise OpError(f"PRelu: a slope of shape {format_shape(slope.shape)} neither broadcasts to the input "
+                          f"{format_shape(x.shape)}{ch}") from None
         return _same(inputs)
 
     def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:

@@ -12,16 +12,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.base import NoAttrs, NotComputable, Op, OpError, TensorInfo
 from irlint.ops.registry import register
 from irlint.types import ElementType, element_type
 
 
 def convert_array(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     x = np.asarray(x)
+    if x.dtype.kind == "V":  # an ml_dtypes type (bf16, f8, f4, i4 ...): every value is exact in float64
+        x = x.astype(np.float64)
     if dtype == np.bool_:
         return x != 0
-    if np.issubdtype(dtype, np.integer) and np.issubdtype(x.dtype, np.floating):
+    to_int = np.issubdtype(dtype, np.integer) or (dtype.kind == "V" and "int" in dtype.name)
+    if to_int and np.issubdtype(x.dtype, np.floating):
         with np.errstate(all="ignore"):
             t = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0, posinf=0.0, neginf=0.0))
             t = np.clip(t, -(2.0**63), 2.0**63 - 1024)
@@ -55,7 +58,8 @@ class Convert(Op):
     def compute(self, attrs: ConvertAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         et = _target(attrs.destination_type)
         if et.dtype is None:
-            raise OpError(f"Convert: destination_type {et.name} cannot be computed with numpy")
+            raise NotComputable(f"Convert: irlint cannot compute values of type {et.name} (numpy and ml_dtypes "
+                                "have no such type)")
         return [convert_array(inputs[0], et.dtype)]
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.base import NoAttrs, NotComputable, Op, OpError, TensorInfo
 from irlint.ops.movement.dims import broadcast_shapes
 from irlint.ops.registry import register
 from irlint.types import BOOL, ElementType, Shape, format_shape, static_shape
@@ -39,7 +39,8 @@ def same_etype(op: str, inputs: Sequence[TensorInfo]) -> ElementType | None:
 
 
 def broadcast_result(op: str, mode: str, shapes: Sequence[Shape | None]) -> Shape | None:
-    """The output shape under `auto_broadcast` ("numpy" or "none")."""
+    """The output shape under `auto_broadcast` ("numpy", "none", or "pdpd": the later inputs are
+    broadcast into the first, whose shape the output has; irlint does not compute pdpd, see compute)."""
     if mode == "none":
         known = [s for s in shapes if s is not None]
         for s in known[1:]:
@@ -47,8 +48,15 @@ def broadcast_result(op: str, mode: str, shapes: Sequence[Shape | None]) -> Shap
                 raise OpError(f"{op}: auto_broadcast=none needs equal shapes, got "
                               f"{' and '.join(format_shape(x) for x in known)}")
         return known[0] if known else None
+    if mode == "pdpd":
+        first = shapes[0]
+        for s in shapes[1:]:
+            if first is not None and s is not None and len(s) > len(first):
+                raise OpError(f"{op}: auto_broadcast=pdpd broadcasts {format_shape(s)} into {format_shape(first)}, "
+                              "which has fewer dims")
+        return first
     if mode != "numpy":
-        raise OpError(f"{op}: auto_broadcast={mode!r} is not supported (numpy or none)")
+        raise OpError(f"{op}: auto_broadcast={mode!r} is not one of numpy, none, pdpd")
     out = shapes[0]
     for s in shapes[1:]:
         out = broadcast_shapes(op, out, s)
@@ -240,6 +248,8 @@ class Binary(Op):
 
     def compute(self, attrs: BroadcastAttrs, inputs: Sequence[Array]) -> list[Array]:
         a, b = (np.asarray(x) for x in inputs)
+        if attrs.auto_broadcast == "pdpd":  # needs the broadcast axis, which irlint does not bind
+            raise NotComputable(f"{self.types[0]}: irlint does not compute auto_broadcast=pdpd")
         if attrs.auto_broadcast != "numpy" or a.shape != b.shape:
             try:
                 if attrs.auto_broadcast != "numpy":

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.base import NotComputable, Op, OpError, TensorInfo
 from irlint.ops.math.elementwise import broadcast_result, same_etype
 from irlint.ops.registry import register
 from irlint.types import BOOL, static_shape
@@ -31,10 +31,14 @@ class Select(Op):
         if cond.etype is not None and cond.etype != BOOL:
             raise OpError(f"Select: the condition must be boolean, got {cond.etype}")
         etype = same_etype("Select", [then, other])
+        if attrs.auto_broadcast == "pdpd":  # else and cond are broadcast into then
+            return [TensorInfo(etype, broadcast_result("Select", "pdpd", [then.shape, other.shape, cond.shape]))]
         shape = broadcast_result("Select", attrs.auto_broadcast, [cond.shape, then.shape, other.shape])
         return [TensorInfo(etype, shape)]
 
     def compute(self, attrs: SelectAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         cond, then, other = (np.asarray(a) for a in inputs)
+        if attrs.auto_broadcast == "pdpd":
+            raise NotComputable("Select: irlint does not compute auto_broadcast=pdpd")
         broadcast_result("Select", attrs.auto_broadcast, [static_shape(a.shape) for a in (cond, then, other)])
         return [np.where(cond.astype(bool), then, other).astype(then.dtype)]

@@ -1,8 +1,9 @@
-"""Loading on two cores (irlint.ir.split): wherever the file is split, the model and every location
+"""Loading on two cores (irlint.ir.twocore): wherever the file is split, the model and every location
 and diagnostic are the serial loader's; a split that cannot be trusted is not made."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -14,9 +15,11 @@ import pytest
 from test_streaming import MODELS, dump
 
 from irlint import api
-from irlint.ir import loader, split
+from irlint.ir import loader, twocore
 from irlint.ir.model import Model
+from irlint.ir.reader import PartialParse, Reader
 from irlint.ir.source import file_reader
+from irlint.ir.twocore import child, planner
 
 LAYER = re.compile(rb"<layer[\s>]")
 
@@ -42,14 +45,14 @@ def test_every_split_gives_the_serial_model() -> None:
 def test_splits_inside_a_body_and_at_the_top_level_are_both_made() -> None:
     p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
     read, size = file_reader(str(p)), p.stat().st_size
-    plans = {split.plan(read, size, at) for at in offsets(p, 100)}
+    plans = {planner.find_split(read, size, at) for at in offsets(p, 100)}
     assert {q.owner for q in plans if q} >= {"", "3"}  # the TensorIterator is layer 3
 
 
 def load_split_at(p: Path, marker: bytes, owner: str) -> tuple[Model, bool]:
-    """Load `p` split where `marker` starts, after checking which `<layers>` the plan guesses holds it."""
+    """Load `p` split where `marker` starts, after checking which `<layers>` the planner guesses holds it."""
     at = p.read_bytes().find(marker)
-    assert split.plan(file_reader(str(p)), p.stat().st_size, at) == (at, owner)
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size, at) == (at, owner)
     return loader._load(str(p), None, False, split_at=at)
 
 
@@ -66,16 +69,16 @@ LAYERS = "".join(f'<layer id="{i}" name="l{i}" type="Parameter" version="opset1"
 def test_no_split_when_a_byte_scan_could_be_wrong(extra: str, tmp_path: Path) -> None:
     p = tmp_path / "m.xml"
     p.write_text(xml(f"<layers>\n<info>{extra}</info>{LAYERS}</layers>"))
-    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) is None
     p.write_text(xml(f"<layers>\n{LAYERS}</layers>"))
-    assert split.plan(file_reader(str(p)), p.stat().st_size) == (p.read_bytes().find(b'<layer id="20"'), "")
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) == (p.read_bytes().find(b'<layer id="20"'), "")
 
 
 def test_no_split_in_another_encoding(tmp_path: Path) -> None:
     p = tmp_path / "m.xml"
     p.write_bytes(xml(f"<layers>\n{LAYERS}</layers>").replace('version="1.0"', 'version="1.0" encoding="latin-1"')
                   .encode())
-    assert split.plan(file_reader(str(p)), p.stat().st_size) is None
+    assert planner.find_split(file_reader(str(p)), p.stat().st_size) is None
 
 
 def test_a_wrong_guess_is_caught_and_the_file_parsed_serially(tmp_path: Path) -> None:
@@ -126,7 +129,7 @@ def test_without_fork_the_file_is_parsed_serially(monkeypatch: pytest.MonkeyPatc
 
 
 def test_check_on_two_cores_reports_what_one_core_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(split, "MIN_BYTES", 0)
+    monkeypatch.setattr(planner, "MIN_BYTES", 0)
     fixtures = sorted(p for p in MODELS if p.name == "fail.xml")[:12]
     assert fixtures
     for p in fixtures:
@@ -160,10 +163,50 @@ def test_cli_default_and_one_process_report_the_same_on_a_large_file(tmp_path: P
     p = tmp_path / "big.xml"
     p.write_text(xml(f"<layers>\n{param}{chain}</layers>\n<edges>\n{edges}"
                      '<edge from-layer="3" from-port="1" to-layer="77777" to-port="0"/>\n</edges>'))
-    assert p.stat().st_size > split.MIN_BYTES
+    assert p.stat().st_size > planner.MIN_BYTES
     runs = [subprocess.run([sys.executable, "-m", "irlint", "check", "--format", "json", *extra, str(p)],
                            capture_output=True, text=True, timeout=300) for extra in ([], ["-j", "1"])]
     assert runs[0].returncode == runs[1].returncode == 1, runs[0].stderr
     assert runs[0].stdout == runs[1].stdout
     codes = [d["code"] for d in json.loads(runs[0].stdout)]
     assert codes.count("IR005") == 2 and "G102" in codes
+
+
+PROTOCOL = {n for n in vars(PartialParse) if not n.startswith("_")}
+
+
+class OnlyTheProtocol:
+    """A reader seen through `PartialParse` alone: anything else the two-core loader touched would raise."""
+
+    def __init__(self, reader: Reader) -> None:
+        self._reader = reader
+
+    def __getattr__(self, name: str) -> object:
+        if name not in PROTOCOL:
+            raise AttributeError(f"{name} is not part of PartialParse")
+        return getattr(self._reader, name)
+
+
+def test_the_two_core_loader_uses_readers_only_through_the_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert {"feed", "open_layers_owner", "parse_tail", "adopt"} == PROTOCOL  # narrow: four methods
+    real = twocore.load_into
+    monkeypatch.setattr(twocore, "load_into", lambda reader, *a, **k: real(OnlyTheProtocol(reader), *a, **k))
+    monkeypatch.setattr(child, "Reader", lambda src: OnlyTheProtocol(Reader(src)))  # the forked child's
+    p = Path(__file__).resolve().parents[2] / "examples" / "lstm_ti.xml"
+    reference = dump(loader.load(p))
+    for at in offsets(p, 4):
+        model, used = loader._load(str(p), None, False, split_at=at)
+        assert used and dump(model) == reference, at
+
+
+def test_only_the_loader_imports_the_two_core_loader() -> None:
+    """Nothing outside the loader knows a fork happened: irlint.ir.twocore has one caller."""
+    root = Path(__file__).resolve().parents[2]
+    importers = set()
+    for py in [*(root / "irlint").rglob("*.py"), *(root / "rules").rglob("*.py"), *(root / "viewer").rglob("*.py")]:
+        for node in ast.walk(ast.parse(py.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.startswith("irlint.ir.twocore") for n in names):
+                importers.add(py.relative_to(root).as_posix())
+    assert {i for i in importers if not i.startswith("irlint/ir/twocore/")} == {"irlint/ir/loader.py"}

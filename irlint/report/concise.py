@@ -1,0 +1,27 @@
+"""`--format concise`: one line per finding, as ruff's concise output, then the summary.
+
+    path:line:col: CODE [severity] message
+
+No source frames, notes or hints (use `text` for those); a message of several lines is joined
+into one, so that `grep` and editors' quickfix lists see one finding per line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from irlint.diagnostics import Diagnostic
+from irlint.report.text import Painter, clean, summary
+
+
+def format_concise(d: Diagnostic, paint: Painter) -> str:
+    sev = d.severity.value
+    message = " ".join(clean(d.message).split())
+    return f"{paint(clean(str(d.loc)), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] {message}"
+
+
+def render_concise(diags: Sequence[Diagnostic], *, files: Sequence[str], color: bool = False) -> str:
+    paint = Painter(color)
+    out = [format_concise(d, paint) for d in diags]
+    out.append(paint(summary(diags, len(files)), "bold"))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,163 @@
+"""Adopting irlint on existing models: --statistics, --format concise, per-file-ignores, --baseline."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from irlint.cli.main import main
+from irlint.perfile import PerFileIgnores, glob_regex
+
+BAD_EDGE = ('to-layer="6" to-port="1"', 'to-layer="6" to-port="7"')
+STALE_DIM = ('<dim>5</dim>\n\t\t\t\t\t<dim>3</dim>', '<dim>4</dim>\n\t\t\t\t\t<dim>3</dim>')  # TI output "all"
+
+
+def test_statistics_counts_per_code(broken_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_copy(*BAD_EDGE)
+    assert main(["check", "--format", "json", str(path)]) == 1
+    codes = [d["code"] for d in json.loads(capsys.readouterr().out)]
+    assert main(["check", "--statistics", "--format", "json", str(path)]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["code"]: r["count"] for r in rows} == {c: codes.count(c) for c in codes}
+    assert [r["count"] for r in rows] == sorted((r["count"] for r in rows), reverse=True)
+    assert main(["check", "--statistics", str(path)]) == 1
+    text = capsys.readouterr().out
+    assert "G103" in text and "edge-unknown-port" in text and "[error]" not in text
+    assert main(["check", "--statistics", "--format", "sarif", str(path)]) == 2
+
+
+def test_statistics_marks_fixable(broken_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_copy(*STALE_DIM)
+    assert main(["check", "--statistics", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert any(line.split()[1:3] == ["SL606", "[*]"] for line in out.splitlines() if line.strip()), out
+    assert "--fix" in out
+
+
+def test_concise_is_one_line_per_finding(broken_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_copy(*BAD_EDGE)
+    assert main(["check", "--format", "json", str(path)]) == 1
+    diags = json.loads(capsys.readouterr().out)
+    assert main(["check", "--format", "concise", str(path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(diags) + 1 and lines[-1].startswith("Found ")
+    first = diags[0]
+    assert lines[0] == (f"{first['path']}:{first['line']}:{first['column']}: {first['code']} "
+                        f"[{first['severity']}] {first['message']}")
+
+
+@pytest.mark.parametrize(("pattern", "path", "hit"), [
+    ("legacy/**", "legacy/a.xml", True),
+    ("legacy/**", "legacy/x/y/a.xml", True),
+    ("legacy/**", "new/legacy/a.xml", False),
+    ("**/old_*.xml", "a/b/old_1.xml", True),
+    ("**/old_*.xml", "old_1.xml", True),
+    ("models/*.xml", "models/x/a.xml", False),
+    ("m?.xml", "m1.xml", True),
+    ("m[0-9].xml", "m7.xml", True),
+])
+def test_globs(pattern: str, path: str, hit: bool) -> None:
+    assert bool(glob_regex(pattern).match(path)) is hit
+
+
+def test_per_file_ignores(broken_copy, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_copy(*BAD_EDGE)
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    shutil.copy(path, legacy / "old.xml")
+    shutil.copy(path.with_suffix(".bin"), legacy / "old.bin")
+    (tmp_path / "pyproject.toml").write_text('[tool.irlint]\nformat = "json"\n'
+                                             'per-file-ignores = {"legacy/**" = ["G1"], "*.xml" = "T"}\n')
+    main(["check", str(tmp_path)])
+    diags = json.loads(capsys.readouterr().out)
+    by_file: dict[str, set[str]] = {}
+    for d in diags:
+        by_file.setdefault(Path(d["path"]).name, set()).add(d["code"])
+    assert "G103" in by_file["broken.xml"]
+    assert not any(c.startswith("G1") for c in by_file.get("old.xml", set()))
+    assert not any(c.startswith("T") for codes in by_file.values() for c in codes)
+    ign = PerFileIgnores({"**": ["ALL"]}, tmp_path)
+    assert ign.codes_for(str(legacy / "old.xml")) == ("ALL",)
+
+
+def test_per_file_ignores_must_be_lists(small_ti: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "irlint.toml"
+    cfg.write_text('[tool.irlint]\nper-file-ignores = {"a/**" = 3}\n')
+    assert main(["check", "--config", str(cfg), str(small_ti)]) == 2
+    assert "per-file-ignores" in capsys.readouterr().err
+
+
+def test_baseline_records_then_reports_only_new(broken_copy, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_copy(*BAD_EDGE)
+    base = tmp_path / "irlint-baseline.json"
+    assert main(["check", "--baseline", str(base), str(path)]) == 0  # the file is missing: record
+    err = capsys.readouterr().err
+    assert "recorded" in err and base.is_file()
+    data = json.loads(base.read_text())
+    assert data["irlint-baseline"] == 1 and all(r["path"] == "broken.xml" for r in data["findings"])
+    assert any((r["layer"] or "").startswith("Add") for r in data["findings"])  # names, not id paths
+
+    assert main(["check", "--baseline", str(base), str(path)]) == 0
+    out = capsys.readouterr()
+    assert "All checks passed" in out.out and "not shown" in out.err
+
+    # lines move (a comment added at the top): the old findings still match
+    text = path.read_text()
+    path.write_text(text.replace("<net ", "<!-- a comment\n\n\n -->\n<net ", 1))
+    assert main(["check", "--baseline", str(base), "--format", "json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+    # a new defect is reported, the old ones are not
+    path.write_text(path.read_text().replace('to-layer="3" to-port="1"', 'to-layer="3" to-port="9"', 1))
+    assert main(["check", "--baseline", str(base), "--format", "json", str(path)]) == 1
+    new = json.loads(capsys.readouterr().out)
+    assert new and all("to-port=9" in d["message"] or "3" in (d["layer"] or "") for d in new)
+    assert all(d["layer"] != "6" or "to-port=7" not in d["message"] for d in new)
+
+    # --baseline-update accepts today's findings
+    assert main(["check", "--baseline", str(base), "--baseline-update", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["check", "--baseline", str(base), str(path)]) == 0
+
+
+def test_baseline_errors(small_ti: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "b.json"
+    bad.write_text("{not json")
+    assert main(["check", "--baseline", str(bad), str(small_ti)]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    bad.write_text('{"something": 1}')
+    assert main(["check", "--baseline", str(bad), str(small_ti)]) == 2
+    assert main(["check", "--baseline-update", str(small_ti)]) == 2
+    assert main(["check", "--diff", "--baseline", str(bad), str(small_ti)]) == 2
+    assert main(["check", "--show-fixes", str(small_ti)]) == 2
+
+
+def test_baseline_never_hides_an_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "m.xml"
+    p.write_text("<net>")
+    base = tmp_path / "base.json"
+    assert main(["check", "--baseline", str(base), str(p)]) == 2
+    assert "IR001" not in {r["code"] for r in json.loads(base.read_text())["findings"]}
+    assert main(["check", "--baseline", str(base), str(p)]) == 2  # and it is reported again
+
+
+def test_baseline_matches_however_the_files_are_named(broken_copy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Recorded with relative paths from one folder, checked with absolute paths from another: W302 names
+    the .bin in its message, and still matches."""
+    path = broken_copy(*BAD_EDGE)
+    path.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes()[:20])  # a short .bin: W302
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--baseline", "base.json", path.name]) == 0
+    recorded = json.loads((tmp_path / "base.json").read_text())["findings"]
+    assert any(r["code"] == "W302" and "broken.bin" in r["message"] for r in recorded)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    capsys.readouterr()
+    assert main(["check", "--baseline", str(tmp_path / "base.json"), "--format", "json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []

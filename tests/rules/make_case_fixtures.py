@@ -1,0 +1,257 @@
+"""More fixtures per rule: tests/rules/fixtures/<CODE>/fail-<case>.xml and pass-<case>.xml (needs openvino).
+
+`python tests/rules/make_case_fixtures.py` (make_fixtures.py runs it after it rebuilt the main
+fixtures). Each case is an IR written by openvino, edited as text where a defect is wanted, with
+`<!-- expect: CODE -->` above each line that must be reported; test_fixtures.py checks them. A
+rule without a main fixture of its own (PM412) gets its fail.xml/pass.xml here.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
+
+
+def _ov():
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    return ov, ops
+
+
+def relu_2x3():
+    ov, ops = _ov()
+    x = ops.parameter([2, 3], np.float32, name="x")
+    return ov.Model([ops.result(ops.relu(x), name="y")], [x], "relu")
+
+
+def dynamic_rank():
+    """Ports without dims that are dynamic ranks: a Parameter of shape "...", Unsqueezes whose axes are an input."""
+    ov, ops = _ov()
+    x = ops.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    axes = ops.parameter([1], np.int64, name="axes")
+    fixed = ops.parameter([2, 3, 4], np.float32, name="fixed")
+    r = ops.relu(x)
+    outs = [ops.result(ops.unsqueeze(r, axes), name="u"), ops.result(ops.unsqueeze(fixed, axes), name="fu"),
+            ops.result(ops.reduce_sum(fixed, axes, True), name="fs"), ops.result(r, name="r")]
+    return ov.Model(outs, [x, axes, fixed], "dynamic_rank")
+
+
+def scalar_add():
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    return ov.Model([ops.result(ops.add(x, ops.constant(np.float32(2))), name="y")], [x], "scalar_add")
+
+
+def every_type():
+    """A Parameter and a Result of every element type OpenVINO has."""
+    ov, ops = _ov()
+    names = sorted(n for n in dir(ov.Type) if isinstance(getattr(ov.Type, n), ov.Type) and n != "dynamic")
+    params = [ops.parameter([3], getattr(ov.Type, n), name=f"p_{n}") for n in names]
+    return ov.Model([ops.result(p) for p in params], params, "every_type")
+
+
+def prelu_last_axis():
+    """PRelu with a slope [4] on [1,3,4]: broadcast over the last axis, as OpenVINO computes it."""
+    ov, ops = _ov()
+    x = ops.parameter([1, 3, 4], np.float32, name="x")
+    slope = ops.constant(np.array([0.1, 0.2, 0.3, 0.4], np.float32))
+    return ov.Model([ops.result(ops.prelu(x, slope), name="y")], [x], "prelu_last_axis")
+
+
+def convert_chain():
+    """Small constants through Converts to bf16 and f8 and from nf4 and u3 (valid; some not computable by irlint)."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float32, name="x")
+    c = ops.constant(np.array([1.5, -2.0, 0.25, 3.0], np.float32))
+    acc = x
+    for t in (ov.Type.bf16, ov.Type.f8e4m3, ov.Type.f8e5m2, ov.Type.f16):
+        acc = ops.add(acc, ops.convert(ops.convert(c, t), ov.Type.f32))
+    for t in (ov.Type.nf4, ov.Type.u3, ov.Type.u6, ov.Type.f4e2m1, ov.Type.i4):
+        packed = ops.constant(np.array([1.0, 0.0, 1.0, 0.0], np.float32), dtype=t)
+        acc = ops.add(acc, ops.convert(packed, ov.Type.f32))
+    return ov.Model([ops.result(acc, name="y")], [x], "convert_chain")
+
+
+def ti_dynamic_type():
+    """A TI whose body Parameters are of dynamic element type (openvino writes it so)."""
+    ov, ops = _ov()
+    x = ops.parameter([1, 5, 4], np.float32, name="X")
+    h = ops.parameter([1, 4], np.float32, name="H")
+    xi = ops.parameter([1, 1, 4], ov.Type.dynamic)
+    hi = ops.parameter([1, 4], ov.Type.dynamic)
+    h2 = ops.tanh(ops.add(ops.reshape(xi, ops.constant(np.array([1, 4], np.int64)), False), hi))
+    ro = ops.result(h2)
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ro], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(hi, h.output(0), ro.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(ro.output(0), -1), name="Y")], [x, h], "ti_dynamic_type")
+
+
+def loop_dynamic_type_text(text: str) -> str:
+    """The small Loop's body state Parameter (the second `shape="3"` Parameter, after the outer x) edited to
+    element_type="dynamic": OpenVINO takes the outer type, compiles and runs it correctly."""
+    old = '<data shape="3" element_type="f32" />'
+    at = text.index(old, text.index(old) + 1)
+    return text[:at] + '<data shape="3" element_type="dynamic" />' + text[at + len(old):]
+
+
+def small_loop():
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    acc = ops.parameter([3], np.float32)
+    r = ops.result(ops.add(acc, ops.constant(np.ones(3, np.float32))))
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(4)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "small_loop")
+
+
+def loop_unsqueeze_dynamic_axes():
+    """A Loop whose body Unsqueezes by axes given as an input: OpenVINO writes the outputs without dims
+    (a dynamic rank) where irlint knows the rank (3) but not the dims."""
+    ov, ops = _ov()
+    x = ops.parameter([2, 3], np.float32, name="x")
+    axes = ops.parameter([1], np.int64, name="axes")
+    xb = ops.parameter([2, 3], np.float32)
+    ab = ops.parameter([1], np.int64)
+    r = ops.result(ops.unsqueeze(ops.relu(xb), ab))
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(2)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [xb, ab]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_invariant_input(xb, x.output(0))
+    loop.set_invariant_input(ab, axes.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x, axes], "loop_unsqueeze")
+
+
+@dataclass
+class Case:
+    """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
+
+    code: str
+    name: str  # "fail-x", "pass-x", "fail" or "pass"
+    build: Callable
+    edit: Callable[[str], str] | None = None
+
+
+def _fx(code: str, *edits: Edit, also: list | None = None) -> Callable[[str], str]:
+    return lambda text: mark(text, Fixture(code, "", list(edits), also=also or []))
+
+
+V7 = """<?xml version="1.0" ?>
+<net name="relu_v7" version="7" batch="1">
+\t<layers>
+\t\t<layer id="0" name="x" precision="FP32" type="Input">
+\t\t\t<output>
+\t\t\t\t<port id="0">
+\t\t\t\t\t<dim>1</dim>
+\t\t\t\t\t<dim>3</dim>
+\t\t\t\t</port>
+\t\t\t</output>
+\t\t</layer>
+\t\t<layer id="1" name="y" precision="FP32" type="ReLU">
+\t\t\t<data negative_slope="0"/>
+\t\t\t<input>
+\t\t\t\t<port id="0">
+\t\t\t\t\t<dim>1</dim>
+\t\t\t\t\t<dim>3</dim>
+\t\t\t\t</port>
+\t\t\t</input>
+\t\t\t<output>
+\t\t\t\t<port id="1">
+\t\t\t\t\t<dim>1</dim>
+\t\t\t\t\t<dim>3</dim>
+\t\t\t\t</port>
+\t\t\t</output>
+\t\t</layer>
+\t</layers>
+\t<edges>
+\t\t<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+\t</edges>
+</net>
+"""
+
+CASES = [
+    # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
+    Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
+        '<port id="1" precision="FP32" names="y">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
+        '<port id="1" precision="FP32" names="y" />', ("T211",)))),
+    Case("T211", "pass-dynamic-rank", dynamic_rank),
+    # a scalar Const feeding a port that declares [3]; a dynamic rank feeding one that declares dims is fine
+    Case("T202", "fail-scalar-const", scalar_add, _fx("T202", Edit(
+        '<port id="1" precision="FP32" />', '<port id="1" precision="FP32">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
+        ("T202",), after='type="Add"'))),
+    Case("T202", "pass-dynamic-rank", dynamic_rank, _fx("T202", Edit(
+        '<port id="0" precision="FP32" />', '<port id="0" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t</port>',
+        (), after='type="ReLU"'))),
+    Case("IR005", "pass-every-type", every_type),
+    Case("IR003", "fail-v7", lambda: None, lambda _text: V7.replace(
+        '<net name="relu_v7"', '<!-- expect: IR003 -->\n<net name="relu_v7"')),
+    Case("T210", "pass-prelu-last-axis", prelu_last_axis),
+    Case("T210", "pass-converts", convert_chain),
+    # concatenated outputs get the checks of sliced inputs (read over the output they assemble)
+    Case("SL603", "fail-output-stride0", base_ti, _fx("SL603", Edit(
+        'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="0"',
+        ("SL603",)))),
+    Case("SL603", "fail-output-stride-sign", base_ti, _fx("SL603", Edit(
+        'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
+        ("SL603",)))),
+    Case("SL603", "pass-output-reversed", reverse_ti),
+    Case("SL606", "pass-dynamic-rank", loop_unsqueeze_dynamic_axes),
+    Case("SL604", "fail-output-count", base_ti, _fx("SL604", Edit(
+        'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="0" end="2"', ("SL604",)))),
+    Case("SL604", "fail-output-start", base_ti, _fx("SL604", Edit(
+        'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="1" end="-1"', ("SL604",)))),
+    Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
+    Case("PM412", "pass", small_loop, loop_dynamic_type_text),
+]
+
+
+def _mark_dynamic(text: str, code: str) -> str:
+    """Mark every `element_type="dynamic"` line."""
+    lines = text.split("\n")
+    out = []
+    for line in lines:
+        if 'element_type="dynamic"' in line:
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}<!-- expect: {code} -->")
+        out.append(line)
+    return "\n".join(out)
+
+
+def main() -> None:
+    for old in OUT.glob("*/*-*.*"):
+        old.unlink()
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in CASES:
+            d = OUT / case.code
+            d.mkdir(parents=True, exist_ok=True)
+            model = case.build()
+            if model is None:
+                src_text = ""
+            else:
+                src = Path(tmp) / f"{case.code}-{case.name}.xml"
+                save(model, src)
+                src_text = src.read_text()
+                shutil.copyfile(src.with_suffix(".bin"), d / f"{case.name}.bin")
+            (d / f"{case.name}.xml").write_text(case.edit(src_text) if case.edit else src_text)
+            print(case.code, case.name)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""Modal screens of the debugger: the `?` help and the one-line prompts (go to iteration, breakpoint)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+KEYS = [
+    ("s", "step: the next event"),
+    ("n", "step over: the next layer at this depth (a TI/Loop runs to its end)"),
+    ("i", "step into: enter the body of the TI/Loop"),
+    ("o", "step out: finish the body being run"),
+    ("t", "next iteration of the innermost loop"),
+    ("c", "continue to a breakpoint or the end (progress in the status line)"),
+    ("Esc", "stop a running continue / go to"),
+    ("g", "go to iteration N (N.M in nested loops, 0-based): shown if recorded, else run to it"),
+    ("b", "toggle a breakpoint on the selected layer (● in the tree)"),
+    ("B", "breakpoint with a condition: layer 12 when iteration == 10, when max(abs(x)) > 1e3, "
+          "when any(isnan(x))"),
+    ("[ / ]", "previous / next recorded iteration of the selected layer"),
+    ("m", "timeline statistic: max, min, mean, norm (click a bar to jump)"),
+    ("p", "next output port of a multi-output layer (LSTMCell H/C, TI/Loop outputs)"),
+    ("j / k", "previous / next slice of a tensor above 2-D"),
+    ("R", "restart the run (breakpoints kept)"),
+    ("r", "render the diagram to MODEL.debug.svg"),
+    ("?", "this help"),
+    ("q", "quit (stops a running continue first)"),
+]
+
+
+def help_table() -> Table:
+    t = Table(show_header=False, box=None, padding=(0, 1), expand=True)
+    t.add_column(style="bold cyan", no_wrap=True)
+    t.add_column(ratio=1)
+    for k, text in KEYS:
+        t.add_row(k, text)
+    return t
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss", "close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: round $accent;
+                                  background: $panel; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text("irlint debug: keys (Esc or ? closes)", style="bold"))
+            yield Static(help_table())
+            yield Static(Text("Iterations are 0-based everywhere, outer first: 2.1 is iteration 1 of the inner "
+                              "loop in iteration 2 of the outer one, as in traces and diagnostics.", style="dim"))
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """One line of input; dismisses with the text (None on Esc)."""
+
+    BINDINGS = [Binding("escape", "cancel", "cancel")]
+    DEFAULT_CSS = """
+    PromptScreen { align: center middle; }
+    PromptScreen > Vertical { width: 90%; max-width: 90; height: auto; border: round $accent;
+                              background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, placeholder: str = "", value: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.placeholder = placeholder
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text))
+            yield Input(value=self.value, placeholder=self.placeholder, select_on_focus=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

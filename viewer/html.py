@@ -1,0 +1,159 @@
+"""`irlint render -o model.html`: one self-contained page with the SVG, pan/zoom, search and click-for-attributes.
+
+The artefact a CI job attaches: no external scripts, styles or fonts, so it opens offline and from an
+archive. Layer details (type, name, id path, `<data>` attributes, ports, findings) travel as a JSON
+blob keyed by the graphviz node id (the SVG node's `<title>`); every model string inside the blob is
+JSON-escaped with `<`, `>` and `&` as \\u escapes, so no layer name can close the script element.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from irlint.viewer.diagram import node_id
+
+from irlint.diagnostics import Diagnostic
+from irlint.ir.model import Model
+from irlint.types import format_shape
+
+
+def layer_details(model: Model, diagnostics: Sequence[Diagnostic] = ()) -> dict[str, dict[str, object]]:
+    by_layer: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        if d.layer is not None:
+            by_layer.setdefault(d.layer, []).append(d)
+
+    def port(p) -> str:  # type: ignore[no-untyped-def]
+        return f"{p.id}: {p.precision.name if p.precision else '?'}{format_shape(p.shape)}"
+
+    out: dict[str, dict[str, object]] = {}
+    for _g, la in model.layers():
+        out[node_id(la)] = {
+            "type": la.type, "name": la.name, "id": la.id, "path": la.path, "version": la.version,
+            "data": dict(la.data), "inputs": [port(p) for p in la.inputs], "outputs": [port(p) for p in la.outputs],
+            "findings": [f"{d.code} [{d.severity.value}] line {d.loc.line}: {d.message}"
+                         for d in by_layer.get(la.path, [])],
+        }
+    return out
+
+
+def _json_for_script(obj: object) -> str:
+    return json.dumps(obj, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _text(s: str) -> str:
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def page(model: Model, svg: str, diagnostics: Sequence[Diagnostic] = ()) -> str:
+    """The HTML page around an SVG rendered by dot."""
+    start = svg.find("<svg")
+    svg = svg[start:] if start >= 0 else svg  # drop the XML declaration and DOCTYPE (not allowed inline)
+    details = _json_for_script(layer_details(model, diagnostics))
+    title = _text(f"irlint: {model.name or model.path}")
+    return _TEMPLATE.replace("@TITLE@", title).replace("@SVG@", svg).replace("@DETAILS@", details)
+
+
+_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>@TITLE@</title>
+<style>
+body { margin: 0; font: 13px Helvetica, Arial, sans-serif; display: flex; height: 100vh; }
+#view { flex: 1; overflow: hidden; position: relative; cursor: grab; background: #fff; }
+#view svg { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
+#side { width: 340px; border-left: 1px solid #ccc; padding: 8px; overflow: auto; background: #fafafa; }
+#side h2 { font-size: 14px; margin: 4px 0; word-break: break-all; }
+#side table { border-collapse: collapse; width: 100%; }
+#side td { border-top: 1px solid #e5e5e5; padding: 2px 4px; vertical-align: top; word-break: break-all; }
+#side .finding { color: #cc0000; }
+#search { width: 100%; box-sizing: border-box; padding: 4px; }
+.hit > path, .hit > polygon, .hit > ellipse { stroke: #ff00ff !important; stroke-width: 4px !important; }
+#help { color: #777; font-size: 11px; }
+</style></head>
+<body>
+<div id="view">@SVG@</div>
+<div id="side">
+<input id="search" type="search" placeholder="search layers (name, type, id path); Enter: next">
+<div id="help">wheel: zoom, drag: pan, click a layer: its attributes, 0: fit</div>
+<div id="count"></div>
+<div id="info"><p>Click a layer.</p></div>
+</div>
+<script type="application/json" id="details">@DETAILS@</script>
+<script>
+(function () {
+  "use strict";
+  var details = JSON.parse(document.getElementById("details").textContent);
+  var view = document.getElementById("view"), svg = view.querySelector("svg");
+  var scale = 1, tx = 0, ty = 0;
+  function apply() { svg.style.transform = "translate(" + tx + "px," + ty + "px) scale(" + scale + ")"; }
+  function fit() {
+    var w = svg.width.baseVal.value || 800, h = svg.height.baseVal.value || 600;
+    scale = Math.min(view.clientWidth / w, view.clientHeight / h, 1); tx = 0; ty = 0; apply();
+  }
+  view.addEventListener("wheel", function (e) {
+    e.preventDefault();
+    var r = view.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+    var k = e.deltaY < 0 ? 1.15 : 1 / 1.15;
+    tx = x - (x - tx) * k; ty = y - (y - ty) * k; scale *= k; apply();
+  }, {passive: false});
+  var drag = null;
+  view.addEventListener("mousedown", function (e) { drag = [e.clientX - tx, e.clientY - ty, e.clientX, e.clientY]; });
+  window.addEventListener("mousemove", function (e) {
+    if (drag) { tx = e.clientX - drag[0]; ty = e.clientY - drag[1]; apply(); }
+  });
+  window.addEventListener("mouseup", function () { drag = null; });
+  window.addEventListener("keydown", function (e) { if (e.key === "0" && e.target.tagName !== "INPUT") fit(); });
+  function nodeOf(el) {
+    while (el && el !== svg) { if (el.classList && el.classList.contains("node")) return el; el = el.parentNode; }
+    return null;
+  }
+  function idOf(node) { var t = node.querySelector("title"); return t ? t.textContent : ""; }
+  function cell(text) { var td = document.createElement("td"); td.textContent = text; return td; }
+  function show(id) {
+    var d = details[id], info = document.getElementById("info");
+    info.textContent = "";
+    if (!d) { info.textContent = id; return; }
+    var h = document.createElement("h2"); h.textContent = d.type + " '" + d.name + "'"; info.appendChild(h);
+    var t = document.createElement("table");
+    function row(k, v) {
+      var tr = document.createElement("tr"); tr.appendChild(cell(k)); tr.appendChild(cell(v)); t.appendChild(tr);
+    }
+    row("id path", d.path); row("id", String(d.id)); row("version", d.version);
+    Object.keys(d.data).forEach(function (k) { row(k, d.data[k]); });
+    d.inputs.forEach(function (p) { row("input", p); });
+    d.outputs.forEach(function (p) { row("output", p); });
+    info.appendChild(t);
+    d.findings.forEach(function (f) {
+      var p = document.createElement("p"); p.className = "finding"; p.textContent = f; info.appendChild(p);
+    });
+  }
+  svg.addEventListener("click", function (e) { var n = nodeOf(e.target); if (n) show(idOf(n)); });
+  var hits = [], at = -1;
+  function center(node) {
+    var b = node.getBBox(), m = node.getCTM(), sm = svg.getCTM();
+    if (!m || !sm) return;
+    var p = svg.createSVGPoint(); p.x = b.x + b.width / 2; p.y = b.y + b.height / 2;
+    var q = p.matrixTransform(sm.inverse().multiply(m));
+    tx = view.clientWidth / 2 - q.x * scale; ty = view.clientHeight / 2 - q.y * scale; apply();
+  }
+  var search = document.getElementById("search");
+  search.addEventListener("input", function () {
+    var q = search.value.trim().toLowerCase();
+    hits.forEach(function (n) { n.classList.remove("hit"); });
+    hits = []; at = -1;
+    if (q) {
+      svg.querySelectorAll("g.node").forEach(function (n) {
+        var d = details[idOf(n)], text = d ? (d.name + " " + d.type + " " + d.path) : n.textContent;
+        if (text.toLowerCase().indexOf(q) >= 0) { n.classList.add("hit"); hits.push(n); }
+      });
+    }
+    document.getElementById("count").textContent = q ? hits.length + " match(es)" : "";
+  });
+  search.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" && hits.length) { at = (at + 1) % hits.length; center(hits[at]); show(idOf(hits[at])); }
+  });
+  fit();
+})();
+</script>
+</body></html>
+"""
