@@ -227,3 +227,25 @@ def test_prepared_elementwise_kernels_give_compute_bits(dtype) -> None:
                 _same_bits(kernel([a, b]), op.compute(attrs, [a, b]))
                 checked += 1
     assert checked > 3 * len(UNARY)
+
+
+def test_corpus_onnx_models_identical(tmp_path: Path) -> None:
+    """The corpus's converted ONNX models (Loop, nested Loop, Scan, If, dynamic ranks ...): the same
+    bits from both drivers and both kernel paths, or the same refusal from both."""
+    from tests.corpus.onnx_models import ONNX_MODELS, to_ir
+
+    ran = 0
+    for name in sorted(ONNX_MODELS):
+        path = to_ir(ONNX_MODELS[name](), tmp_path, name)
+        model = irlint.load(path)
+        inputs = random_inputs(ov.Core().read_model(str(path)))
+        try:
+            event_outputs(model, inputs, Options(checked_kernels=True))
+        except ExecutionError as refused:
+            with pytest.raises(ExecutionError) as plain:
+                run(model, inputs)
+            assert plain.value.message == refused.message, name
+            continue
+        check_paths(model, inputs)
+        ran += 1
+    assert ran >= 5
