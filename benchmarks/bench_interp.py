@@ -1,14 +1,22 @@
-"""Interpreter benchmark: irlint run vs OpenVINO CPU vs onnx.reference on the same models.
+"""Interpreter benchmark: irlint vs OpenVINO CPU vs onnx.reference on the same models (issue 16).
 
-    .venv/bin/python benchmarks/bench_interp.py [--steps 1000] [--repeat 3]
+    .venv/bin/python benchmarks/bench_interp.py [--steps 1000] [--repeat 5] [--whole-process]
 
-Two models, each written as ONNX and converted with openvino.convert_model, so all three engines
-run the same computation:
+Every model runs in all three engines: ONNX models are converted with openvino.convert_model (irlint
+and OpenVINO run that IR, onnx.reference the ONNX); the LSTMCell TensorIterator is built with the
+openvino API and its ONNX twin is one ONNX LSTM node with the same weights (gates reordered). The
+script asserts that irlint's outputs agree with OpenVINO's (and the LSTM's with onnx.reference's).
 - lstm_scan: an ONNX Scan over `steps` time steps whose body is an LSTM cell written out
   (MatMul, Add, Split, Sigmoid, Tanh, Mul) -> an IR TensorIterator;
-- while_loop: an ONNX Loop with a data-dependent condition (runs about `steps` iterations) -> an IR Loop.
-Prints in-process medians, events per second, the per-layer dispatch overhead (irlint's time per
-layer evaluation minus the time of the numpy kernels themselves) and the tracing overhead.
+- while_loop: an ONNX Loop with a data-dependent condition (runs `steps` iterations) -> an IR Loop;
+- lstm_cell_ti: a TensorIterator over 512 steps whose body is one LSTMCell, hidden 256, input 128;
+- loop_in_ti: an ONNX Scan over `steps` steps whose body runs an ONNX Loop of 10 iterations
+  -> a Loop inside a TensorIterator.
+Prints in-process times (the fastest of interleaved rounds) and ratios (the median over rounds of
+the ratio of two runs timed back to back, which a shared machine's load disturbs least), the
+dispatch overhead (irlint's time per kernel call minus the time inside the kernels), the tracing
+overhead (`run(..., listener=Trace())` and the event
+path `Trace.observe(execute(...))`) and the debugger's step latency on a 100,000-iteration Loop.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 HIDDEN, INPUT = 16, 8
+CELL_HIDDEN, CELL_INPUT, CELL_STEPS = 256, 128, 512
+INNER_TRIPS = 10
 
 
 def lstm_scan_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
@@ -113,6 +123,127 @@ def while_loop_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
     return {"x": x, "acc0": np.zeros(4, np.float32)}
 
 
+def lstm_cell_ti(path: Path, steps: int = CELL_STEPS) -> dict[str, np.ndarray]:
+    """An IR TensorIterator whose body is one LSTMCell-4 (written to path.with_suffix('.xml')), and its
+    ONNX twin: one LSTM node (ONNX orders the gates i, o, f, c; OpenVINO f, i, c, o) at `path`."""
+    import onnx
+    import openvino as ov
+    import openvino.opset13 as ops
+    from onnx import TensorProto, helper, numpy_helper
+
+    hs, inp = CELL_HIDDEN, CELL_INPUT
+    rng = np.random.default_rng(1)
+    w = (rng.standard_normal((4 * hs, inp)) * 0.05).astype(np.float32)
+    r = (rng.standard_normal((4 * hs, hs)) * 0.05).astype(np.float32)
+    b = (rng.standard_normal(4 * hs) * 0.05).astype(np.float32)
+    x = ops.parameter([1, steps, inp], np.float32, name="X")
+    h0 = ops.parameter([1, hs], np.float32, name="H0")
+    c0 = ops.parameter([1, hs], np.float32, name="C0")
+    xi = ops.parameter([1, 1, inp], np.float32)
+    hi = ops.parameter([1, hs], np.float32)
+    ci = ops.parameter([1, hs], np.float32)
+    cell = ops.lstm_cell(ops.squeeze(xi, ops.constant(np.array([1], np.int64))), hi, ci, ops.constant(w),
+                         ops.constant(r), ops.constant(b), hs)
+    rh, rc = ops.result(cell.output(0)), ops.result(cell.output(1))
+    ry = ops.result(ops.unsqueeze(cell.output(0), ops.constant(np.array([1], np.int64))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rh, rc, ry], [xi, hi, ci]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(hi, h0.output(0), rh.output(0))
+    ti.set_merged_input(ci, c0.output(0), rc.output(0))
+    model = ov.Model([ops.result(ti.get_iter_value(rh.output(0), -1), name="H"),
+                      ops.result(ti.get_iter_value(rc.output(0), -1), name="C"),
+                      ops.result(ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1), name="Y")],
+                     [x, h0, c0], "lstm_cell_ti")
+    ov.save_model(model, str(path.with_suffix(".xml")), compress_to_fp16=False)
+
+    def iofc(m: np.ndarray) -> np.ndarray:
+        f, i, c, o = np.split(m, 4, axis=0)
+        return np.concatenate([i, o, f, c], axis=0)
+
+    graph = helper.make_graph(
+        [helper.make_node("LSTM", ["Xs", "W", "R", "B", "", "H0s", "C0s"], ["Y", "H", "C"], hidden_size=hs)],
+        "lstm", [helper.make_tensor_value_info("Xs", TensorProto.FLOAT, [steps, 1, inp]),
+                 helper.make_tensor_value_info("H0s", TensorProto.FLOAT, [1, 1, hs]),
+                 helper.make_tensor_value_info("C0s", TensorProto.FLOAT, [1, 1, hs])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [steps, 1, 1, hs]),
+         helper.make_tensor_value_info("H", TensorProto.FLOAT, [1, 1, hs]),
+         helper.make_tensor_value_info("C", TensorProto.FLOAT, [1, 1, hs])],
+        initializer=[numpy_helper.from_array(iofc(w)[None], "W"), numpy_helper.from_array(iofc(r)[None], "R"),
+                     numpy_helper.from_array(np.concatenate([iofc(b), np.zeros(4 * hs, np.float32)])[None], "B")])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), str(path))
+    return {"X": rng.standard_normal((1, steps, inp)).astype(np.float32),
+            "H0": np.zeros((1, hs), np.float32), "C0": np.zeros((1, hs), np.float32)}
+
+
+def onnx_feed_lstm(inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {"Xs": inputs["X"].transpose(1, 0, 2), "H0s": inputs["H0"][None], "C0s": inputs["C0"][None]}
+
+
+def loop_in_ti_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
+    """Scan over `steps` steps of x_t; each step runs a Loop of INNER_TRIPS iterations
+    v = tanh(0.5 * v + x_t) starting from the carried h; the Loop's v is the new h and the step's output."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    n = 8
+    loop_body = helper.make_graph(
+        [helper.make_node("Mul", ["v_in", "half"], ["hv"]),
+         helper.make_node("Add", ["hv", "x_t"], ["pre"]),
+         helper.make_node("Tanh", ["pre"], ["v_out"]),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "inner",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [1, n])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [1, n])],
+        initializer=[numpy_helper.from_array(np.array(0.5, np.float32), "half")],
+    )
+    scan_body = helper.make_graph(
+        [helper.make_node("Loop", ["M", "T", "h_in"], ["h_out"], body=loop_body),
+         helper.make_node("Identity", ["h_out"], ["y_t"])],
+        "outer",
+        [helper.make_tensor_value_info("h_in", TensorProto.FLOAT, [1, n]),
+         helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [1, n])],
+        [helper.make_tensor_value_info("h_out", TensorProto.FLOAT, [1, n]),
+         helper.make_tensor_value_info("y_t", TensorProto.FLOAT, [1, n])],
+        initializer=[numpy_helper.from_array(np.array(INNER_TRIPS, np.int64), "M"),
+                     numpy_helper.from_array(np.array(True), "T")],
+    )
+    graph = helper.make_graph(
+        [helper.make_node("Scan", ["h0", "xs"], ["h", "ys"], body=scan_body, num_scan_inputs=1)],
+        "loop_in_ti",
+        [helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, n]),
+         helper.make_tensor_value_info("xs", TensorProto.FLOAT, [steps, 1, n])],
+        [helper.make_tensor_value_info("h", TensorProto.FLOAT, [1, n]),
+         helper.make_tensor_value_info("ys", TensorProto.FLOAT, [steps, 1, n])],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), str(path))
+    rng = np.random.default_rng(2)
+    return {"h0": np.zeros((1, n), np.float32), "xs": rng.standard_normal((steps, 1, n)).astype(np.float32)}
+
+
+def long_loop(path: Path, trips: int) -> None:
+    """A counting Loop of `trips` iterations (acc += 1, scan of acc) for the debugger's step latency."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([4], np.float32, name="x")
+    acc = ops.parameter([4], np.float32)
+    nxt = ops.add(acc, ops.constant(np.ones(4, np.float32)))
+    r = ops.result(nxt)
+    c = ops.result(ops.constant(np.bool_(True)))
+    scan = ops.result(ops.unsqueeze(nxt, ops.constant(np.array([0], np.int64))))
+    loop = ops.loop(ops.constant(np.int64(trips)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, c, scan], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    ov.save_model(ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="acc"),
+                            ops.result(loop.get_concatenated_slices(scan.output(0), 0, 1, 1, -1, 0), name="all")],
+                           [x], "long_loop"), str(path), compress_to_fp16=False)
+
+
 def median_time(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -122,37 +253,45 @@ def median_time(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
-def kernel_time(model, inputs) -> tuple[float, int]:
-    """Time spent inside op.compute during one run, and the number of layer evaluations."""
-    from irlint.interp import execute
-    from irlint.interp.events import LayerEvaluated
-    from irlint.interp.schedule import _CACHE
+def dispatch_time(model, inputs) -> tuple[float, float, int]:
+    """(time outside the kernels per kernel call, time inside the kernels, kernel calls) of one plain run.
 
-    spent = 0.0
-    originals = {}
-    for schedule in list(_CACHE.values()):
-        for step in schedule.steps:
-            if step.op is not None and id(step.op) not in originals:
-                originals[id(step.op)] = (step.op, step.op.compute)
+    Every kernel the executor binds is wrapped in a timer and the whole run is timed too, so both
+    come from the same run; the wrapper's own cost outside its timed interval, measured on a no-op
+    kernel, is subtracted per call."""
+    from irlint.interp import executor, run
 
-    def timed(orig):
-        def wrapper(attrs, args):
-            nonlocal spent
-            t0 = time.perf_counter()
-            try:
-                return orig(attrs, args)
-            finally:
-                spent += time.perf_counter() - t0
+    clock = time.perf_counter
+    inside, calls = 0.0, 0
+
+    def timed(kernel):  # type: ignore[no-untyped-def]
+        def wrapper(args):  # type: ignore[no-untyped-def]
+            nonlocal inside, calls
+            start = clock()
+            out = kernel(args)
+            inside += clock() - start
+            calls += 1
+            return out
+
         return wrapper
 
-    for op, orig in originals.values():
-        op.compute = timed(orig)
+    noop = timed(lambda args: args)
+    t0 = clock()
+    for _ in range(20000):
+        noop([])
+    wrapper_cost = (clock() - t0 - inside) / 20000
+    inside, calls = 0.0, 0
+    original = executor._Executor.kernel
+    executor._Executor.kernel = lambda self, instr, consts: timed(original(self, instr, consts))  # type: ignore[method-assign]
     try:
-        count = sum(1 for ev in execute(model, inputs) if isinstance(ev, LayerEvaluated))
+        run(model, inputs)  # binds (and wraps) the kernels
+        inside, calls = 0.0, 0
+        t0 = clock()
+        run(model, inputs)
+        total = clock() - t0
     finally:
-        for op, orig in originals.values():
-            op.compute = orig
-    return spent, count
+        executor._Executor.kernel = original  # type: ignore[method-assign]
+    return (total - inside) / max(calls, 1) - wrapper_cost, inside, calls
 
 
 def whole_process(xml: Path, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int) -> dict[str, float]:
@@ -180,7 +319,8 @@ def whole_process(xml: Path, onnx_path: Path, inputs: dict[str, np.ndarray], rep
     return out
 
 
-def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int) -> dict[str, float]:
+def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int, *, xml: Path | None = None,
+          onnx_feed=None, whole: bool = False) -> dict[str, float]:  # type: ignore[no-untyped-def]
     import openvino as ov
     from onnx.reference import ReferenceEvaluator
 
@@ -188,65 +328,159 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
     from irlint.interp import execute, run
     from irlint.interp.trace import Trace
 
-    xml = onnx_path.with_suffix(".xml")
-    ov.save_model(ov.convert_model(str(onnx_path)), str(xml), compress_to_fp16=False)
+    if xml is None:
+        xml = onnx_path.with_suffix(".xml")
+        ov.save_model(ov.convert_model(str(onnx_path)), str(xml), compress_to_fp16=False)
     model = irlint.load(xml)
     core = ov.Core()
     ov_model = core.read_model(str(xml))
     compiled = core.compile_model(ov_model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    single = core.compile_model(ov_model, "CPU", {"INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": 1})
     feed = [inputs[p.get_friendly_name()] for p in ov_model.get_parameters()]
     ref = ReferenceEvaluator(str(onnx_path))
+    ref_inputs = onnx_feed(inputs) if onnx_feed else inputs
 
-    run(model, inputs)  # warm the plan cache
-    t_irlint = median_time(lambda: run(model, inputs), repeat)
-    t_ov = median_time(lambda: compiled(feed), repeat)
-    t_ref = median_time(lambda: ref.run(None, inputs), repeat)
+    def traced() -> None:
+        trace = Trace()
+        run(model, inputs, listener=trace)
+        trace.close()
 
-    def traced():
+    def traced_read() -> None:  # the trace's keys written out too (what save() and get() do first)
+        trace = Trace()
+        run(model, inputs, listener=trace)
+        trace.keys()
+        trace.close()
+
+    def observed() -> None:  # the event path, as `irlint run --trace` drives it today
         trace = Trace()
         for _ in trace.observe(execute(model, inputs)):
             pass
         trace.close()
 
-    t_trace = median_time(traced, repeat)
-    k_time, evaluations = kernel_time(model, inputs)
-    dispatch_us = (t_irlint - k_time) / max(evaluations, 1) * 1e6
-    # agreement check
+    run(model, inputs)  # warm the program caches
+    engines = {"irlint_s": lambda: run(model, inputs), "openvino_s": lambda: compiled(feed),
+               "openvino1_s": lambda: single(feed), "onnx_ref_s": lambda: ref.run(None, ref_inputs),
+               "traced_s": traced, "traced_read_s": traced_read, "observed_s": observed}
+    single(feed)
+    times: dict[str, list[float]] = {k: [] for k in engines}
+    cpu: dict[str, list[float]] = {k: [] for k in engines}
+    for _ in range(repeat):  # interleaved, so that the machine's load drifts alike for all
+        for key_name, fn in engines.items():
+            c0, t0 = time.process_time(), time.perf_counter()
+            fn()
+            times[key_name].append(time.perf_counter() - t0)
+            cpu[key_name].append(time.process_time() - c0)
+    # The fastest of the interleaved runs: on a shared machine the other runs measure the neighbours too.
+    # CPU time (all threads of the process) is less disturbed by them still.
+    med = {k: min(v) for k, v in times.items()}
+    med.update({f"cpu_{k}": min(v) for k, v in cpu.items()})
+
+    def paired(a: str, b: str) -> float:
+        """The median over rounds of a/b, each pair timed back to back (so under the same load)."""
+        return statistics.median(x / y for x, y in zip(times[a], times[b]))
+    dispatch = sorted(dispatch_time(model, inputs) for _ in range(repeat))
+    calls = dispatch[0][2]
+    # agreement checks
     ours = run(model, inputs)
     want = compiled(feed)
     for i, r in enumerate(ov_model.get_results()):
         np.testing.assert_allclose(ours[r.get_friendly_name()], np.asarray(want[i]), rtol=1e-3, atol=1e-4)
-    whole = whole_process(xml, onnx_path, inputs, repeat)
-    return {**whole, "irlint_s": t_irlint, "openvino_s": t_ov, "onnx_ref_s": t_ref, "traced_s": t_trace,
-            "layer_evaluations": evaluations, "dispatch_us": dispatch_us,
-            "trace_overhead_pct": (t_trace / t_irlint - 1) * 100}
+    if onnx_feed is not None:  # the LSTM twin: onnx.reference's Y_h against irlint's H
+        np.testing.assert_allclose(ref.run(["H"], ref_inputs)[0][0], ours["H"], rtol=1e-3, atol=1e-4)
+    whole_times = whole_process(xml, onnx_path, inputs, repeat) if whole and onnx_feed is None else {}
+    return {**whole_times, **med, "kernel_calls": calls, "kernel_s": dispatch[0][1],
+            "dispatch_us": dispatch[0][0] * 1e6,
+            "vs_openvino": paired("irlint_s", "openvino_s"), "vs_openvino1": paired("irlint_s", "openvino1_s"),
+            "ref_vs": paired("onnx_ref_s", "irlint_s"),
+            "trace_overhead_pct": (paired("traced_s", "irlint_s") - 1) * 100,
+            "trace_read_overhead_pct": (paired("traced_read_s", "irlint_s") - 1) * 100,
+            "observed_overhead_pct": (paired("observed_s", "irlint_s") - 1) * 100}
+
+
+def debugger_latency(tmp: Path, trips: int = 100_000) -> list[tuple[int, float, float, float]]:
+    """The debugger's session (the stepper plus what the UI records) on a `trips`-iteration Loop: the
+    time of one `step` and one `next iteration` command at several iterations, and of the `continue`
+    to a breakpoint that got there (from the previous stop)."""
+    from irlint.viewer.debugger.session import Session
+
+    import irlint
+    from irlint.interp.stepper import Breakpoint
+
+    path = tmp / "long_loop.xml"
+    long_loop(path, trips)
+    session = Session(irlint.load(path), {"x": np.zeros(4, np.float32)})
+    rows = []
+    for at in (0, 1_000, 50_000, trips - 10):
+        session.stepper.breakpoints[:] = [Breakpoint(iteration=at)]
+        t0 = time.perf_counter()
+        session.do("continue")
+        t_continue = time.perf_counter() - t0
+        session.stepper.breakpoints.clear()
+        steps = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            session.do("step")
+            steps.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        session.do("iteration")
+        t_iter = time.perf_counter() - t0
+        rows.append((at, statistics.median(steps), t_iter, t_continue))
+    return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--steps", type=int, default=1000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--whole-process", action="store_true", help="also time a fresh process per engine")
+    ap.add_argument("--only", nargs="*", help="model names to run (default: all)")
     args = ap.parse_args()
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, make in (("lstm_scan", lstm_scan_onnx), ("while_loop", while_loop_onnx)):
-            path = Path(tmp) / f"{name}.onnx"
-            inputs = make(path, args.steps)
-            rows.append((name, bench(name, path, inputs, args.repeat)))
-    print(f"steps={args.steps}, median of {args.repeat} runs")
-    print("\nWhole process (import, read, run once):\n")
-    print("| model | irlint run (s) | OpenVINO CPU (s) | onnx.reference (s) |")
-    print("| --- | --- | --- | --- |")
-    for name, r in rows:
-        print(f"| {name} | {r['irlint_proc_s']:.2f} | {r['openvino_proc_s']:.2f} | {r['onnx_ref_proc_s']:.2f} |")
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        models = {
+            "lstm_scan": lambda p: (lstm_scan_onnx(p, args.steps), {}),
+            "while_loop": lambda p: (while_loop_onnx(p, args.steps), {}),
+            "lstm_cell_ti": lambda p: (lstm_cell_ti(p), {"xml": p.with_suffix(".xml"), "onnx_feed": onnx_feed_lstm}),
+            "loop_in_ti": lambda p: (loop_in_ti_onnx(p, args.steps), {}),
+        }
+        for name, make in models.items():
+            if args.only and name not in args.only:
+                continue
+            path = tmp / f"{name}.onnx"
+            inputs, extra = make(path)
+            rows.append((name, bench(name, path, inputs, args.repeat, whole=args.whole_process, **extra)))
+        latency = debugger_latency(tmp) if not args.only or "debugger" in args.only else []
+    print(f"steps={args.steps}; times: the fastest of {args.repeat} interleaved rounds; ratios and overheads: the "
+          "median over rounds of the ratio of the two runs timed back to back in a round")
+    if args.whole_process:
+        print("\nWhole process (import, read, run once):\n")
+        print("| model | irlint run (s) | OpenVINO CPU (s) | onnx.reference (s) |")
+        print("| --- | --- | --- | --- |")
+        for name, r in rows:
+            if "irlint_proc_s" in r:
+                print(f"| {name} | {r['irlint_proc_s']:.2f} | {r['openvino_proc_s']:.2f} | "
+                      f"{r['onnx_ref_proc_s']:.2f} |")
     print("\nIn-process:\n")
-    print("| model | irlint (s) | OpenVINO CPU (s) | onnx.reference (s) | irlint vs onnx.reference | "
-          "layer evaluations | dispatch overhead (us/layer) | tracing overhead |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| model | irlint (s) | OpenVINO CPU (s) | irlint / OpenVINO | OpenVINO 1 thread (s) | irlint / OpenVINO "
+          "1 thread | CPU time irlint / OpenVINO | onnx.reference (s) | onnx.reference / irlint |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, r in rows:
-        print(f"| {name} | {r['irlint_s']:.3f} | {r['openvino_s']:.4f} | {r['onnx_ref_s']:.3f} | "
-              f"{r['onnx_ref_s'] / r['irlint_s']:.2f}x faster | {r['layer_evaluations']} | "
-              f"{r['dispatch_us']:.1f} | {r['trace_overhead_pct']:+.0f}% |")
+        print(f"| {name} | {r['irlint_s']:.4f} | {r['openvino_s']:.4f} | {r['vs_openvino']:.2f}x | "
+              f"{r['openvino1_s']:.4f} | {r['vs_openvino1']:.2f}x | "
+              f"{r['cpu_irlint_s'] / max(r['cpu_openvino_s'], 1e-9):.2f}x | "
+              f"{r['onnx_ref_s']:.4f} | {r['ref_vs']:.1f}x |")
+    print("\n| model | kernel calls | dispatch (us/kernel call) | tracing | tracing, keys written | event-path trace |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, r in rows:
+        print(f"| {name} | {r['kernel_calls']} | {r['dispatch_us']:.2f} | {r['trace_overhead_pct']:+.0f}% | "
+              f"{r['trace_read_overhead_pct']:+.0f}% | {r['observed_overhead_pct']:+.0f}% |")
+    if latency:
+        print("\nDebugger (irlint.viewer's Session) on a 100,000-iteration Loop:\n")
+        print("| at iteration | step (ms) | next iteration (ms) | continue to it from the previous stop (s) |")
+        print("| --- | --- | --- | --- |")
+        for at, step, it, cont in latency:
+            print(f"| {at} | {step * 1e3:.3f} | {it * 1e3:.3f} | {cont:.2f} |")
 
 
 if __name__ == "__main__":

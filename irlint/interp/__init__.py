@@ -1,7 +1,9 @@
-"""The numpy reference interpreter: one event generator (`execute`) that `run`, `trace` and the debugger consume."""
+"""The numpy reference interpreter: compiled programs driven by `run` (no events; a `Listener` such as
+a trace is called where it listens) or by `execute` (the event generator the stepper, the debugger
+and the CLI consume)."""
 
 from irlint.interp.errors import ExecutionError
-from irlint.interp.executor import Options, execute
+from irlint.interp.executor import Listener, Options, execute
 from irlint.interp.run import run
 
-__all__ = ["ExecutionError", "Options", "execute", "run"]
+__all__ = ["ExecutionError", "Listener", "Options", "execute", "run"]

@@ -1,29 +1,38 @@
-"""The one execution engine: a generator of step events; bodies nest with `yield from`.
+"""The execution engine: one compiled program per graph level, driven two ways.
 
 TensorIterator and Loop mean what `irlint.controlflow` says (its plan classifies the entries, its
-bound counts the iterations, its assembly joins the outputs); this module only drives it with
-concrete arrays: a Loop checks its body condition after each iteration (so the iteration that
-produced `false` is still in the scan outputs), and zero iterations give the initial values of
-merged inputs and empty scan outputs.
+bound counts the iterations, its assembly orders the outputs); `irlint.interp.loops` compiles that
+plan against the body's program once. Here it is driven with concrete arrays: a Loop checks its
+body condition after each iteration (so the iteration that produced `false` is still in the scan
+outputs), and zero iterations give the initial values of merged inputs and empty scan outputs.
+
+Two drivers run the same programs, kernels and loop code:
+
+- `evaluate` (used by `run`): a plain loop over the program, no event objects; a `Listener` (the
+  trace) is called only at the points it asks for;
+- `execute`: the generator of step events that the stepper, the debugger and the CLI consume.
+
+tests/interp/test_fast_path.py checks on every example and conformance model that both give
+bit-identical outputs and traces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from irlint.controlflow import (
-    EntryKind,
     LoopPlan,
     PlanEntry,
     SliceError,
     SliceSpec,
-    concat_order,
     iteration_bound,
     iteration_value,
-    loop_plan,
     resolve,
     scalar_flag,
     scalar_value,
@@ -31,6 +40,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.bound import runs_once_without_slices
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
+from irlint.gcpause import paused_gc
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -42,7 +52,9 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.schedule import Step, schedule_for
+from irlint.interp.loops import CONCAT, FROM_ITERATION, ConcatBuffer, LoopCode, LoopRun, loop_code
+from irlint.interp.program import OP, RESULT, Instr, Program, program_for
+from irlint.interp.schedule import Step
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
@@ -51,7 +63,13 @@ from irlint.types import from_dtype, static_shape
 
 # Ops whose output size is not bounded by the product of their input sizes: always checked against the
 # memory budget first. Any other op is checked only when (input bytes)^2 could exceed the budget.
-EXPLOSIVE = frozenset({"Broadcast", "Tile", "Range", "Pad", "LSTMSequence", "GRUSequence", "RNNSequence"})
+EXPLOSIVE = frozenset({
+    "Broadcast", "Tile", "Range", "Pad", "LSTMSequence", "GRUSequence", "RNNSequence",
+    # sizes from input values or attributes, or outer products: a small input can ask for gigabytes
+    "OneHot", "Einsum", "RandomUniform", "Interpolate", "Col2Im", "ConvolutionBackpropData",
+    "GroupConvolutionBackpropData", "ExtractImagePatches", "DFT", "IDFT", "RDFT", "IRDFT", "PriorBox",
+    "PriorBoxClustered", "Eye",
+})
 DEFAULT_MAX_ITERATIONS = 100_000
 DEFAULT_MEMORY_BUDGET = 4 * 1024**3
 
@@ -60,35 +78,97 @@ DEFAULT_MEMORY_BUDGET = 4 * 1024**3
 class Options:
     max_iterations: int = DEFAULT_MAX_ITERATIONS  # per Loop execution, for unbounded loops
     memory_budget: int = DEFAULT_MEMORY_BUDGET  # bytes one tensor may take
+    # Run every op through its validating `compute` instead of its prepared fast kernel (slower; the
+    # tests use it to show that both give the same bits).
+    checked_kernels: bool = False
 
 
-Values = dict[tuple[int, int], np.ndarray]
+class Listener(Protocol):
+    """Hooks of the plain driver (`evaluate`): called only when given; `layers` asks for every layer."""
+
+    layers: bool
+
+    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                          values: Sequence[np.ndarray], frames: Frames) -> None:
+        """The body Parameters' values (`keys` and `values` as IterationStarted.params has them)."""
+
+    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                           values: Sequence[np.ndarray], frames: Frames) -> None:
+        """The body Results' values (as IterationFinished.results has them)."""
+
+    def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None: ...
+
+
+Kernel = Callable[[list[np.ndarray]], Sequence[np.ndarray]]
 
 
 def execute(model: Model, inputs: Mapping[str, np.ndarray], options: Options | None = None) -> Iterator[Event]:
     """Run `model` on `inputs` (keyed by top-level Parameter name), yielding every step event."""
-    ex = _Executor(model, options or Options())
-    params = {}
-    for layer in model.graph.parameters():
-        if layer.name not in inputs:
-            raise ExecutionError(f"no input for Parameter '{layer.name}'", layer, "RUN-INPUT")
-        params[layer.id] = ex.check_input(layer, np.asarray(inputs[layer.name]))
-    values: Values = {}
-    yield from ex.graph(model.graph, params, values, ())
-    outputs = {}
-    for step in schedule_for(model.graph).steps:
-        if step.layer.type == "Result" and step.sources:
-            outputs[step.layer.name] = values[step.sources[0]]
-    yield RunFinished(outputs)
+    ex = _Executor(model, options or Options(), events=True)
+    bound = ex.start(inputs)
+    yield from ex.events(bound, ())
+    yield RunFinished(ex.outputs(bound))
+
+
+def evaluate(model: Model, inputs: Mapping[str, np.ndarray], options: Options | None = None,
+             listener: Listener | None = None) -> dict[str, np.ndarray]:
+    """Run `model` on `inputs` without events; outputs keyed by top-level Result name."""
+    ex = _Executor(model, options or Options(), events=listener is not None, listener=listener)
+    # The kernels' float warnings are silenced once for the whole run; the run makes no reference
+    # cycles, so the cyclic collector is paused (irlint.gcpause: a trace keeps many small objects).
+    with np.errstate(all="ignore"), paused_gc():
+        bound = ex.start(inputs)
+        ex.ops(bound, ())
+        return ex.outputs(bound)
+
+
+class _Bound:
+    """A program bound for one run: its slot list (constants filled in once, reused by every
+    iteration) and, per op, the kernel prepared for its attributes and constant inputs."""
+
+    __slots__ = ("kernels", "ops", "program", "slots")
+
+    def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel]):
+        self.program = program
+        self.slots = slots
+        self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, explosive), no Results
+        self.kernels = kernels  # id(instr) -> kernel, for the event driver
 
 
 class _Executor:
-    def __init__(self, model: Model, options: Options) -> None:
+    def __init__(self, model: Model, options: Options, events: bool, listener: Listener | None = None) -> None:
         self.model = model
         self.options = options
         self.consts: dict[str, np.ndarray] = {}
+        self.bound: dict[int, _Bound] = {}
+        self.predictions: dict[tuple[Any, ...], int] = {}  # guard(): predicted output bytes
+        self.listening = events  # someone looks at iterations: keep the loop state the events show
+        self.listener = listener
+        # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
+        self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
 
     # -- inputs, constants, budget ---------------------------------------------------------------
+    def start(self, inputs: Mapping[str, np.ndarray]) -> _Bound:
+        """The top-level program bound, with every Parameter's input checked and in its slot."""
+        graph = self.model.graph
+        values = {}
+        for layer in graph.parameters():
+            if layer.name not in inputs:
+                raise ExecutionError(f"no input for Parameter '{layer.name}'", layer, "RUN-INPUT")
+            values[layer.id] = self.check_input(layer, np.asarray(inputs[layer.name]))
+        bound = self.bind(program_for(graph))
+        for layer in bound.program.param_layers:
+            if layer.id not in values:
+                raise ExecutionError(f"{layer.describe()} receives no value", layer)
+            slot = bound.program.params.get(layer.id)
+            if slot is not None:
+                bound.slots[slot] = values[layer.id]
+        return bound
+
+    def outputs(self, bound: _Bound) -> dict[str, np.ndarray]:
+        slots = bound.slots
+        return {i.layer.name: slots[i.srcs[0]] for i in bound.program.order if i.kind == RESULT and i.srcs}
+
     def check_input(self, layer: Layer, arr: np.ndarray) -> np.ndarray:
         want = declared_info(layer)
         if want.etype is not None and want.etype.dtype is not None and arr.dtype != want.etype.dtype:
@@ -124,6 +204,11 @@ class _Executor:
             raise ExecutionError(f"{layer.describe()} would allocate {nbytes} bytes, more than the memory budget of "
                                  f"{self.options.memory_budget} bytes", layer, "RUN-BUDGET")
 
+    def allocate(self, layer: Layer, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+        """Every buffer the executor itself allocates (concatenated outputs) comes from here."""
+        self.budget(layer, math.prod(shape) * dtype.itemsize)
+        return np.empty(shape, dtype)
+
     def predicted_bytes(self, step: Step, args: list[np.ndarray]) -> int:
         """Output bytes from the op's shape function on the concrete input shapes (before allocating)."""
         assert step.op is not None
@@ -138,58 +223,221 @@ class _Executor:
             total += out.etype.nbytes(count)
         return total
 
-    # -- one graph level -----------------------------------------------------------------------
-    def graph(self, graph: Graph, params: Mapping[int | None, np.ndarray], values: Values,
-              frames: Frames) -> Iterator[Event]:
-        for step in schedule_for(graph).steps:
-            layer = step.layer
-            if layer.type == "Parameter":
-                if layer.id not in params:
-                    raise ExecutionError(f"{layer.describe()} receives no value", layer)
-                outs: tuple[np.ndarray, ...] = (params[layer.id],)
-            elif layer.type == "Const":
-                outs = (self.const(layer),)
-            elif layer.type == "Result":
-                yield LayerEvaluated(layer, tuple(values[s] for s in step.sources), (), frames)
-                continue
-            else:
-                args = [values[s] for s in step.sources]
-                if layer.type in ("TensorIterator", "Loop"):
-                    result = yield from self.loop(layer, args, frames)
-                    outs = tuple(result[p.id] for p in layer.outputs)
-                else:
-                    outs = self.op(step, args)
-                yield LayerEvaluated(layer, tuple(args), outs, frames)
-            for port, value in zip(layer.outputs, outs):
-                values[(layer.id, port.id)] = value  # type: ignore[index]
-
-    def op(self, step: Step, args: list[np.ndarray]) -> tuple[np.ndarray, ...]:
-        assert step.op is not None
+    def guard(self, instr: Instr, args: list[np.ndarray]) -> None:
+        """The memory budget before an op allocates: its shape function predicts the output size (once
+        per layer and input signature: shapes, types and the values of small inputs, all it reads)."""
+        key = (id(instr), *((a.shape, a.dtype.str, a.tobytes() if a.size <= 64 else None) for a in args))
+        predicted = self.predictions.get(key)
         try:
-            # The shape function predicts the output size before anything is allocated; for ops whose
-            # output cannot outgrow their inputs much, and small inputs, that check is skipped (speed).
-            size = sum(a.nbytes for a in args)
-            if step.layer.type in EXPLOSIVE or size * size > self.options.memory_budget:
-                self.budget(step.layer, self.predicted_bytes(step, args))
-            outs = step.op.compute(step.attrs, args)  # kernels silence numpy's float warnings themselves
-        except OpError as e:
-            raise ExecutionError(f"{step.layer.describe()}: {e}", step.layer) from e
+            if predicted is None:
+                predicted = self.predictions[key] = self.predicted_bytes(instr.step, args)
+            self.budget(instr.layer, predicted)
         except ExecutionError:
             raise
-        except MemoryError as e:  # the machine ran out before the budget did: still the budget's error
-            raise ExecutionError(f"{step.layer.describe()}: out of memory while computing it (within the memory "
-                                 f"budget of {self.options.memory_budget} bytes)", step.layer, "RUN-BUDGET") from e
-        except Exception as e:  # a kernel bug: report it as such, with the op's name
-            raise ExecutionError(f"kernel of {step.layer.type} failed on {step.layer.describe()}: "
-                                 f"{type(e).__name__}: {e}", step.layer, "RUN-INTERNAL") from e
-        return tuple(np.asarray(o) for o in outs)
+        except Exception as e:
+            raise self.explain(instr, args, e) from e
 
-    # -- TensorIterator / Loop -----------------------------------------------------------------
-    def loop(self, layer: Layer, args: list[np.ndarray], frames: Frames):  # type: ignore[no-untyped-def]
-        """The concrete driver of `irlint.controlflow`: slice, run the body, carry back edges, assemble."""
-        body = layer.body
-        assert body is not None
-        plan = loop_plan(layer)
+    # -- binding a program for this run ---------------------------------------------------------
+    def bind(self, program: Program) -> _Bound:
+        bound = self.bound.get(id(program))
+        if bound is not None:
+            return bound
+        slots: list[Any] = [None] * program.nslots
+        const_slots: dict[int, np.ndarray] = {}
+        for layer, slot in program.consts:
+            slots[slot] = const_slots[slot] = self.const(layer)
+        ops, kernels = [], {}
+        for instr in program.order:
+            if instr.kind == RESULT:
+                continue
+            kernel = None
+            if instr.kind == OP:
+                kernel = kernels[id(instr)] = self.kernel(instr, [const_slots.get(s) for s in instr.srcs])
+            single = instr.dsts[0] if len(instr.dsts) == 1 else -1
+            ops.append((instr.kind, kernel, _getter(instr.srcs), single, instr.dsts, instr,
+                        instr.layer.type in EXPLOSIVE))
+        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels)
+        return bound
+
+    def kernel(self, instr: Instr, consts: list[np.ndarray | None]) -> Kernel:
+        """The op's prepared kernel (attributes and constant inputs validated once), else its `compute`."""
+        op, attrs = instr.step.op, instr.step.attrs
+        assert op is not None
+        if not self.options.checked_kernels:
+            try:
+                fast = op.prepare(attrs, consts)
+            except OpError as e:
+                raise ExecutionError(f"{instr.layer.describe()}: {e}", instr.layer) from e
+            if fast is not None:
+                return fast
+        compute = op.compute
+
+        def checked(args: list[np.ndarray]) -> list[np.ndarray]:
+            return [np.asarray(o) for o in compute(attrs, args)]
+
+        return checked
+
+    def explain(self, instr: Instr, args: list[np.ndarray], err: Exception) -> ExecutionError:
+        """A failed kernel: the op's checked path says why (OpError), else it is a kernel bug."""
+        layer = instr.layer
+        if isinstance(err, OpError):
+            return ExecutionError(f"{layer.describe()}: {err}", layer)
+        if isinstance(err, MemoryError):  # the machine ran out before the budget did: still the budget's error
+            return ExecutionError(f"{layer.describe()}: out of memory while computing it (within the memory "
+                                  f"budget of {self.options.memory_budget} bytes)", layer, "RUN-BUDGET")
+        op = instr.step.op
+        if op is not None and not self.options.checked_kernels:
+            try:
+                with np.errstate(all="ignore"):
+                    op.compute(instr.step.attrs, args)
+            except OpError as e:
+                return ExecutionError(f"{layer.describe()}: {e}", layer)
+            except Exception as e:
+                err = e
+        return ExecutionError(f"kernel of {layer.type} failed on {layer.describe()}: {type(err).__name__}: {err}",
+                              layer, "RUN-INTERNAL")
+
+    # -- the plain driver ------------------------------------------------------------------------
+    def ops(self, bound: _Bound, frames: Frames) -> None:
+        """Run one graph level's ops in order on its slots (the hot loop: no events, no lookups)."""
+        slots = bound.slots
+        threshold = self.threshold
+        listener = self.listener
+        per_layer = listener is not None and listener.layers
+        for kind, kernel, inputs, single, dsts, instr, explosive in bound.ops:
+            args = inputs(slots)
+            if kind == OP:
+                if explosive:
+                    self.guard(instr, args)
+                else:
+                    size = 0
+                    for a in args:
+                        size += a.nbytes
+                    if size > threshold:
+                        self.guard(instr, args)
+                try:
+                    outs = kernel(args)
+                except Exception as e:
+                    raise self.explain(instr, args, e) from e
+            else:
+                outs = self.loop(instr, args, frames)
+            if single >= 0:
+                slots[single] = outs[0]
+            else:
+                for d, o in zip(dsts, outs):
+                    slots[d] = o
+            if per_layer:
+                listener.layer_evaluated(instr.layer, tuple(outs), frames)  # type: ignore[union-attr]
+
+    def loop(self, instr: Instr, args: list[np.ndarray], frames: Frames) -> tuple[np.ndarray, ...]:
+        code = loop_code(instr.layer)
+        run = self.start_loop(code, args)
+        layer = code.layer
+        listener = self.listener
+        max_iterations = self.options.max_iterations
+        cond_slot = code.cond_slot
+        cur_slots = [slot for _p, slot, how in code.fed if how == FROM_ITERATION and slot is not None]
+        body: _Bound | None = None
+        slots: list[Any] = []
+        k = 0
+        limit = run.limit
+        while k < limit:
+            if body is None:
+                body = self.bind(code.body)
+                slots = body.slots
+                run.enter(slots)
+            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
+            for slot in cur_slots:
+                slots[slot] = value
+            if listener is None:
+                inner = frames
+                run.fill(slots, k)
+            else:
+                inner = (*frames, (layer.path, k))
+                if code.param_keys is not None:
+                    run.fill(slots, k)
+                    listener.iteration_started(layer, k, code.param_keys, code.param_values(slots), inner)  # type: ignore[misc]
+                else:
+                    params = run.params(slots, k, value)
+                    listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
+            self.ops(body, inner)
+            cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+            if listener is not None:
+                listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
+            run.collect(slots, cond is False or k + 1 >= limit)
+            run.carry(slots)
+            k += 1
+            if cond is False:
+                break
+            if k >= max_iterations and k < limit:
+                self.too_many(run, k)
+        return self.finish(run, k)[0]
+
+    # -- the event driver ------------------------------------------------------------------------
+    def events(self, bound: _Bound, frames: Frames) -> Iterator[Event]:
+        """The same program as `ops`, one event per op, loop and Result."""
+        slots = bound.slots
+        kernels = bound.kernels
+        threshold = self.threshold
+        for instr in bound.program.order:
+            args = [slots[i] for i in instr.srcs]
+            if instr.kind == RESULT:
+                yield LayerEvaluated(instr.layer, tuple(args), (), frames)
+                continue
+            if instr.kind == OP:
+                if instr.layer.type in EXPLOSIVE or sum(a.nbytes for a in args) > threshold:
+                    self.guard(instr, args)
+                try:
+                    with np.errstate(all="ignore"):
+                        outs = tuple(kernels[id(instr)](args))
+                except Exception as e:
+                    raise self.explain(instr, args, e) from e
+            else:
+                outs = yield from self.loop_events(instr, args, frames)
+            for d, o in zip(instr.dsts, outs):
+                slots[d] = o
+            yield LayerEvaluated(instr.layer, tuple(args), outs, frames)
+
+    def loop_events(self, instr: Instr, args: list[np.ndarray], frames: Frames):  # type: ignore[no-untyped-def]
+        code = loop_code(instr.layer)
+        run = self.start_loop(code, args)
+        layer = code.layer
+        cond_slot = code.cond_slot
+        cur_slots = [slot for _p, slot, how in code.fed if how == FROM_ITERATION and slot is not None]
+        yield BodyEntered(layer, frames)
+        body: _Bound | None = None
+        slots: list[Any] = []
+        k = 0
+        limit = run.limit
+        while k < limit:
+            if body is None:
+                body = self.bind(code.body)
+                slots = body.slots
+                run.enter(slots)
+            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
+            for slot in cur_slots:
+                slots[slot] = value
+            inner = (*frames, (layer.path, k))
+            yield IterationStarted(layer, k, run.params(slots, k, value), inner)
+            yield from self.events(body, inner)
+            results = dict(zip(code.result_keys, code.result_values(slots)))
+            cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+            yield IterationFinished(layer, k, results, cond, inner)
+            run.collect(slots, cond is False or k + 1 >= limit)
+            run.carry(slots)
+            k += 1
+            if cond is False:
+                break
+            if k >= self.options.max_iterations and k < limit:
+                self.too_many(run, k)
+        outs, by_port = self.finish(run, k)
+        yield BodyLeft(layer, k, by_port, frames)
+        return outs
+
+    # -- TensorIterator / Loop, shared by both drivers -----------------------------------------------
+    def start_loop(self, code: LoopCode, args: list[np.ndarray]) -> LoopRun:
+        """Slice, count and set up the outputs of one execution (what `irlint.controlflow` says)."""
+        layer, plan = code.layer, code.plan
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
         slices, counts = self.slices(layer, plan, outer)
         if not plan.is_loop and len({n for n, _ in counts}) > 1:
@@ -200,72 +448,52 @@ class _Executor:
         bound = iteration_bound(plan.is_loop, counts, trip, first)
         limit = runs_once_without_slices(bound, plan.is_loop)
         unbounded = plan.is_loop and bound.limit is None
+        state = {}
+        for pe in plan.state_inputs:
+            if pe.port not in outer:
+                raise ExecutionError(f"{layer.describe()}: a port_map entry reads input port {pe.port}, which the "
+                                     f"layer does not have", layer)
+            state[pe.body_layer] = outer[pe.port]
+        count = None if plan.is_loop else int(limit)
+        buffers = {}
+        for pe, _slot in code.outputs:
+            if pe.kind is CONCAT:
+                buffers[pe.port] = ConcatBuffer(layer, pe, count, limit, self.axis_of(layer, pe.entry),
+                                                self.allocate, self.options.memory_budget)
+        # The `state` dict is kept as the events show it when someone reads params as a dict.
+        if self.listener is not None:
+            keep_state = code.param_keys is None
+        else:
+            keep_state = self.listening
+        return LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
 
-        state: dict[int | None, np.ndarray] = {pe.body_layer: outer[pe.port] for pe in plan.state_inputs}
-        cur = plan.current_iteration
-        cur_decl = declared_info(body.layer(cur.body_layer)) if cur is not None else None  # type: ignore[arg-type]
-        cond_entry = plan.condition if plan.is_loop else None
-        outputs = plan.data_outputs
+    def too_many(self, run: LoopRun, k: int) -> None:
+        layer = run.code.layer
+        why = "without its condition becoming false" if run.unbounded else f"of {run.limit}"
+        raise ExecutionError(f"{layer.describe()} ran {k} iterations {why} "
+                             f"(--max-iterations {self.options.max_iterations})", layer, "RUN-ITERATIONS")
 
-        yield BodyEntered(layer, frames)
-        concat: dict[int | None, list[np.ndarray]] = {pe.port: [] for pe in outputs
-                                                      if pe.kind is EntryKind.CONCAT_OUTPUT}
-        last: dict[int | None, np.ndarray] = {}
-        k = 0
-        held = 0  # bytes of the scan outputs collected so far: they grow with every iteration
-        while k < limit:
-            params = dict(state)
-            for pid, (arr, axis, spec) in slices.items():
-                lo, hi = spec.bounds(k)
-                params[pid] = np.take(arr, range(lo, hi), axis=axis)
-            if cur is not None:
-                params[cur.body_layer] = iteration_value(
-                    k, cur_decl.etype.dtype if cur_decl is not None and cur_decl.etype is not None else None,
-                    cur_decl.rank if cur_decl is not None else None)
-            inner = (*frames, (layer.path, k))
-            yield IterationStarted(layer, k, params, inner)
-            values: Values = {}
-            yield from self.graph(body, params, values, inner)
-            results = {rid: values[src] for rid, src in schedule_for(body).result_sources.items() if src in values}
-            cond = None
-            if cond_entry is not None:
-                cond = scalar_flag(results[cond_entry.body_layer])
-            yield IterationFinished(layer, k, results, cond, inner)
-            for pe in outputs:
-                value = results[pe.body_layer]  # type: ignore[index]
-                if pe.kind is EntryKind.CONCAT_OUTPUT:
-                    concat[pe.port].append(value)
-                    held += value.nbytes
-                    self.budget(layer, held)
-                else:
-                    last[pe.port] = value
-            for pid, rid in plan.back.items():
-                if rid in results:
-                    state[pid] = results[rid]  # type: ignore[index]
-            k += 1
-            if cond is False:
-                break
-            if k >= self.options.max_iterations and k < limit:
-                why = "without its condition becoming false" if unbounded else f"of {limit}"
-                raise ExecutionError(f"{layer.describe()} ran {k} iterations {why} "
-                                     f"(--max-iterations {self.options.max_iterations})", layer, "RUN-ITERATIONS")
-
+    def finish(self, run: LoopRun, k: int) -> tuple[tuple[np.ndarray, ...], dict[int, np.ndarray]]:
+        """The outputs after `k` iterations, in the layer's port order and by port (for BodyLeft)."""
+        code = run.code
+        layer = code.layer
+        assert layer.body is not None
         result: dict[int, np.ndarray] = {}
-        for pe in outputs:
+        for pe, _slot in code.outputs:
             port = pe.port
             assert port is not None
-            if pe.kind is EntryKind.CONCAT_OUTPUT:
-                result[port] = self.concatenate(layer, body, pe, concat[port])
-            elif port in last:
-                result[port] = last[port]
+            buf = run.buffers.get(port)
+            if buf is not None:
+                result[port] = buf.result(lambda parts, pe=pe: self.concatenate(layer, layer.body, pe, parts))
+            elif port in run.last:
+                result[port] = run.last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
-                target = zero_iteration_source(plan, pe)
-                if target is None or target not in state:
+                target = zero_iteration_source(code.plan, pe)
+                if target is None or target not in run.state:
                     raise ExecutionError(f"{layer.describe()}: output port {port} has no value after zero iterations",
                                          layer)
-                result[port] = state[target]
-        yield BodyLeft(layer, k, result, frames)
-        return result
+                result[port] = run.state[target]
+        return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
 
     def slices(self, layer: Layer, plan: LoopPlan, outer: Mapping[int | None, np.ndarray]
                ) -> tuple[dict[int | None, tuple[np.ndarray, int, SliceSpec]], list[tuple[int, str]]]:
@@ -274,6 +502,9 @@ class _Executor:
         counts: list[tuple[int, str]] = []
         for pe in plan.sliced_inputs:
             e = pe.entry
+            if e.external_port_id not in outer:
+                raise ExecutionError(f"{layer.describe()}: a port_map entry reads input port {e.external_port_id}, "
+                                     f"which the layer does not have", layer)
             arr = outer[e.external_port_id]
             axis = self.axis(layer, e, arr.ndim)
             try:
@@ -290,11 +521,12 @@ class _Executor:
             raise ExecutionError(f"{layer.describe()}: axis {axis} is outside rank {rank}", layer)
         return axis + rank if axis < 0 else axis
 
+    def axis_of(self, layer: Layer, e: PortMapEntry) -> Callable[[int], int]:
+        return lambda rank: self.axis(layer, e, rank)
+
     def concatenate(self, layer: Layer, body: Graph, pe: PlanEntry, parts: list[np.ndarray]) -> np.ndarray:
+        """Collected parts (already in concatenation order, rank 0 made rank 1) joined; none: the empty output."""
         e = pe.entry
-        if parts and parts[0].ndim == 0:
-            parts = [p.reshape(1) for p in parts]
-        parts = concat_order(pe, parts)
         if parts:
             axis = self.axis(layer, e, parts[0].ndim)
             total = sum(p.nbytes for p in parts)
@@ -309,6 +541,16 @@ class _Executor:
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0
         return np.zeros(shape, info.etype.dtype)
+
+
+def _getter(slots: tuple[int, ...]) -> Callable[[list[Any]], Any]:
+    """slots -> the values at these indices, as a sequence (a tuple, by itemgetter in C for two or more)."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        i = slots[0]
+        return lambda values: (values[i],)
+    return lambda values: ()
 
 
 def _etype(a: np.ndarray):  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""`run`: execute a model and return its outputs (the event stream, consumed and dropped)."""
+"""`run`: execute a model and return its outputs (the plain driver: no event objects)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from irlint.interp.events import RunFinished
-from irlint.interp.executor import Options, execute
+from irlint.interp.executor import Listener, Options, evaluate
 from irlint.ir.model import Model
 
 
-def run(model: Model, inputs: Mapping[str, np.ndarray], options: Options | None = None) -> dict[str, np.ndarray]:
-    """Outputs keyed by top-level Result name."""
-    outputs: dict[str, np.ndarray] = {}
-    for event in execute(model, inputs, options):
-        if isinstance(event, RunFinished):
-            outputs = dict(event.outputs)
-    return outputs
+def run(model: Model, inputs: Mapping[str, np.ndarray], options: Options | None = None,
+        listener: Listener | None = None) -> dict[str, np.ndarray]:
+    """Outputs keyed by top-level Result name; a `listener` (e.g. a `Trace`) sees every iteration."""
+    return evaluate(model, inputs, options, listener)

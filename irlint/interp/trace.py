@@ -13,13 +13,15 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from irlint.interp.events import Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
+from irlint.ir.model import Layer
 
 DEFAULT_BUDGET = 512 * 1024**2
 
@@ -27,6 +29,8 @@ DEFAULT_BUDGET = 512 * 1024**2
 def key(layer_path: str, frames: Frames, what: str) -> str:
     its = ".".join(str(k) for _p, k in frames)
     return f"{layer_path}@{its}:{what}" if its else f"{layer_path}:{what}"
+
+
 
 
 def stats(a: np.ndarray) -> dict[str, object]:
@@ -44,46 +48,115 @@ def stats(a: np.ndarray) -> dict[str, object]:
 
 @dataclass
 class Trace:
-    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always."""
+    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always.
+
+    Recording is cheap because it is lazy: an iteration's tensors are kept as the one mapping the
+    executor hands over (by reference: the executor never mutates a tensor once produced) and their
+    keys are written out only when the trace is read (`values`, `info`, `keys`, `get`, `save`).
+    Statistics of kept values are computed when asked for (`stats_of`, `save`).
+    """
 
     budget: int = DEFAULT_BUDGET
     trace_all: bool = False
-    values: dict[str, np.ndarray] = field(default_factory=dict)
     spilled: dict[str, Path] = field(default_factory=dict)
-    info: dict[str, dict[str, object]] = field(default_factory=dict)
     in_memory: int = 0
+    _values: dict[str, np.ndarray] = field(default_factory=dict)
+    _info: dict[str, dict[str, object]] = field(default_factory=dict)
+    # (layer, frames, what, ids, tensors) not yet written out as keys ("in"/"out": a body's Parameters
+    # or Results, "": the layer's outputs)
+    _pending: list[tuple[Layer, Frames, str, Sequence[Any], Sequence[np.ndarray]]] = field(default_factory=list)
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
+    @property
+    def values(self) -> dict[str, np.ndarray]:
+        self._flush()
+        return self._values
+
+    @property
+    def info(self) -> dict[str, dict[str, object]]:
+        self._flush()
+        return self._info
+
     def record(self, k: str, value: np.ndarray) -> None:
-        a = np.asarray(value)
+        self._flush()
+        self._record(k, value if type(value) is np.ndarray else np.asarray(value))
+
+    def _record(self, k: str, a: np.ndarray) -> None:
         if self.in_memory + a.nbytes <= self.budget:
-            # Kept by reference: the executor never mutates a tensor once produced. Statistics of kept
-            # values are computed when asked for (stats_of / save), so recording stays cheap.
-            self.values[k] = a
-            self.info[k] = {}
+            self._values[k] = a
+            self._info[k] = {}
             self.in_memory += a.nbytes
             return
-        self.info[k] = stats(a)
+        self._info[k] = stats(a)
         if self._spill_dir is None:
             self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
         path = Path(self._spill_dir.name) / f"{len(self.spilled)}.npy"
         np.save(path, a)
         self.spilled[k] = path
-        self.info[k]["spilled"] = True
+        self._info[k]["spilled"] = True
+
+    def _add(self, layer: Layer, frames: Frames, what: str, ids: Sequence[Any], tensors: Sequence[np.ndarray]) -> None:
+        """One event's tensors: kept whole while they fit the budget, else recorded one by one (spilling)."""
+        size = 0
+        for v in tensors:
+            size += v.nbytes
+        if self.in_memory + size <= self.budget:
+            self.in_memory += size
+            self._pending.append((layer, frames, what, ids, tensors))
+            return
+        self._flush()
+        self._pending.append((layer, frames, what, ids, tensors))
+        self._flush(one_by_one=True)
+
+    def _flush(self, one_by_one: bool = False) -> None:
+        """Write the pending tensors out under their keys, in recording order."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        values, info = self._values, self._info
+        for layer, frames, what, ids, tensors in pending:
+            its = str(frames[0][1]) if len(frames) == 1 else ".".join(str(k) for _p, k in frames)
+            at = f"@{its}:" if its else ":"
+            path = layer.path
+            for i, v in zip(ids, tensors):
+                k = f"{path}/body/{i}{at}{what}" if what else f"{path}{at}{i}"
+                if one_by_one:
+                    self._record(k, v)
+                else:
+                    values[k] = v
+                    info[k] = {}
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
         """Pass events through, recording what they carry."""
         for ev in events:
             if isinstance(ev, IterationStarted):
-                for pid, v in ev.params.items():
-                    self.record(key(f"{ev.layer.path}/body/{pid}", ev.frames, "in"), v)
+                self.iteration_started(ev.layer, ev.iteration, tuple(ev.params), tuple(ev.params.values()), ev.frames)
             elif isinstance(ev, IterationFinished):
-                for rid, v in ev.results.items():
-                    self.record(key(f"{ev.layer.path}/body/{rid}", ev.frames, "out"), v)
+                self.iteration_finished(ev.layer, ev.iteration, tuple(ev.results), tuple(ev.results.values()),
+                                        ev.frames)
             elif isinstance(ev, LayerEvaluated) and self.trace_all:
-                for port, v in zip(ev.layer.outputs, ev.outputs):
-                    self.record(key(ev.layer.path, ev.frames, f"out{port.id}"), v)
+                self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
             yield ev
+
+    # The listener hooks of the plain driver (`irlint.interp.run(model, inputs, listener=trace)`): the
+    # same records as `observe`, without event objects.
+    @property
+    def layers(self) -> bool:
+        return self.trace_all
+
+    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                          values: Sequence[np.ndarray], frames: Frames) -> None:
+        self._add(layer, frames, "in", keys, values)
+
+    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                           values: Sequence[np.ndarray], frames: Frames) -> None:
+        self._add(layer, frames, "out", keys, values)
+
+    def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
+        n = min(len(layer.outputs), len(outputs))
+        if n:
+            self._add(layer, frames, "", [f"out{p.id}" for p in layer.outputs[:n]],
+                      [np.asarray(v) for v in outputs[:n]])
 
     def stats_of(self, k: str) -> dict[str, object]:
         if not self.info[k]:
@@ -91,7 +164,8 @@ class Trace:
         return self.info[k]
 
     def get(self, k: str) -> np.ndarray:
-        if k in self.values:
+        self._flush()
+        if k in self._values:
             return self.values[k]
         return np.load(self.spilled[k])
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import types as pytypes
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -43,6 +43,10 @@ class NoAttrs:
     """For ops without attributes."""
 
 
+# A prepared kernel: the op's inputs in port order -> its outputs (see `Op.prepare`).
+Kernel = Callable[[list[np.ndarray]], Sequence[np.ndarray]]
+
+
 class Op:
     """Base class of every op; subclasses are registered with `@register`."""
 
@@ -60,6 +64,14 @@ class Op:
 
     def compute(self, attrs: Any, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         raise NotImplementedError
+
+    def prepare(self, attrs: Any, consts: Sequence[np.ndarray | None]) -> Kernel | None:
+        """Optional fast kernel for the interpreter's hot loop, bound once per layer and run: `consts`
+        holds the value of each input that comes from a Const (else None). It must give the same bits
+        as `compute` on valid inputs, may skip its checks (the interpreter calls `compute` to explain
+        any exception), must return ndarrays, and may leave numpy's float warnings to the caller.
+        None: the interpreter calls `compute`."""
+        return None
 
 
 # ---------------------------------------------------------------------------- attribute binding

@@ -67,14 +67,29 @@ def _erf(x: Array) -> Array:
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 
 
-def _float(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
-    """Compute in float64 and return the input's dtype (OpenVINO computes in the element type)."""
+def _float(fn: Callable[[Array], Array], widen: Callable[[Array], Array] | None = None) -> Callable[[Array], Array]:
+    """Compute in float64 and return the input's dtype (OpenVINO computes in the element type).
+    `widen(x)`, if given, computes `fn(x.astype(float64))` for an input of rank >= 1 with fewer numpy
+    calls and one temporary (the cast done by the first ufunc, the rest in place: the same
+    operations on the same float64 values, so the same bits) for the prepared kernel."""
 
     def run(x: Array) -> Array:
         with np.errstate(all="ignore"):
             y = fn(x.astype(np.float64))
         return y.astype(x.dtype) if np.issubdtype(x.dtype, np.floating) else np.trunc(y).astype(x.dtype)
 
+    def kernel(args: list[Array]) -> list[Array]:
+        """`run` as a prepared kernel: no warning guard (the interpreter's fast path silences them)."""
+        x = args[0]
+        dtype = x.dtype
+        if widen is not None and x.ndim:
+            y = widen(x)
+        else:
+            y = fn(x.astype(np.float64))
+        out = y.astype(dtype) if dtype.kind == "f" else np.trunc(y).astype(dtype)
+        return [out if type(out) is np.ndarray else np.asarray(out)]
+
+    run.kernel = kernel  # type: ignore[attr-defined]
     return run
 
 
@@ -83,6 +98,7 @@ def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
         with np.errstate(all="ignore"):
             return np.asarray(fn(x)).astype(x.dtype)
 
+    run.kernel = lambda args: [np.asarray(fn(args[0])).astype(args[0].dtype)]  # type: ignore[attr-defined]
     return run
 
 
@@ -90,16 +106,29 @@ def _sigmoid(x: Array) -> Array:
     return 1.0 / (1.0 + np.exp(-x))
 
 
+def _sigmoid_widened(x: Array) -> Array:
+    """`_sigmoid(x.astype(float64))` step by step: 1 / (1 + exp(-x)) in one float64 array."""
+    t = np.negative(x, dtype=np.float64)
+    np.exp(t, out=t)
+    np.add(t, 1.0, out=t)
+    np.divide(1.0, t, out=t)
+    return t
+
+
+def _widened(fn: np.ufunc) -> Callable[[Array], Array]:
+    return lambda x: fn(x, dtype=np.float64)
+
+
 def _softplus(x: Array) -> Array:
     return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
-    "Sigmoid": _float(_sigmoid),
-    "Tanh": _float(np.tanh),
-    "Exp": _float(np.exp),
-    "Log": _float(np.log),
-    "Sqrt": _float(np.sqrt),
+    "Sigmoid": _float(_sigmoid, _sigmoid_widened),
+    "Tanh": _float(np.tanh, _widened(np.tanh)),
+    "Exp": _float(np.exp, _widened(np.exp)),
+    "Log": _float(np.log, _widened(np.log)),
+    "Sqrt": _float(np.sqrt, _widened(np.sqrt)),
     "Erf": _float(_erf),
     "Floor": _keep(np.floor),
     "Ceiling": _keep(np.ceil),
@@ -195,6 +224,10 @@ class Unary(Op):
     def compute(self, attrs: NoAttrs, inputs: Sequence[Array]) -> list[Array]:
         return [np.asarray(type(self).fn(np.asarray(inputs[0])))]
 
+    def prepare(self, attrs: NoAttrs, consts: Sequence[Array | None]) -> Callable[[list[Array]], list[Array]] | None:
+        """The function's prepared kernel when it has one (the hot unaries); else `compute` runs."""
+        return getattr(type(self).fn, "kernel", None)
+
 
 class Binary(Op):
     """z = f(x, y) with `auto_broadcast`; `result` is None for "same as the inputs"."""
@@ -234,6 +267,31 @@ class Binary(Op):
     def call(self, attrs: BroadcastAttrs, a: Array, b: Array) -> Array:
         return type(self).fn(a, b)
 
+    def prepare(self, attrs: BroadcastAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """numpy broadcasting checked by numpy itself (a failure is explained by `compute`)."""
+        if attrs.auto_broadcast != "numpy":
+            return None
+        fn = self.bound(attrs)
+        if self.result is not None:
+            dtype = self.result.dtype
+
+            def typed(args: list[Array]) -> list[Array]:
+                return [np.asarray(fn(args[0], args[1])).astype(dtype)]
+
+            return typed
+
+        def same(args: list[Array]) -> list[Array]:
+            a = args[0]
+            out = fn(a, args[1])
+            if type(out) is not np.ndarray or out.dtype != a.dtype:
+                out = np.asarray(out).astype(a.dtype, copy=False)
+            return [out]
+
+        return same
+
+    def bound(self, attrs: BroadcastAttrs) -> Callable[[Array, Array], Array]:
+        return type(self).fn
+
 
 @register
 class Divide(Binary):
@@ -243,6 +301,9 @@ class Divide(Binary):
 
     def call(self, attrs: DivideAttrs, a: Array, b: Array) -> Array:  # type: ignore[override]
         return _div(attrs.m_pythondiv)(a, b)
+
+    def bound(self, attrs: DivideAttrs) -> Callable[[Array, Array], Array]:  # type: ignore[override]
+        return _div(attrs.m_pythondiv)
 
 
 def _make(base: type[Op], name: str, versions: tuple[str, ...], **members: object) -> type[Op]:

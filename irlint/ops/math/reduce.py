@@ -95,6 +95,26 @@ class Reduce(Op):
         out = np.asarray(type(self).fn(x, ax, attrs.keep_dims))
         return [out.astype(x.dtype, copy=False)]
 
+    def prepare(self, attrs: ReduceAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """Constant axes: normalised by `compute` once per input rank."""
+        if consts[1] is None:
+            return None
+        fn, keep = type(self).fn, attrs.keep_dims
+        values = [int(v) for v in np.asarray(consts[1]).reshape(-1)]
+        by_rank: dict[int, tuple[int, ...]] = {}
+
+        def fast(args: list[Array]) -> list[Array]:
+            x = args[0]
+            ax = by_rank.get(x.ndim)
+            if ax is None:
+                out = self.compute(attrs, args)
+                by_rank[x.ndim] = tuple(_axes(self.types[0], values, x.ndim))
+                return out
+            out = np.asarray(fn(x, ax, keep))
+            return [out.astype(x.dtype, copy=False)]
+
+        return fast
+
 
 for _name, _fn in REDUCTIONS.items():
     register(type(_name, (Reduce,), {"types": (_name,), "versions": VERSIONS.get(_name, ("opset1",)),

@@ -70,3 +70,37 @@ class MatMul(Op):
         else:
             out = np.matmul(a, b)
         return [np.array(np.asarray(out).reshape([d.lo for d in shape]), order="C")]
+
+    def prepare(self, attrs: MatMulAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """`compute` with its shape check done once per pair of input shapes."""
+        shapes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+        ta, tb = attrs.transpose_a, attrs.transpose_b
+        const_b = consts[1] if len(consts) > 1 else None
+        # A constant B's transposed view, made once (the same view `compute` makes per call).
+        b_view = np.swapaxes(const_b, -1, -2) if const_b is not None and tb and const_b.ndim > 1 else None
+
+        def fast(args: list[np.ndarray]) -> list[np.ndarray]:
+            a, b = args
+            key = (a.shape, b.shape)
+            shape = shapes.get(key)
+            if shape is None:
+                dims = _out_shape(static_shape(a.shape), static_shape(b.shape), attrs)
+                shape = shapes[key] = tuple(d.lo for d in dims)
+            if ta and a.ndim > 1:
+                a = np.swapaxes(a, -1, -2)
+            if b is const_b and b_view is not None:
+                b = b_view
+            elif tb and b.ndim > 1:
+                b = np.swapaxes(b, -1, -2)
+            if a.dtype.kind == "f" and a.dtype.itemsize < 4:
+                out = np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+            else:
+                out = np.matmul(a, b)
+            if type(out) is not np.ndarray:
+                out = np.asarray(out)
+            if out.shape != shape:
+                out = out.reshape(shape)
+            # A fresh C-ordered result is what `compute`'s copy makes; matmul's own output usually is one.
+            return [out if out.flags.c_contiguous and out.base is None else np.array(out, order="C")]
+
+        return fast

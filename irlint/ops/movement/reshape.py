@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.axes import as_int_array, int_values, vector_length
 from irlint.ops.movement.dims import dims_product, dynamic_shape
 from irlint.ops.movement.folding import fold
@@ -124,3 +125,7 @@ class Reshape(Op):
                 f"({int(np.prod(out, dtype=np.int64))} elements)"
             )
         return [x.reshape(out)]
+
+    def prepare(self, attrs: ReshapeAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """A constant target shape: the output shape computed by `compute` once per input shape."""
+        return None if consts[1] is None else reshaper(self, attrs, consts)

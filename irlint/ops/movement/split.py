@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import splitter
 from irlint.ops.movement.axes import as_int_array, normalize_axis, scalar_value
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
@@ -56,3 +57,7 @@ class Split(Op):
         ax = normalize_axis("Split", axis, x.ndim)
         _part(Dim(x.shape[ax], x.shape[ax]), attrs.num_splits, str(list(x.shape)))
         return [np.array(p, order="C") for p in np.split(x, attrs.num_splits, axis=ax)]
+
+    def prepare(self, attrs, consts):  # type: ignore[no-untyped-def]
+        """A constant axis: the cut points computed by `compute` once per input shape."""
+        return None if any(c is None for c in consts[1:]) else splitter(self, attrs, consts)

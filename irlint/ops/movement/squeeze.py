@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, vector_length
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
@@ -72,3 +73,9 @@ class Squeeze(Op):
             axes = {i for i, n in enumerate(x.shape) if n == 1}
         keep = [n for i, n in enumerate(x.shape) if not (i in axes and n == 1)]
         return [x.reshape(keep)]
+
+    def prepare(self, attrs: SqueezeAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """Constant (or no) axes: the output shape computed by `compute` once per input shape."""
+        if len(consts) > 1 and consts[1] is None:
+            return None
+        return reshaper(self, attrs, consts)

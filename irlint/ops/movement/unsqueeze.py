@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.fastpath import reshaper
 from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, vector_length
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
@@ -47,3 +48,7 @@ class Unsqueeze(Op):
         x = np.asarray(inputs[0])
         shape = _unsqueeze(tuple(Dim(n, n) for n in x.shape), as_int_array("Unsqueeze", "axes", inputs[1]))
         return [x.reshape([d.lo for d in shape])]
+
+    def prepare(self, attrs: NoAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """Constant axes: the output shape computed by `compute` once per input shape."""
+        return None if consts[1] is None else reshaper(self, attrs, consts)

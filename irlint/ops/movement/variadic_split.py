@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.fastpath import splitter
 from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, scalar_value, vector_length
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
@@ -66,3 +67,7 @@ class VariadicSplit(Op):
         )
         bounds = np.cumsum([p.lo for p in parts])[:-1]
         return [np.array(p, order="C") for p in np.split(x, bounds, axis=ax)]
+
+    def prepare(self, attrs, consts):  # type: ignore[no-untyped-def]
+        """Constant axis and lengths: the cut points computed by `compute` once per input shape."""
+        return None if any(c is None for c in consts[1:]) else splitter(self, attrs, consts)

@@ -103,16 +103,29 @@ class LSTMCell(_Cell):
     n_outputs = 2
 
     def compute(self, attrs: CellAttrs, inputs: Sequence[Array]) -> list[Array]:
-        x, h, c, w, r = (np.asarray(a, dtype=np.float64) for a in inputs[:5])
+        w, r = (np.asarray(a, dtype=np.float64) for a in inputs[3:5])
+        b = np.asarray(inputs[5], dtype=np.float64) if len(inputs) > 5 else np.zeros(4 * attrs.hidden_size)
+        return self.step(attrs, self.acts(attrs), inputs, w, r, b)
+
+    def step(self, attrs: CellAttrs, acts, inputs: Sequence[Array], w: Array, r: Array, b: Array) -> list[Array]:  # type: ignore[no-untyped-def]
+        x, h, c = (np.asarray(a, dtype=np.float64) for a in inputs[:3])
         hs = attrs.hidden_size
-        b = np.asarray(inputs[5], dtype=np.float64) if len(inputs) > 5 else np.zeros(4 * hs)
-        f_act, g_act, h_act = self.acts(attrs)
+        f_act, g_act, h_act = acts
         gates = _clip(x @ w.T + h @ r.T + b, attrs.clip)
         f, i, g, o = (gates[:, k * hs:(k + 1) * hs] for k in range(4))
         c_new = f_act(f) * c + f_act(i) * g_act(g)
         h_new = f_act(o) * h_act(c_new)
         dtype = np.asarray(inputs[0]).dtype
         return [h_new.astype(dtype), c_new.astype(dtype)]
+
+    def prepare(self, attrs: CellAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """Constant weights: converted to float64 once instead of every time step."""
+        if any(c is None for c in consts[3:]):
+            return None
+        w, r = (np.asarray(a, dtype=np.float64) for a in consts[3:5])
+        b = np.asarray(consts[5], dtype=np.float64) if len(consts) > 5 else np.zeros(4 * attrs.hidden_size)
+        acts = self.acts(attrs)
+        return lambda args: self.step(attrs, acts, args, w, r, b)
 
 
 @register
@@ -128,9 +141,21 @@ class GRUCell(_Cell):
         return (4 if getattr(attrs, "linear_before_reset", False) else 3) * attrs.hidden_size
 
     def compute(self, attrs: GRUAttrs, inputs: Sequence[Array]) -> list[Array]:  # type: ignore[override]
-        x, h, w, r, b = (np.asarray(a, dtype=np.float64) for a in inputs)
+        w, r, b = (np.asarray(a, dtype=np.float64) for a in inputs[2:])
+        return self.step(attrs, self.acts(attrs), inputs, w, r, b)
+
+    def prepare(self, attrs: GRUAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """Constant weights: converted to float64 once instead of every time step."""
+        if any(c is None for c in consts[2:]):
+            return None
+        w, r, b = (np.asarray(a, dtype=np.float64) for a in consts[2:])
+        acts = self.acts(attrs)
+        return lambda args: self.step(attrs, acts, args, w, r, b)
+
+    def step(self, attrs: GRUAttrs, acts, inputs: Sequence[Array], w: Array, r: Array, b: Array) -> list[Array]:  # type: ignore[no-untyped-def]
+        x, h = (np.asarray(a, dtype=np.float64) for a in inputs[:2])
         hs = attrs.hidden_size
-        f_act, g_act = self.acts(attrs)
+        f_act, g_act = acts
         wz, wr, wh = (w[k * hs:(k + 1) * hs] for k in range(3))
         rz, rr, rh = (r[k * hs:(k + 1) * hs] for k in range(3))
         bz, br = b[:hs], b[hs:2 * hs]
@@ -153,7 +178,19 @@ class RNNCell(_Cell):
     arity = (5, 5)
 
     def compute(self, attrs: CellAttrs, inputs: Sequence[Array]) -> list[Array]:
-        x, h, w, r, b = (np.asarray(a, dtype=np.float64) for a in inputs)
-        (f_act,) = self.acts(attrs)
+        w, r, b = (np.asarray(a, dtype=np.float64) for a in inputs[2:])
+        return self.step(attrs, self.acts(attrs), inputs, w, r, b)
+
+    def prepare(self, attrs: CellAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """Constant weights: converted to float64 once instead of every time step."""
+        if any(c is None for c in consts[2:]):
+            return None
+        w, r, b = (np.asarray(a, dtype=np.float64) for a in consts[2:])
+        acts = self.acts(attrs)
+        return lambda args: self.step(attrs, acts, args, w, r, b)
+
+    def step(self, attrs: CellAttrs, acts, inputs: Sequence[Array], w: Array, r: Array, b: Array) -> list[Array]:  # type: ignore[no-untyped-def]
+        x, h = (np.asarray(a, dtype=np.float64) for a in inputs[:2])
+        (f_act,) = acts
         h_new = f_act(_clip(x @ w.T + h @ r.T + b, attrs.clip))
         return [h_new.astype(np.asarray(inputs[0]).dtype)]

@@ -1,0 +1,342 @@
+"""A TensorIterator/Loop compiled against its body's program, and the state of one execution of it.
+
+`LoopCode` is built once per layer from `irlint.controlflow`'s plan (never re-derived here): which
+slot each body Parameter is filled from (state, slice, current iteration), where the condition and
+every output are read, and the back edges as slot copies. `ConcatBuffer` assembles a concatenated
+output by writing each iteration's part in place into a buffer sized for the iterations (grown
+geometrically while a Loop's count is unknown) instead of collecting parts and concatenating.
+Both drivers of the executor — the plain one and the event generator — use these, so they cannot
+differ in what a loop means.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from irlint.controlflow import EntryKind, LoopPlan, PlanEntry, concat_order, loop_plan
+from irlint.interp.errors import ExecutionError
+from irlint.interp.program import Program, program_for
+from irlint.ir.declared import declared_info
+from irlint.ir.model import Layer
+
+# How a body Parameter receives its value in each iteration.
+FROM_STATE, FROM_SLICE, FROM_ITERATION, UNFED = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class LoopCode:
+    layer: Layer
+    plan: LoopPlan
+    body: Program
+    fed: tuple[tuple[Layer, int | None, int], ...]  # body Parameter, its slot (None: no output), FROM_*
+    has_cur: bool  # a Loop with a current_iteration input
+    cur_pid: int | None
+    cur_dtype: np.dtype | None
+    cur_rank: int | None
+    cond_slot: int | None  # Loop: the slot holding the body condition
+    outputs: tuple[tuple[PlanEntry, int], ...]  # data output entry, slot of its Result's value
+    back_slots: tuple[tuple[int, int], ...]  # (body Parameter slot, Result source slot) for fast runs
+    back_swap: bool  # a back edge reads a slot another one writes: read them all before writing
+    back_results: tuple[tuple[int | None, int], ...]  # (body Parameter id, Result slot): the `state` updates
+    # For listeners: the keys of IterationStarted.params and IterationFinished.results and a getter of their
+    # values from the slots. `param_keys` is None when the params cannot be read from slots alone (an entry
+    # names no body Parameter, or a back edge adds a key after the first iteration): then `LoopRun.params`.
+    param_keys: tuple[int | None, ...] | None
+    param_values: Callable[[list], tuple] | None
+    result_keys: tuple[int | None, ...]
+    result_values: Callable[[list], tuple]
+
+
+_CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
+
+
+def loop_code(layer: Layer) -> LoopCode:
+    """The compiled form of a TensorIterator/Loop layer (once per layer object)."""
+    code = _CODE.get(layer)
+    if code is not None:
+        return code
+    assert layer.body is not None
+    plan = loop_plan(layer)
+    body = program_for(layer.body)
+    cur = plan.current_iteration
+    sliced = {pe.body_layer for pe in plan.sliced_inputs}
+    state = {pe.body_layer for pe in plan.state_inputs}
+    fed = []
+    for p in body.param_layers:
+        if cur is not None and p.id == cur.body_layer:
+            how = FROM_ITERATION
+        elif p.id in sliced:
+            how = FROM_SLICE
+        elif p.id in state:
+            how = FROM_STATE
+        else:
+            how = UNFED
+        fed.append((p, body.params.get(p.id), how))
+    cur_decl = declared_info(layer.body.layer(cur.body_layer)) if cur is not None else None  # type: ignore[arg-type]
+    cur_dtype = cur_decl.etype.dtype if cur_decl is not None and cur_decl.etype is not None else None
+    cur_rank = cur_decl.rank if cur_decl is not None else None
+
+    def result_slot(pe: PlanEntry, what: str) -> int:
+        slot = body.result_slots.get(pe.body_layer)
+        if slot is None:
+            raise ExecutionError(f"{layer.describe()}: {what} reads body layer {pe.body_layer}, which is not a "
+                                 f"Result with an input", layer)
+        return slot
+
+    cond = plan.condition if plan.is_loop else None
+    cond_slot = result_slot(cond, "the execution condition") if cond is not None else None
+    outputs = tuple((pe, result_slot(pe, f"output port {pe.port}")) for pe in plan.data_outputs)
+    produced = {pe.port for pe, _ in outputs}
+    for port in layer.outputs:
+        if port.id not in produced:
+            raise ExecutionError(f"{layer.describe()}: output port {port.id} is produced by no port_map entry", layer)
+    back_results = tuple((pid, body.result_slots[rid]) for pid, rid in plan.back.items() if rid in body.result_slots)
+    back_slots = tuple((body.params[pid], src) for pid, src in back_results
+                       if pid in body.params and pid in state and pid not in sliced
+                       and (cur is None or pid != cur.body_layer))
+    back_swap = bool({d for d, _ in back_slots} & {s for _, s in back_slots})
+    # The order IterationStarted.params has (a dict built as state, then slices, then the iteration).
+    keys = dict.fromkeys(pe.body_layer for pe in plan.state_inputs)
+    keys.update(dict.fromkeys(pe.body_layer for pe in plan.sliced_inputs))
+    if cur is not None:
+        keys[cur.body_layer] = None
+    simple = all(k in body.params for k in keys) and all(pid in state for pid, _ in back_results)
+    param_keys = tuple(keys) if simple else None
+    result_keys = tuple(body.result_slots)
+    code = LoopCode(layer, plan, body, tuple(fed), cur is not None, cur.body_layer if cur is not None else None,
+                    cur_dtype, cur_rank, cond_slot, outputs, back_slots, back_swap, back_results, param_keys,
+                    _getter([body.params[k] for k in keys]) if simple else None, result_keys,
+                    _getter(list(body.result_slots.values())))
+    _CODE[layer] = code
+    return code
+
+
+def _getter(slots: list[int]) -> Callable[[list], tuple]:
+    """A function slots -> tuple of the values at these indices (in C for two or more)."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        i = slots[0]
+        return lambda values: (values[i],)
+    return lambda values: ()
+
+
+def take(arr: np.ndarray, prefix: tuple[slice, ...], lo: int, hi: int) -> np.ndarray:
+    """Elements [lo, hi) along the axis after `prefix`, as a fresh C-ordered array (what np.take gives)."""
+    return arr[(*prefix, slice(lo, hi))].copy()
+
+
+Allocate = Callable[[Layer, tuple[int, ...], np.dtype], np.ndarray]
+
+
+class ConcatBuffer:
+    """One concatenated output, written in place: iteration k's part goes to its block of the buffer.
+
+    `count` is the exact number of iterations when known before running (a TensorIterator), else None
+    (a Loop: the buffer grows by doubling up to `limit`). A part that does not match the first one's
+    shape and type (the body's shapes change between iterations) switches to collecting the parts and
+    concatenating them at the end, exactly as before; so does a reversed output of unknown count.
+    """
+
+    __slots__ = (
+        "allocate",
+        "axis",
+        "axis_of",
+        "buf",
+        "count",
+        "dtype",
+        "entry",
+        "layer",
+        "limit",
+        "max_bytes",
+        "n",
+        "parts",
+        "plen",
+        "reversed",
+        "scalar",
+        "shape",
+    )
+
+    def __init__(self, layer: Layer, entry: PlanEntry, count: int | None, limit: float,
+                 axis_of: Callable[[int], int], allocate: Allocate, max_bytes: int) -> None:
+        self.layer = layer
+        self.max_bytes = max_bytes
+        self.entry = entry
+        self.count = count
+        self.limit = limit
+        self.axis_of = axis_of
+        self.allocate = allocate
+        self.buf: np.ndarray | None = None
+        self.parts: list[np.ndarray] | None = None
+        self.n = 0
+        self.scalar = False
+        self.reversed = entry.reversed
+        self.axis = self.plen = 0
+        self.shape: tuple[int, ...] = ()
+        self.dtype: np.dtype | None = None
+
+    def add(self, value: np.ndarray) -> None:
+        if self.n == 0 and self.parts is None:
+            self.scalar = value.ndim == 0
+        if self.scalar:
+            value = value.reshape(1)
+        if self.parts is not None:
+            self.parts.append(value)
+        elif self.buf is None:
+            if self.reversed and self.count is None:
+                self.parts = [value]
+            else:
+                self.start(value)
+        elif value.shape != self.shape or value.dtype != self.dtype:
+            self.parts = self.written()
+            self.parts.append(value)
+            self.buf = None
+        else:
+            self.put(value)
+        self.n += 1
+
+    def start(self, value: np.ndarray) -> None:
+        self.axis = self.axis_of(value.ndim)
+        self.shape, self.dtype, self.plen = value.shape, value.dtype, value.shape[self.axis]
+        if self.plen == 0:  # empty parts: nothing to place, collect them
+            self.parts = [value]
+            return
+        capacity = self.count if self.count is not None else self.capacity(64, 1)
+        self.buf = self.alloc(max(capacity, 1))
+        self.put(value)
+
+    def capacity(self, want: float, need: int) -> int:
+        """Room for `want` parts, at most `limit`, and no more than the budget holds (but `need` at least:
+        then the allocation itself refuses, as the concatenation would have)."""
+        per = math.prod(self.shape) * self.dtype.itemsize  # type: ignore[union-attr]
+        want = min(want, self.limit)
+        if per:
+            want = min(want, max(need, self.max_bytes // per))
+        return int(max(want, need))
+
+    def alloc(self, capacity: int) -> np.ndarray:
+        shape = list(self.shape)
+        shape[self.axis] = self.plen * capacity
+        return self.allocate(self.layer, tuple(shape), self.dtype)  # type: ignore[arg-type]
+
+    def block(self, k: int) -> tuple[slice, ...]:
+        return (slice(None),) * self.axis + (slice(k * self.plen, (k + 1) * self.plen),)
+
+    def put(self, value: np.ndarray) -> None:
+        buf = self.buf
+        assert buf is not None
+        k = self.n
+        capacity = buf.shape[self.axis] // self.plen
+        if self.reversed:
+            k = self.count - 1 - k  # type: ignore[operator]
+        elif self.count is None and k >= capacity:
+            grown = self.alloc(self.capacity(2 * capacity, k + 1))
+            grown[self.block_range(capacity)] = buf
+            self.buf = buf = grown
+        buf[self.block(k)] = value
+
+    def block_range(self, k: int) -> tuple[slice, ...]:
+        return (slice(None),) * self.axis + (slice(0, k * self.plen),)
+
+    def written(self) -> list[np.ndarray]:
+        """The parts written so far, in iteration order (views of the buffer)."""
+        assert self.buf is not None
+        if self.reversed:
+            return [self.buf[self.block(self.count - 1 - k)] for k in range(self.n)]  # type: ignore[operator]
+        return [self.buf[self.block(k)] for k in range(self.n)]
+
+    def result(self, concatenate: Callable[[list[np.ndarray]], np.ndarray]) -> np.ndarray:
+        """The assembled output; `concatenate` joins collected parts (and shapes the empty output)."""
+        if self.parts is not None or self.buf is None:
+            return concatenate(concat_order(self.entry, self.parts or []))
+        buf = self.buf
+        if buf.shape[self.axis] == self.n * self.plen:
+            return buf
+        if self.reversed:  # a TensorIterator stopped early cannot happen; keep the written blocks
+            return concatenate(concat_order(self.entry, self.written()))
+        return np.ascontiguousarray(buf[self.block_range(self.n)])
+
+
+class LoopRun:
+    """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
+    output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
+
+    __slots__ = ("buffers", "code", "events", "fills", "last", "limit", "parts", "slices", "state", "unbounded")
+
+    def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
+                 slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
+                 events: bool) -> None:
+        self.code = code
+        self.limit = limit
+        self.unbounded = unbounded
+        self.state = state  # body Parameter id -> value before the first iteration (then: as the events see it)
+        self.slices = slices  # body Parameter id -> (array, axis, SliceSpec)
+        self.buffers = buffers  # output port -> buffer of a concatenated output
+        self.last: dict[int | None, np.ndarray] = {}
+        self.events = events  # someone listens: keep `state` as the IterationStarted events show it
+        prefix = {pid: (slice(None),) * axis for pid, (_a, axis, _s) in slices.items()}
+        self.parts = [(pid, arr, prefix[pid], spec) for pid, (arr, _axis, spec) in slices.items()]
+        self.fills = [(slot, p.id, slices[p.id][0], prefix[p.id], slices[p.id][2]) for p, slot, how in code.fed
+                      if how == FROM_SLICE and slot is not None]
+
+    def enter(self, slots: list) -> None:
+        """Before the first iteration: state Parameters take their initial values; an unfed one is an error."""
+        for p, slot, how in self.code.fed:
+            if how == UNFED:
+                raise ExecutionError(f"{p.describe()} receives no value", p)
+            if how == FROM_STATE and slot is not None:
+                slots[slot] = self.state[p.id]
+
+    def fill(self, slots: list, k: int) -> None:
+        """The sliced Parameters' parts for iteration k (no listener: only those a Parameter reads)."""
+        for slot, _pid, arr, prefix, spec in self.fills:
+            lo, hi = spec.bounds(k)  # type: ignore[attr-defined]
+            slots[slot] = take(arr, prefix, lo, hi)
+
+    def params(self, slots: list, k: int, value: np.ndarray | None) -> dict[int | None, np.ndarray]:
+        """Iteration k's body Parameter values as the IterationStarted event shows them (state, then the
+        slices, then the current iteration `value`); the Parameters' slots take the same arrays."""
+        params = dict(self.state)
+        for pid, arr, prefix, spec in self.parts:  # every sliced input, also one no Parameter reads
+            lo, hi = spec.bounds(k)  # type: ignore[attr-defined]
+            params[pid] = take(arr, prefix, lo, hi)
+        for slot, pid, *_ in self.fills:
+            slots[slot] = params[pid]
+        code = self.code
+        if code.has_cur:
+            params[code.cur_pid] = value  # type: ignore[assignment]
+        return params
+
+    def collect(self, slots: list, final: bool) -> None:
+        """After an iteration: each concatenated output takes its part; the final one gives the last values."""
+        buffers = self.buffers
+        for pe, slot in self.code.outputs:
+            buf = buffers.get(pe.port)
+            if buf is not None:
+                buf.add(slots[slot])
+            elif final:
+                self.last[pe.port] = slots[slot]
+
+    def carry(self, slots: list) -> None:
+        """Back edges: each merged Parameter takes its Result's value (all read before any is written)."""
+        code = self.code
+        if self.events:
+            state = self.state
+            for pid, src in code.back_results:
+                state[pid] = slots[src]
+        if code.back_swap:
+            values = [slots[src] for _d, src in code.back_slots]
+            for (dst, _s), v in zip(code.back_slots, values):
+                slots[dst] = v
+        else:
+            for dst, src in code.back_slots:
+                slots[dst] = slots[src]
+
+
+CONCAT = EntryKind.CONCAT_OUTPUT

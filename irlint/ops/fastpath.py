@@ -1,0 +1,67 @@
+"""Helpers for `Op.prepare`: kernels for the interpreter's hot loop that check once, not per call.
+
+A prepared kernel is bound per layer and run; it must give exactly what `compute` gives on valid
+inputs. Where the output's shape depends only on the input's shape and constant inputs (Squeeze,
+Unsqueeze, Reshape with a constant shape), the checked `compute` runs once per input shape and
+later calls only reshape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from irlint.ops.base import Op
+
+
+def reshaper(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
+    """A kernel for an op whose result is `x.reshape(S)`, S a function of x.shape alone (the other
+    inputs constant): `compute` decides S (and checks) the first time a shape is seen."""
+    shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def fast(args: list[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        shape = shapes.get(x.shape)
+        if shape is None:
+            out = np.asarray(op.compute(attrs, args)[0])
+            shapes[x.shape] = out.shape
+            return [out]
+        return [x.reshape(shape)]
+
+    return fast
+
+
+def splitter(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
+    """A kernel for an op that cuts x into C-ordered parts along one axis at points that depend on
+    x.shape alone: `compute` runs (and checks) the first time a shape is seen, and gives the points."""
+    cuts: dict[tuple[int, ...], tuple[tuple[slice, ...], ...]] = {}
+    axis = int(np.asarray(consts[1]).reshape(-1)[0])
+
+    def fast(args: list[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        where = cuts.get(x.shape)
+        if where is None:
+            outs = [np.asarray(o) for o in op.compute(attrs, args)]  # checks the axis too
+            cuts[x.shape] = _cut_points(axis + x.ndim if axis < 0 else axis, [o.shape[axis] for o in outs])
+            return outs
+        return [_c_ordered(x[w]) for w in where]
+
+    return fast
+
+
+def _cut_points(axis: int, lengths: list[int]) -> tuple[tuple[slice, ...], ...]:
+    """The index of each consecutive part of x along `axis`."""
+    out, lo = [], 0
+    for n in lengths:
+        hi = lo + n
+        out.append((slice(None),) * axis + (slice(lo, hi),))
+        lo = hi
+    return tuple(out)
+
+
+def _c_ordered(part: np.ndarray) -> np.ndarray:
+    """The part as `compute`'s C-ordered copy would hold it; a part that already is C-contiguous (a
+    block of rows, or of a size-1 leading axis) is kept as a view of x (never mutated, same bits)."""
+    return part if part.flags.c_contiguous else np.array(part, order="C")
