@@ -25,11 +25,12 @@ import graphviz
 import numpy as np
 from irlint.viewer import style
 
+from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.types import format_shape
 
-CONTROL_FLOW = ("TensorIterator", "Loop")
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
 LEGEND_MAX = 60
 
@@ -70,7 +71,7 @@ def slicing_label(e: PortMapEntry, spec=None) -> str:  # type: ignore[no-untyped
     where a negative start/end counts from the end and `end` is inclusive (end=-1: through the last)."""
     if not e.sliced:
         return ""
-    part = e.part_size or 1
+    part = part_length(e.part_size)
     if spec is not None and spec.iterations:
         first, last = spec.bounds(0), spec.bounds(spec.iterations - 1)
 
@@ -80,9 +81,9 @@ def slicing_label(e: PortMapEntry, spec=None) -> str:  # type: ignore[no-untyped
         order = "reversed, " if spec.reverse else ""
         return f"axis {e.axis}: {order}{spec.iterations} slices, it 0 <- {span(first)} ... it " \
                f"{spec.iterations - 1} <- {span(last)}"
-    start = 0 if e.start is None else e.start
-    end = -1 if e.end is None else e.end
-    stride = 1 if e.stride is None else e.stride
+    start = DEFAULT_START if e.start is None else e.start
+    end = DEFAULT_END if e.end is None else e.end
+    stride = DEFAULT_STRIDE if e.stride is None else e.stride
 
     def where(v: int, inclusive: bool) -> str:
         if v >= 0:
@@ -245,9 +246,9 @@ def _graph(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int, specials: M
 def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
     assert layer.body is not None
     specials: dict[int, str] = {}
-    for e in layer.port_map:
-        if e.purpose and e.internal_layer_id is not None:
-            specials[e.internal_layer_id] = f"({e.purpose})"
+    for pe in loop_plan(layer).of(EntryKind.CURRENT_ITERATION, EntryKind.CONDITION_OUTPUT):
+        if pe.body_layer is not None:
+            specials[pe.body_layer] = f"({pe.entry.purpose})"
     with g.subgraph(name="cluster_" + node_id(layer)) as sub:
         attrs = dict(style.CLUSTER)
         found = ctx.by_layer.get(layer.path, [])
@@ -428,36 +429,38 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
             assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
                 targets.append((f"{node_id(dst)}_in{e.to_port}", "", None))
-            for entry in dst.port_map:
-                if entry.direction == "input" and entry.external_port_id == e.to_port:
-                    par = dst.body.layer(entry.internal_layer_id)
-                    ghost = ctx.entry_ghost.get(id(entry))
-                    if par is not None:
-                        info = ctx.loops.get(dst.path)
-                        spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
-                        kind = slicing_label(entry, spec) or ("initial value" if any(
-                            be.to_layer == par.id for be in dst.back_edges) else "invariant")
-                        inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
-                        targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner_note), entry))
-                    elif ghost is not None:
-                        targets.append((ghost, "to a missing body layer", entry))
+            for pe in loop_plan(dst).input_for_port(e.to_port):
+                entry = pe.entry
+                par = dst.body.layer(entry.internal_layer_id)
+                ghost = ctx.entry_ghost.get(id(entry))
+                if par is not None:
+                    info = ctx.loops.get(dst.path)
+                    spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
+                    kind = slicing_label(entry, spec) if pe.kind is EntryKind.SLICED_INPUT else \
+                        "initial value" if pe.kind is EntryKind.MERGED_INPUT else "invariant"
+                    inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
+                    targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner_note), entry))
+                elif ghost is not None:
+                    targets.append((ghost, "to a missing body layer", entry))
         else:
             targets.append((node_id(dst), "", None))
         sources: list[tuple[str, str, PortMapEntry | None]] = []
         if src_exp:
             assert src.body is not None
-            for entry in src.port_map:
-                if entry.direction == "output" and entry.external_port_id == e.from_port:
-                    res = src.body.layer(entry.internal_layer_id)
-                    ghost = ctx.entry_ghost.get(id(entry))
-                    if res is not None:
-                        kind = f"concat axis {entry.axis}" if entry.sliced else "last value"
-                        if entry.sliced and entry.stride is not None and entry.stride < 0:
-                            kind += " (reversed)"
-                        inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
-                        sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner_note), entry))
-                    elif ghost is not None:
-                        sources.append((ghost, "from a missing body layer", entry))
+            for pe in loop_plan(src).data_outputs:
+                if pe.port != e.from_port:
+                    continue
+                entry = pe.entry
+                res = src.body.layer(entry.internal_layer_id)
+                ghost = ctx.entry_ghost.get(id(entry))
+                if res is not None:
+                    kind = f"concat axis {entry.axis}" if pe.kind is EntryKind.CONCAT_OUTPUT else "last value"
+                    if pe.kind is EntryKind.CONCAT_OUTPUT and pe.reversed:
+                        kind += " (reversed)"
+                    inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
+                    sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner_note), entry))
+                elif ghost is not None:
+                    sources.append((ghost, "from a missing body layer", entry))
         else:
             sources.append((node_id(src), note, None))
         # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.

@@ -15,9 +15,9 @@ import weakref
 from dataclasses import dataclass
 from enum import Enum
 
-from irlint.ir.model import BackEdge, Layer, PortMapEntry
+from irlint.ir.model import CONTROL_FLOW, BackEdge, Layer, PortMapEntry
 
-CONTROL_FLOW = ("TensorIterator", "Loop")
+__all__ = ["CONTROL_FLOW", "EntryKind", "LoopPlan", "PlanEntry", "loop_plan"]
 TRIP_COUNT_PORT = 0  # Loop input ports without port_map entries
 CONDITION_PORT = 1
 

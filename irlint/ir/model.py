@@ -21,6 +21,8 @@ from irlint.ir.source import SourceMap
 from irlint.ir.weights import Weights
 from irlint.types import ElementType, Shape
 
+CONTROL_FLOW = ("TensorIterator", "Loop")  # the layer types with a <body>, port_map and back_edges
+
 
 def _empty() -> Mapping[str, str]:
     return MappingProxyType({})

@@ -17,13 +17,12 @@ from xml.parsers import expat
 
 from irlint.diagnostics import Diagnostic
 from irlint.ir import codes
-from irlint.ir.model import BackEdge, Edge, Graph, Layer, Port, PortMapEntry
+from irlint.ir.model import CONTROL_FLOW, BackEdge, Edge, Graph, Layer, Port, PortMapEntry
 from irlint.ir.source import LayerParts, SourceMap
 from irlint.rule import Rule
 from irlint.types import ElementType, Shape, element_type, parse_dim
 
 SUPPORTED_VERSIONS = (10, 11)
-CONTROL_FLOW = ("TensorIterator", "Loop")
 MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
 # No real IR comes near these: its longest tags are a few KiB, its elements have a few dozen attributes.
 # They bound the parse in time and memory: expat (without reparse deferral) rescans an unfinished

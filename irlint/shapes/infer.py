@@ -14,7 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from irlint.controlflow import EntryKind, SliceError, iteration_bound, loop_plan, refine_with_body_condition, resolve
+from irlint.controlflow import (
+    CONTROL_FLOW,
+    EntryKind,
+    SliceError,
+    iteration_bound,
+    loop_plan,
+    refine_with_body_condition,
+    resolve,
+)
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.controlflow.readings import part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
@@ -126,7 +134,7 @@ class _Inferer:
                 self.set_outputs(layer, [self.const(layer)])
             elif layer.type == "Result":
                 continue
-            elif layer.type in ("TensorIterator", "Loop") and layer.body is not None:
+            elif layer.type in CONTROL_FLOW and layer.body is not None:
                 self.loop(graph, layer)
             else:
                 self.op(graph, layer)

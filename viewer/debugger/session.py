@@ -9,6 +9,7 @@ a hook breakpoint checks at every event (the stepper itself knows nothing about 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -104,7 +105,9 @@ class Session:
     notes: list[str] = field(default_factory=list)  # e.g. which inputs are random (shown prominently)
     stepper: Stepper = field(init=False)
     # (layer path, iteration tuple) -> output tensors (Results: the tensor they receive); guarded by _lock
-    values: dict[tuple[str, Iteration], tuple[np.ndarray, ...]] = field(default_factory=dict)
+    # oldest first: evicting from the front of an OrderedDict stays O(1) (a dict's first key is found by
+    # scanning past the holes its deletions left, which made a long continue slow down steadily)
+    values: OrderedDict[tuple[str, Iteration], tuple[np.ndarray, ...]] = field(default_factory=OrderedDict)
     log: list[str] = field(default_factory=list)
     _held: int = 0  # bytes of the recorded tensors
     progress: Progress = field(default_factory=Progress)
@@ -157,8 +160,7 @@ class Session:
             self._held += sum(a.nbytes for a in tensors)
             while len(self.values) > 1 and (len(self.values) > MAX_RECORDED
                                             or self._held > self.options.memory_budget):
-                old_path, old_its = next(iter(self.values))
-                dropped = self.values.pop((old_path, old_its))
+                (old_path, old_its), dropped = self.values.popitem(last=False)
                 self._seen[old_path].pop(old_its, None)
                 self._held -= sum(a.nbytes for a in dropped)
 
