@@ -53,7 +53,7 @@ class Interpolate1Attrs:
 
 
 @dataclass(frozen=True)
-class Plan:
+class ResizeMethod:
     """How to resize: the Interpolate-4 reading of any version."""
 
     mode: str
@@ -172,7 +172,8 @@ def pillow_weights(mode: str, in_len: int, out_len: int, a: float) -> np.ndarray
     return np.divide(w, total, out=w.copy(), where=total != 0)
 
 
-def resize(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int], scales: Sequence[F32], plan: Plan) -> np.ndarray:
+def resize(x: np.ndarray, axes: Sequence[int], sizes: Sequence[int], scales: Sequence[F32],
+           plan: ResizeMethod) -> np.ndarray:
     """Resize the (already padded) `x` along `axes` to `sizes`, reading coordinates with `scales`."""
     downsample = any(s < F32(1) for s in scales)
     y = x if plan.mode == "nearest" else x.astype(np.float64)
@@ -226,7 +227,7 @@ def _check_axes(op: str, axes: Sequence[int], rank: int) -> list[int]:
 class _InterpolateBase(Op):
     modes: tuple[str, ...] = MODES
 
-    def check_plan(self, plan: Plan) -> Plan:
+    def check_plan(self, plan: ResizeMethod) -> ResizeMethod:
         op = self.types[0]
         for value, allowed, name in ((plan.mode, self.modes, "mode"), (plan.transform, TRANSFORMS,
                                      "coordinate_transformation_mode"), (plan.nearest, NEAREST, "nearest_mode")):
@@ -245,8 +246,8 @@ class Interpolate4(_InterpolateBase):
     arity = (3, 4)
     axes_input = 3
 
-    def plan(self, attrs: Interpolate4Attrs) -> Plan:
-        return self.check_plan(Plan(attrs.mode.lower(), attrs.coordinate_transformation_mode.lower(),
+    def plan(self, attrs: Interpolate4Attrs) -> ResizeMethod:
+        return self.check_plan(ResizeMethod(attrs.mode.lower(), attrs.coordinate_transformation_mode.lower(),
                                     attrs.nearest_mode.lower(), attrs.antialias, attrs.cube_coeff))
 
     def _by_sizes(self, attrs: Interpolate4Attrs) -> bool:
@@ -355,7 +356,7 @@ class Interpolate1(_InterpolateBase):
     Attrs = Interpolate1Attrs
     arity = (2, 2)
 
-    def plan(self, attrs: Interpolate1Attrs, rank: int) -> Plan:
+    def plan(self, attrs: Interpolate1Attrs, rank: int) -> ResizeMethod:
         mode = attrs.mode.lower()
         if mode == "linear":
             if rank > 5:
@@ -367,7 +368,7 @@ class Interpolate1(_InterpolateBase):
         elif mode in ("linear", "linear_onnx") and not any(attrs.pads_begin) and not any(attrs.pads_end) \
                 and not (rank == 4 and set(attrs.axes) == {2, 3}):
             transform = "half_pixel"
-        return self.check_plan(Plan(mode, transform, "simple", attrs.antialias, -0.75))
+        return self.check_plan(ResizeMethod(mode, transform, "simple", attrs.antialias, -0.75))
 
     def infer(self, attrs: Interpolate1Attrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, target = inputs
