@@ -99,7 +99,7 @@ class SpaceToBatch(Op):
             split += [size // b, b]
         y = padded.reshape(split)
         y = y.transpose([2 + 2 * i for i in range(n)] + [0] + [1 + 2 * i for i in range(n)])
-        return [np.ascontiguousarray(y).reshape([x.shape[0] * int(np.prod(block))] + split[1::2])]
+        return [np.ascontiguousarray(y).reshape([x.shape[0] * int(np.prod(block)), *split[1::2]])]
 
 
 @register
@@ -143,7 +143,7 @@ class BatchToSpace(Op):
             raise OpError(f"BatchToSpace: batch {x.shape[0]} is not a multiple of the block product {total}")
         n = x.ndim - 1
         batch = x.shape[0] // total
-        y = x.reshape(list(block[1:]) + [batch] + list(x.shape[1:]))
+        y = x.reshape([*list(block[1:]), batch, *list(x.shape[1:])])
         order = [n]
         for i in range(n):
             order += [n + 1 + i, i]
