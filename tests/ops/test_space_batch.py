@@ -77,5 +77,6 @@ def test_round_trip_and_errors() -> None:
     bad = [TensorInfo(I64, static_shape([4]), np.array([2, 1, 1, 1], np.int64)), *vals[1:]]
     with pytest.raises(OpError, match=r"block_shape\[0\]"):
         s2b.infer(s2b.Attrs(), [TensorInfo(F32, static_shape([2, 3, 4, 5])), *bad])
-    (out,) = s2b.infer(s2b.Attrs(), [TensorInfo(F32, static_shape([2, 3, 4, 6])), TensorInfo(I64, static_shape([4])), *vals[1:]])
+    (out,) = s2b.infer(s2b.Attrs(), [TensorInfo(F32, static_shape([2, 3, 4, 6])), TensorInfo(I64, static_shape([4])),
+                                     *vals[1:]])
     assert out.shape is not None and len(out.shape) == 4 and not out.shape[0].is_static
