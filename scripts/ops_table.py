@@ -104,6 +104,11 @@ def run_conformance(test_dir: str = "tests/ops") -> dict:
                         f"--junitxml={junit}", "-o", "junit_family=xunit1"], cwd=ROOT, env=env, check=False)
         outcome = _junit_outcomes(junit)
         lines = log.read_text().splitlines() if log.exists() else []
+    return summarize(lines, outcome)
+
+
+def summarize(lines: list[str], outcome: dict[tuple[str, str], str]) -> dict:
+    """Per op type: covering files, IR versions, tests and failures (a test missing from the report fails)."""
     ops: dict[str, dict] = {}
     for line in lines:
         test_id, type_name, version = line.split("\t")

@@ -50,3 +50,23 @@ def test_run_columns_are_ignored_but_the_op_columns_are_not() -> None:
     b = "| Add | opset1 | yes | yes | none | - |"
     assert gen.without_run_columns(a) == gen.without_run_columns(b)
     assert gen.without_run_columns(a) != gen.without_run_columns(b.replace("opset1", "opset2"))
+
+
+def test_conformance_join_marks_an_op_failed_when_one_of_its_tests_fails(tmp_path) -> None:
+    gen = _generator()
+    junit = tmp_path / "j.xml"
+    junit.write_text(
+        '<testsuites><testsuite>'
+        '<testcase file="tests/ops/t.py" name="test_a[1]"/>'
+        '<testcase file="tests/ops/t.py" name="test_a[2]"><failure message="x"/></testcase>'
+        '<testcase file="tests/ops/u.py" name="test_b"><skipped/></testcase>'
+        '</testsuite></testsuites>')
+    lines = ["tests/ops/t.py::test_a[1]\tAdd\topset1", "tests/ops/t.py::test_a[2]\tAdd\topset1",
+             "tests/ops/t.py::test_a[1]\tEye\topset9", "tests/ops/u.py::test_b\tTile\topset1"]
+    ops = gen.summarize(lines, gen._junit_outcomes(junit))["ops"]
+    assert ops["Add"] == {"files": ["tests/ops/t.py"], "versions": ["opset1"], "result": "fail", "tests": 2,
+                          "failed": 1}
+    assert ops["Eye"]["result"] == "pass"
+    assert ops["Tile"]["result"] == "fail"  # a skipped test does not count as conformance
+    row = gen.ops_doc({"date": "D", "ops": ops}, {"Add": ["opset1"]})
+    assert "| Add | opset1 | yes | yes | `tests/ops/t.py` | fail (1/2; opset1) |" in row
