@@ -49,3 +49,33 @@ def test_errors() -> None:
     with pytest.raises(OpError, match="do not match"):
         op.compute(attrs, [np.ones(3, np.float32), np.zeros((5, 4), np.float32), np.zeros((4, 2, 3), np.float32),
                            np.zeros((1, 2, 3), np.float32)])
+
+
+@pytest.mark.parametrize("normalized", [True, False])
+@pytest.mark.parametrize("counts", [(40, 20), (60, 8)])
+def test_generate_proposals_9(normalized, counts) -> None:
+    ops9 = pytest.importorskip("openvino.opset9")
+    n = 2
+    feeds = [_feed() for _ in range(n)]
+    feed = {"info": np.array([[50.0, 60.0, 1.0], [45.0, 70.0, 1.5]], np.float32),
+            "anchors": feeds[0]["anchors"].reshape(H, W, A, 4),
+            "deltas": np.stack([f["deltas"] for f in feeds]), "scores": np.stack([f["scores"] for f in feeds])}
+    params = [ops9.parameter(list(v.shape), np.float32, name=k) for k, v in feed.items()]
+    node = ops9.generate_proposals(*params, 2.0, 0.6, counts[0], counts[1], normalized)
+    model = ov.Model([ops9.result(node.output(k), name=f"y{k}") for k in range(3)], params)
+    check_op(model, feed, "GenerateProposals")
+
+
+def test_generate_proposals_9_shapes_and_errors() -> None:
+    ops9 = pytest.importorskip("openvino.opset9")
+    from tests.opdyn import check_infer
+
+    params = [ops9.parameter(ov.PartialShape(s), np.float32, name=k) for k, s in
+              (("info", "[2,3]"), ("anchors", "[4,5,3,4]"), ("deltas", "[2,12,4,5]"), ("scores", "[2,3,4,5]"))]
+    node = ops9.generate_proposals(*params, 1.0, 0.5, 10, 6, True, roi_num_type="i32")
+    check_infer(ov.Model([ops9.result(node.output(k), name=f"y{k}") for k in range(3)], params), "GenerateProposals")
+    op = lookup("GenerateProposals", "opset9")
+    attrs, _ = bind_attrs(op.Attrs, {"min_size": "1", "nms_threshold": "0.5", "post_nms_count": "4",
+                                     "pre_nms_count": "8", "nms_eta": "0.5"})
+    with pytest.raises(OpError, match="nms_eta"):
+        op.infer(attrs, [TensorInfo(F32, None)] * 4)
