@@ -29,7 +29,8 @@ def _feed(r):
 
 @pytest.mark.parametrize("r,attrs", [
     (12, {"max_detections_per_image": 12, "post_nms_count": 5, "score_threshold": 0.3, "nms_threshold": 0.5}),
-    (12, {"max_detections_per_image": 12, "post_nms_count": 8, "score_threshold": 0.05, "nms_threshold": 0.7}),
+    (15, {"max_detections_per_image": 10, "post_nms_count": 8, "score_threshold": 0.05, "nms_threshold": 0.7}),
+    (8, {"max_detections_per_image": 20, "post_nms_count": 8, "score_threshold": 0.05, "nms_threshold": 0.7}),
     (12, {"max_detections_per_image": 12, "post_nms_count": 2, "score_threshold": 0.2, "nms_threshold": 0.3,
           "deltas_weights": [10.0, 10.0, 5.0, 5.0]}),
     (12, {"max_detections_per_image": 12, "post_nms_count": 4, "score_threshold": 0.1, "nms_threshold": 0.5,
