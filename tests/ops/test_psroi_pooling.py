@@ -48,3 +48,10 @@ def test_partial_shapes_and_errors() -> None:
         op.infer(attrs, [TensorInfo(F32, static_shape([1, 6, 4, 4])), TensorInfo(F32, static_shape([1, 5]))])
     with pytest.raises(OpError, match="negative"):
         op.compute(attrs, [x, np.array([[0, -1, 0, 2, 2]], np.float32)])
+
+
+def test_end_marker_zeroes_the_remaining_rows() -> None:
+    x = RNG.standard_normal((2, 8, 6, 8)).astype(np.float32)
+    rois = np.concatenate([ROIS[:2], [[-1, 0, 0, 0, 0]], ROIS[2:3]]).astype(np.float32)
+    (out,) = check_op(_model(x, rois, "average", 2, 2, 1.0), {"f": x, "r": rois}, "PSROIPooling")
+    assert not out[2:].any()

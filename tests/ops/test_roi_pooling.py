@@ -55,3 +55,9 @@ def test_partial_shapes_and_errors() -> None:
         op.infer(attrs, [TensorInfo(F32, static_shape([1, 1, 2, 2])), TensorInfo(F32, static_shape([1, 4]))])
     with pytest.raises(OpError, match="batch index 3"):
         op.compute(attrs, [FMAP, np.array([[3, 0, 0, 1, 1]], np.float32)])
+
+
+def test_end_marker_zeroes_the_remaining_rows() -> None:
+    rois = np.concatenate([ROIS_PIXELS[:2], [[-1, 0, 0, 0, 0]], ROIS_PIXELS[2:4]]).astype(np.float32)
+    (out,) = check_op(_model(rois, (2, 2), 1.0, "max"), {"f": FMAP, "r": rois}, "ROIPooling")
+    assert not out[2:].any()

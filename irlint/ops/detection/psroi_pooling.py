@@ -7,7 +7,8 @@ sub-bin (y, x) reading channel (y * spatial_bins_x + x) * output_dim + c. Float3
 in OpenVINO; where its reference and its CPU plugin differ at the map's border, the CPU plugin's
 reading is taken: a bin outside the map is 0, a box narrower than 0.1 cells is widened to 0.1, and
 a bilinear sample counts only inside [0, size-1] (the reference also samples between size-1 and
-size). Boxes with negative coordinates are reported (undefined in the reference).
+size). Boxes with negative coordinates are reported (undefined in the reference); a batch index
+of -1 (Proposal's end marker) ends the list, that row and the rest being 0.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class PSROIPooling(Op):
         scale = f32(attrs.spatial_scale)
         for r, box in enumerate(rois.astype(f32)):
             b = int(box[0])
+            if b == -1:  # Proposal's end marker: this and later rows stay 0 (as the CPU plugin)
+                break
             if not 0 <= b < n:
                 raise OpError(f"PSROIPooling: ROI {r} has batch index {b}, outside [0, {n - 1}]")
             if (box[1:] < 0).any():

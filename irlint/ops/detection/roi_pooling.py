@@ -4,7 +4,8 @@ ROIs are rows (batch index, x1, y1, x2, y2). `method="max"` scales the box by `s
 rounds it to whole cells (half away from zero, like C's round), forces empty boxes to 1x1 and
 takes the maximum of each bin (0 for an empty bin). `method="bilinear"` reads the box in
 normalised coordinates and samples the map bilinearly at pooled_h x pooled_w points spanning it,
-0 outside the map. Both follow OpenVINO's reference, including its float32 bin arithmetic.
+0 outside the map. A batch index of -1 (Proposal's end marker) ends the list: that row and the
+rest are 0, as in the CPU plugin. Both follow OpenVINO's reference, including its float32 bin arithmetic.
 """
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ class ROIPooling(Op):
         f32 = np.float32
         for r, roi in enumerate(rois.astype(f32)):
             b = int(roi[0])
+            if b == -1:  # the end marker Proposal writes: this and later rows stay 0 (as the CPU plugin)
+                break
             if not 0 <= b < n:
                 raise OpError(f"ROIPooling: ROI {r} has batch index {b}, outside [0, {n - 1}]")
             fmap = x[b]
