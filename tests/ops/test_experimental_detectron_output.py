@@ -53,3 +53,15 @@ def test_errors() -> None:
                                      "deltas_weights": "1,1,1"})
     with pytest.raises(OpError, match="deltas_weights"):
         op.infer(attrs, [TensorInfo(F32, static_shape([5, 4]))] * 4)
+
+
+def test_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    attrs = {"num_classes": C, "max_delta_log_wh": 2.0, "class_agnostic_box_regression": False,
+             "deltas_weights": [1.0, 1.0, 1.0, 1.0], "max_detections_per_image": 7, "post_nms_count": 3,
+             "score_threshold": 0.1, "nms_threshold": 0.5}
+    params = [ops.parameter(ov.PartialShape(s), np.float32, name=k) for k, s in
+              (("rois", "[?,4]"), ("deltas", f"[?,{4 * C}]"), ("scores", f"[?,{C}]"), ("info", "[1,3]"))]
+    node = factory.NodeFactory("opset6").create(NAME, [p.output(0) for p in params], attrs)
+    check_infer(ov.Model([ops.result(node.output(k), name=f"y{k}") for k in range(3)], params), NAME)

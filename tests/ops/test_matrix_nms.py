@@ -45,3 +45,13 @@ def test_errors() -> None:
     attrs, _ = bind_attrs(op.Attrs, {"decay_function": "cubic"})
     with pytest.raises(OpError, match="decay_function"):
         op.infer(attrs, [TensorInfo(F32, static_shape([1, 3, 4])), TensorInfo(F32, static_shape([1, 2, 3]))])
+
+
+def test_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    b = ops.parameter(ov.PartialShape("[2,?,4]"), np.float32, name="b")
+    s = ops.parameter(ov.PartialShape("[2,3,?]"), np.float32, name="s")
+    node = ops.matrix_nms(b, s, keep_top_k=4)
+    check_infer(ov.Model([ops.result(node.output(k), name=f"y{k}") for k in range(3)], [b, s]), "MatrixNms",
+                wider_ok=True)

@@ -65,3 +65,15 @@ def test_errors() -> None:
     attrs, _ = bind_attrs(op.Attrs, {})
     with pytest.raises(OpError, match="without roisnum"):
         op.infer(attrs, [TensorInfo(F32, static_shape([2, 3, 4])), TensorInfo(F32, static_shape([2, 3]))])
+
+
+@pytest.mark.parametrize("version", [8, 9])
+def test_partial_shapes(version) -> None:
+    from tests.opdyn import check_infer
+
+    ops_v = ops8 if version == 8 else ops9
+    b = ops_v.parameter(ov.PartialShape("[?,10,4]"), np.float32, name="b")
+    s = ops_v.parameter(ov.PartialShape("[?,3,10]"), np.float32, name="s")
+    node = ops_v.multiclass_nms(b, s, keep_top_k=5)
+    check_infer(ov.Model([ops_v.result(node.output(k), name=f"y{k}") for k in range(3)], [b, s]), "MulticlassNms",
+                wider_ok=True)

@@ -53,3 +53,15 @@ def test_errors() -> None:
     with pytest.raises(OpError, match=r"\[N, M, 5\]"):
         op.infer(attrs, [TensorInfo(F32, static_shape([1, 3, 4])), TensorInfo(F32, static_shape([1, 1, 3])),
                          scalar, scalar, scalar])
+
+
+def test_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    for shape_b, shape_s in (("[2,12,5]", "[2,2,12]"), ("[?,?,5]", "[?,2,?]")):
+        pb = ops.parameter(ov.PartialShape(shape_b), np.float32, name="b")
+        ps = ops.parameter(ov.PartialShape(shape_s), np.float32, name="s")
+        node = ops.nms_rotated(pb, ps, ops.constant(np.array([5], np.int64)), ops.constant(np.float32(0.5)),
+                               ops.constant(np.float32(0.1)))
+        check_infer(ov.Model([ops.result(node.output(i), name=f"y{i}") for i in range(3)], [pb, ps]), "NMSRotated",
+                    wider_ok=True)

@@ -37,7 +37,18 @@ def test_bounds_without_values_and_errors() -> None:
     ins = [TensorInfo(F32, static_shape([4])), TensorInfo(I64, static_shape([2]), np.array([5, 6])),
            TensorInfo(I64, static_shape([4, 2])), TensorInfo(F32, static_shape([]))]
     idx, val, empty = op.infer(None, ins)
-    assert idx.shape[0].lo == 5 and idx.shape[0].hi == 9 and empty.shape == static_shape([5])
+    assert idx.shape[0].lo == 0 and idx.shape[0].hi == 9 and empty.shape == static_shape([5])
     assert val.shape == (idx.shape[0],)
     with pytest.raises(OpError, match="outside the dense shape"):
         op.compute(None, [np.array([1.0], np.float32), np.array([2, 2]), np.array([[2, 0]]), np.float32(0)])
+
+
+def test_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    pv = ops.parameter(ov.PartialShape("[?]"), np.float32, name="v")
+    pi = ops.parameter(ov.PartialShape("[?,2]"), np.int64, name="i")
+    node = ops.sparse_fill_empty_rows(pv, ops.constant(np.array([4, 5], np.int64)), pi,
+                                      ops.constant(np.array(0, np.float32)))
+    check_infer(ov.Model([ops.result(node.output(k), name=f"y{k}") for k in range(3)], [pv, pi]),
+                "SparseFillEmptyRows", wider_ok=True)

@@ -3,7 +3,7 @@
 Inputs: values [N], dense_shape [2], indices [N, 2], default_value (scalar). Outputs: the new
 indices [M, 2] and values [M] ordered by row (a row's own entries keep their input order, an empty
 row gets [row, 0]), and a boolean [rows] marking the rows that were empty. M depends on the
-indices, so without their values only its bounds are known: N + rows at most.
+indices, so without their values only a bound is known: N + rows at most.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ class SparseFillEmptyRows(Op):
             m = Dim.of(len(outs[1]))
         else:
             n = values.shape[0] if values.shape is not None else DYNAMIC
-            m = Dim(max(n.lo, rows.lo), None if n.hi is None or rows.hi is None else n.hi + rows.hi)
+            # OpenVINO's bounds: at most every entry plus one per row (no lower bound claimed).
+            m = Dim(0, None if n.hi is None or rows.hi is None else n.hi + rows.hi)
         return [TensorInfo(indices.etype, (m, Dim.of(2))), TensorInfo(values.etype, (m,)), TensorInfo(BOOL, (rows,))]
 
     def compute(self, attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
