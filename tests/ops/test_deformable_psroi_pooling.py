@@ -37,3 +37,12 @@ def test_errors() -> None:
     attrs, _ = bind_attrs(op.Attrs, {"output_dim": "2", "spatial_scale": "1", "group_size": "2"})
     with pytest.raises(OpError, match="needs output_dim"):
         op.infer(attrs, [TensorInfo(F32, static_shape([1, 6, 4, 4])), TensorInfo(F32, static_shape([1, 5]))])
+
+
+def test_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    x = ops.parameter(ov.PartialShape("[?,8,?,?]"), np.float32, name="x")
+    r = ops.parameter(ov.PartialShape("[?,5]"), np.float32, name="r")
+    node = ops.deformable_psroi_pooling(x, r, 2, 0.25, 2)
+    check_infer(ov.Model([ops.result(node, name="y")], [x, r]), "DeformablePSROIPooling")

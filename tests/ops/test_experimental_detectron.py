@@ -62,3 +62,10 @@ def test_partial_shapes_and_errors() -> None:
         op.infer(attrs, [TensorInfo(F32, static_shape([5, 4])), TensorInfo(F32, static_shape([4]))])
     with pytest.raises(OpError, match="exceeds"):
         op.compute(attrs, [np.zeros((2, 4), np.float32), np.zeros(2, np.float32)])
+
+
+def test_topk_rois_partial_shapes() -> None:
+    r, p = ops.parameter(ov.PartialShape("[?,4]"), np.float32, name="r"), ops.parameter(
+        ov.PartialShape("[?]"), np.float32, name="p")
+    node = _node("ExperimentalDetectronTopKROIs", [r, p], {"max_rois": 5})
+    check_infer(ov.Model([ops.result(node, name="y")], [r, p]), "ExperimentalDetectronTopKROIs")

@@ -79,3 +79,13 @@ def test_generate_proposals_9_shapes_and_errors() -> None:
                                      "pre_nms_count": "8", "nms_eta": "0.5"})
     with pytest.raises(OpError, match="nms_eta"):
         op.infer(attrs, [TensorInfo(F32, None)] * 4)
+
+
+def test_single_image_partial_shapes() -> None:
+    from tests.opdyn import check_infer
+
+    params = [ops.parameter(ov.PartialShape(s), np.float32, name=k) for k, s in
+              (("info", "[3]"), ("anchors", "[?,4]"), ("deltas", "[12,?,?]"), ("scores", "[3,?,?]"))]
+    attrs = {"min_size": 0.0, "nms_threshold": 0.7, "post_nms_count": 20, "pre_nms_count": 40}
+    node = factory.NodeFactory("opset6").create(NAME, [p.output(0) for p in params], attrs)
+    check_infer(ov.Model([ops.result(node.output(k), name=f"y{k}") for k in range(2)], params), NAME)

@@ -94,3 +94,10 @@ def test_partial_shapes_and_errors() -> None:
         op.compute(attrs, [np.array([3, 4]), np.array([32, 32])])
     with pytest.raises(OpError, match="integer"):
         op.infer(attrs, [TensorInfo(F32, static_shape([2])), TensorInfo(I32, static_shape([2]))])
+
+
+def test_clustered_partial_shapes() -> None:
+    model, _ = _model(ops1.prior_box_clustered, {"variance": [0.1], **CLUSTERED[0]}, (2, 2), param_layer=True)
+    check_infer(model, "PriorBoxClustered")
+    model, _ = _model(ops1.prior_box_clustered, {"variance": [0.1], **CLUSTERED[2]}, (4, 3))
+    check_infer(model, "PriorBoxClustered")

@@ -73,3 +73,11 @@ def test_slice_scatter_errors() -> None:
     with pytest.raises(OpError, match="rank"):
         op.infer(None, [TensorInfo(F32, static_shape([4, 5])), TensorInfo(F32, static_shape([4])),
                         *[TensorInfo(I32, static_shape([1]))] * 3])
+
+
+def test_slice_scatter_partial_shapes() -> None:
+    pd = ops.parameter(ov.PartialShape("[?,5,2..7]"), np.float32, name="d")
+    pu = ops.parameter(ov.PartialShape("[?,2,?]"), np.float32, name="u")
+    c = [ops.constant(np.array(v, np.int64)) for v in ([1], [3], [1])]
+    check_infer(ov.Model([ops.result(ops.slice_scatter(pd, pu, *c, ops.constant(np.array([1]))), name="y")],
+                         [pd, pu]), "SliceScatter")
