@@ -56,3 +56,22 @@ def test_shapes_and_errors() -> None:
     bad, _ = bind_attrs(op.Attrs, {"output_type": "u8"})
     with pytest.raises(OpError, match="output_type"):
         op.infer(bad, [shape, TensorInfo(F32, static_shape([])), TensorInfo(F32, static_shape([]))])
+
+
+@pytest.mark.parametrize("shape,dtype,lo,hi,seed,out", [
+    ([2, 5], np.float32, 0.0, 1.0, 42, "f32"), ([7], np.float32, -2.0, 3.0, 9, "f32"),
+    ([4], np.float64, 0.0, 1.0, 42, "f64"), ([3, 2], np.float16, 1.0, 3.0, 5, "f16"),
+    ([6], np.int32, -5, 20, 7, "i32"), ([5], np.int64, 0, 100, 42, "i64")])
+def test_pytorch_alignment_bit_exact(shape, dtype, lo, hi, seed, out) -> None:
+    lo_p = ops.parameter([], dtype, name="lo")
+    node = ops.random_uniform(ops.constant(np.array(shape, np.int64)), lo_p, ops.constant(np.array(hi, dtype)),
+                              out, seed, 3, "pytorch")
+    check_op(ov.Model([ops.result(node, name="y")], [lo_p]), {"lo": np.array(lo, dtype)}, "RandomUniform",
+             exact=True)
+
+
+def test_pytorch_alignment_matches_torch_rand() -> None:
+    # torch.manual_seed(42); torch.rand(3) starts 0.8823, 0.9150, 0.3829 (PyTorch's documented example).
+    from irlint.ops.misc.random_uniform import uniform
+
+    np.testing.assert_allclose(uniform([3], "f32", 0.0, 1.0, 42, 0, "pytorch"), [0.8823, 0.9150, 0.3829], atol=1e-4)

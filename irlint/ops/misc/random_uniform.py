@@ -9,7 +9,8 @@ integers are word % (max - min) + min. This is the CPU plugin's stateless readin
 reference advances its key between blocks (so differs from the fifth element on) and draws two
 words per 64-bit element, and irlint follows the plugin (docs/semantics.md). With both seeds 0
 OpenVINO draws a non-deterministic sequence; irlint then seeds from the operating system, so such
-outputs cannot be compared. Only `alignment="tensorflow"` (the default) is implemented.
+outputs cannot be compared. `alignment="pytorch"` draws like torch.rand instead: a Mersenne twister
+seeded with global_seed (op_seed unused), a float's unit being its word's low 24 bits / 2^24.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.misc.mt19937 import _outputs
 from irlint.ops.movement.axes import as_int_array, int_values, vector_length
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, Dim, element_type
@@ -60,22 +62,41 @@ def _out_type(text: str):
     return et
 
 
-def uniform(shape: Sequence[int], name: str, lo, hi, global_seed: int, op_seed: int) -> np.ndarray:
+def mersenne_words(seed: int, count: int) -> np.ndarray:
+    """The first `count` outputs of a Mersenne twister seeded like PyTorch's (init_genrand(seed))."""
+    state = [seed & 0xFFFFFFFF]
+    for i in range(1, 624):
+        state.append((1812433253 * (state[-1] ^ (state[-1] >> 30)) + i) & 0xFFFFFFFF)
+    words = _outputs(state)
+    return np.array([next(words) for _ in range(count)], np.uint32)
+
+
+def uniform(shape: Sequence[int], name: str, lo, hi, global_seed: int, op_seed: int,
+            alignment: str = "tensorflow") -> np.ndarray:
     """The RandomUniform output for element type `name` (see the module docstring)."""
     count = int(np.prod(shape, dtype=np.int64))
     if global_seed == 0 and op_seed == 0:
         global_seed = int(np.random.default_rng().integers(1, 2**31))
-    words = philox_words(global_seed, op_seed, -(-count // 4))[:count]
+    pytorch = alignment.lower() == "pytorch"
+    if pytorch:
+        words = mersenne_words(global_seed, count)
+    else:
+        words = philox_words(global_seed, op_seed, -(-count // 4))[:count]
     if name in ("i32", "i64"):
         out = words.astype(np.int64) % (int(hi) - int(lo)) + int(lo)
     else:
-        unit = (np.uint32(127 << 23) | (words & np.uint32(0x7FFFFF))).view(np.float32) - np.float32(1)
+        if pytorch:  # PyTorch: the low 24 bits over 2^24
+            unit = (words & np.uint32(0xFFFFFF)).astype(np.float32) / np.float32(1 << 24)
+        else:
+            unit = (np.uint32(127 << 23) | (words & np.uint32(0x7FFFFF))).view(np.float32) - np.float32(1)
         if name == "f64":
             out = unit.astype(np.float64) * (float(hi) - float(lo)) + float(lo)
         else:
-            # One rounding of unit * (max - min) + min, as the plugin's fused multiply-add gives.
-            span = np.float64(np.float32(float(hi) - float(lo)))
-            out = (unit.astype(np.float64) * span + np.float64(np.float32(lo))).astype(np.float32)
+            span = np.float32(float(hi) - float(lo))
+            if pytorch:  # two roundings: (unit * span) then + min
+                out = unit * span + np.float32(lo)
+            else:  # one rounding of unit * span + min, as the plugin's fused multiply-add gives
+                out = (unit.astype(np.float64) * np.float64(span) + np.float64(np.float32(lo))).astype(np.float32)
     return np.asarray(out).reshape(shape)
 
 
@@ -88,8 +109,8 @@ class RandomUniform(Op):
 
     def infer(self, attrs: RandomUniformAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         et = _out_type(attrs.output_type)
-        if attrs.alignment.lower() != "tensorflow":
-            raise OpError(f"RandomUniform: alignment {attrs.alignment!r} is not supported (tensorflow only)")
+        if attrs.alignment.lower() not in ("tensorflow", "pytorch"):
+            raise OpError(f"RandomUniform: alignment {attrs.alignment!r} is not tensorflow or pytorch")
         shape_in, lo, hi = inputs
         if shape_in.shape is not None and len(shape_in.shape) != 1:
             raise OpError(f"RandomUniform: output_shape must be 1-D, got rank {len(shape_in.shape)}")
@@ -115,4 +136,4 @@ class RandomUniform(Op):
         lo, hi = (np.asarray(a).reshape(-1)[0] for a in inputs[1:])
         if not lo < hi:
             raise OpError(f"RandomUniform: min_val {lo} must be less than max_val {hi}")
-        return [uniform(shape, et.name, lo, hi, attrs.global_seed, attrs.op_seed).astype(et.dtype)]
+        return [uniform(shape, et.name, lo, hi, attrs.global_seed, attrs.op_seed, attrs.alignment).astype(et.dtype)]
