@@ -45,9 +45,6 @@ LEFT_OUT: dict[str, str] = {
     "Loop": "recurrence: defined once in irlint/controlflow and run by the interpreter, "
             "not a single-layer kernel",
     "If": "conditional subgraphs are outside irlint's scope (TensorIterator and Loop only)",
-    "Assign": "writes a variable that lives across inference requests; irlint runs one inference "
-              "and keeps no variable store",
-    "ReadValue": "reads a variable that lives across inference requests (see Assign)",
     "FakeConvert": "emulates f8 rounding; numpy has no f8 types to check it against",
     "StringTensorPack": "string tensors: irlint's tensors are numpy arrays of fixed-size elements",
     "StringTensorUnpack": "string tensors: irlint's tensors are numpy arrays of fixed-size elements",
