@@ -44,12 +44,12 @@ LEFT_OUT: dict[str, str] = {
                       "not a single-layer kernel",
     "Loop": "recurrence: defined once in irlint/controlflow and run by the interpreter, "
             "not a single-layer kernel",
-    "If": "conditional subgraphs are outside irlint's scope (TensorIterator and Loop only)",
-    "FakeConvert": "emulates f8 rounding; numpy has no f8 types to check it against",
+    "If": "conditional subgraphs are outside irlint's scope (TensorIterator and Loop only); the loader "
+          "and rules do not model If bodies",
     "StringTensorPack": "string tensors: irlint's tensors are numpy arrays of fixed-size elements",
     "StringTensorUnpack": "string tensors: irlint's tensors are numpy arrays of fixed-size elements",
-    "BinaryConvolution": "1-bit packed (u1) weights that numpy cannot hold; no current converter "
-                         "emits it",
+    "BinaryConvolution": "1-bit packed (u1) weights, which irlint's tensors do not unpack; only the "
+                         "retired Model Optimizer's binarization produced it",
 }
 
 
