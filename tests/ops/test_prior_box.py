@@ -101,3 +101,12 @@ def test_clustered_partial_shapes() -> None:
     check_infer(model, "PriorBoxClustered")
     model, _ = _model(ops1.prior_box_clustered, {"variance": [0.1], **CLUSTERED[2]}, (4, 3))
     check_infer(model, "PriorBoxClustered")
+
+
+def test_a_float_offset_attribute_loads(tmp_path) -> None:
+    # PriorBox's `offset` is a float: only a Const's offset/size are .bin positions (IR004).
+    import irlint
+
+    model, _ = _model(ops1.prior_box_clustered, {"variance": [0.1], **CLUSTERED[0]}, (2, 2))
+    ov.save_model(model, str(tmp_path / "m.xml"))
+    assert not [d for d in irlint.check(str(tmp_path / "m.xml")) if d.code == "IR004"]
