@@ -7,10 +7,14 @@
 - `infer` gives the element type and shape OpenVINO wrote on the output ports, and the shape of the
   computed arrays.
 It reads the IR with lxml directly so that op tests do not depend on the loader.
+
+With IRLINT_OPCHECK_LOG set, every call appends "test id, op type, IR version" to that file:
+scripts/ops_table.py joins it with pytest's JUnit report to say which test covers which op.
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -61,6 +65,7 @@ def check_op(model, inputs: dict[str, np.ndarray], type_name: str, *, rtol: floa
     layer = targets[0]
     op = lookup(type_name, layer.get("version", ""))
     assert op is not None, f"no irlint op registered for {type_name} {layer.get('version')}"
+    _log_coverage(type_name, layer.get("version", ""))
     data = layer.find("data")
     attrs, problems = bind_attrs(op.Attrs, dict(data.attrib) if data is not None else {})
     assert not problems, problems
@@ -69,7 +74,7 @@ def check_op(model, inputs: dict[str, np.ndarray], type_name: str, *, rtol: floa
              for e in root.find("edges")}
     arrays: list[np.ndarray] = []
     infos: list[TensorInfo] = []
-    for port in layer.find("input"):
+    for port in (layer.find("input") if layer.find("input") is not None else []):
         src_id, _ = edges[(layer.get("id"), port.get("id"))]
         src = layers[src_id]
         if src.get("type") == "Parameter":
@@ -120,6 +125,15 @@ def check_op(model, inputs: dict[str, np.ndarray], type_name: str, *, rtol: floa
         else:
             np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol)
     return got
+
+
+def _log_coverage(type_name: str, version: str) -> None:
+    """Record that the running test checks `type_name` `version` (see the module docstring)."""
+    log = os.environ.get("IRLINT_OPCHECK_LOG")
+    if log:
+        test_id = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"{test_id}\t{type_name}\t{version}\n")
 
 
 def _results_fed_by(root, edges, layer_id) -> list[tuple[str, str]]:

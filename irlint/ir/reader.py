@@ -458,7 +458,7 @@ class _LayerFrame(_Frame):
             if not self.has_data:  # the first <data> counts (irlint.ir.source places it the same way)
                 self.has_data = True
                 layer.data = r.data_mapping(a)
-                _check_data_types(r, a, at, layer.path)
+                _check_data_types(r, a, at, layer.path, layer.type)
                 if known is not None:
                     known[0] = at
             return IGNORE
@@ -493,11 +493,13 @@ class _LayerFrame(_Frame):
         r.layer = self.outer
 
 
-def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str) -> None:
+def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str, layer_type: str) -> None:
     et = a.get("element_type")
     if et is not None and element_type(et) is None:
         r.report(codes.UNKNOWN_PRECISION, f"layer {path}: unknown element_type {et!r}",
                  r.src.attr_offset(at, "element_type"), path)
+    if layer_type not in ("Const", "Constant"):  # elsewhere offset is an op attribute (PriorBox: a float)
+        return
     for name in ("offset", "size"):
         text = a.get(name)
         if text is not None:

@@ -1,0 +1,1 @@
+"""Detection heads: YOLO region/reorg layers, ROI pooling, prior boxes."""

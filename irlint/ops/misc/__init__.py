@@ -1,0 +1,1 @@
+"""Ops that fit no other family: Eye, RandomUniform, SearchSorted, SliceScatter, SegmentMax, ..."""

@@ -1,0 +1,1 @@
+"""Signal processing: the discrete Fourier transforms (DFT, IDFT, RDFT, IRDFT)."""
