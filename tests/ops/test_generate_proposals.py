@@ -66,21 +66,6 @@ def test_generate_proposals_9(normalized, counts) -> None:
     check_op(model, feed, "GenerateProposals")
 
 
-def test_generate_proposals_9_shapes_and_errors() -> None:
-    ops9 = pytest.importorskip("openvino.opset9")
-    from tests.opdyn import check_infer
-
-    params = [ops9.parameter(ov.PartialShape(s), np.float32, name=k) for k, s in
-              (("info", "[2,3]"), ("anchors", "[4,5,3,4]"), ("deltas", "[2,12,4,5]"), ("scores", "[2,3,4,5]"))]
-    node = ops9.generate_proposals(*params, 1.0, 0.5, 10, 6, True, roi_num_type="i32")
-    check_infer(ov.Model([ops9.result(node.output(k), name=f"y{k}") for k in range(3)], params), "GenerateProposals")
-    op = lookup("GenerateProposals", "opset9")
-    attrs, _ = bind_attrs(op.Attrs, {"min_size": "1", "nms_threshold": "0.5", "post_nms_count": "4",
-                                     "pre_nms_count": "8", "nms_eta": "0.5"})
-    with pytest.raises(OpError, match="nms_eta"):
-        op.infer(attrs, [TensorInfo(F32, None)] * 4)
-
-
 def test_single_image_partial_shapes() -> None:
     from tests.opdyn import check_infer
 

@@ -22,7 +22,7 @@ import numpy as np
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.math.elementwise import same_etype
 from irlint.ops.registry import register
-from irlint.types import DYNAMIC, Dim, element_type
+from irlint.types import Dim
 
 f32 = np.float32
 MAX_DELTA_LOG_WH = f32(math.log(1000.0 / 16.0))
@@ -122,62 +122,3 @@ def _nms(boxes: np.ndarray, thresh: f32, max_out: int, off: f32, dead: np.ndarra
         hit = (thresh < iou) & overlap
         dead[i + 1:] = (dead[i + 1:] | hit) if sticky else hit
     return kept
-
-
-@dataclass(frozen=True)
-class GenerateProposalsAttrs:
-    min_size: float
-    nms_threshold: float
-    post_nms_count: int
-    pre_nms_count: int
-    normalized: bool = True
-    nms_eta: float = 1.0
-    roi_num_type: str = "i64"
-
-
-@register
-class GenerateProposals(Op):
-    types = ("GenerateProposals",)
-    versions = ("opset9",)
-    Attrs = GenerateProposalsAttrs
-    arity = (4, 4)
-    infer_reads_values = False
-
-    def infer(self, attrs: GenerateProposalsAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-        if attrs.post_nms_count < 1 or attrs.pre_nms_count < 1:
-            raise OpError("GenerateProposals: pre_nms_count and post_nms_count must be positive")
-        if attrs.nms_eta != 1.0:
-            raise OpError(f"GenerateProposals: nms_eta {attrs.nms_eta} (adaptive NMS) is not supported, only 1.0")
-        num_type = element_type(attrs.roi_num_type)
-        if num_type is None or num_type.name not in ("i32", "i64"):
-            raise OpError(f"GenerateProposals: roi_num_type must be i32 or i64, got {attrs.roi_num_type!r}")
-        etype = same_etype("GenerateProposals", inputs)
-        info, anchors, deltas, scores = inputs
-        for name, t, rank in (("im_info", info, 2), ("anchors", anchors, 4), ("deltas", deltas, 4),
-                              ("scores", scores, 4)):
-            if t.shape is not None and len(t.shape) != rank:
-                raise OpError(f"GenerateProposals: {name} must have rank {rank}, got {len(t.shape)}")
-        batch = next((t.shape[0] for t in (info, deltas, scores) if t.shape is not None), DYNAMIC)
-        rows = DYNAMIC if batch.hi is None else Dim(0, batch.hi * attrs.post_nms_count)
-        return [TensorInfo(etype or info.etype, (rows, Dim.of(4))), TensorInfo(etype or info.etype, (rows,)),
-                TensorInfo(num_type, (batch,))]
-
-    def compute(self, attrs: GenerateProposalsAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        (_, _, num_info) = self.infer(attrs, [TensorInfo(None, None)] * 4)
-        info, anchors, deltas, scores = (np.asarray(x).astype(f32) for x in inputs)
-        dtype = np.asarray(inputs[0]).dtype
-        off = f32(0) if attrs.normalized else f32(1)
-        rois, out_scores, counts = [], [], []
-        for b in range(scores.shape[0]):
-            im = info[b]
-            scale_h = im[2] if im.size > 2 else f32(1)
-            scale_w = im[3] if im.size > 3 else scale_h
-            box, sc, big = refine(anchors, deltas[b], scores[b], im[0], im[1], off,
-                                  f32(attrs.min_size) * scale_h, f32(attrs.min_size) * scale_w)
-            order = np.argsort(-sc, kind="stable")[: min(attrs.pre_nms_count, len(sc))]
-            kept = _nms(box[order], f32(attrs.nms_threshold), attrs.post_nms_count, off, ~big[order], sticky=True)
-            rois.append(box[order[kept]])
-            out_scores.append(sc[order[kept]])
-            counts.append(len(kept))
-        return [np.concatenate(rois).reshape(-1, 4).astype(dtype), np.concatenate(out_scores).astype(dtype),
-                np.array(counts, num_info.etype.dtype)]

@@ -1,1 +1,0 @@
-"""Signal processing: the discrete Fourier transforms (DFT, IDFT, RDFT, IRDFT)."""
