@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 from irlint.cli.argtypes import non_negative_int
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command
@@ -33,8 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from irlint.interp import ExecutionError, execute
-    from irlint.interp.events import BodyLeft, IterationFinished, RunFinished
+    from irlint.interp import ExecutionError
+    from irlint.interp import run as irlint_run
     from irlint.interp.trace import Trace
 
     output = args.output  # written exactly there (np.savez would append .npz to a path without it)
@@ -47,22 +48,12 @@ def run(args: argparse.Namespace) -> int:
     announce(notes)
     trace = Trace(budget=args.trace_budget, trace_all=args.trace_all) if args.trace else None
     try:
-        outputs = {}
+        progress = _Progress(trace) if sys.stderr.isatty() else None
         try:
-            events = execute(model, inputs, options(args))
-            if trace is not None:
-                events = trace.observe(events)
-            tty = sys.stderr.isatty()
-            shown = time.monotonic()
-            for ev in events:
-                if tty and isinstance(ev, IterationFinished) and time.monotonic() - shown > 0.5:
-                    shown = time.monotonic()  # progress of a long run, on a terminal only
-                    its = ".".join(str(k) for _p, k in ev.frames)
-                    print(f"\r  {safe(ev.layer.describe())[:60]}: iteration {its}\x1b[K", end="", file=sys.stderr)
-                if isinstance(ev, BodyLeft) and not ev.frames and tty:
-                    print(f"\r  {safe(ev.layer.describe())}: {ev.iterations} iterations\x1b[K", file=sys.stderr)
-                elif isinstance(ev, RunFinished):
-                    outputs = dict(ev.outputs)
+            # the plain driver: no event objects; the trace (and a terminal's progress line) listen
+            outputs = irlint_run(model, inputs, options(args), listener=progress or trace)
+            if progress is not None:
+                progress.done()
         except ExecutionError as e:
             if sys.stderr.isatty():
                 print("\r\x1b[K", end="", file=sys.stderr)  # clear a progress line
@@ -83,6 +74,39 @@ def run(args: argparse.Namespace) -> int:
         if trace is not None:
             trace.close()
     return EXIT_CLEAN
+
+
+class _Progress:
+    """A listener for a terminal: which iteration a long run is in (every 0.5 s), then how many
+    iterations each top-level loop ran; it hands every record on to the trace, if there is one."""
+
+    def __init__(self, trace: Any) -> None:
+        self.trace = trace
+        self.layers = bool(trace is not None and trace.layers)
+        self.shown = time.monotonic()
+        self.top: dict[str, tuple[Any, int]] = {}  # top-level loop path -> (layer, iterations)
+
+    def iteration_started(self, layer: Any, iteration: int, keys: Any, values: Any, frames: Any) -> None:
+        if self.trace is not None:
+            self.trace.iteration_started(layer, iteration, keys, values, frames)
+
+    def iteration_finished(self, layer: Any, iteration: int, keys: Any, values: Any, frames: Any) -> None:
+        if self.trace is not None:
+            self.trace.iteration_finished(layer, iteration, keys, values, frames)
+        if len(frames) == 1:
+            self.top[layer.path] = (layer, iteration + 1)
+        if time.monotonic() - self.shown > 0.5:
+            self.shown = time.monotonic()
+            its = ".".join(str(k) for _p, k in frames)
+            print(f"\r  {safe(layer.describe())[:60]}: iteration {its}\x1b[K", end="", file=sys.stderr)
+
+    def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
+        if self.trace is not None:
+            self.trace.layer_evaluated(layer, outputs, frames)
+
+    def done(self) -> None:
+        for layer, n in self.top.values():
+            print(f"\r  {safe(layer.describe())}: {n} iterations\x1b[K", file=sys.stderr)
 
 
 COMMAND = Command("run", "execute a model with the numpy reference interpreter", add_arguments, run)

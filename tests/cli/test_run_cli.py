@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -69,3 +70,27 @@ def test_compare_points_at_the_cpu_plugins_sub_range_bug(tmp_path: Path) -> None
     ov.save_model(_ti_tanh([1, 4, 1], 1, 1, 1, 1, -1, 1), str(path), compress_to_fp16=False)
     res = cli("compare", str(path), "--random-inputs")
     assert res.returncode == 1 and "DIFFERS" in res.stdout and "iteration 0" in res.stdout
+
+
+@pytest.mark.parametrize("trace_all", [False, True])
+@pytest.mark.parametrize("name", ["loop_scan", "lstm_ti", "nested_loop_in_ti"])
+def test_run_trace_file_equals_the_event_path_trace(tmp_path: Path, name: str, trace_all: bool) -> None:
+    """`irlint run --trace` records through the plain driver's listener hooks; the file must hold
+    exactly what observing the event stream records."""
+    import irlint
+    from irlint.interp import execute
+    from irlint.interp.trace import Trace, load_trace
+
+    xml = EXAMPLES / f"{name}.xml"
+    npz = EXAMPLES / "inputs" / f"{name}.npz"
+    path = tmp_path / "t.npz"
+    args = ["run", str(xml), "--inputs", str(npz), "--trace", str(path)] + (["--trace-all"] if trace_all else [])
+    res = cli(*args)
+    assert res.returncode == 0, res.stderr
+    got, _ = load_trace(path)
+    want = Trace(trace_all=trace_all)
+    for _ev in want.observe(execute(irlint.load(xml), dict(np.load(npz)))):
+        pass
+    assert list(got) == list(want.values)
+    for key, value in want.values.items():
+        assert np.array_equal(got[key], value) and got[key].dtype == value.dtype, key
