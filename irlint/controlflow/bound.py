@@ -59,7 +59,7 @@ def refine_with_body_condition(bound: IterationBound, constant: bool | None) -> 
     return bound
 
 
-def runs_once_without_slices(bound: IterationBound, is_loop: bool) -> int | float:
+def concrete_limit(bound: IterationBound, is_loop: bool) -> int | float:
     """The concrete number of iterations to attempt: a TensorIterator without sliced inputs runs its
     body once; an unbounded Loop runs until its condition stops it (infinity here)."""
     if bound.count is not None:

@@ -105,7 +105,7 @@ class LoopPlan:
         return next((p for p, r in self.back.items() if r == result_id), None)
 
 
-def _classify(e: PortMapEntry, is_loop: bool, back: dict[int | None, BackEdge]) -> PlanEntry:
+def _classify(e: PortMapEntry, back: dict[int | None, BackEdge]) -> PlanEntry:
     if e.direction == "input":
         if e.purpose == "current_iteration":
             return PlanEntry(e, EntryKind.CURRENT_ITERATION)
@@ -134,7 +134,7 @@ def loop_plan(layer: Layer) -> LoopPlan:
     if plan is None:
         edges = {be.to_layer: be for be in layer.back_edges}
         is_loop = layer.type == "Loop"
-        entries = tuple(_classify(e, is_loop, edges) for e in layer.port_map)
+        entries = tuple(_classify(e, edges) for e in layer.port_map)
         plan = LoopPlan(layer, is_loop, entries, {p: be.from_layer for p, be in edges.items()})
         _PLANS[layer] = plan
     return plan

@@ -38,7 +38,7 @@ from irlint.controlflow import (
     scalar_value,
     zero_iteration_source,
 )
-from irlint.controlflow.bound import runs_once_without_slices
+from irlint.controlflow.bound import concrete_limit
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.gcpause import paused_gc
 from irlint.interp.errors import ExecutionError
@@ -446,7 +446,7 @@ class _Executor:
         trip = scalar_value(outer.get(TRIP_COUNT_PORT)) if plan.is_loop else None
         first = scalar_flag(outer.get(CONDITION_PORT)) if plan.is_loop else None
         bound = iteration_bound(plan.is_loop, counts, trip, first)
-        limit = runs_once_without_slices(bound, plan.is_loop)
+        limit = concrete_limit(bound, plan.is_loop)
         unbounded = plan.is_loop and bound.limit is None
         state = {}
         for pe in plan.state_inputs:
