@@ -19,7 +19,6 @@ bit-identical outputs and traces.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -52,8 +51,8 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.loops import CONCAT, FROM_ITERATION, ConcatBuffer, LoopCode, LoopRun, loop_code
-from irlint.interp.program import OP, RESULT, Instr, Program, program_for
+from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, loop_code
+from irlint.interp.program import OP, RESULT, Instr, Program, program_for, slot_getter
 from irlint.interp.schedule import Step
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
@@ -254,7 +253,7 @@ class _Executor:
             if instr.kind == OP:
                 kernel = kernels[id(instr)] = self.kernel(instr, [const_slots.get(s) for s in instr.srcs])
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
-            ops.append((instr.kind, kernel, _getter(instr.srcs), single, instr.dsts, instr,
+            ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr,
                         instr.layer.type in EXPLOSIVE))
         bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels)
         return bound
@@ -336,19 +335,12 @@ class _Executor:
         listener = self.listener
         max_iterations = self.options.max_iterations
         cond_slot = code.cond_slot
-        cur_slots = [slot for _p, slot, how in code.fed if how == FROM_ITERATION and slot is not None]
         body: _Bound | None = None
-        slots: list[Any] = []
         k = 0
         limit = run.limit
         while k < limit:
-            if body is None:
-                body = self.bind(code.body)
-                slots = body.slots
-                run.enter(slots)
-            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
-            for slot in cur_slots:
-                slots[slot] = value
+            body, value = self.begin_iteration(code, run, body, k)
+            slots = body.slots
             if listener is None:
                 inner = frames
                 run.fill(slots, k)
@@ -372,6 +364,18 @@ class _Executor:
             if k >= max_iterations and k < limit:
                 self.too_many(run, k)
         return self.finish(run, k)[0]
+
+    def begin_iteration(self, code: LoopCode, run: LoopRun, body: _Bound | None, k: int
+                        ) -> tuple[_Bound, np.ndarray | None]:
+        """What both drivers do before iteration `k`: bind the body (first iteration) and give the
+        current_iteration Parameters their value; returns the bound body and that value."""
+        if body is None:
+            body = self.bind(code.body)
+            run.enter(body.slots)
+        value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
+        for slot in code.cur_slots:
+            body.slots[slot] = value
+        return body, value
 
     # -- the event driver ------------------------------------------------------------------------
     def events(self, bound: _Bound, frames: Frames) -> Iterator[Event]:
@@ -403,20 +407,13 @@ class _Executor:
         run = self.start_loop(code, args)
         layer = code.layer
         cond_slot = code.cond_slot
-        cur_slots = [slot for _p, slot, how in code.fed if how == FROM_ITERATION and slot is not None]
         yield BodyEntered(layer, frames)
         body: _Bound | None = None
-        slots: list[Any] = []
         k = 0
         limit = run.limit
         while k < limit:
-            if body is None:
-                body = self.bind(code.body)
-                slots = body.slots
-                run.enter(slots)
-            value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
-            for slot in cur_slots:
-                slots[slot] = value
+            body, value = self.begin_iteration(code, run, body, k)
+            slots = body.slots
             inner = (*frames, (layer.path, k))
             yield IterationStarted(layer, k, run.params(slots, k, value), inner)
             yield from self.events(body, inner)
@@ -541,16 +538,6 @@ class _Executor:
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0
         return np.zeros(shape, info.etype.dtype)
-
-
-def _getter(slots: tuple[int, ...]) -> Callable[[list[Any]], Any]:
-    """slots -> the values at these indices, as a sequence (a tuple, by itemgetter in C for two or more)."""
-    if len(slots) >= 2:
-        return operator.itemgetter(*slots)
-    if slots:
-        i = slots[0]
-        return lambda values: (values[i],)
-    return lambda values: ()
 
 
 def _etype(a: np.ndarray):  # type: ignore[no-untyped-def]

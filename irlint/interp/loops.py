@@ -12,7 +12,6 @@ differ in what a loop means.
 from __future__ import annotations
 
 import math
-import operator
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ import numpy as np
 
 from irlint.controlflow import EntryKind, LoopPlan, PlanEntry, concat_order, loop_plan
 from irlint.interp.errors import ExecutionError
-from irlint.interp.program import Program, program_for
+from irlint.interp.program import Program, program_for, slot_getter
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Layer
 
@@ -39,6 +38,7 @@ class LoopCode:
     cur_pid: int | None
     cur_dtype: np.dtype | None
     cur_rank: int | None
+    cur_slots: tuple[int, ...]  # the body slots the current_iteration value goes to
     cond_slot: int | None  # Loop: the slot holding the body condition
     outputs: tuple[tuple[PlanEntry, int], ...]  # data output entry, slot of its Result's value
     back_slots: tuple[tuple[int, int], ...]  # (body Parameter slot, Result source slot) for fast runs
@@ -110,21 +110,13 @@ def loop_code(layer: Layer) -> LoopCode:
     param_keys = tuple(keys) if simple else None
     result_keys = tuple(body.result_slots)
     code = LoopCode(layer, plan, body, tuple(fed), cur is not None, cur.body_layer if cur is not None else None,
-                    cur_dtype, cur_rank, cond_slot, outputs, back_slots, back_swap, back_results, param_keys,
-                    _getter([body.params[k] for k in keys]) if simple else None, result_keys,
-                    _getter(list(body.result_slots.values())))
+                    cur_dtype, cur_rank,
+                    tuple(slot for _p, slot, how in fed if how == FROM_ITERATION and slot is not None),
+                    cond_slot, outputs, back_slots, back_swap, back_results, param_keys,
+                    slot_getter([body.params[k] for k in keys]) if simple else None, result_keys,
+                    slot_getter(list(body.result_slots.values())))
     _CODE[layer] = code
     return code
-
-
-def _getter(slots: list[int]) -> Callable[[list], tuple]:
-    """A function slots -> tuple of the values at these indices (in C for two or more)."""
-    if len(slots) >= 2:
-        return operator.itemgetter(*slots)
-    if slots:
-        i = slots[0]
-        return lambda values: (values[i],)
-    return lambda values: ()
 
 
 def take(arr: np.ndarray, prefix: tuple[slice, ...], lo: int, hi: int) -> np.ndarray:

@@ -10,8 +10,11 @@ slot list itself) lives in the executor (`irlint.interp.executor`).
 
 from __future__ import annotations
 
+import operator
 import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from irlint.controlflow import CONTROL_FLOW
 from irlint.interp.errors import ExecutionError
@@ -102,3 +105,13 @@ def program_for(graph: Graph) -> Program:
     program = _CACHE[graph] = Program(graph, nslots, params, tuple(param_layers), tuple(consts), tuple(order),
                                       result_slots)
     return program
+
+
+def slot_getter(slots: Sequence[int]) -> Callable[[list[Any]], Any]:
+    """slots -> the values at these indices, as a sequence (a tuple, by itemgetter in C for two or more)."""
+    if len(slots) >= 2:
+        return operator.itemgetter(*slots)
+    if slots:
+        i = slots[0]
+        return lambda values: (values[i],)
+    return lambda values: ()

@@ -59,6 +59,13 @@ def _channels(op: str, what: str, a: Dim, b: Dim) -> None:
         raise OpError(f"{op}: {what}: {a} vs {b}")
 
 
+def _split_filters(filters: Shape, grouped: bool) -> tuple[Dim, Dim, Dim, Shape]:
+    """A filter shape as (groups, its two channel dims, kernel dims): grouped filters lead with G."""
+    if grouped:
+        return filters[0], filters[1], filters[2], filters[3:]
+    return Dim.of(1), filters[0], filters[1], filters[2:]
+
+
 class _Conv(Op):
     """Forward convolution; `grouped` selects the [G, O, I, *k] filter layout."""
 
@@ -70,9 +77,7 @@ class _Conv(Op):
 
     def _split(self, filters: Shape) -> tuple[Dim, Dim, Dim, Shape]:
         """(groups, out channels, in channels per group, kernel dims) of a filter shape."""
-        if self.grouped:
-            return filters[0], filters[1], filters[2], filters[3:]
-        return Dim.of(1), filters[0], filters[1], filters[2:]
+        return _split_filters(filters, self.grouped)
 
     def infer(self, attrs: ConvAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = self.types[0]
@@ -154,9 +159,7 @@ class _Backprop(Op):
 
     def _split(self, filters: Shape) -> tuple[Dim, Dim, Dim, Shape]:
         """(groups, in channels per group, out channels per group, kernel dims)."""
-        if self.grouped:
-            return filters[0], filters[1], filters[2], filters[3:]
-        return Dim.of(1), filters[0], filters[1], filters[2:]
+        return _split_filters(filters, self.grouped)
 
     def _pads(self, attrs: ConvBackpropAttrs, sizes: Sequence[int | None], kernel: Sequence[int | None],
               out_spatial: Sequence[int] | None) -> tuple[list[int], list[int]]:
