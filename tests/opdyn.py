@@ -9,14 +9,11 @@ The IR's port dims are not used: the serializer writes an interval ``2..5`` as `
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from lxml import etree
 
-from irlint.ops import TensorInfo, bind_attrs, lookup
+from irlint.ops import TensorInfo
 from irlint.types import Dim, element_type
+from tests.opir import bound_layer
 
 
 def _shape(ps) -> tuple[Dim, ...]:
@@ -30,19 +27,7 @@ def check_infer(model, type_name: str, *, wider_ok: bool = False) -> list[Tensor
 
     `wider_ok`: an irlint interval may contain OpenVINO's (less precise, never wrong).
     """
-    import openvino as ov
-
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "m.xml"
-        ov.save_model(model, str(xml), compress_to_fp16=False)
-        root = etree.parse(str(xml)).getroot()
-    (layer,) = [la for la in root.find("layers") if la.get("type") == type_name]
-    (node,) = [n for n in model.get_ordered_ops() if n.get_type_name() == type_name]
-    op = lookup(type_name, layer.get("version", ""))
-    assert op is not None
-    data = layer.find("data")
-    attrs, problems = bind_attrs(op.Attrs, dict(data.attrib) if data is not None else {})
-    assert not problems, problems
+    node, op, attrs = bound_layer(model, type_name)
     infos = []
     for inp in node.inputs():
         src = inp.get_source_output().get_node()

@@ -11,13 +11,9 @@ and values; this covers what is known before the sizes are.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
-from lxml import etree
-
-from irlint.ops import TensorInfo, bind_attrs, lookup
+from irlint.ops import TensorInfo
 from irlint.types import Dim, element_type, format_shape
+from tests.opir import bound_layer
 
 
 def _shape(pshape):
@@ -32,21 +28,7 @@ def _shape(pshape):
 
 def check_shapes(model, type_name: str) -> list[TensorInfo]:
     """Compare irlint's shape function for `type_name` with OpenVINO's; returns irlint's outputs."""
-    import openvino as ov
-
-    nodes = [n for n in model.get_ordered_ops() if n.get_type_name() == type_name]
-    assert len(nodes) == 1, f"expected one {type_name} node, found {len(nodes)}"
-    node = nodes[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "m.xml"
-        ov.save_model(model, str(xml), compress_to_fp16=False)
-        root = etree.parse(str(xml)).getroot()
-    (layer,) = [la for la in root.find("layers") if la.get("type") == type_name]
-    op = lookup(type_name, layer.get("version", ""))
-    assert op is not None, f"no irlint op for {type_name} {layer.get('version')}"
-    data = layer.find("data")
-    attrs, problems = bind_attrs(op.Attrs, dict(data.attrib) if data is not None else {})
-    assert not problems, problems
+    node, op, attrs = bound_layer(model, type_name)
     infos = []
     for i in range(node.get_input_size()):
         src = node.input_value(i).get_node()

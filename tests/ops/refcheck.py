@@ -8,14 +8,11 @@ saved IR exactly as `tests.opcheck.check_op` reads them, so the binder is exerci
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 import numpy as np
-from lxml import etree
 
-from irlint.ops import TensorInfo, bind_attrs, lookup
+from irlint.ops import TensorInfo
 from irlint.types import static_shape
+from tests.opir import bound_layer
 
 
 def check_reference(model, inputs: dict[str, np.ndarray], type_name: str, *, rtol: float = 1e-5,
@@ -23,20 +20,7 @@ def check_reference(model, inputs: dict[str, np.ndarray], type_name: str, *, rto
     """irlint's `type_name` op vs the core reference on `model` (one such node fed by Parameters/Consts)."""
     import openvino as ov
 
-    nodes = [n for n in model.get_ordered_ops() if n.get_type_name() == type_name]
-    assert len(nodes) == 1, f"expected one {type_name} node, found {len(nodes)}"
-    node = nodes[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        xml = Path(tmp) / "m.xml"
-        ov.save_model(model, str(xml), compress_to_fp16=False)
-        root = etree.parse(str(xml)).getroot()
-    (layer,) = [la for la in root.find("layers") if la.get("type") == type_name]
-    op = lookup(type_name, layer.get("version", ""))
-    assert op is not None, f"no irlint op registered for {type_name} {layer.get('version')}"
-    data = layer.find("data")
-    attrs, problems = bind_attrs(op.Attrs, dict(data.attrib) if data is not None else {})
-    assert not problems, problems
-
+    node, op, attrs = bound_layer(model, type_name)
     arrays = []
     for port in node.inputs():
         src = port.get_source_output().get_node()
