@@ -41,6 +41,7 @@ from irlint.controlflow.bound import concrete_limit
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.gcpause import paused_gc
 from irlint.interp.branches import taken_branch
+from irlint.interp.codegen import GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER, MAX_GENERATED_OPS, Callbacks, generate
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -73,6 +74,13 @@ EXPLOSIVE = frozenset({
     "GroupConvolutionBackpropData", "ExtractImagePatches", "DFT", "IDFT", "RDFT", "IRDFT", "PriorBox",
     "PriorBoxClustered", "Eye",
 })
+# Ops whose every output is never larger than one of their inputs (the same elements reshaped, parts of
+# them, one value of the same type per element, a cell's state): never checked, however large their
+# inputs (a cell's weights would otherwise send it through the guard every iteration).
+BOUNDED = frozenset({
+    "Squeeze", "Unsqueeze", "Reshape", "Split", "VariadicSplit", "LSTMCell", "GRUCell", "RNNCell",
+    "Sigmoid", "Tanh", "Relu", "Exp", "Log", "Sqrt", "Abs", "Negative", "Floor", "Ceiling", "Clamp", "Erf",
+})
 DEFAULT_MAX_ITERATIONS = 100_000
 DEFAULT_MEMORY_BUDGET = 4 * 1024**3
 
@@ -89,6 +97,10 @@ class Options:
     # (OPENBLAS_NUM_THREADS=1: 9-14 % faster) and loses with OpenBLAS's threads on a loaded machine
     # (docs/performance.md); results differ from the per-iteration product in the last bits.
     hoist_cells: bool = False
+    # Run each loop body (and If branch) through Python code generated for it (irlint.interp.codegen)
+    # instead of interpreting its op list; the same kernels in the same order, so the same bits (the
+    # tests compare both).
+    generate_bodies: bool = True
 
 
 class Listener(Protocol):
@@ -118,7 +130,7 @@ def execute(model: Model, inputs: Mapping[str, np.ndarray], options: Options | N
             state: State | None = None) -> Iterator[Event]:
     """Run `model` on `inputs` (keyed by top-level Parameter name), yielding every step event; `state`
     (ReadValue/Assign variables) is read, and updated before RunFinished."""
-    ex = _Executor(model, options or Options(), events=True, state=state)
+    ex = _Executor(model, options or Options(), events=True, state=state, plain=False)
     bound = ex.start(inputs)
     yield from ex.events(bound, ())
     ex.variables.finish()
@@ -134,30 +146,33 @@ def evaluate(model: Model, inputs: Mapping[str, np.ndarray], options: Options | 
     # cycles, so the cyclic collector is paused (irlint.gcpause: a trace keeps many small objects).
     with np.errstate(all="ignore"), paused_gc():
         bound = ex.start(inputs)
-        ex.ops(bound, ())
+        bound.run(())
         ex.variables.finish()
         return ex.outputs(bound)
 
 
 class _Bound:
     """A program bound for one run: its slot list (constants filled in once, reused by every
-    iteration) and, per op, the kernel prepared for its attributes and constant inputs."""
+    iteration), per op the kernel prepared for its attributes and constant inputs, and `run(frames)`,
+    the plain driver for this level (a generated function for a loop body, `irlint.interp.codegen`)."""
 
-    __slots__ = ("assigns", "kernels", "ops", "program", "projected", "slots")
+    __slots__ = ("assigns", "guards", "kernels", "ops", "program", "projected", "run", "slots")
 
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel],
-                 projected: dict[int, ProjectedCell]):
+                 projected: dict[int, ProjectedCell], guards: dict[int, int]):
         self.assigns = assigns_of([i.layer for i in program.order])  # committed when the level finishes
         self.program = program
         self.slots = slots
-        self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, explosive), no Results
+        self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, guard), no Results
         self.kernels = kernels  # id(instr) -> kernel, for the event driver
         self.projected = projected  # id(instr) -> a hoisted cell's kernel (irlint.interp.loops), also in ops/kernels
+        self.guards = guards  # id(instr) -> GUARD_* (how the op is checked against the memory budget)
+        self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
 
 
 class _Executor:
     def __init__(self, model: Model, options: Options, events: bool, listener: Listener | None = None,
-                 state: State | None = None) -> None:
+                 state: State | None = None, plain: bool = True) -> None:
         self.model = model
         self.variables = Variables(model, state)
         self.options = options
@@ -166,6 +181,7 @@ class _Executor:
         self.predictions: dict[tuple[Any, ...], int] = {}  # guard(): predicted output bytes
         self.listening = events  # someone looks at iterations: keep the loop state the events show
         self.listener = listener
+        self.plain = plain  # the plain driver runs (`evaluate`): loop bodies get generated drivers
         self.io_getters: dict[int, Any] = {}  # id(LoopCode) -> once_per_iteration's answer  # once_per_iteration's
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
         self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
@@ -266,9 +282,10 @@ class _Executor:
             raise self.explain(instr, args, e) from e
 
     # -- binding a program for this run ---------------------------------------------------------
-    def bind(self, program: Program, hoists: Sequence[tuple[Instr, Any]] = ()) -> _Bound:
+    def bind(self, program: Program, hoists: Sequence[tuple[Instr, Any]] = (), body: bool = False) -> _Bound:
         """The program's slots and kernels for this run (once per program); `hoists` are the cells whose
-        kernel is wrapped to take its input projections precomputed (prepared kernels only)."""
+        kernel is wrapped to take its input projections precomputed (prepared kernels only); a `body`
+        (run many times) gets a generated driver."""
         bound = self.bound.get(id(program))
         if bound is not None:
             return bound
@@ -276,7 +293,7 @@ class _Executor:
         const_slots: dict[int, np.ndarray] = {}
         for layer, slot in program.consts:
             slots[slot] = const_slots[slot] = self.const(layer)
-        ops, kernels, projected = [], {}, {}
+        ops, kernels, projected, guards = [], {}, {}, {}
         hoisted = {id(instr) for instr, _pid in hoists}
         for instr in program.order:
             if instr.kind == RESULT:
@@ -289,10 +306,21 @@ class _Executor:
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
                 kernels[id(instr)] = kernel
+            kind = instr.layer.type
+            guard = guards[id(instr)] = (GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED
+                                         else GUARD_BY_SIZE)
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
-            ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr,
-                        instr.layer.type in EXPLOSIVE))
-        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected)
+            ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
+        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected, guards)
+        listener = self.listener
+        if (body and self.plain and self.options.generate_bodies and len(ops) <= MAX_GENERATED_OPS
+                and not (listener is not None and listener.layers)):
+            calls = Callbacks(self.guard, self.loop, self.branch, self.explain, self.variables.commit)
+            bound.run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in ops],
+                                 slots, {s: v.nbytes for s, v in const_slots.items()}, self.threshold,
+                                 bound.assigns, calls)
+        else:
+            bound.run = lambda frames: self.ops(bound, frames)
         return bound
 
     def kernel(self, instr: Instr, consts: list[np.ndarray | None]) -> Kernel:
@@ -335,17 +363,19 @@ class _Executor:
 
     # -- the plain driver ------------------------------------------------------------------------
     def ops(self, bound: _Bound, frames: Frames) -> None:
-        """Run one graph level's ops in order on its slots (the hot loop: no events, no lookups)."""
+        """Run one graph level's ops in order on its slots, interpreting its op list (the top level, a
+        very large body, or every layer reported to the listener); a loop body's generated `run` does
+        the same without the interpretation."""
         slots = bound.slots
         threshold = self.threshold
         listener = self.listener
         per_layer = listener is not None and listener.layers
-        for kind, kernel, inputs, single, dsts, instr, explosive in bound.ops:
+        for kind, kernel, inputs, single, dsts, instr, guard in bound.ops:
             args = inputs(slots)
             if kind == OP:
-                if explosive:
+                if guard == GUARD_ALWAYS:
                     self.guard(instr, args)
-                else:
+                elif guard == GUARD_BY_SIZE:
                     size = 0
                     for a in args:
                         size += a.nbytes
@@ -395,7 +425,7 @@ class _Executor:
                 else:
                     params = run.params(slots, k, value)
                     listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
-            self.ops(body, inner)
+            body.run(inner)
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
             if listener is not None:
                 listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
@@ -435,7 +465,7 @@ class _Executor:
             body, _value = self.begin_iteration(code, run, body, k)
             slots = body.slots
             run.fill(slots, k)
-            self.ops(body, frames)  # no nested loop and no per-layer hook: the frames are not read
+            body.run(frames)  # no nested loop and no per-layer hook: the frames are not read
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
             hook(layer, k, keys, io_values(slots), frames)
             stop = self.end_iteration(run, slots, cond, k)
@@ -449,7 +479,7 @@ class _Executor:
         """What both drivers do before iteration `k`: bind the body (first iteration) and give the
         current_iteration Parameters their value; returns the bound body and that value."""
         if body is None:
-            body = self.bind(code.body, code.hoists if self.options.hoist_cells else ())
+            body = self.bind(code.body, code.hoists if self.options.hoist_cells else (), body=True)
             run.enter(body.slots, body.projected, self.options.memory_budget)
         value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
         for slot in code.cur_slots:
@@ -461,6 +491,7 @@ class _Executor:
         """The same program as `ops`, one event per op, loop and Result."""
         slots = bound.slots
         kernels = bound.kernels
+        guards = bound.guards
         threshold = self.threshold
         for instr in bound.program.order:
             args = [slots[i] for i in instr.srcs]
@@ -468,7 +499,8 @@ class _Executor:
                 yield LayerEvaluated(instr.layer, tuple(args), (), frames)
                 continue
             if instr.kind == OP:
-                if instr.layer.type in EXPLOSIVE or sum(a.nbytes for a in args) > threshold:
+                guard = guards[id(instr)]
+                if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and sum(a.nbytes for a in args) > threshold):
                     self.guard(instr, args)
                 try:
                     with np.errstate(all="ignore"):
@@ -515,7 +547,7 @@ class _Executor:
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
         code = taken_branch(instr.layer, args)
-        body = self.bind(code.program)
+        body = self.bind(code.program, body=True)
         slots = body.slots
         for pos, slot in code.feeds:
             slots[slot] = args[pos]
@@ -526,12 +558,12 @@ class _Executor:
         slots = body.slots
         listener = self.listener
         if listener is None:
-            self.ops(body, frames)
+            body.run(frames)
         else:
             layer = instr.layer
             inner = (*frames, (layer.path, 0))
             listener.iteration_started(layer, 0, code.trace_params, code.param_values(slots), inner)
-            self.ops(body, inner)
+            body.run(inner)
             listener.iteration_finished(layer, 0, code.trace_results, code.result_values(slots), inner)
         return tuple(slots[s] for s in code.out_slots)
 

@@ -194,6 +194,13 @@ class ProjectedCell:
         self.projections = self.cell.project(stacked)  # one product: one start of BLAS's threads
 
 
+def _walk(spec: object) -> tuple[int, int, int]:
+    """(first, step, part size): iteration k's part starts at first + k * step (`SliceSpec.bounds`)."""
+    first = spec.bounds(0)[0]  # type: ignore[attr-defined]
+    step = spec.bounds(1)[0] - first  # type: ignore[attr-defined]
+    return first, step, spec.part_size  # type: ignore[attr-defined]
+
+
 def take(arr: np.ndarray, prefix: tuple[slice, ...], lo: int, hi: int) -> np.ndarray:
     """Elements [lo, hi) along the axis after `prefix`, as a fresh C-ordered array (what np.take gives)."""
     return arr[(*prefix, slice(lo, hi))].copy()
@@ -215,7 +222,9 @@ class ConcatBuffer:
         "allocate",
         "axis",
         "axis_of",
+        "base",
         "buf",
+        "cap",
         "count",
         "dtype",
         "entry",
@@ -228,6 +237,8 @@ class ConcatBuffer:
         "reversed",
         "scalar",
         "shape",
+        "sign",
+        "view",
     )
 
     def __init__(self, layer: Layer, entry: PlanEntry, count: int | None, limit: float,
@@ -247,8 +258,24 @@ class ConcatBuffer:
         self.axis = self.plen = 0
         self.shape: tuple[int, ...] = ()
         self.dtype: np.dtype | None = None
+        # The buffer seen as [capacity, *part shape] (`view[k]` is iteration k's block, whatever the axis),
+        # how many parts it holds, and where part n goes: base + sign * n (a reversed output fills it
+        # from the end). cap stays 0 while parts are collected instead.
+        self.view: np.ndarray | None = None
+        self.cap = 0
+        self.base, self.sign = (count - 1, -1) if entry.reversed and count is not None else (0, 1)
 
     def add(self, value: np.ndarray) -> None:
+        """Iteration n's part: written in place when it has the first part's shape and type (the fast
+        path, one index and one copy), else handled by `add_other`."""
+        n = self.n
+        if n < self.cap and value.shape == self.shape and (value.dtype is self.dtype or value.dtype == self.dtype):
+            self.view[self.base + self.sign * n] = value  # type: ignore[index]
+            self.n = n + 1
+        else:
+            self.add_other(value)
+
+    def add_other(self, value: np.ndarray) -> None:
         if self.n == 0 and self.parts is None:
             self.scalar = value.ndim == 0
         if self.scalar:
@@ -263,7 +290,8 @@ class ConcatBuffer:
         elif value.shape != self.shape or value.dtype != self.dtype:
             self.parts = self.written()
             self.parts.append(value)
-            self.buf = None
+            self.buf = self.view = None
+            self.cap = 0
         else:
             self.put(value)
         self.n += 1
@@ -290,7 +318,12 @@ class ConcatBuffer:
     def alloc(self, capacity: int) -> np.ndarray:
         shape = list(self.shape)
         shape[self.axis] = self.plen * capacity
-        return self.allocate(self.layer, tuple(shape), self.dtype)  # type: ignore[arg-type]
+        buf = self.allocate(self.layer, tuple(shape), self.dtype)  # type: ignore[arg-type]
+        # [..., capacity, plen, ...] (a view of the C-ordered buffer), the capacity axis moved first.
+        blocks = buf.reshape((*self.shape[:self.axis], capacity, self.plen, *self.shape[self.axis + 1:]))
+        self.view = np.moveaxis(blocks, self.axis, 0)
+        self.cap = capacity
+        return buf
 
     def block(self, k: int) -> tuple[slice, ...]:
         return (slice(None),) * self.axis + (slice(k * self.plen, (k + 1) * self.plen),)
@@ -306,7 +339,7 @@ class ConcatBuffer:
             grown = self.alloc(self.capacity(2 * capacity, k + 1))
             grown[self.block_range(capacity)] = buf
             self.buf = buf = grown
-        buf[self.block(k)] = value
+        self.view[k] = value  # type: ignore[index]
 
     def block_range(self, k: int) -> tuple[slice, ...]:
         return (slice(None),) * self.axis + (slice(0, k * self.plen),)
@@ -334,8 +367,8 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("buffers", "code", "events", "fills", "last", "limit", "parts", "projected", "slices", "state",
-                 "unbounded")
+    __slots__ = ("buffers", "code", "concats", "events", "fills", "finals", "last", "limit", "parts", "projected",
+                 "reads", "slices", "state", "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -352,7 +385,13 @@ class LoopRun:
         self.parts = [(pid, arr, prefix[pid], spec) for pid, (arr, _axis, spec) in slices.items()]
         self.fills = [(slot, p.id, slices[p.id][0], prefix[p.id], slices[p.id][2]) for p, slot, how in code.fed
                       if how == FROM_SLICE and slot is not None]
+        # `fill`'s form of the same: (slot, array, prefix or None for axis 0, first, step, part size); part k
+        # is [first + k * step, + part size) along the axis, `SliceSpec.bounds` unrolled.
+        self.reads = [(slot, arr, pre or None, *_walk(spec)) for slot, _pid, arr, pre, spec in self.fills]
         self.projected: list[ProjectedCell] = []
+        # `collect`'s: (slot, buffer) of each concatenated output, (port, slot) of each last-value output.
+        self.concats = [(slot, buffers[pe.port]) for pe, slot in code.outputs if pe.port in buffers]
+        self.finals = [(pe.port, slot) for pe, slot in code.outputs if pe.port not in buffers]
 
     def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0) -> None:
         """Before the first iteration: state Parameters take their initial values (an unfed one is an
@@ -372,12 +411,13 @@ class LoopRun:
                     self.projected.append(cell)
 
     def fill(self, slots: list, k: int) -> None:
-        """The sliced Parameters' parts for iteration k (no listener: only those a Parameter reads)."""
+        """The sliced Parameters' parts for iteration k (no listener: only those a Parameter reads), each
+        a fresh C-ordered copy as `take` makes it."""
         for cell in self.projected:
             cell.at = k
-        for slot, _pid, arr, prefix, spec in self.fills:
-            lo, hi = spec.bounds(k)  # type: ignore[attr-defined]
-            slots[slot] = take(arr, prefix, lo, hi)
+        for slot, arr, prefix, first, step, size in self.reads:
+            lo = first + k * step
+            slots[slot] = arr[lo:lo + size].copy() if prefix is None else take(arr, prefix, lo, lo + size)
 
     def params(self, slots: list, k: int, value: np.ndarray | None) -> dict[int | None, np.ndarray]:
         """Iteration k's body Parameter values as the IterationStarted event shows them (state, then the
@@ -397,13 +437,11 @@ class LoopRun:
 
     def collect(self, slots: list, final: bool) -> None:
         """After an iteration: each concatenated output takes its part; the final one gives the last values."""
-        buffers = self.buffers
-        for pe, slot in self.code.outputs:
-            buf = buffers.get(pe.port)
-            if buf is not None:
-                buf.add(slots[slot])
-            elif final:
-                self.last[pe.port] = slots[slot]
+        for slot, buf in self.concats:
+            buf.add(slots[slot])
+        if final:
+            for port, slot in self.finals:
+                self.last[port] = slots[slot]
 
     def carry(self, slots: list) -> None:
         """Back edges: each merged Parameter takes its Result's value (all read before any is written)."""

@@ -52,6 +52,7 @@ def check_paths(model, inputs) -> None:
     want = event_outputs(model, inputs, Options(checked_kernels=True))
     assert want, "the model has outputs"
     assert_identical(run(model, inputs), want, "plain driver")
+    assert_identical(run(model, inputs, Options(generate_bodies=False)), want, "plain driver, bodies interpreted")
     assert_identical(event_outputs(model, inputs), want, "event driver")
     for trace_all in (False, True):
         heard, seen = Trace(trace_all=trace_all), Trace(trace_all=trace_all)

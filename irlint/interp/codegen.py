@@ -1,0 +1,109 @@
+"""A bound loop body as one generated Python function: the plain driver without its interpreter loop.
+
+Interpreting a program costs per op a tuple unpack, a kind test, the memory guard's size loop, the
+kernel call through an input getter and a store: about half a microsecond, which is what a body of
+small-tensor ops spends most of its time on. The generated function does only what each op needs,
+decided when the body is bound: its inputs read from fixed slot indices, the size test only over
+inputs that are not constants (whose bytes are added in at generation), no test at all for ops
+whose outputs are never larger than their inputs, the kernel called directly and its outputs
+stored at fixed slots. Nothing is recorded while it runs: a failure is traced back to its op by the
+line it happened on, and only then are the op's inputs read again to explain it.
+
+The generated code calls back into the executor for everything but ops (nested loops, Ifs, the
+guard, explaining a failure), so its behaviour is the interpreter's, op for op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from irlint.interp.program import BRANCH, LOOP, OP, Instr
+
+# How an op's output is checked against the memory budget before it runs.
+GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER = 0, 1, 2
+# Bodies of more ops than this are interpreted: compiling the source would cost more than it saves.
+MAX_GENERATED_OPS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Callbacks:
+    """What generated code calls back into (the executor's methods, bound)."""
+
+    guard: Callable[[Instr, Sequence[Any]], None]
+    loop: Callable[[Instr, Sequence[Any], Any], Sequence[Any]]
+    branch: Callable[[Instr, Sequence[Any], Any], Sequence[Any]]
+    explain: Callable[[Instr, Sequence[Any], BaseException], BaseException]
+    commit: Callable[[Any], None]
+
+
+def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const_bytes: dict[int, int],
+             threshold: int, assigns: Any, calls: Callbacks) -> Callable[[Any], None]:
+    """`ops`: (kind, kernel, instr, guard) in program order, Results left out; `slots`: the bound
+    slot list the function reads and writes; `const_bytes`: the bytes of the slots that hold
+    constants; `assigns`: the level's Assign layers to commit at its end (falsy: none).
+    Returns `run(frames)`."""
+    env: dict[str, Any] = {"s": slots, "zip": zip, "len": len, "G": calls.guard, "LOOP": calls.loop,
+                           "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns}
+    lines = ["def run(frames):", " try:"]
+    failing: dict[int, Instr] = {}  # line number of a kernel call -> its op
+
+    def emit(text: str) -> int:
+        lines.append("  " + text)
+        return len(lines)
+
+    for n, (kind, kernel, instr, guard) in enumerate(ops):
+        args = "(" + "".join(f"s[{i}], " for i in instr.srcs) + ")"
+        env[f"I{n}"] = instr
+        emit(f"# {instr.layer.describe()!a}")  # ASCII-escaped: no name can end the comment
+        if kind == OP:
+            env[f"K{n}"] = kernel
+            dynamic = [i for i in instr.srcs if i not in const_bytes]
+            fixed = sum(const_bytes[i] for i in instr.srcs if i in const_bytes)
+            if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and not dynamic and fixed > threshold):
+                emit(f"a = {args}")
+                emit(f"G(I{n}, a)")
+                args = "a"
+            elif guard == GUARD_BY_SIZE and dynamic:
+                emit(f"a = {args}")
+                emit(f"if {' + '.join(f's[{i}].nbytes' for i in dynamic)} > {threshold - fixed}: G(I{n}, a)")
+                args = "a"
+            call = f"K{n}({args})"
+        elif kind == LOOP:
+            call = f"LOOP(I{n}, {args}, frames)"
+        else:
+            assert kind == BRANCH
+            call = f"BRANCH(I{n}, {args}, frames)"
+        dsts = instr.dsts
+        if len(dsts) == 1:
+            line = emit(f"s[{dsts[0]}] = {call}[0]")
+        else:
+            line = emit(f"o = {call}")
+            if dsts:
+                env[f"D{n}"] = dsts
+                targets = ", ".join(f"s[{d}]" for d in dsts)
+                emit(f"if len(o) == {len(dsts)}: {targets}, = o")
+                emit("else:")
+                emit(f" for d, v in zip(D{n}, o): s[d] = v")  # fewer or more outputs: what zip stores
+        if kind == OP:
+            failing[line] = instr
+    if assigns:
+        emit("COMMIT(ASSIGNS)")
+    lines += [" except Exception as e:", "  x = FAIL(e)", "  if x is None: raise", "  raise x from e"]
+
+    def fail(err: Exception) -> BaseException | None:
+        """A kernel's failure explained with its inputs (read again from the slots, which the failed
+        op has not written); anything else (the guard's, a nested loop's error) passes unchanged."""
+        tb = err.__traceback__
+        instr = failing.get(tb.tb_lineno) if tb is not None else None
+        if instr is None:
+            return None
+        return calls.explain(instr, [slots[i] for i in instr.srcs], err)
+
+    env["FAIL"] = fail
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<irlint body>", "exec"), env)  # the source holds slot numbers and comments only
+    run: Callable[[Any], None] = env["run"]
+    run.source = source  # type: ignore[attr-defined]  # for debugging and the tests
+    return run
