@@ -26,7 +26,7 @@ from irlint.controlflow.readings import (
     resolve,
     spec_plan,
 )
-from irlint.controlflow.values import iteration_value, scalar_flag, scalar_value
+from irlint.controlflow.values import iteration_value, iteration_values, scalar_flag, scalar_value
 
 __all__ = [
     "CONTROL_FLOW",
@@ -43,6 +43,7 @@ __all__ = [
     "iteration_bound",
     "iteration_of_output_element",
     "iteration_value",
+    "iteration_values",
     "loop_plan",
     "refine_with_body_condition",
     "resolve",

@@ -23,6 +23,8 @@ def scalar_value(value: Any) -> int | None:
 
 def scalar_flag(value: Any) -> bool | None:
     """The truth of a 1-element tensor (execution conditions), else None."""
+    if type(value) is np.ndarray:  # the interpreter's case, once per Loop iteration
+        return bool(value.item()) if value.size == 1 else None
     if value is None:
         return None
     arr = np.asarray(value)
@@ -36,3 +38,22 @@ def iteration_value(k: int, dtype: np.dtype | None, rank: int | None) -> np.ndar
     a scalar or a 1-element vector as it declares."""
     value = np.array(k, dtype=dtype if dtype is not None else np.dtype(np.int64))
     return value.reshape(1) if rank == 1 else value
+
+
+# The first iterations' values are made once per process and shared by every Loop that reads them
+# (read-only: no kernel writes its inputs, and one that tried would fail loudly instead of corrupting
+# a later iteration).
+CACHED_ITERATIONS = 4096
+_TABLES: dict[tuple[np.dtype | None, int | None], list[np.ndarray]] = {}
+
+
+def iteration_values(dtype: np.dtype | None, rank: int | None, count: float) -> list[np.ndarray]:
+    """`iteration_value(k, dtype, rank)` for k below `count` (at most CACHED_ITERATIONS), as a list
+    shared by every caller: the table grows to what is asked and never shrinks."""
+    table = _TABLES.setdefault((dtype, rank), [])
+    want = int(min(count, CACHED_ITERATIONS))
+    for k in range(len(table), want):
+        value = iteration_value(k, dtype, rank)
+        value.flags.writeable = False
+        table.append(value)
+    return table

@@ -32,6 +32,7 @@ from irlint.controlflow import (
     SliceSpec,
     iteration_bound,
     iteration_value,
+    iteration_values,
     resolve,
     scalar_flag,
     scalar_value,
@@ -408,9 +409,11 @@ class _Executor:
         body: _Bound | None = None
         k = 0
         limit = run.limit
-        once = self.once_per_iteration(code) if listener is not None else None
+        if listener is None:
+            return self.loop_fast(code, run, frames, None)
+        once = self.once_per_iteration(code)
         if once is not None:
-            return self.loop_once(code, run, frames, once)
+            return self.loop_fast(code, run, frames, once)
         while k < limit:
             body, value = self.begin_iteration(code, run, body, k)
             slots = body.slots
@@ -452,27 +455,42 @@ class _Executor:
             self.io_getters[id(code)] = got
         return got
 
-    def loop_once(self, code: LoopCode, run: LoopRun, frames: Frames,
-                  once: tuple[Callable[..., None], tuple[Any, ...], Any]) -> tuple[np.ndarray, ...]:
-        """`loop` with a listener that takes one call per iteration (the same records, fewer calls)."""
-        hook, keys, io_values = once
-        layer = code.layer
-        cond_slot = code.cond_slot
-        body: _Bound | None = None
-        k = 0
+    def loop_fast(self, code: LoopCode, run: LoopRun, frames: Frames,
+                  once: tuple[Callable[..., None], tuple[Any, ...], Any] | None) -> tuple[np.ndarray, ...]:
+        """`loop` when nobody listens, or the listener takes one call per iteration (`once`: the same
+        records, fewer calls): the interpreter's hottest code, so what `begin_iteration` and
+        `end_iteration` do for the other drivers is written out here (the tests run every model
+        through all of them and compare)."""
         limit = run.limit
-        while k < limit:
-            body, _value = self.begin_iteration(code, run, body, k)
-            slots = body.slots
-            run.fill(slots, k)
-            body.run(frames)  # no nested loop and no per-layer hook: the frames are not read
+        if limit <= 0:
+            return self.finish(run, 0)[0]
+        body, _value = self.begin_iteration(code, run, None, 0)
+        slots, go, fill, collect, carry = body.slots, body.run, run.fill, run.collect, run.carry
+        cond_slot = code.cond_slot
+        cur = code.cur_slots if code.has_cur else ()
+        values = iteration_values(code.cur_dtype, code.cur_rank, limit) if cur else []
+        cap = self.options.max_iterations
+        hook, keys, io_values = once if once is not None else (None, None, None)
+        layer = code.layer
+        k = 0
+        while True:
+            if k and cur:
+                value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
+                for slot in cur:
+                    slots[slot] = value
+            fill(slots, k)
+            go(frames)  # no nested loop or If records anything when `once` is used: the frames are not read
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
-            hook(layer, k, keys, io_values(slots), frames)
-            stop = self.end_iteration(run, slots, cond, k)
+            if hook is not None:
+                hook(layer, k, keys, io_values(slots), frames)
             k += 1
-            if stop:
-                break
-        return self.finish(run, k)[0]
+            last = cond is False or k >= limit
+            collect(slots, last)
+            carry(slots)
+            if last:
+                return self.finish(run, k)[0]
+            if k >= cap:
+                self.too_many(run, k)
 
     def begin_iteration(self, code: LoopCode, run: LoopRun, body: _Bound | None, k: int
                         ) -> tuple[_Bound, np.ndarray | None]:
@@ -481,7 +499,10 @@ class _Executor:
         if body is None:
             body = self.bind(code.body, code.hoists if self.options.hoist_cells else (), body=True)
             run.enter(body.slots, body.projected, self.options.memory_budget)
-        value = iteration_value(k, code.cur_dtype, code.cur_rank) if code.has_cur else None
+        value = None
+        if code.has_cur:
+            values = iteration_values(code.cur_dtype, code.cur_rank, k + 1)
+            value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
         for slot in code.cur_slots:
             body.slots[slot] = value
         return body, value
