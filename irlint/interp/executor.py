@@ -26,7 +26,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from irlint.controlflow import (
-    LoopPlan,
     PlanEntry,
     SliceError,
     SliceSpec,
@@ -607,17 +606,17 @@ class _Executor:
         """Slice, count and set up the outputs of one execution (what `irlint.controlflow` says)."""
         layer, plan = code.layer, code.plan
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
-        slices, counts = self.slices(layer, plan, outer)
+        slices, counts = self.slices(layer, code.sliced, outer)
         if not plan.is_loop and len({n for n, _ in counts}) > 1:
             raise ExecutionError(f"{layer.describe()}: sliced inputs give different iteration counts "
                                  f"{[n for n, _ in counts]}", layer)
         trip = scalar_value(outer.get(TRIP_COUNT_PORT)) if plan.is_loop else None
         first = scalar_flag(outer.get(CONDITION_PORT)) if plan.is_loop else None
-        bound = iteration_bound(plan.is_loop, counts, trip, first, sliced=bool(plan.sliced_inputs))
+        bound = iteration_bound(plan.is_loop, counts, trip, first, sliced=bool(code.sliced))
         limit = concrete_limit(bound, plan.is_loop)
         unbounded = plan.is_loop and bound.limit is None
         state = {}
-        for pe in plan.state_inputs:
+        for pe in code.states:
             if pe.port not in outer:
                 raise ExecutionError(f"{layer.describe()}: a port_map entry reads input port {pe.port}, which the "
                                      f"layer does not have", layer)
@@ -675,12 +674,12 @@ class _Executor:
                 result[port] = run.state[target]
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
 
-    def slices(self, layer: Layer, plan: LoopPlan, outer: Mapping[int | None, np.ndarray]
+    def slices(self, layer: Layer, sliced: Sequence[PlanEntry], outer: Mapping[int | None, np.ndarray]
                ) -> tuple[dict[int | None, tuple[np.ndarray, int, SliceSpec]], list[tuple[int, str]]]:
         """Each sliced input's array, axis and resolved slicing, and the iteration counts they give."""
         slices: dict[int | None, tuple[np.ndarray, int, SliceSpec]] = {}
         counts: list[tuple[int, str]] = []
-        for pe in plan.sliced_inputs:
+        for pe in sliced:
             e = pe.entry
             if e.external_port_id not in outer:
                 raise ExecutionError(f"{layer.describe()}: a port_map entry reads input port {e.external_port_id}, "

@@ -59,6 +59,9 @@ class LoopCode:
     # TensorIterator bodies: cells whose X is a sliced body Parameter (directly or through a reshape), with
     # that Parameter's id; their input projections are computed for all iterations at once (`ProjectedCell`).
     hoists: tuple[tuple[Instr, int | None], ...] = ()
+    # The plan's sliced and state (merged, invariant) inputs, read once per execution.
+    sliced: tuple[PlanEntry, ...] = ()
+    states: tuple[PlanEntry, ...] = ()
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
@@ -123,7 +126,8 @@ def loop_code(layer: Layer) -> LoopCode:
                     cond_slot, outputs, back_slots, back_swap, back_results, param_keys,
                     slot_getter([body.params[k] for k in keys]) if simple else None, result_keys,
                     slot_getter(list(body.result_slots.values())),
-                    () if plan.is_loop else hoistable(body, sliced))
+                    () if plan.is_loop else hoistable(body, sliced), tuple(plan.sliced_inputs),
+                    tuple(plan.state_inputs))
     _CODE[layer] = code
     return code
 
