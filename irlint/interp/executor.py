@@ -19,6 +19,7 @@ bit-identical outputs and traces.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -81,6 +82,10 @@ BOUNDED = frozenset({
     "Squeeze", "Unsqueeze", "Reshape", "Split", "VariadicSplit", "LSTMCell", "GRUCell", "RNNCell",
     "Sigmoid", "Tanh", "Relu", "Exp", "Log", "Sqrt", "Abs", "Negative", "Floor", "Ceiling", "Clamp", "Erf",
 })
+# Prepared cell kernels (their weights cast, reordered and transposed: milliseconds for a 1 MB cell)
+# kept per layer for the model's lifetime, so that each run does not prepare them again. Only cells:
+# they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
+_CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
 DEFAULT_MEMORY_BUDGET = 4 * 1024**3
 
@@ -328,10 +333,15 @@ class _Executor:
         op, attrs = instr.step.op, instr.step.attrs
         assert op is not None
         if not self.options.checked_kernels:
+            cell = _CELL_KERNELS.get(instr.layer)
+            if cell is not None:
+                return cell
             try:
                 fast = op.prepare(attrs, consts)
             except OpError as e:
                 raise ExecutionError(f"{instr.layer.describe()}: {e}", instr.layer) from e
+            if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
+                _CELL_KERNELS[instr.layer] = fast
             if fast is not None:
                 return fast
         compute = op.compute
