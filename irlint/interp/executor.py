@@ -40,6 +40,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.bound import concrete_limit
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
+from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.gcpause import paused_gc
 from irlint.interp.branches import taken_branch
 from irlint.interp.codegen import GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER, MAX_GENERATED_OPS, Callbacks, generate
@@ -412,35 +413,34 @@ class _Executor:
     def loop(self, instr: Instr, args: list[np.ndarray], frames: Frames) -> tuple[np.ndarray, ...]:
         code = loop_code(instr.layer)
         run = self.start_loop(code, args)
-        layer = code.layer
         listener = self.listener
-        cond_slot = code.cond_slot
-        body: _Bound | None = None
-        k = 0
-        limit = run.limit
         if listener is None:
             return self.loop_fast(code, run, frames, None)
         once = self.once_per_iteration(code)
         if once is not None:
             return self.loop_fast(code, run, frames, once)
+        return self.loop_heard(code, run, frames, listener)
+
+    def loop_heard(self, code: LoopCode, run: LoopRun, frames: Frames, listener: Listener) -> tuple[np.ndarray, ...]:
+        """`loop` with the listener called at the start and the end of every iteration."""
+        layer = code.layer
+        cond_slot = code.cond_slot
+        body: _Bound | None = None
+        k = 0
+        limit = run.limit
         while k < limit:
             body, value = self.begin_iteration(code, run, body, k)
             slots = body.slots
-            if listener is None:
-                inner = frames
+            inner = (*frames, (layer.path, k))
+            if code.param_keys is not None:
                 run.fill(slots, k)
+                listener.iteration_started(layer, k, code.param_keys, code.param_values(slots), inner)  # type: ignore[misc]
             else:
-                inner = (*frames, (layer.path, k))
-                if code.param_keys is not None:
-                    run.fill(slots, k)
-                    listener.iteration_started(layer, k, code.param_keys, code.param_values(slots), inner)  # type: ignore[misc]
-                else:
-                    params = run.params(slots, k, value)
-                    listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
+                params = run.params(slots, k, value)
+                listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
             body.run(inner)
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
-            if listener is not None:
-                listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
+            listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
             stop = self.end_iteration(run, slots, cond, k)
             k += 1
             if stop:
@@ -477,13 +477,15 @@ class _Executor:
         slots, go, fill, collect, carry = body.slots, body.run, run.fill, run.collect, run.carry
         cond_slot = code.cond_slot
         cur = code.cur_slots if code.has_cur else ()
-        values = iteration_values(code.cur_dtype, code.cur_rank, limit) if cur else []
+        values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
         cap = self.options.max_iterations
         hook, keys, io_values = once if once is not None else (None, None, None)
         layer = code.layer
         k = 0
         while True:
             if k and cur:
+                if k == len(values) < CACHED_ITERATIONS:  # the shared table grows (doubling) as far as loops run
+                    values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
                 value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
                 for slot in cur:
                     slots[slot] = value
