@@ -25,6 +25,12 @@ from irlint.interp.program import BRANCH, LOOP, OP, Instr
 GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER = 0, 1, 2
 # Bodies of more ops than this are interpreted: compiling the source would cost more than it saves.
 MAX_GENERATED_OPS = 2000
+# A body is interpreted for its first executions and generated only when it runs again (an If taken
+# once, a Loop of two iterations never pay for compiling: about 50 us per op, once per process).
+GENERATE_AFTER = 2
+# Compiled sources, shared by every run in the process (a source names slots, never values).
+_COMPILED: dict[str, Any] = {}
+_MAX_COMPILED = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +109,12 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
 
     env["FAIL"] = fail
     source = "\n".join(lines) + "\n"
-    exec(compile(source, "<irlint body>", "exec"), env)  # the source holds slot numbers and comments only
+    code = _COMPILED.get(source)
+    if code is None:
+        if len(_COMPILED) >= _MAX_COMPILED:
+            _COMPILED.clear()
+        code = _COMPILED[source] = compile(source, "<irlint body>", "exec")
+    exec(code, env)  # defines run(); the source holds slot numbers and comments only
     run: Callable[[Any], None] = env["run"]
     run.source = source  # type: ignore[attr-defined]  # for debugging and the tests
     return run

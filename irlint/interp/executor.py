@@ -43,7 +43,15 @@ from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.gcpause import paused_gc
 from irlint.interp.branches import taken_branch
-from irlint.interp.codegen import GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER, MAX_GENERATED_OPS, Callbacks, generate
+from irlint.interp.codegen import (
+    GENERATE_AFTER,
+    GUARD_ALWAYS,
+    GUARD_BY_SIZE,
+    GUARD_NEVER,
+    MAX_GENERATED_OPS,
+    Callbacks,
+    generate,
+)
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -162,7 +170,7 @@ class _Bound:
     iteration), per op the kernel prepared for its attributes and constant inputs, and `run(frames)`,
     the plain driver for this level (a generated function for a loop body, `irlint.interp.codegen`)."""
 
-    __slots__ = ("assigns", "guards", "kernels", "ops", "program", "projected", "run", "slots")
+    __slots__ = ("assigns", "const_bytes", "guards", "kernels", "ops", "program", "projected", "run", "runs", "slots")
 
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel],
                  projected: dict[int, ProjectedCell], guards: dict[int, int]):
@@ -174,6 +182,8 @@ class _Bound:
         self.projected = projected  # id(instr) -> a hoisted cell's kernel (irlint.interp.loops), also in ops/kernels
         self.guards = guards  # id(instr) -> GUARD_* (how the op is checked against the memory budget)
         self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
+        self.runs = 0  # executions so far, while interpreted before being generated
+        self.const_bytes: dict[int, int] = {}  # slot -> bytes, of the slots holding constants
 
 
 class _Executor:
@@ -318,16 +328,26 @@ class _Executor:
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
             ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
         bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected, guards)
+        bound.const_bytes = {s: v.nbytes for s, v in const_slots.items()}
         listener = self.listener
         if (body and self.plain and self.options.generate_bodies and len(ops) <= MAX_GENERATED_OPS
                 and not (listener is not None and listener.layers)):
-            calls = Callbacks(self.guard, self.loop, self.branch, self.explain, self.variables.commit)
-            bound.run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in ops],
-                                 slots, {s: v.nbytes for s, v in const_slots.items()}, self.threshold,
-                                 bound.assigns, calls)
+            bound.run = lambda frames: self.warm_up(bound, frames)
         else:
             bound.run = lambda frames: self.ops(bound, frames)
         return bound
+
+    def warm_up(self, bound: _Bound, frames: Frames) -> None:
+        """A body's driver for its first executions: interpreted, then replaced by its generated code
+        (`irlint.interp.codegen`) once it runs again; callers read `bound.run` per execution."""
+        bound.runs += 1
+        if bound.runs > GENERATE_AFTER:
+            calls = Callbacks(self.guard, self.loop, self.branch, self.explain, self.variables.commit)
+            bound.run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in bound.ops],
+                                 bound.slots, bound.const_bytes, self.threshold, bound.assigns, calls)
+            bound.run(frames)
+        else:
+            self.ops(bound, frames)
 
     def kernel(self, instr: Instr, consts: list[np.ndarray | None]) -> Kernel:
         """The op's prepared kernel (attributes and constant inputs validated once), else its `compute`."""
@@ -474,7 +494,7 @@ class _Executor:
         if limit <= 0:
             return self.finish(run, 0)[0]
         body, _value = self.begin_iteration(code, run, None, 0)
-        slots, go, fill, collect, carry = body.slots, body.run, run.fill, run.collect, run.carry
+        slots, fill, collect, carry = body.slots, run.fill, run.collect, run.carry
         cond_slot = code.cond_slot
         cur = code.cur_slots if code.has_cur else ()
         values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
@@ -490,7 +510,7 @@ class _Executor:
                 for slot in cur:
                     slots[slot] = value
             fill(slots, k)
-            go(frames)  # no nested loop or If records anything when `once` is used: the frames are not read
+            body.run(frames)  # no nested loop or If records anything when `once` is used: the frames are not read
             cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
             if hook is not None:
                 hook(layer, k, keys, io_values(slots), frames)

@@ -20,6 +20,13 @@ ops = pytest.importorskip("openvino.opset13")
 INTERPRETED = Options(generate_bodies=False)
 
 
+@pytest.fixture(autouse=True)
+def generate_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bodies are generated from their first execution (not after GENERATE_AFTER), so that a failure
+    in the first iteration happens in generated code."""
+    monkeypatch.setattr(executor_module, "GENERATE_AFTER", 0)
+
+
 def saved(model, tmp_path: Path, name: str = "m") -> irlint.Model:
     path = tmp_path / f"{name}.xml"
     ov.save_model(model, str(path), compress_to_fp16=False)
@@ -97,6 +104,19 @@ def test_hostile_layer_names_do_not_reach_the_code(tmp_path: Path) -> None:
     assert "SystemExit" in source and all(line.lstrip().startswith("#") for line in source.splitlines()
                                            if "SystemExit" in line)
     assert np.array_equal(run(model, inputs)["y"], np.full((3, 4), 2, np.float32))
+
+
+@pytest.mark.parametrize("trip", [1, 2, 3, 5])
+def test_bodies_are_generated_when_they_run_again(trip: int, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first GENERATE_AFTER executions are interpreted (compiling would cost more than a body run
+    # once or twice), then the generated code takes over mid-loop with the same slots.
+    monkeypatch.setattr(executor_module, "GENERATE_AFTER", 2)
+    model = saved(loop_of(lambda a, b: ops.add(ops.multiply(a, b), b), trip=trip), tmp_path)
+    inputs = {"a": np.arange(4, dtype=np.float32), "b": np.full(4, 2, np.float32)}
+    assert len(generated_sources(model, inputs)) == (trip > 2)
+    want = np.tile(inputs["a"] * 2 + 2, (trip, 1))
+    assert np.array_equal(run(model, inputs)["y"], want)
 
 
 def test_large_bodies_are_interpreted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
