@@ -68,34 +68,36 @@ def _erf(x: Array) -> Array:
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 
 
-# Float types the hot unaries (those with a `widen`) compute in directly, as OpenVINO's core reference
+# Float types the hot unaries (those with a `native`) compute in directly, as OpenVINO's core reference
 # computes in the element type T; other types (f16, bf16, f8, integers) go through float64.
-NATIVE_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
+NATIVE_FLOATS = frozenset({F32, F64})
 
 
-def _float(fn: Callable[[Array], Array], widen: Callable[[Array, np.dtype], Array] | None = None
+def _float(fn: Callable[[Array], Array], native: Callable[[Array], Array] | None = None
            ) -> Callable[[Array], Array]:
     """Compute in float64 and return the input's dtype, rounded once (OpenVINO computes in the element
-    type, from f32 for the narrow floats: the same result but for a rare last-place tie); with `widen`,
+    type, from f32 for the narrow floats: the same result but for a rare last-place tie); with `native`,
     f32/f64 inputs compute in their own type (OpenVINO's reference computes in the element type).
-    `widen(x, dtype)` computes `fn(x.astype(dtype))` for an input of rank >= 1 with fewer numpy calls
-    and one temporary (the same operations on the same values, so the same bits) for the prepared
-    kernel."""
+    `native(x)` computes `fn(x)` in x's own float type for an x of rank >= 1 with fewer numpy calls and
+    one temporary (the same operations on the same values, so the same bits): the prepared kernel's
+    path, and also what a float64 copy of a narrow or integer input goes through."""
 
     def run(x: Array) -> Array:
         with np.errstate(all="ignore"):
             return kernel([x])[0]
 
-    def kernel(args: list[Array]) -> list[Array]:
+    def kernel(args: Sequence[Array]) -> list[Array]:
         """`run` as a prepared kernel: no warning guard (the interpreter's fast path silences them)."""
         x = args[0]
         dtype = x.dtype
-        if widen is not None:
-            if dtype in NATIVE_FLOATS:
-                if x.ndim:
-                    return [widen(x, dtype)]
-                return [np.asarray(fn(x))]
-            y = widen(x, np.dtype(np.float64)) if x.ndim else fn(x.astype(np.float64))
+        if native is not None and x.ndim:
+            # The builtin f32/f64 dtypes are singletons: `is` is the cheap test, `in` the exact one.
+            if dtype is F32 or dtype is F64 or dtype in NATIVE_FLOATS:
+                return [native(x)]
+            y = native(x.astype(np.float64))
+        elif native is not None and dtype in NATIVE_FLOATS:
+            return [np.asarray(fn(x))]
         else:
             y = fn(x.astype(np.float64))
         if dtype.kind == "f":  # f64, f32, f16: the f32 path pays no more checks than before
@@ -123,20 +125,17 @@ def _sigmoid(x: Array) -> Array:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-_ONES = {np.dtype(t): np.ones((), t) for t in (np.float32, np.float64)}
+_ONE32, _ONE64 = np.ones((), np.float32), np.ones((), np.float64)
 
 
-def _sigmoid_widened(x: Array, dtype: np.dtype) -> Array:
-    """`_sigmoid(x.astype(dtype))` step by step: 1 / (1 + exp(-x)) in one array of `dtype` (a 0-d one
-    and reciprocal, i.e. 1 / t correctly rounded, cost half of what a Python float operand costs)."""
-    t = np.negative(x) if x.dtype == dtype else np.negative(x, dtype=dtype)  # no dtype argument: faster
-    np.exp(t, out=t)
-    np.add(t, _ONES[dtype], out=t)
-    return np.reciprocal(t, out=t)
-
-
-def _widened(fn: np.ufunc) -> Callable[[Array, np.dtype], Array]:
-    return lambda x, dtype: fn(x) if x.dtype == dtype else fn(x, dtype=dtype)
+def _sigmoid_native(x: Array) -> Array:
+    """`_sigmoid(x)` step by step for an f32/f64 x of rank >= 1: 1 / (1 + exp(-x)) in one temporary of
+    x's type. A 0-d array as the 1 and reciprocal (1 / t, correctly rounded as the division) cost half
+    of what a Python float operand costs; `out` is passed positionally (a keyword costs more per call)."""
+    t = np.negative(x)
+    np.exp(t, t)
+    np.add(t, _ONE32 if t.dtype == F32 else _ONE64, t)
+    return np.reciprocal(t, t)
 
 
 def _softplus(x: Array) -> Array:
@@ -144,11 +143,11 @@ def _softplus(x: Array) -> Array:
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
-    "Sigmoid": _float(_sigmoid, _sigmoid_widened),
-    "Tanh": _float(np.tanh, _widened(np.tanh)),
-    "Exp": _float(np.exp, _widened(np.exp)),
-    "Log": _float(np.log, _widened(np.log)),
-    "Sqrt": _float(np.sqrt, _widened(np.sqrt)),
+    "Sigmoid": _float(_sigmoid, _sigmoid_native),
+    "Tanh": _float(np.tanh, np.tanh),
+    "Exp": _float(np.exp, np.exp),
+    "Log": _float(np.log, np.log),
+    "Sqrt": _float(np.sqrt, np.sqrt),
     "Erf": _float(_erf),
     "Floor": _keep(np.floor),
     "Ceiling": _keep(np.ceil),
@@ -317,9 +316,12 @@ class Binary(Op):
 
             return typed
 
-        def same(args: list[Array]) -> list[Array]:
-            a = args[0]
-            out = fn(a, args[1])
+        def same(args: Sequence[Array]) -> list[Array]:
+            a, b = args
+            out = fn(a, b)
+            # An f32/f64 result has the dtype singleton when the inputs have it: `is` is the cheap test.
+            if out.dtype is a.dtype and out.__class__ is np.ndarray:
+                return [out]
             if type(out) is not np.ndarray or out.dtype != a.dtype:
                 out = np.asarray(out).astype(a.dtype, copy=False)
             return [out]
