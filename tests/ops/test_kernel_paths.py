@@ -1,0 +1,205 @@
+"""The prepared kernels' special cases against the checked `compute`, bit for bit: MatMul's direct
+product with a constant 2-D B and its general path (N-D, 1-D operands, transposes, f16/bf16/int,
+A of another type than B), the hot unaries' in-place f32/f64 formula against the plain formula,
+the split kernels' views and copies (C-contiguous or not, a leading dim above 1), inputs whose dtype
+equals f32 without being numpy's f32 object (byte-swapped), and the recurrent cells' joint product
+[x, h]·[Wᵀ; Rᵀ] against the two-product step that hoisted projections take."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from irlint.ops import lookup
+from irlint.ops.math.elementwise import UNARY
+
+RNG = np.random.default_rng(16)
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def same_bits(got, want) -> None:
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert type(g) is np.ndarray, type(g)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{g.dtype}{g.shape} vs {w.dtype}{w.shape}"
+        assert np.array_equal(g.astype(np.float64), np.asarray(w).astype(np.float64), equal_nan=True)
+        assert g.flags.c_contiguous
+
+
+def data(shape, dtype) -> np.ndarray:
+    if np.dtype(dtype).kind in "iu":
+        return RNG.integers(-5, 6, shape).astype(dtype)
+    return (RNG.standard_normal(shape) * 2).astype(dtype)
+
+
+# ----------------------------------------------------------------------------------------- MatMul
+
+MATMUL_CASES = [
+    ([1, 8], [64, 8], False, True),  # a recurrent step's x·Wᵀ: the direct product
+    ([3, 8], [8, 5], False, False),
+    ([8, 3], [8, 5], True, False),  # transpose_a: the general path
+    ([8, 3], [5, 8], True, True),
+    ([8], [8, 5], False, False),  # 1-D A
+    ([8], [5, 8], True, True),  # transpose flags of a 1-D operand are ignored
+    ([3, 8], [8], False, True),  # 1-D B
+    ([8], [8], False, False),  # a 0-d result
+    ([2, 3, 8], [8, 5], False, False),  # N-D: matmul's batch broadcasting
+    ([2, 3, 8], [4, 1, 5, 8], False, True),
+    ([1, 0], [0, 4], False, False),  # empty inner dim: zeros
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, BF16, np.int32])
+@pytest.mark.parametrize(("a_shape", "b_shape", "ta", "tb"), MATMUL_CASES)
+@pytest.mark.parametrize("const_b", [True, False])
+def test_matmul_prepared_gives_compute_bits(dtype, a_shape, b_shape, ta, tb, const_b) -> None:
+    op = lookup("MatMul", "opset1")
+    attrs = op.Attrs(transpose_a=ta, transpose_b=tb)
+    a, b = data(a_shape, dtype), data(b_shape, dtype)
+    kernel = op.prepare(attrs, [None, b if const_b else None])
+    want = op.compute(attrs, [a, b])
+    for _ in range(2):  # the second call reuses what the first one cached
+        same_bits(kernel([a, b]), want)
+    # A non-contiguous A (a transposed view) reads the same values.
+    at = np.ascontiguousarray(np.swapaxes(a, -1, -2)).swapaxes(-1, -2) if a.ndim > 1 else a
+    same_bits(kernel([at, b]), op.compute(attrs, [at, b]))
+
+
+def test_matmul_direct_product_falls_back_for_another_a() -> None:
+    """A constant f32 B with an A of another type, or of another rank, or another B than the
+    constant: the general path, as `compute` computes it."""
+    op = lookup("MatMul", "opset1")
+    attrs = op.Attrs(transpose_b=True)
+    w = data([6, 4], np.float32)
+    kernel = op.prepare(attrs, [None, w])
+    for a, b in [(data([2, 4], np.float64), w), (data([3, 2, 4], np.float32), w), (data([4], np.float32), w),
+                 (data([2, 4], np.float32), data([6, 4], np.float32)), (data([2, 4], np.float16), w)]:
+        same_bits(kernel([a, b]), op.compute(attrs, [a, b]))
+
+
+def test_matmul_direct_product_mismatch_raises() -> None:
+    """The direct product checks nothing itself: numpy refuses the inner dims (and the interpreter
+    asks `compute` for the message)."""
+    op = lookup("MatMul", "opset1")
+    w = data([6, 4], np.float32)
+    kernel = op.prepare(op.Attrs(transpose_b=True), [None, w])
+    with pytest.raises(ValueError):
+        kernel([data([2, 5], np.float32), w])
+
+
+# ------------------------------------------------------------------------------------- unaries
+
+NATIVE = [name for name in ("Sigmoid", "Tanh", "Exp", "Log", "Sqrt")]
+PLAIN = {"Sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)), "Tanh": np.tanh, "Exp": np.exp, "Log": np.log,
+         "Sqrt": np.sqrt}
+
+
+@pytest.mark.parametrize("name", NATIVE)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_hot_unaries_compute_the_plain_formula_in_the_element_type(name, dtype) -> None:
+    """The in-place f32/f64 path (positional `out`, a 0-d one) gives the bits of the formula written
+    plainly in the input's type, for every rank >= 1 and a non-contiguous input."""
+    op = lookup(name, "opset1")
+    kernel = op.prepare(op.Attrs(), [None])
+    x = np.concatenate([data([40], dtype), np.array([-1e4, -88, -0.0, 0.0, 1e-8, 88, 1e4, np.inf, -np.inf, np.nan],
+                                                     dtype)])
+    with np.errstate(all="ignore"):
+        for arr in (x, x.reshape(5, 10), x.reshape(5, 10)[:, ::3], x.reshape(1, 2, 25)):
+            got = kernel([arr])[0]
+            assert got.dtype == np.dtype(dtype) and got.shape == arr.shape
+            assert np.array_equal(got, PLAIN[name](arr), equal_nan=True), name
+            same_bits([got], op.compute(op.Attrs(), [arr]))
+
+
+@pytest.mark.parametrize("name", NATIVE)
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.int32, np.uint8])
+def test_hot_unaries_of_other_types_compute_in_f64(name, dtype) -> None:
+    """Narrow floats and integers: the formula in float64, rounded once to the input's type."""
+    op = lookup(name, "opset1")
+    x = np.abs(data([3, 7], dtype)) if np.dtype(dtype).kind == "u" else data([3, 7], dtype)
+    with np.errstate(all="ignore"):
+        got = op.prepare(op.Attrs(), [None])([x])[0]
+        y = PLAIN[name](x.astype(np.float64))
+        want = np.trunc(y).astype(dtype) if np.dtype(dtype).kind in "iu" else y.astype(dtype)
+    assert got.dtype == want.dtype
+    assert np.array_equal(got.astype(np.float64), want.astype(np.float64), equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["Sigmoid", "Tanh", "Add", "Multiply"])
+def test_byte_swapped_f32_takes_the_exact_path(name) -> None:
+    """An input whose dtype is f32 in the other byte order is not numpy's f32 object: the kernels'
+    identity tests fail and the exact (equality) path gives `compute`'s bits and dtype."""
+    op = lookup(name, "opset1")
+    x = data([2, 5], np.float32).astype(">f4")
+    args = [x] if name in UNARY else [x, data([2, 5], np.float32).astype(">f4")]
+    kernel = op.prepare(op.Attrs(), [None] * len(args))
+    with np.errstate(all="ignore"):
+        same_bits(kernel(args), op.compute(op.Attrs(), args))
+
+
+# ---------------------------------------------------------------------------------------- splits
+
+SPLITS = [
+    ("VariadicSplit", [1, 64], 1, [16, 16, 16, 16]),  # a recurrent step's gates: views of x
+    ("VariadicSplit", [1, 10, 3], 1, [2, -1, 5]),
+    ("VariadicSplit", [4, 10], -1, [3, 7]),  # a leading dim above 1: C-ordered copies
+    ("VariadicSplit", [10], 0, [0, 4, 6]),
+    ("Split", [1, 1, 12], 2, 3),
+    ("Split", [6, 4], 0, 2),  # whole rows: contiguous blocks even with a leading dim
+    ("Split", [2, 6, 2], 1, 3),
+]
+
+
+@pytest.mark.parametrize(("name", "shape", "axis", "how"), SPLITS)
+def test_split_kernels_give_compute_bits(name, shape, axis, how) -> None:
+    op = lookup(name, "opset1")
+    if name == "Split":
+        attrs, consts = op.Attrs(num_splits=how), [None, np.array(axis, np.int64)]
+    else:
+        attrs, consts = op.Attrs(), [None, np.array(axis, np.int64), np.array(how, np.int64)]
+    kernel = op.prepare(attrs, consts)
+    x = data(shape, np.float32)
+    # C-contiguous, then a non-contiguous x of the same shape (a transposed copy read back transposed).
+    flipped = np.ascontiguousarray(x.T).T
+    for arr in (x, x, flipped, x):
+        args = [arr, *consts[1:]]
+        same_bits(kernel(args), op.compute(attrs, args))
+
+
+# ----------------------------------------------------------------------------------------- cells
+
+
+def _cell(name: str, hid: int, inp: int, dtype):
+    op = lookup(name, {"LSTMCell": "opset4", "GRUCell": "opset3", "RNNCell": "opset1"}[name])
+    gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[name]
+    weights = [data([gates * hid, inp], dtype), data([gates * hid, hid], dtype), data([gates * hid], dtype)]
+    states = 2 if name == "LSTMCell" else 1
+    return op, op.Attrs(hidden_size=hid), states, weights
+
+
+@pytest.mark.parametrize("name", ["LSTMCell", "GRUCell", "RNNCell"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_cell_prepared_gives_compute_bits(name, dtype) -> None:
+    op, attrs, states, weights = _cell(name, 5, 3, dtype)
+    args = [data([2, 3], dtype), *(data([2, 5], dtype) * 0.5 for _ in range(states)), *weights]
+    kernel = op.prepare(attrs, [None] * (1 + states) + weights)
+    want = op.compute(attrs, args)
+    assert all(w.dtype == np.dtype(dtype) for w in want)
+    for _ in range(2):
+        same_bits(kernel(args), want)
+
+
+@pytest.mark.parametrize("name", ["LSTMCell", "RNNCell"])
+def test_cell_joint_product_agrees_with_the_two_products(name) -> None:
+    """An ordinary step sums x·Wᵀ + h·Rᵀ in one product; hoisted projections (and the Sequence ops)
+    add h·Rᵀ to a precomputed x·Wᵀ: the same values up to the order of the sums."""
+    op, attrs, states, weights = _cell(name, 16, 8, np.float32)
+    kernel = op.prepare(attrs, [None] * (1 + states) + weights)
+    args = [data([3, 8], np.float32), *(data([3, 16], np.float32) * 0.5 for _ in range(states)), *weights]
+    joint = kernel(args)
+    split = kernel.step(kernel.project(args[0]), args)
+    for j, s in zip(joint, split):
+        np.testing.assert_allclose(j, s, rtol=1e-5, atol=1e-6)
+    assert kernel.wt.flags.c_contiguous and kernel.rt.flags.c_contiguous
+    assert np.shares_memory(kernel.wt, kernel.wrt) and np.shares_memory(kernel.rt, kernel.wrt)
