@@ -76,6 +76,12 @@ def test_matmul_direct_product_falls_back_for_another_a() -> None:
     for a, b in [(data([2, 4], np.float64), w), (data([3, 2, 4], np.float32), w), (data([4], np.float32), w),
                  (data([2, 4], np.float32), data([6, 4], np.float32)), (data([2, 4], np.float16), w)]:
         same_bits(kernel([a, b]), op.compute(attrs, [a, b]))
+    # A Const read from the .bin has a dtype object of its own, equal to numpy's f32: the direct product.
+    w = np.frombuffer(w.tobytes(), np.dtype(np.float32).newbyteorder("<")).reshape(6, 4)
+    assert w.dtype is not np.dtype(np.float32)
+    kernel = op.prepare(attrs, [None, w])
+    a = data([2, 4], np.float32)
+    same_bits(kernel([a, w]), op.compute(attrs, [a, w]))
 
 
 def test_matmul_direct_product_mismatch_raises() -> None:

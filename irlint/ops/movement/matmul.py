@@ -76,10 +76,11 @@ class MatMul(Op):
         const_b = consts[1] if len(consts) > 1 else None
         # A constant B's transposed view, made once (the same view `compute` makes per call).
         b_view = np.swapaxes(const_b, -1, -2) if const_b is not None and tb and const_b.ndim > 1 else const_b
-        # The dtype an A must have (by identity, the cheap test) for the direct product with a constant
-        # 2-D B: B's own, when it is a wide float (a narrow one accumulates in f32, see `product`).
-        direct = (const_b.dtype if const_b is not None and const_b.ndim == 2 and const_b.dtype in WIDE_FLOATS
-                  else None)
+        # The dtype an A must have for the direct product with a constant 2-D B: B's own when it is a
+        # wide float (a narrow one accumulates in f32, see `product`), as numpy's own dtype object, which
+        # A's dtype is tested against by identity (the cheap test; a Const read from the .bin has an
+        # equal dtype object of its own).
+        direct = WIDE_FLOATS.get(const_b.dtype) if const_b is not None and const_b.ndim == 2 else None
 
         def general(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
             key = (a.shape, b.shape)
@@ -115,7 +116,8 @@ class MatMul(Op):
         return fast
 
 
-WIDE_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+# The wide float dtypes, each mapped to numpy's own object for it.
+WIDE_FLOATS = {np.dtype(np.float32): np.dtype(np.float32), np.dtype(np.float64): np.dtype(np.float64)}
 
 
 def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
