@@ -209,3 +209,56 @@ def test_cell_joint_product_agrees_with_the_two_products(name) -> None:
         np.testing.assert_allclose(j, s, rtol=1e-5, atol=1e-6)
     assert kernel.wt.flags.c_contiguous and kernel.rt.flags.c_contiguous
     assert np.shares_memory(kernel.wt, kernel.wrt) and np.shares_memory(kernel.rt, kernel.wrt)
+
+
+# ------------------------------------------------------------- constant operands, reductions
+
+SCALAR_CASES = [
+    ([2, 3], [1, 1], 1),  # a scale [1, 1] times a matrix: given as a 0-d operand
+    ([2, 3], [1, 1], 0),
+    ([4], [1], 1),
+    ([4], [1, 1], 1),  # the constant has the higher rank: broadcast as it is ([1, 4] out)
+    ([], [1], 0),  # a 0-d variable and a [1] constant: [1] out
+    ([2, 1, 3], [1, 1], 0),
+    ([2, 3], [], 1),  # a 0-d constant: the kernel itself
+]
+
+
+@pytest.mark.parametrize("name", ["Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Less", "Equal"])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+@pytest.mark.parametrize(("var_shape", "const_shape", "at"), SCALAR_CASES)
+def test_binary_constant_of_one_element(name, dtype, var_shape, const_shape, at) -> None:
+    op = lookup(name, "opset1")
+    attrs = op.Attrs()
+    v = data(var_shape, dtype)
+    c = (np.abs(data(const_shape, dtype)) + 1).astype(dtype)  # no division by zero
+    # A Const read from the .bin: a dtype object of its own.
+    c = np.frombuffer(c.tobytes(), c.dtype.newbyteorder("<")).reshape(const_shape)
+    consts = [None, None]
+    consts[at] = c
+    args = [c, v] if at == 0 else [v, c]
+    kernel = op.prepare(attrs, consts)
+    with np.errstate(all="ignore"):
+        same_bits(kernel(args), op.compute(attrs, args))
+
+
+@pytest.mark.parametrize("name", ["ReduceSum", "ReduceProd", "ReduceMax", "ReduceMean"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, BF16, np.int8, np.int32, np.uint8, np.bool_])
+@pytest.mark.parametrize(("shape", "axes", "keep"), [([4], [0], False), ([2, 3, 4], [0, -1], True),
+                                                    ([2, 3], [], False), ([3, 0], [1], False)])
+def test_reduce_prepared_gives_compute_bits(name, dtype, shape, axes, keep) -> None:
+    """The direct ufunc reduce of ReduceSum/ReduceProd (wide floats, integers, bool: the upcast
+    np.sum makes, then back to the input's type) and the wrapped functions of the others."""
+    if dtype is np.bool_ and name not in ("ReduceSum", "ReduceProd"):
+        pytest.skip("ReduceMax/ReduceMean take numeric types only")
+    op = lookup(name, "opset1")
+    attrs = op.Attrs(keep_dims=keep)
+    ax = np.array(axes, np.int64)
+    x = data(shape, np.float32).astype(dtype) if dtype is not np.bool_ else data(shape, np.int32) > 0
+    if np.dtype(dtype).kind in "iu":
+        x = data(shape, np.int64).astype(dtype) * 50  # int8 sums and products wrap
+    kernel = op.prepare(attrs, [None, ax])
+    with np.errstate(all="ignore"):
+        want = op.compute(attrs, [x, ax])
+        for _ in range(2):
+            same_bits(kernel([x, ax]), want)

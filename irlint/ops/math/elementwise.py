@@ -232,6 +232,35 @@ LOGICAL: dict[str, Callable[[Array, Array], Array]] = {
 }
 
 
+def scalar_operand(kernel: Callable[[Sequence[Array]], list[Array]], consts: Sequence[Array | None]
+                   ) -> Callable[[Sequence[Array]], list[Array]]:
+    """`kernel` of a binary op, given a constant operand of one element (a scale [1, 1], a bias [1])
+    as a 0-d array whenever the other operand has at least its rank: the same values, dtype and output
+    shape, without numpy's broadcasting of a [1, 1] against an [N, M] (which costs more per call than
+    the product of two small tensors itself)."""
+    if len(consts) != 2 or (consts[0] is None) == (consts[1] is None):
+        return kernel
+    at = 0 if consts[0] is not None else 1
+    c = np.asarray(consts[at])
+    rank = c.ndim
+    if c.size != 1 or rank == 0:
+        return kernel
+    c0 = c.reshape(())
+
+    if at:
+        def second(args: Sequence[Array]) -> list[Array]:
+            a = args[0]
+            return kernel((a, c0) if a.ndim >= rank else args)
+
+        return second
+
+    def first(args: Sequence[Array]) -> list[Array]:
+        b = args[1]
+        return kernel((c0, b) if b.ndim >= rank else args)
+
+    return first
+
+
 # ------------------------------------------------------------------------------------ classes
 
 
@@ -311,10 +340,11 @@ class Binary(Op):
         if self.result is not None:
             dtype = self.result.dtype
 
-            def typed(args: list[Array]) -> list[Array]:
-                return [np.asarray(fn(args[0], args[1])).astype(dtype)]
+            def typed(args: Sequence[Array]) -> list[Array]:
+                # The function's result is fresh: no copy is needed to make it the kernel's own.
+                return [np.asarray(fn(args[0], args[1])).astype(dtype, copy=False)]
 
-            return typed
+            return scalar_operand(typed, consts)
 
         def same(args: Sequence[Array]) -> list[Array]:
             a, b = args
@@ -326,7 +356,7 @@ class Binary(Op):
                 out = np.asarray(out).astype(a.dtype, copy=False)
             return [out]
 
-        return same
+        return scalar_operand(same, consts)
 
     def bound(self, attrs: BroadcastAttrs) -> Callable[[Array, Array], Array]:
         return type(self).fn

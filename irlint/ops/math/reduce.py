@@ -18,7 +18,7 @@ import numpy as np
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.lowp import in_f32, refuse_nf4
 from irlint.ops.registry import register
-from irlint.types import BOOL, Dim, Shape
+from irlint.types import BOOL, NARROW_FLOATS, Dim, Shape
 
 Array = np.ndarray
 
@@ -95,6 +95,9 @@ REDUCTIONS: dict[str, Callable[[Array, tuple[int, ...], bool], Array]] = {
     "ReduceLogicalOr": lambda x, a, k: np.any(x, axis=a, keepdims=k),
 }
 VERSIONS = {"ReduceL1": ("opset4",), "ReduceL2": ("opset4",)}
+# The reductions that are one ufunc's `reduce` for wide floats and integers: `np.sum` and `np.prod`
+# call exactly it (same bits) behind a Python-level wrapper that costs more than summing a small tensor.
+UFUNC_REDUCE = {"ReduceSum": np.add, "ReduceProd": np.multiply}
 
 
 class Reduce(Op):
@@ -136,6 +139,7 @@ class Reduce(Op):
         if consts[1] is None:
             return None
         fn, keep = type(self).fn, attrs.keep_dims
+        direct = UFUNC_REDUCE.get(self.types[0])
         values = [int(v) for v in np.asarray(consts[1]).reshape(-1)]
         by_rank: dict[int, tuple[int, ...]] = {}
 
@@ -146,7 +150,10 @@ class Reduce(Op):
                 out = self.compute(attrs, args)
                 by_rank[x.ndim] = tuple(_axes(self.types[0], values, x.ndim))
                 return out
-            out = np.asarray(fn(x, ax, keep))
+            if direct is not None and x.dtype not in NARROW_FLOATS:  # narrow floats: f32 via `fn`
+                out = np.asarray(direct.reduce(x, ax, None, None, keep))
+            else:
+                out = np.asarray(fn(x, ax, keep))
             return [out.astype(x.dtype, copy=False)]
 
         return fast
