@@ -138,12 +138,31 @@ def _sigmoid_native(x: Array) -> Array:
     return np.reciprocal(t, t)
 
 
+def _sigmoid_f32_first(run: Callable[[Array], Array]) -> Callable[[Array], Array]:
+    """`run` whose prepared kernel computes an f32 input of rank >= 1 inline (`_sigmoid_native`'s
+    four calls without its frame: a fifth of the kernel's cost on a [1, 16] gate) and leaves every
+    other input to the general kernel."""
+    general = run.kernel  # type: ignore[attr-defined]
+
+    def kernel(args: Sequence[Array]) -> list[Array]:
+        x = args[0]
+        if x.dtype is F32 and x.ndim:
+            t = np.negative(x)
+            np.exp(t, t)
+            np.add(t, _ONE32, t)
+            return [np.reciprocal(t, t)]
+        return general(args)
+
+    run.kernel = kernel  # type: ignore[attr-defined]
+    return run
+
+
 def _softplus(x: Array) -> Array:
     return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
-    "Sigmoid": _float(_sigmoid, _sigmoid_native),
+    "Sigmoid": _sigmoid_f32_first(_float(_sigmoid, _sigmoid_native)),
     "Tanh": _float(np.tanh, np.tanh),
     "Exp": _float(np.exp, np.exp),
     "Log": _float(np.log, np.log),
