@@ -29,8 +29,8 @@ def same_bits(got, want) -> None:
 
 def data(shape, dtype) -> np.ndarray:
     if np.dtype(dtype).kind in "iu":
-        return RNG.integers(-5, 6, shape).astype(dtype)
-    return (RNG.standard_normal(shape) * 2).astype(dtype)
+        return np.asarray(RNG.integers(-5, 6, shape)).astype(dtype)
+    return np.asarray(RNG.standard_normal(shape) * 2).astype(dtype)
 
 
 # ----------------------------------------------------------------------------------------- MatMul
@@ -262,3 +262,73 @@ def test_reduce_prepared_gives_compute_bits(name, dtype, shape, axes, keep) -> N
         want = op.compute(attrs, [x, ax])
         for _ in range(2):
             same_bits(kernel([x, ax]), want)
+
+
+# ------------------------------------------------------------- Concat, Transpose, Convert, Gather
+
+
+@pytest.mark.parametrize(("shapes", "axis"), [([[1, 8], [1, 16]], 1), ([[2, 3], [4, 3], [1, 3]], 0),
+                                              ([[2, 1, 3], [2, 2, 3]], -2), ([[5]], 0)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
+def test_concat_prepared_gives_compute_bits(shapes, axis, dtype) -> None:
+    op = lookup("Concat", "opset1")
+    attrs = op.Attrs(axis=axis)
+    kernel = op.prepare(attrs, [None] * len(shapes))
+    args = [data(s, np.int64).astype(dtype) for s in shapes]
+    for _ in range(2):
+        same_bits(kernel(args), op.compute(attrs, args))
+    with pytest.raises(ValueError):  # numpy refuses a misfit; the interpreter asks `compute` why
+        kernel([args[0], data([7, 7, 7], dtype)])
+
+
+@pytest.mark.parametrize(("shape", "order"), [([2, 3], [1, 0]), ([2, 3, 4], [2, 0, 1]), ([2, 3, 4], []), ([5], [0]),
+                                              ([], [])])
+def test_transpose_prepared_gives_compute_bits(shape, order) -> None:
+    op = lookup("Transpose", "opset1")
+    o = np.array(order, np.int64)
+    kernel = op.prepare(op.Attrs(), [None, o])
+    x = data(shape, np.float32)
+    for arr in (x, x, np.ascontiguousarray(x.T).T):
+        same_bits(kernel([arr, o]), op.compute(op.Attrs(), [arr, o]))
+
+
+CONVERT_VALUES = np.array([-3.7, -1.0, -0.0, 0.0, 0.5, 2.5, 1e10, -1e10, np.inf, -np.inf, np.nan, 255.9, 300.2])
+
+
+@pytest.mark.parametrize("target", ["f32", "f64", "f16", "i32", "i64", "u8", "i8", "boolean", "bf16"])
+@pytest.mark.parametrize("source", [np.float32, np.float64, np.float16, BF16, np.int32, np.int64, np.uint8, np.bool_])
+def test_convert_prepared_gives_compute_bits(source, target) -> None:
+    op = lookup("Convert", "opset1")
+    attrs = op.Attrs(destination_type=target)
+    kernel = op.prepare(attrs, [None])
+    with np.errstate(all="ignore"):
+        x = CONVERT_VALUES.astype(source) if np.dtype(source).kind in "fV" else (
+            (CONVERT_VALUES[np.isfinite(CONVERT_VALUES)] % 200).astype(source))
+        for arr in (x, x.reshape(1, -1)[:, ::2], np.asarray(x[1])):
+            want = op.compute(attrs, [arr])
+            if kernel is None:
+                assert target == "bf16"
+                continue
+            same_bits(kernel([arr]), [np.asarray(w) for w in want])
+
+
+@pytest.mark.parametrize("version", ["opset1", "opset7", "opset8"])
+@pytest.mark.parametrize(("shape", "indices", "axis"), [
+    ([4, 3], [2, 0, 3], 0), ([4, 3], [[1, 2], [0, 0]], 1), ([4, 3], [-1, 1], 0), ([4, 3], [1, 4], 0),
+    ([4, 3], 2, -1), ([5], -2, 0), ([5], 7, 0), ([2, 0], 0, 1), ([4, 3], [], 0),
+])
+@pytest.mark.parametrize("const", [True, False])
+def test_gather_prepared_gives_compute_bits(version, shape, indices, axis, const) -> None:
+    """Constant indices (checked once per data shape), a scalar index (checked per call), negative
+    indices (resolved in Gather-8, zeros in Gather-1/7), out-of-range indices (zeros): `compute`'s bits."""
+    op = lookup("Gather", version)
+    attrs = op.Attrs() if version == "opset1" else op.Attrs(batch_dims=0)
+    idx = np.array(indices, np.int64 if const else np.int32)
+    ax = np.array(axis, np.int64)
+    kernel = op.prepare(attrs, [None, idx if const else None, ax])
+    x = data(shape, np.float32)
+    for arr in (x, x, np.ascontiguousarray(x.T).T):
+        same_bits(kernel([arr, idx, ax]), op.compute(attrs, [arr, idx, ax]))
+    if const:  # another index array than the constant one: compute
+        other = np.zeros_like(idx)
+        same_bits(kernel([x, other, ax]), op.compute(attrs, [x, other, ax]))
