@@ -34,6 +34,23 @@ def reshaper(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callabl
     return fast
 
 
+def indexer(index_of: Callable[[Sequence[np.ndarray], np.ndarray], tuple[Any, ...]]
+            ) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
+    """A kernel for an op whose result is a C-ordered copy of `x[index]`, the index a function of
+    x.shape alone (the other inputs constant): `index_of(args, x)` (the op's own, which checks and
+    raises what `compute` raises) runs the first time a shape is seen."""
+    indices: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+    def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        index = indices.get(x.shape)
+        if index is None:
+            index = indices[x.shape] = index_of(args, x)
+        return [np.array(x[index], order="C")]
+
+    return fast
+
+
 def splitter(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
     """A kernel for an op that cuts x into C-ordered parts along one axis at points that depend on
     x.shape alone: `compute` runs (and checks) the first time a shape is seen, and gives the points.

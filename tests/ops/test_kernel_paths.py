@@ -332,3 +332,62 @@ def test_gather_prepared_gives_compute_bits(version, shape, indices, axis, const
     if const:  # another index array than the constant one: compute
         other = np.zeros_like(idx)
         same_bits(kernel([x, other, ax]), op.compute(attrs, [x, other, ax]))
+
+
+# ------------------------------------------------------------------ Slice, StridedSlice, Select
+
+
+@pytest.mark.parametrize(("shape", "start", "stop", "step", "axes"), [
+    ([1, 16], [2], [6], [1], [1]), ([4, 6], [3, 0], [0, 6], [-1, 2], None), ([5], [-2], [100], [1], None),
+    ([2, 3, 4], [1], [-100], [-1], [-1]), ([3, 4], [5], [6], [1], [0]),
+])
+def test_slice_prepared_gives_compute_bits(shape, start, stop, step, axes) -> None:
+    op = lookup("Slice", "opset8")
+    vecs = [np.array(v, np.int64) for v in (start, stop, step)] + ([np.array(axes, np.int64)] if axes else [])
+    kernel = op.prepare(op.Attrs(), [None, *vecs])
+    x = data(shape, np.float32)
+    for arr in (x, x, np.ascontiguousarray(x.T).T):
+        same_bits(kernel([arr, *vecs]), op.compute(op.Attrs(), [arr, *vecs]))
+
+
+@pytest.mark.parametrize(("shape", "begin", "end", "strides", "masks"), [
+    ([1, 16], [0, 2], [1, 6], [1, 1], {}),
+    ([4, 6], [0, 5], [0, 0], [1, -2], {"begin_mask": (1, 0), "end_mask": (1, 1)}),
+    ([4, 6], [1, 0], [2, 0], [1, 1], {"shrink_axis_mask": (1, 0), "end_mask": (0, 1)}),  # a row
+    ([4, 6], [1, 2], [2, 3], [1, 1], {"shrink_axis_mask": (1, 1)}),  # one element: 0-d
+    ([2, 3, 4], [0, 1], [0, 3], [1, 1], {"new_axis_mask": (1, 0)}),
+    ([2, 3, 4], [0, 1], [0, 2], [1, 1], {"ellipsis_mask": (1, 0)}),
+])
+def test_strided_slice_prepared_gives_compute_bits(shape, begin, end, strides, masks) -> None:
+    op = lookup("StridedSlice", "opset1")
+    attrs = op.Attrs(**{"begin_mask": (0,) * len(begin), "end_mask": (0,) * len(begin), **masks})
+    vecs = [np.array(v, np.int64) for v in (begin, end, strides)]
+    kernel = op.prepare(attrs, [None, *vecs])
+    x = data(shape, np.float32)
+    for arr in (x, x, np.ascontiguousarray(x.T).T):
+        same_bits(kernel([arr, *vecs]), op.compute(attrs, [arr, *vecs]))
+
+
+def test_strided_slice_prepared_raises_what_compute_raises() -> None:
+    from irlint.ops import OpError
+
+    op = lookup("StridedSlice", "opset1")
+    attrs = op.Attrs(begin_mask=(0,), end_mask=(0,), shrink_axis_mask=(1,))
+    vecs = [np.array(v, np.int64) for v in ([7], [8], [1])]
+    kernel = op.prepare(attrs, [None, *vecs])
+    with pytest.raises(OpError, match="out of range"):
+        kernel([data([3], np.float32), *vecs])
+
+
+@pytest.mark.parametrize(("c_shape", "t_shape", "e_shape"), [([1, 16], [1, 16], [1, 16]), ([1, 16], [], [1]),
+                                                             ([], [2, 3], [2, 3]), ([2, 1], [1, 3], [2, 3])])
+@pytest.mark.parametrize("cond_dtype", [np.bool_, np.float32])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_select_prepared_gives_compute_bits(c_shape, t_shape, e_shape, cond_dtype, dtype) -> None:
+    op = lookup("Select", "opset1")
+    attrs = op.Attrs()
+    cond = (data(c_shape, np.float32) > 0).astype(cond_dtype)
+    args = [cond, data(t_shape, dtype), data(e_shape, dtype)]
+    kernel = op.prepare(attrs, [None, None, None])
+    same_bits(kernel(args), op.compute(attrs, args))
+    assert op.prepare(op.Attrs(auto_broadcast="none"), [None, None, None]) is None
