@@ -391,3 +391,16 @@ def test_select_prepared_gives_compute_bits(c_shape, t_shape, e_shape, cond_dtyp
     kernel = op.prepare(attrs, [None, None, None])
     same_bits(kernel(args), op.compute(attrs, args))
     assert op.prepare(op.Attrs(auto_broadcast="none"), [None, None, None]) is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, BF16, np.int32, np.uint8])
+@pytest.mark.parametrize(("lo", "hi"), [(-1.0, 1.0), (0.5, 0.5), (-2.5, 300.7)])
+def test_clamp_prepared_gives_compute_bits(dtype, lo, hi) -> None:
+    op = lookup("Clamp", "opset1")
+    attrs = op.Attrs(min=lo, max=hi)
+    kernel = op.prepare(attrs, [None])
+    with np.errstate(all="ignore"):
+        x = CONVERT_VALUES.astype(dtype) if np.dtype(dtype).kind in "fV" else (
+            CONVERT_VALUES[np.isfinite(CONVERT_VALUES)] % 200).astype(dtype)
+        for arr in (x, x.reshape(1, -1)[:, ::2], np.asarray(x[1])):
+            same_bits(kernel([arr]), op.compute(attrs, [arr]))

@@ -117,7 +117,8 @@ def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
         with np.errstate(all="ignore"):
             return np.asarray(fn(x)).astype(x.dtype)
 
-    run.kernel = lambda args: [np.asarray(fn(args[0])).astype(args[0].dtype)]  # type: ignore[attr-defined]
+    # The function's result is fresh: converting it to the input's type needs no second copy.
+    run.kernel = lambda args: [np.asarray(fn(args[0])).astype(args[0].dtype, copy=False)]  # type: ignore[attr-defined]
     return run
 
 
@@ -186,6 +187,8 @@ UNARY_VERSIONS = {"Erf": ("opset1",), "SoftPlus": ("opset4",), "HSwish": ("opset
 
 def _div(python_div: bool) -> Callable[[Array, Array], Array]:
     def run(a: Array, b: Array) -> Array:
+        if a.dtype.kind == "f":  # the common case, without issubdtype's cost (most of a small division's)
+            return a / b
         if np.issubdtype(a.dtype, np.integer):
             safe = np.where(b == 0, 1, b)
             q = np.floor_divide(a, safe) if python_div else np.trunc(a / safe).astype(a.dtype)
@@ -196,14 +199,14 @@ def _div(python_div: bool) -> Callable[[Array, Array], Array]:
 
 
 def _pow(a: Array, b: Array) -> Array:
-    if np.issubdtype(a.dtype, np.integer):
+    if a.dtype.kind != "f" and np.issubdtype(a.dtype, np.integer):
         return np.power(a.astype(np.float64), b.astype(np.float64)).astype(a.dtype)
     return np.power(a, b)
 
 
 def _mod_int_safe(fn: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
     def run(a: Array, b: Array) -> Array:
-        if np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind != "f" and np.issubdtype(a.dtype, np.integer):
             return np.where(b == 0, 0, fn(a, np.where(b == 0, 1, b))).astype(a.dtype)
         return fn(a, b)
 
