@@ -404,3 +404,40 @@ def test_clamp_prepared_gives_compute_bits(dtype, lo, hi) -> None:
             CONVERT_VALUES[np.isfinite(CONVERT_VALUES)] % 200).astype(dtype)
         for arr in (x, x.reshape(1, -1)[:, ::2], np.asarray(x[1])):
             same_bits(kernel([arr]), op.compute(attrs, [arr]))
+
+
+# ---------------------------------------------------------------------------- Broadcast, Softmax
+
+
+@pytest.mark.parametrize(("version", "mode", "shape", "target", "mapping"), [
+    ("opset3", "numpy", [1, 16], [4, 16], None), ("opset3", "numpy", [3, 1], [2, 3, 5], None),
+    ("opset3", "bidirectional", [4, 1], [1, 6], None), ("opset3", "bidirectional", [2, 3], [1], None),
+    ("opset3", "explicit", [3], [2, 3, 4], [1]), ("opset1", "none", [2, 4], [2, 3, 4], [0, 2]),
+    ("opset1", "numpy", [], [2, 2], None),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
+def test_broadcast_prepared_gives_compute_bits(version, mode, shape, target, mapping, dtype) -> None:
+    op = lookup("Broadcast", version)
+    attrs = op.Attrs(mode=mode)
+    vecs = [np.array(target, np.int64)] + ([np.array(mapping, np.int64)] if mapping else [])
+    kernel = op.prepare(attrs, [None, *vecs])
+    x = data(shape, np.int64).astype(dtype)
+    for arr in (x, x, np.ascontiguousarray(x.T).T):
+        same_bits(kernel([arr, *vecs]), op.compute(attrs, [arr, *vecs]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, BF16])
+@pytest.mark.parametrize(("shape", "axis"), [([1, 16], 1), ([2, 3, 4], -1), ([2, 3, 4], 0), ([5], 0)])
+def test_softmax_gives_the_plain_formula_bits(dtype, shape, axis) -> None:
+    """Softmax in place with the ufuncs' own reductions: the bits of the formula written plainly."""
+    op = lookup("Softmax", "opset8")
+    attrs = op.Attrs(axis=axis)
+    x = data(shape, dtype)
+    x.reshape(-1)[0] = 80  # exp would overflow without the max
+    xf = x.astype(np.float64)
+    e = np.exp(xf - np.max(xf, axis=axis, keepdims=True))
+    plain = (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
+    kernel = op.prepare(attrs, [None])
+    for _ in range(2):
+        same_bits(kernel([x]), [plain])
+    same_bits(op.compute(attrs, [x]), [plain])
