@@ -98,6 +98,19 @@ VERSIONS = {"ReduceL1": ("opset4",), "ReduceL2": ("opset4",)}
 # The reductions that are one ufunc's `reduce` for wide floats and integers: `np.sum` and `np.prod`
 # call exactly it (same bits) behind a Python-level wrapper that costs more than summing a small tensor.
 UFUNC_REDUCE = {"ReduceSum": np.add, "ReduceProd": np.multiply}
+_WIDE = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _mean_wide(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    """`np.mean` of a non-empty f32/f64 x step by step, as numpy computes it (the ufunc sum, then a
+    division by the count as an intp, in place), without its Python wrappers."""
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    s = np.add.reduce(x, axis, None, None, keepdims)
+    if type(s) is np.ndarray:
+        return np.true_divide(s, np.intp(count), out=s, casting="unsafe")
+    return s.dtype.type(s / np.intp(count))
 
 
 class Reduce(Op):
@@ -140,6 +153,7 @@ class Reduce(Op):
             return None
         fn, keep = type(self).fn, attrs.keep_dims
         direct = UFUNC_REDUCE.get(self.types[0])
+        mean = self.types[0] == "ReduceMean"
         values = [int(v) for v in np.asarray(consts[1]).reshape(-1)]
         by_rank: dict[int, tuple[int, ...]] = {}
 
@@ -152,6 +166,8 @@ class Reduce(Op):
                 return out
             if direct is not None and x.dtype not in NARROW_FLOATS:  # narrow floats: f32 via `fn`
                 out = np.asarray(direct.reduce(x, ax, None, None, keep))
+            elif mean and x.dtype in _WIDE and x.size:
+                out = np.asarray(_mean_wide(x, ax, keep))
             else:
                 out = np.asarray(fn(x, ax, keep))
             return [out.astype(x.dtype, copy=False)]
