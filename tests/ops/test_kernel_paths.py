@@ -441,3 +441,20 @@ def test_softmax_gives_the_plain_formula_bits(dtype, shape, axis) -> None:
     for _ in range(2):
         same_bits(kernel([x]), [plain])
     same_bits(op.compute(attrs, [x]), [plain])
+
+
+@pytest.mark.parametrize("output_type", ["i64", "i32", "f32"])
+@pytest.mark.parametrize("shape", [[1, 16], [], [0, 3, 2]])
+def test_shape_of_prepared_gives_compute_bits(output_type, shape) -> None:
+    from irlint.ops import OpError
+
+    op = lookup("ShapeOf", "opset3")
+    attrs = op.Attrs(output_type=output_type)
+    kernel = op.prepare(attrs, [None])
+    x = data(shape, np.float32)
+    if output_type == "f32":  # not an output type: no kernel, and `compute` says why
+        assert kernel is None
+        with pytest.raises(OpError, match="i32 or i64"):
+            op.compute(attrs, [x])
+        return
+    same_bits(kernel([x]), op.compute(attrs, [x]))
