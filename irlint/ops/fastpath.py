@@ -8,6 +8,7 @@ later calls only reshape.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,19 +34,42 @@ def reshaper(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callabl
     return fast
 
 
+def indexer(index_of: Callable[[Sequence[np.ndarray], np.ndarray], tuple[Any, ...]]
+            ) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
+    """A kernel for an op whose result is a C-ordered copy of `x[index]`, the index a function of
+    x.shape alone (the other inputs constant): `index_of(args, x)` (the op's own, which checks and
+    raises what `compute` raises) runs the first time a shape is seen."""
+    indices: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+    def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        index = indices.get(x.shape)
+        if index is None:
+            index = indices[x.shape] = index_of(args, x)
+        return [np.array(x[index], order="C")]
+
+    return fast
+
+
 def splitter(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
     """A kernel for an op that cuts x into C-ordered parts along one axis at points that depend on
-    x.shape alone: `compute` runs (and checks) the first time a shape is seen, and gives the points."""
-    cuts: dict[tuple[int, ...], tuple[tuple[slice, ...], ...]] = {}
+    x.shape alone: `compute` runs (and checks) the first time a shape is seen, and gives the points.
+    When every dim before the axis is 1, each part of a C-contiguous x is a C-contiguous block of it,
+    so the parts are returned as views with one contiguity test per call instead of one per part."""
+    cuts: dict[tuple[int, ...], tuple[tuple[tuple[slice, ...], ...], bool]] = {}
     axis = int(np.asarray(consts[1]).reshape(-1)[0])
 
-    def fast(args: list[np.ndarray]) -> list[np.ndarray]:
+    def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
-        where = cuts.get(x.shape)
-        if where is None:
+        known = cuts.get(x.shape)
+        if known is None:
             outs = [np.asarray(o) for o in op.compute(attrs, args)]  # checks the axis too
-            cuts[x.shape] = _cut_points(axis + x.ndim if axis < 0 else axis, [o.shape[axis] for o in outs])
+            ax = axis + x.ndim if axis < 0 else axis
+            cuts[x.shape] = (_cut_points(ax, [o.shape[ax] for o in outs]), math.prod(x.shape[:ax]) == 1)
             return outs
+        where, blocks = known
+        if blocks and x.flags.c_contiguous:
+            return list(map(x.__getitem__, where))
         return [_c_ordered(x[w]) for w in where]
 
     return fast

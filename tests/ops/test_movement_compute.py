@@ -67,6 +67,7 @@ def test_broadcast(dtype, version, shape, target, mode, mapping):
         ([2, 3], [3, 4], False, False),
         ([3, 2], [3, 4], True, False),
         ([2, 3], [4, 3], False, True),
+        ([1, 8], [64, 8], False, True),  # a recurrent step's x·Wᵀ (the prepared kernel's direct np.dot)
         ([5, 1, 2, 3], [4, 3, 6], False, False),
         ([3], [2, 3, 4], True, False),
         ([2, 4, 3], [3], False, True),

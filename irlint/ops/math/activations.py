@@ -49,6 +49,21 @@ class Clamp(Op):
             return [np.clip(x, lo, hi).astype(x.dtype)]
         return [np.clip(x, attrs.min, attrs.max).astype(x.dtype)]
 
+    def prepare(self, attrs: ClampAttrs, consts: Sequence[Array | None]):  # type: ignore[no-untyped-def]
+        """Numpy floats: the clip `np.clip` calls (x.clip, without its wrapper); the rest: `compute`."""
+        if attrs.min > attrs.max:
+            return None  # `compute` refuses nothing here, `infer` does: keep the checked path
+        lo, hi = attrs.min, attrs.max
+
+        def fast(args: Sequence[Array]) -> list[Array]:
+            x = args[0]
+            if x.dtype.kind != "f":
+                return [np.asarray(o) for o in self.compute(attrs, args)]
+            out = np.asarray(x.clip(lo, hi))
+            return [out if out.dtype is x.dtype else out.astype(x.dtype)]
+
+        return fast
+
 
 @dataclass(frozen=True)
 class EluAttrs:

@@ -88,6 +88,29 @@ class Convert(Op):
                                 "have no such type)")
         return [convert_array(inputs[0], et.dtype)]
 
+    def prepare(self, attrs: ConvertAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """The target type read once; the common conversions (a plain astype, or `!= 0` to boolean)
+        straight to numpy, the rest (float to integer, narrow floats, nf4) through `convert_array`."""
+        et = _target(attrs.destination_type)
+        dtype = et.dtype
+        if dtype is None or dtype.kind not in "biuf":
+            return None  # not computable (compute says why) or an ml_dtypes target: `compute` every time
+        # The source kinds whose conversion `convert_array` does as one numpy operation: to bool any
+        # numpy number (x != 0); to an integer bools and integers (floats truncate specially); to a
+        # float any numpy number.
+        plain = "biuf" if dtype.kind in "bf" else "biu"
+        to_bool = dtype.kind == "b"
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x = args[0]
+            if x.dtype.kind not in plain:
+                return [np.asarray(convert_array(x, dtype))]
+            if to_bool:
+                return [np.asarray(x != 0)]
+            return [x.astype(dtype)]
+
+        return fast
+
 
 @register
 class ConvertLike(Op):

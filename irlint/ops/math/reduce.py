@@ -18,7 +18,7 @@ import numpy as np
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.lowp import in_f32, refuse_nf4
 from irlint.ops.registry import register
-from irlint.types import BOOL, Dim, Shape
+from irlint.types import BOOL, NARROW_FLOATS, Dim, Shape
 
 Array = np.ndarray
 
@@ -95,6 +95,22 @@ REDUCTIONS: dict[str, Callable[[Array, tuple[int, ...], bool], Array]] = {
     "ReduceLogicalOr": lambda x, a, k: np.any(x, axis=a, keepdims=k),
 }
 VERSIONS = {"ReduceL1": ("opset4",), "ReduceL2": ("opset4",)}
+# The reductions that are one ufunc's `reduce` for wide floats and integers: `np.sum` and `np.prod`
+# call exactly it (same bits) behind a Python-level wrapper that costs more than summing a small tensor.
+UFUNC_REDUCE = {"ReduceSum": np.add, "ReduceProd": np.multiply}
+_WIDE = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _mean_wide(x: Array, axis: tuple[int, ...], keepdims: bool) -> Array:
+    """`np.mean` of a non-empty f32/f64 x step by step, as numpy computes it (the ufunc sum, then a
+    division by the count as an intp, in place), without its Python wrappers."""
+    count = 1
+    for a in axis:
+        count *= x.shape[a]
+    s = np.add.reduce(x, axis, None, None, keepdims)
+    if type(s) is np.ndarray:
+        return np.true_divide(s, np.intp(count), out=s, casting="unsafe")
+    return s.dtype.type(s / np.intp(count))
 
 
 class Reduce(Op):
@@ -136,6 +152,8 @@ class Reduce(Op):
         if consts[1] is None:
             return None
         fn, keep = type(self).fn, attrs.keep_dims
+        direct = UFUNC_REDUCE.get(self.types[0])
+        mean = self.types[0] == "ReduceMean"
         values = [int(v) for v in np.asarray(consts[1]).reshape(-1)]
         by_rank: dict[int, tuple[int, ...]] = {}
 
@@ -146,7 +164,12 @@ class Reduce(Op):
                 out = self.compute(attrs, args)
                 by_rank[x.ndim] = tuple(_axes(self.types[0], values, x.ndim))
                 return out
-            out = np.asarray(fn(x, ax, keep))
+            if direct is not None and x.dtype not in NARROW_FLOATS:  # narrow floats: f32 via `fn`
+                out = np.asarray(direct.reduce(x, ax, None, None, keep))
+            elif mean and x.dtype in _WIDE and x.size:
+                out = np.asarray(_mean_wide(x, ax, keep))
+            else:
+                out = np.asarray(fn(x, ax, keep))
             return [out.astype(x.dtype, copy=False)]
 
         return fast

@@ -42,3 +42,17 @@ class Select(Op):
             raise NotComputable("Select: irlint does not compute auto_broadcast=pdpd")
         broadcast_result("Select", attrs.auto_broadcast, [static_shape(a.shape) for a in (cond, then, other)])
         return [np.where(cond.astype(bool), then, other).astype(then.dtype)]
+
+    def prepare(self, attrs: SelectAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """numpy broadcasting checked by numpy itself (a failure is explained by `compute`); a boolean
+        condition and a result already of the `then` type are not copied again."""
+        if attrs.auto_broadcast != "numpy":
+            return None
+        boolean = np.dtype(np.bool_)
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            cond, then, other = args
+            out = np.asarray(np.where(cond if cond.dtype is boolean else cond.astype(bool), then, other))
+            return [out if out.dtype is then.dtype else out.astype(then.dtype)]
+
+        return fast

@@ -27,9 +27,14 @@ def _axis(axis: int, rank: int | None, allow_negative: bool) -> int | None:
 
 
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
-    xf = x.astype(np.float64)
-    e = np.exp(xf - np.max(xf, axis=axis, keepdims=True))
-    return (e / np.sum(e, axis=axis, keepdims=True)).astype(x.dtype)
+    """exp(x - max) / sum in float64, rounded once to x's type. The reductions are the ufuncs'
+    own (what np.max and np.sum call, without their Python wrappers) and the arithmetic runs in place
+    in the one float64 copy: the same operations on the same values as the plain formula."""
+    e = np.array(x, np.float64)  # a copy even of a float64 x: it is overwritten below
+    np.subtract(e, np.maximum.reduce(e, axis, None, None, True), e)
+    np.exp(e, e)
+    np.divide(e, np.add.reduce(e, axis, None, None, True), e)
+    return e.astype(x.dtype, copy=False)
 
 
 @register
@@ -47,6 +52,19 @@ class Softmax1(Op):
     def compute(self, attrs: SoftmaxAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
         return [softmax(x, _axis(attrs.axis, x.ndim, self.negative) or 0)]
+
+    def prepare(self, attrs: SoftmaxAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """The axis checked and normalised once per input rank."""
+        by_rank: dict[int, int] = {}
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x = args[0]
+            axis = by_rank.get(x.ndim)
+            if axis is None:
+                axis = by_rank[x.ndim] = _axis(attrs.axis, x.ndim, self.negative) or 0
+            return [softmax(x, axis)]
+
+        return fast
 
 
 @register

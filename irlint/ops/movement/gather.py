@@ -82,7 +82,9 @@ class _Gather(Op):
         bd = _batch_dims(self._bd(attrs), idx.ndim)
         shape = _out_shape(static_shape(x.shape), static_shape(idx.shape), ax, bd)
         n_batch = int(np.prod(x.shape[:bd], dtype=np.int64))
-        d = x.reshape(n_batch, int(np.prod(x.shape[bd:ax], dtype=np.int64)), x.shape[ax], -1)
+        # The trailing size spelled out: -1 cannot be resolved when the axis itself is empty.
+        d = x.reshape(n_batch, int(np.prod(x.shape[bd:ax], dtype=np.int64)), x.shape[ax],
+                      int(np.prod(x.shape[ax + 1:], dtype=np.int64)))
         i = idx.astype(np.int64).reshape(n_batch, -1)
         size = x.shape[ax]
         if self.negative_indices:
@@ -97,6 +99,55 @@ class _Gather(Op):
             res = d[rows, cols, safe[:, None, :]]
             res = np.where(valid[:, None, :, None], res, np.zeros((), x.dtype))
         return [np.array(res.reshape([s.lo for s in shape]), order="C")]
+
+    def prepare(self, attrs: object, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """A constant axis and no batch dims: `np.take` (a fresh C-ordered copy, what `compute` gives)
+        when every index is in range: a constant index array checked (and its negative indices
+        resolved) by `compute` once per data shape, a scalar index checked per call. Anything else,
+        or an index out of range (zeros), goes through `compute`."""
+        if consts[2] is None or np.asarray(consts[2]).size != 1 or self._bd(attrs) != 0:
+            return None
+        axis = int(np.asarray(consts[2]).reshape(-1)[0])
+        const_idx = consts[1]
+        negative = self.negative_indices
+        # data shape -> (axis, indices to take), or None where `compute` must run every time
+        resolved: dict[tuple[int, ...], tuple[int, np.ndarray] | None] = {}
+
+        def constant(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x = args[0]
+            known = resolved.get(x.shape, False)
+            if known is False:
+                out = self.compute(attrs, args)  # checks the axis, the index type and the shapes
+                ax = axis + x.ndim if axis < 0 else axis
+                size = x.shape[ax]
+                i = np.asarray(args[1]).astype(np.int64)
+                if negative:
+                    i = np.where(i < 0, i + size, i)
+                resolved[x.shape] = (ax, i) if size and bool(np.all((i >= 0) & (i < size))) else None
+                return out
+            if known is None or args[1] is not const_idx:
+                return self.compute(attrs, args)
+            ax, i = known
+            return [np.asarray(x.take(i, ax))]
+
+        if const_idx is not None:
+            return constant
+
+        def scalar(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x, idx = args[0], args[1]
+            ndim = x.ndim
+            if idx.ndim or idx.dtype.kind not in "iu" or not -ndim <= axis < ndim:
+                return self.compute(attrs, args)
+            ax = axis + ndim if axis < 0 else axis
+            size = x.shape[ax]
+            v = int(idx)
+            if v < 0 and negative:
+                v += size
+            if not 0 <= v < size:
+                return self.compute(attrs, args)  # out of range: zeros
+            return [np.asarray(x.take(v, ax))]
+
+        return scalar
 
 
 @register

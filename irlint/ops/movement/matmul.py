@@ -65,23 +65,24 @@ class MatMul(Op):
             a = np.swapaxes(a, -1, -2)
         if b.ndim > 1 and attrs.transpose_b:
             b = np.swapaxes(b, -1, -2)
-        if a.dtype in NARROW_FLOATS:
-            # Accumulate half precision in f32 like the plugins do, then round once.
-            out = narrow(np.matmul(a.astype(np.float32), b.astype(np.float32)), a.dtype)
-        else:
-            out = np.matmul(a, b)
+        out = product(a, b)
         return [np.array(np.asarray(out).reshape([d.lo for d in shape]), order="C")]
 
     def prepare(self, attrs: MatMulAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
-        """`compute` with its shape check done once per pair of input shapes."""
+        """`compute` with its shape check done once per pair of input shapes; a constant 2-D B (the
+        weights of a recurrent step) and a 2-D A of its float type go straight to `np.dot`."""
         shapes: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         ta, tb = attrs.transpose_a, attrs.transpose_b
         const_b = consts[1] if len(consts) > 1 else None
         # A constant B's transposed view, made once (the same view `compute` makes per call).
-        b_view = np.swapaxes(const_b, -1, -2) if const_b is not None and tb and const_b.ndim > 1 else None
+        b_view = np.swapaxes(const_b, -1, -2) if const_b is not None and tb and const_b.ndim > 1 else const_b
+        # The dtype an A must have for the direct product with a constant 2-D B: B's own when it is a
+        # wide float (a narrow one accumulates in f32, see `product`), as numpy's own dtype object, which
+        # A's dtype is tested against by identity (the cheap test; a Const read from the .bin has an
+        # equal dtype object of its own).
+        direct = WIDE_FLOATS.get(const_b.dtype) if const_b is not None and const_b.ndim == 2 else None
 
-        def fast(args: list[np.ndarray]) -> list[np.ndarray]:
-            a, b = args
+        def general(a: np.ndarray, b: np.ndarray) -> list[np.ndarray]:
             key = (a.shape, b.shape)
             shape = shapes.get(key)
             if shape is None:
@@ -89,19 +90,44 @@ class MatMul(Op):
                 shape = shapes[key] = tuple(d.lo for d in dims)
             if ta and a.ndim > 1:
                 a = np.swapaxes(a, -1, -2)
-            if b is const_b and b_view is not None:
+            if b is const_b:
                 b = b_view
             elif tb and b.ndim > 1:
                 b = np.swapaxes(b, -1, -2)
-            if a.dtype in NARROW_FLOATS:
-                out = narrow(np.matmul(a.astype(np.float32), b.astype(np.float32)), a.dtype)
-            else:
-                out = np.matmul(a, b)
+            out = product(a, b)
             if type(out) is not np.ndarray:
                 out = np.asarray(out)
             if out.shape != shape:
                 out = out.reshape(shape)
-            # A fresh C-ordered result is what `compute`'s copy makes; matmul's own output usually is one.
+            # A fresh C-ordered result is what `compute`'s copy makes; the product's own output usually is one.
             return [out if out.flags.c_contiguous and out.base is None else np.array(out, order="C")]
 
+        if direct is None or ta:
+            return lambda args: general(*args)
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            a, b = args
+            if b is const_b and a.dtype is direct and a.ndim == 2:
+                # np.dot of two matrices: a fresh C-ordered [M, N], what `product` and `compute` give;
+                # mismatched inner dims raise, and `compute` explains them.
+                return [np.dot(a, b_view)]
+            return general(a, b)
+
         return fast
+
+
+# The wide float dtypes, each mapped to numpy's own object for it.
+WIDE_FLOATS = {np.dtype(np.float32): np.dtype(np.float32), np.dtype(np.float64): np.dtype(np.float64)}
+
+
+def product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A·B of operands already transposed as the attributes say, as both `compute` and the prepared
+    kernel compute it (so both give the same bits): `np.dot` when neither has more than two dims (on
+    small operands it costs a third of `np.matmul`'s per-call overhead; both call BLAS on floats),
+    else `np.matmul`'s batch broadcasting. Half-precision floats accumulate in f32 like the plugins do
+    and are rounded once."""
+    if a.dtype in NARROW_FLOATS:
+        return narrow(product(a.astype(np.float32), b.astype(np.float32)), a.dtype)
+    if a.ndim <= 2 and b.ndim <= 2:
+        return np.dot(a, b)
+    return np.matmul(a, b)

@@ -45,3 +45,17 @@ class ShapeOf(Op):
 
     def compute(self, attrs: ShapeOfAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [np.array(np.shape(inputs[0]), dtype=_etype(attrs).dtype)]
+
+    def prepare(self, attrs: ShapeOfAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """The output type read once (an unknown one: `compute` says why, every call)."""
+        try:
+            dtype = _etype(attrs).dtype
+        except OpError:
+            return None
+        if dtype is None:
+            return None
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            return [np.array(args[0].shape, dtype)]
+
+        return fast

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
+from irlint.ops.fastpath import indexer
 from irlint.ops.movement.axes import as_int_array, common_length, int_values, normalize_axis
 from irlint.ops.movement.folding import fold
 from irlint.ops.movement.slice_dims import py_slice, sliced_dim
@@ -60,6 +61,10 @@ class Slice(Op):
 
     def compute(self, attrs: NoAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
+        return [np.array(x[self.index(inputs, x)], order="C")]
+
+    def index(self, inputs: Sequence[np.ndarray], x: np.ndarray) -> tuple[slice, ...]:
+        """The basic index that takes the slice out of x (it depends on x.shape and the other inputs)."""
         start, stop, step = (
             as_int_array("Slice", n, a) for n, a in zip(("start", "stop", "step"), inputs[1:4], strict=False)
         )
@@ -76,4 +81,8 @@ class Slice(Op):
         index: list[slice] = [slice(None)] * x.ndim
         for k, ax in enumerate(axes or []):
             index[ax] = py_slice(x.shape[ax], start[k], stop[k], step[k])
-        return [np.array(x[tuple(index)], order="C")]
+        return tuple(index)
+
+    def prepare(self, attrs: NoAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """Constant start, stop, step (and axes): the index computed once per input shape."""
+        return None if any(c is None for c in consts[1:]) else indexer(self.index)

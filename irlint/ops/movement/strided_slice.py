@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.fastpath import indexer
 from irlint.ops.movement.axes import as_int_array, common_length, int_values
 from irlint.ops.movement.folding import fold
 from irlint.ops.movement.slice_dims import py_slice, sliced_dim
@@ -130,6 +131,10 @@ class StridedSlice(Op):
 
     def compute(self, attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
+        return [np.array(x[self.index(attrs, inputs, x)], order="C")]
+
+    def index(self, attrs: StridedSliceAttrs, inputs: Sequence[np.ndarray], x: np.ndarray) -> tuple[Any, ...]:
+        """The basic index (slices, integers, new axes) the masks and vectors make for x.shape."""
         begin = as_int_array("StridedSlice", "begin", inputs[1])
         end = as_int_array("StridedSlice", "end", inputs[2])
         strides = as_int_array("StridedSlice", "strides", inputs[3]) if len(inputs) > 3 else [1] * len(begin)
@@ -151,4 +156,10 @@ class StridedSlice(Op):
                     raise OpError(f"StridedSlice: stride {step.spec} is zero")
                 start, stop = _bounds(attrs, step.spec, begin, end)
                 index.append(py_slice(x.shape[step.axis], start, stop, strides[step.spec]))
-        return [np.array(x[tuple(index)], order="C")]
+        return tuple(index)
+
+    def prepare(self, attrs: StridedSliceAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """Constant begin, end (and strides): the index computed once per input shape."""
+        if any(c is None for c in consts[1:]):
+            return None
+        return indexer(lambda args, x: self.index(attrs, args, x))

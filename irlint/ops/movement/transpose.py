@@ -47,3 +47,21 @@ class Transpose(Op):
         x = np.asarray(inputs[0])
         perm = _order(as_int_array("Transpose", "order", inputs[1]), x.ndim)
         return [np.array(np.transpose(x, perm), order="C")]
+
+    def prepare(self, attrs: NoAttrs, consts: Sequence[np.ndarray | None]):  # type: ignore[no-untyped-def]
+        """A constant order: checked and normalised by `compute` once per input rank, then one
+        C-ordered copy of the transposed view, as `compute` makes."""
+        if consts[1] is None:
+            return None
+        by_rank: dict[int, tuple[int, ...]] = {}
+
+        def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
+            x = args[0]
+            perm = by_rank.get(x.ndim)
+            if perm is None:
+                out = self.compute(attrs, args)
+                by_rank[x.ndim] = tuple(_order(as_int_array("Transpose", "order", args[1]), x.ndim))
+                return out
+            return [x.transpose(perm).copy()]
+
+        return fast

@@ -24,9 +24,9 @@ _ONES = {np.dtype(t): np.ones((), t) for t in (np.float32, np.float64)}
 def sigmoid(x: Array) -> Array:
     """1 / (1 + exp(-x)) in x's type, the operations in place in one temporary (the formula's bits)."""
     t = np.negative(x)
-    np.exp(t, out=t)
-    np.add(t, _ONES.get(t.dtype, 1.0), out=t)  # a 0-d array operand: half the cost of a Python float
-    return np.reciprocal(t, out=t)  # 1 / t, correctly rounded as the division
+    np.exp(t, t)  # `out` positionally: a keyword costs more per call on small arrays
+    np.add(t, _ONES.get(t.dtype, 1.0), t)  # a 0-d array operand: half the cost of a Python float
+    return np.reciprocal(t, t)  # 1 / t, correctly rounded as the division
 
 
 def activation(name: str, alpha: Sequence[float], beta: Sequence[float], index: int) -> Callable[[Array], Array]:
