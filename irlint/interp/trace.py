@@ -133,18 +133,33 @@ class Trace:
     def layers(self) -> bool:
         return self.trace_all
 
+    def _keep(self, layer: Layer, what: Any, ids: Sequence[Any], values: Sequence[np.ndarray], frames: Frames) -> None:
+        """One hook call's record, its tensors kept by reference while they fit the budget; else the
+        tensors are recorded one by one (spilling what does not fit). `what` is "in", "out", "" (a
+        layer's outputs) or, from `iteration`, the iteration number (`frames`: the enclosing loops')."""
+        size = 0
+        for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
+            size += v.nbytes
+        total = self.in_memory + size
+        if total <= self.budget:
+            self.in_memory = total
+            self._log.append((layer, frames, what, ids, values))
+        elif what.__class__ is str:
+            self._one_by_one(layer, frames, what, ids, values)
+        else:
+            self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
+
+    # Both calls below in one, at the end of the iteration (`frames`: the enclosing loops'). The hottest
+    # hook (once per iteration of an innermost loop), so it is `_keep` itself: no second call.
+    iteration = _keep
+
     def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                           values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep((layer, frames, "in", keys, values), values, frames, "in")
+        self._keep(layer, "in", keys, values, frames)
 
     def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                            values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep((layer, frames, "out", keys, values), values, frames, "out")
-
-    def iteration(self, layer: Layer, iteration: int, keys: tuple[Sequence[Any], Sequence[Any]],
-                  values: Sequence[np.ndarray], frames: Frames) -> None:
-        """Both calls above in one, at the end of the iteration (`frames`: the enclosing loops')."""
-        self._keep((layer, frames, iteration, keys, values), values, (*frames, (layer.path, iteration)), _BOTH)
+        self._keep(layer, "out", keys, values, frames)
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         names = self._ports.get(layer)
@@ -153,20 +168,8 @@ class Trace:
         n = min(len(names), len(outputs))
         if not n:
             return
-        values = tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n])
-        self._keep((layer, frames, "", names[:n], values), values, frames, "")
-
-    def _keep(self, entry: tuple[Any, ...], values: Sequence[np.ndarray], frames: Frames, what: str) -> None:
-        """One hook call's record, its tensors kept by reference while they fit the budget; else the
-        tensors are recorded one by one under `frames` (spilling what does not fit)."""
-        size = 0
-        for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
-            size += v.nbytes
-        if self.in_memory + size <= self.budget:
-            self.in_memory += size
-            self._log.append(entry)
-        else:
-            self._one_by_one(entry[0], frames, what, entry[3], values)
+        self._keep(layer, "", names[:n], tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n]),
+                   frames)
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
         """Pass events through, recording what they carry."""
