@@ -245,14 +245,14 @@ class Trace:
         tensors: list[Any] = list(map(itemgetter(-1), entries))  # a hook call's, or one alone (below)
         runs: list[str | list[str]] = []  # per entry its keys: joined by _SEP, or listed
         add_run = runs.append
-        memo: dict[int, tuple[Any, ...]] = {}  # id(ids) -> layer, kind, pieces, names (ids live in the log)
+        memo: dict[int, tuple[Any, ...]] = {}  # id(ids) -> layer, kind, pieces, width (-1: listed), names
         listed = False
         last_frames: Frames | None = None
         last_at, prefix = "", "@"
-        for pos, entry in enumerate(entries):
+        for entry in entries:  # (ids live in the log: their ids are not reused meanwhile)
             if len(entry) == 2:  # (key, array): a tensor recorded alone
+                tensors[len(runs)] = (entry[1],)
                 add_run([entry[0]])
-                tensors[pos] = (entry[1],)
                 listed = True
                 continue
             layer, frames, what, ids, values = entry
@@ -267,13 +267,14 @@ class Trace:
             m = memo.get(id(ids))
             if m is None or m[0] is not layer or m[1] != what:
                 names = self._names_of(layer, what, ids)
-                m = memo[id(ids)] = (layer, what, self._pieces_of(names), names)
-            pieces, names = m[2], m[3]
-            if pieces is not None and len(values) == len(names):
-                add_run(at.join(pieces))
+                pieces = self._pieces_of(names)
+                m = memo[id(ids)] = (layer, what, pieces, -1 if pieces is None else len(names), names)
+            if len(values) == m[3]:
+                add_run(at.join(m[2]))
             else:  # no names, a name with _SEP, or not from the executor's hooks (as zip pairs them)
+                names = m[4]
+                tensors[len(runs)] = values[:len(names)]
                 add_run([pre + at + post for (pre, post), _v in zip(names, values)])
-                tensors[pos] = values[:len(names)]
                 listed = True
         if not listed:
             return _SEP.join(runs).split(_SEP) if runs else [], tensors  # type: ignore[arg-type]
