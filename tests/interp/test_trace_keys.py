@@ -137,6 +137,7 @@ def test_keys_read_while_recording_and_recorded_again() -> None:
         values = _arrays(2, 10 * k + 5)
         trace.iteration(layer, k, ((0,), (1,)), values, ())
         scheme.iteration(layer, k, ((0,), (1,)), values, ())
+        assert trace.get(f"{layer.path}/body/1@{k}:out") is values[1]  # read by key before keys()
     assert_same(trace, scheme)
     assert float(trace.get(f"{layer.path}/body/0@0:in")[0]) == 5.0
 
