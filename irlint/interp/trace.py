@@ -246,8 +246,8 @@ class Trace:
         """The entries' keys in order, and each entry's tensors (as many as it has keys). A hook call's
         keys differ only in their iterations part `at`, so they are made by one `at.join(pieces)` (its
         names around the separator _SEP), and all of them by one join and one split: no Python step
-        per key. Keys that cannot take part (_SEP in a name, a lone tensor's key, names not paired
-        one for one with the tensors) are listed one by one."""
+        per key. Keys that cannot take part (_SEP in a name or in the iterations, a lone tensor's key,
+        names not paired one for one with the tensors) are listed one by one."""
         tensors: list[Any] = list(map(itemgetter(-1), entries))  # a hook call's, or one alone (below)
         runs: list[str | list[str]] = []  # per entry its keys: joined by _SEP, or listed
         add_run = runs.append
@@ -275,9 +275,9 @@ class Trace:
                 names = self._names_of(layer, what, ids)
                 pieces = self._pieces_of(names)
                 m = memo[id(ids)] = (layer, what, pieces, -1 if pieces is None else len(names), names)
-            if len(values) == m[3]:
+            if len(values) == m[3] and _SEP not in at:
                 add_run(at.join(m[2]))
-            else:  # no names, a name with _SEP, or not from the executor's hooks (as zip pairs them)
+            else:  # no names, _SEP in a name or the iterations, or not paired as the executor pairs them
                 names = m[4]
                 tensors[len(runs)] = values[:len(names)]
                 add_run([pre + at + post for (pre, post), _v in zip(names, values)])

@@ -124,8 +124,12 @@ def test_a_separator_in_a_name_is_written_one_by_one() -> None:
     trace, scheme = both(("iteration", (odd, 0, ((0,), ("then\0body/1",)), _arrays(2), ())),
                          ("iteration", (layer, 0, ((0,), (1,)), _arrays(2, 3), ())),
                          ("iteration", (odd, 1, ((0,), ("then\0body/1",)), _arrays(2, 6), ())))
+    for frames in [(("5", "a\0b"),), (("5", 2),)]:  # iterations that are not numbers, then numbers again
+        values = _arrays(1, 9)
+        trace.iteration_started(layer, 0, (0,), values, frames)
+        scheme.iteration_started(layer, 0, (0,), values, frames)
     names = trace.keys()
-    assert "9\0x/body/0@1:in" in names
+    assert "9\0x/body/0@1:in" in names and f"{layer.path}/body/0@a\0b:in" in names
     assert_same(trace, scheme)
 
 
