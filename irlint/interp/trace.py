@@ -9,6 +9,12 @@ Top-level layers (trace_all) have no ``@`` part.
 Recording costs one tuple per hook call (the executor's tensors by reference, their bytes counted
 against the budget); keys are written out only when the trace is read by key, and `save` writes each
 recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
+
+What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
+10,000 iterations of three ops): about half is the tensors kept alive (a listener that only appends
+the hook's tensors costs that much: the allocator no longer reuses what each iteration freed), the
+rest is the budget sum (one `nbytes` per tensor, needed per call to spill at the same tensor) and
+the record's tuple. Keys, stats and stacking wait until the trace is read.
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
-from operator import add, attrgetter
+from itertools import chain, groupby, pairwise
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
+from irlint.gcpause import paused_gc
 from irlint.interp.events import Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
 from irlint.ir.model import Layer
 from irlint.ops.misc.strings import for_npz
@@ -34,6 +41,7 @@ DEFAULT_BUDGET = 512 * 1024**2
 FORMAT = 2  # docs/trace-format.md; format 1 (one array per key) is still read
 SERIES = "__series__"  # member name prefix of a format-2 series (its values, then `.index`, `.stats`)
 _CHUNK = 64 * 1024**2  # bytes of a series stacked at once when saving
+_SEP = "\0"  # between keys joined in one string while writing them out (an IR file cannot hold it)
 _BOTH = "in+out"  # an iteration's Parameters then Results, from one `iteration` call: ids (params, results)
 
 
@@ -123,6 +131,7 @@ class Trace:
     _written: int = 0  # log entries written out into _index
     _stats: dict[str, dict[str, object]] = field(default_factory=dict)
     _names: dict[tuple[str, str, tuple[Any, ...]], list[tuple[str, str]]] = field(default_factory=dict)
+    _pieces: dict[int, list[str] | None] = field(default_factory=dict)  # id(names) -> `_pieces_of`
     _ports: dict[Layer, tuple[str, ...]] = field(default_factory=dict)
     _spill_dir: tempfile.TemporaryDirectory | None = None
 
@@ -133,18 +142,33 @@ class Trace:
     def layers(self) -> bool:
         return self.trace_all
 
+    def _keep(self, layer: Layer, what: Any, ids: Sequence[Any], values: Sequence[np.ndarray], frames: Frames) -> None:
+        """One hook call's record, its tensors kept by reference while they fit the budget; else the
+        tensors are recorded one by one (spilling what does not fit). `what` is "in", "out", "" (a
+        layer's outputs) or, from `iteration`, the iteration number (`frames`: the enclosing loops')."""
+        size = 0
+        for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
+            size += v.nbytes
+        total = self.in_memory + size
+        if total <= self.budget:
+            self.in_memory = total
+            self._log.append((layer, frames, what, ids, values))
+        elif what.__class__ is str:
+            self._one_by_one(layer, frames, what, ids, values)
+        else:
+            self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
+
+    # Both calls below in one, at the end of the iteration (`frames`: the enclosing loops'). The hottest
+    # hook (once per iteration of an innermost loop), so it is `_keep` itself: no second call.
+    iteration = _keep
+
     def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                           values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep((layer, frames, "in", keys, values), values, frames, "in")
+        self._keep(layer, "in", keys, values, frames)
 
     def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                            values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep((layer, frames, "out", keys, values), values, frames, "out")
-
-    def iteration(self, layer: Layer, iteration: int, keys: tuple[Sequence[Any], Sequence[Any]],
-                  values: Sequence[np.ndarray], frames: Frames) -> None:
-        """Both calls above in one, at the end of the iteration (`frames`: the enclosing loops')."""
-        self._keep((layer, frames, iteration, keys, values), values, (*frames, (layer.path, iteration)), _BOTH)
+        self._keep(layer, "out", keys, values, frames)
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         names = self._ports.get(layer)
@@ -153,20 +177,8 @@ class Trace:
         n = min(len(names), len(outputs))
         if not n:
             return
-        values = tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n])
-        self._keep((layer, frames, "", names[:n], values), values, frames, "")
-
-    def _keep(self, entry: tuple[Any, ...], values: Sequence[np.ndarray], frames: Frames, what: str) -> None:
-        """One hook call's record, its tensors kept by reference while they fit the budget; else the
-        tensors are recorded one by one under `frames` (spilling what does not fit)."""
-        size = 0
-        for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
-            size += v.nbytes
-        if self.in_memory + size <= self.budget:
-            self.in_memory += size
-            self._log.append(entry)
-        else:
-            self._one_by_one(entry[0], frames, what, entry[3], values)
+        self._keep(layer, "", names[:n], tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n]),
+                   frames)
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
         """Pass events through, recording what they carry."""
@@ -220,52 +232,74 @@ class Trace:
         return names
 
     def _write_keys(self) -> dict[str, np.ndarray | None]:
-        """Write the log's new entries out under their keys, in recording order (once each): entries
-        with the same names are grouped, and each name's keys for the group are made by one `map`."""
+        """Write the log's new entries out under their keys, in recording order (once each)."""
         log, index = self._log, self._index
-        new = log[self._written:]
-        self._written = len(log)
-        if not new:
-            return index
-        memo: dict[int, tuple[Layer, str, list[tuple[str, str]]]] = {}  # id(ids) -> names (ids live in the log)
-        groups: dict[int, tuple[list[tuple[str, str]], list[int], list[str]]] = {}  # id(names) -> positions, @its
-        keys: list[Sequence[str]] = [()] * len(new)  # per entry, in order
-        tensors: list[Sequence[Any]] = [()] * len(new)
+        if self._written < len(log):  # (`get` asks every time: nothing is copied when nothing is new)
+            new = log[self._written:]
+            self._written = len(log)
+            with paused_gc():  # all made here is acyclic: no collection walks the trace (irlint.gcpause)
+                keys, tensors = self._keys_of(new)
+                index.update(zip(keys, chain.from_iterable(tensors)))
+        return index
+
+    def _keys_of(self, entries: list[tuple[Any, ...]]) -> tuple[list[str], list[Sequence[Any]]]:
+        """The entries' keys in order, and each entry's tensors (as many as it has keys). A hook call's
+        keys differ only in their iterations part `at`, so they are made by one `at.join(pieces)` (its
+        names around the separator _SEP), and all of them by one join and one split: no Python step
+        per key. Keys that cannot take part (_SEP in a name or in the iterations, a lone tensor's key,
+        names not paired one for one with the tensors) are listed one by one."""
+        tensors: list[Any] = list(map(itemgetter(-1), entries))  # a hook call's, or one alone (below)
+        runs: list[str | list[str]] = []  # per entry its keys: joined by _SEP, or listed
+        add_run = runs.append
+        memo: dict[int, tuple[Any, ...]] = {}  # id(ids) -> layer, kind, pieces, width (-1: listed), names
+        listed = False
         last_frames: Frames | None = None
-        last_at = ""
-        for pos, entry in enumerate(new):
-            if len(entry) == 2:
-                keys[pos], tensors[pos] = (entry[0],), (entry[1],)
+        last_at, prefix = "", "@"
+        for entry in entries:  # (ids live in the log: their ids are not reused meanwhile)
+            if len(entry) == 2:  # (key, array): a tensor recorded alone
+                tensors[len(runs)] = (entry[1],)
+                add_run([entry[0]])
+                listed = True
                 continue
             layer, frames, what, ids, values = entry
             if frames is not last_frames:  # an inner loop's entries share their enclosing frames
                 last_frames, last_at = frames, _at(frames)
+                prefix = f"{last_at}." if frames else "@"
             if what.__class__ is str:
                 at = last_at
             else:  # one `iteration` call: `what` is the iteration, `frames` the enclosing loops'
-                at = f"{last_at}.{what}" if frames else f"@{what}"
+                at = f"{prefix}{what}"
                 what = _BOTH
             m = memo.get(id(ids))
             if m is None or m[0] is not layer or m[1] != what:
-                m = memo[id(ids)] = (layer, what, self._names_of(layer, what, ids))
-            names = m[2]
-            tensors[pos] = values
-            if len(names) != len(values):  # not from the executor's hooks; as zip pairs them
-                n = min(len(names), len(values))
-                keys[pos], tensors[pos] = [pre + at + post for pre, post in names[:n]], values[:n]
-                continue
-            g = groups.get(id(names))
-            if g is None:
-                g = groups[id(names)] = (names, [], [])
-            g[1].append(pos)
-            g[2].append(at)
-        for names, positions, ats in groups.values():
-            tails = {post: list(map(add, ats, repeat(post))) for post in {post for _pre, post in names}}
-            columns = [map(pre.__add__, tails[post]) for pre, post in names]
-            for pos, row in zip(positions, zip(*columns)):
-                keys[pos] = row
-        index.update(zip(chain.from_iterable(keys), chain.from_iterable(tensors)))
-        return index
+                names = self._names_of(layer, what, ids)
+                pieces = self._pieces_of(names)
+                m = memo[id(ids)] = (layer, what, pieces, -1 if pieces is None else len(names), names)
+            if len(values) == m[3] and _SEP not in at:
+                add_run(at.join(m[2]))
+            else:  # no names, _SEP in a name or the iterations, or not paired as the executor pairs them
+                names = m[4]
+                tensors[len(runs)] = values[:len(names)]
+                add_run([pre + at + post for (pre, post), _v in zip(names, values)])
+                listed = True
+        if not listed:
+            return _SEP.join(runs).split(_SEP) if runs else [], tensors  # type: ignore[arg-type]
+        keys: list[str] = []
+        for joined, group in groupby(runs, key=lambda run: run.__class__ is str):
+            part = list(group)
+            keys.extend(_SEP.join(part).split(_SEP) if joined else chain.from_iterable(part))  # type: ignore[arg-type]
+        return keys, tensors
+
+    def _pieces_of(self, names: list[tuple[str, str]]) -> list[str] | None:
+        """What `at.join` needs to make `names`' keys joined by _SEP (None: no names, or _SEP in one)."""
+        got = self._pieces.get(id(names), False)  # names live in self._names
+        if got is False:
+            got = None
+            if names and not any(_SEP in pre or _SEP in post for pre, post in names):
+                got = [names[0][0], *(post + _SEP + pre for (_p, post), (pre, _q) in pairwise(names)),
+                       names[-1][1]]
+            self._pieces[id(names)] = got
+        return got
 
     @property
     def values(self) -> dict[str, np.ndarray]:
@@ -287,7 +321,7 @@ class Trace:
         return s
 
     def get(self, k: str) -> np.ndarray:
-        v = self._write_keys()[k]
+        v = (self._index if self._written == len(self._log) else self._write_keys())[k]  # (read in loops)
         return np.load(self.spilled[k]) if v is None else v
 
     def keys(self) -> list[str]:
