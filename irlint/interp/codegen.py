@@ -115,6 +115,6 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
             _COMPILED.clear()
         code = _COMPILED[source] = compile(source, "<irlint body>", "exec")
     exec(code, env)  # defines run(); the source holds slot numbers and comments only
-    run: Callable[[Any], None] = env["run"]
+    run: Callable[[Any], None] = env.pop("run")  # not left in its own globals: no reference cycle
     run.source = source  # type: ignore[attr-defined]  # for debugging and the tests
     return run

@@ -145,10 +145,13 @@ def execute(model: Model, inputs: Mapping[str, np.ndarray], options: Options | N
     """Run `model` on `inputs` (keyed by top-level Parameter name), yielding every step event; `state`
     (ReadValue/Assign variables) is read, and updated before RunFinished."""
     ex = _Executor(model, options or Options(), events=True, state=state, plain=False)
-    bound = ex.start(inputs)
-    yield from ex.events(bound, ())
-    ex.variables.finish()
-    yield RunFinished(ex.outputs(bound))
+    try:
+        bound = ex.start(inputs)
+        yield from ex.events(bound, ())
+        ex.variables.finish()
+        yield RunFinished(ex.outputs(bound))
+    finally:
+        ex.close()
 
 
 def evaluate(model: Model, inputs: Mapping[str, np.ndarray], options: Options | None = None,
@@ -159,10 +162,13 @@ def evaluate(model: Model, inputs: Mapping[str, np.ndarray], options: Options | 
     # The kernels' float warnings are silenced once for the whole run; the run makes no reference
     # cycles, so the cyclic collector is paused (irlint.gcpause: a trace keeps many small objects).
     with np.errstate(all="ignore"), paused_gc():
-        bound = ex.start(inputs)
-        bound.run(())
-        ex.variables.finish()
-        return ex.outputs(bound)
+        try:
+            bound = ex.start(inputs)
+            bound.run(())
+            ex.variables.finish()
+            return ex.outputs(bound)
+        finally:
+            ex.close()
 
 
 class _Bound:
@@ -201,6 +207,13 @@ class _Executor:
         self.io_getters: dict[int, Any] = {}  # id(LoopCode) -> once_per_iteration's answer  # once_per_iteration's
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
         self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
+
+    def close(self) -> None:
+        """Drop the bound programs: each one's driver refers back to it (and a generated one to this
+        executor), so without this a finished run would wait for the cyclic collector to be freed."""
+        for bound in self.bound.values():
+            bound.run = _finished
+        self.bound.clear()
 
     # -- inputs, constants, budget ---------------------------------------------------------------
     def start(self, inputs: Mapping[str, np.ndarray]) -> _Bound:
@@ -752,6 +765,10 @@ class _Executor:
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0
         return np.zeros(shape, info.etype.dtype)
+
+
+def _finished(frames: Frames) -> None:
+    raise ExecutionError("the run is over: its programs were released")
 
 
 def _etype(a: np.ndarray):  # type: ignore[no-untyped-def]
