@@ -356,6 +356,27 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
                                                     "headport": attrs["tailport"]})
 
 
+def _branch_ends(layer: Layer, ctx: _Ctx, level: int, direction: str, port: int | None
+                 ) -> list[tuple[str, str, PortMapEntry | None]]:
+    """Where an outer edge on `port` of an expanded If continues inside: each branch's body Parameter
+    (`direction` "input") or Result ("output") that its port map names, labelled with the branch, or
+    the entry's ghost node when the layer is missing."""
+    side, missing = ("in", "to a missing layer") if direction == "input" else ("out", "from a missing layer")
+    ends: list[tuple[str, str, PortMapEntry | None]] = []
+    for b in layer.branches:
+        for entry in b.port_map:
+            if entry.direction != direction or entry.external_port_id != port:
+                continue
+            inner = b.body.layer(entry.internal_layer_id)
+            ghost = ctx.entry_ghost.get(id(entry))
+            if inner is not None:
+                note = _named(inner, _trace_note(ctx, inner, None, level + 1, side))
+                ends.append((_endpoint(inner, ctx, level + 1, side), _join(b.name, note), entry))
+            elif ghost is not None:
+                ends.append((ghost, f"{b.name}: {missing}", entry))
+    return ends
+
+
 def _dangling_entries(g: graphviz.Digraph, sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int,
                       branch: Branch | None = None) -> None:
     """Port map entries that point at no body layer or at no port of the TI/Loop (or at no data port of
@@ -484,17 +505,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
         if dst_exp and dst.branches:
             if e.to_port == 0:
                 targets.append((f"{node_id(dst)}_in0", "", None))
-            for b in dst.branches:
-                for entry in b.port_map:
-                    if entry.direction != "input" or entry.external_port_id != e.to_port:
-                        continue
-                    par = b.body.layer(entry.internal_layer_id)
-                    ghost = ctx.entry_ghost.get(id(entry))
-                    if par is not None:
-                        inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
-                        targets.append((_endpoint(par, ctx, level + 1, "in"), _join(b.name, inner_note), entry))
-                    elif ghost is not None:
-                        targets.append((ghost, f"{b.name}: to a missing layer", entry))
+            targets += _branch_ends(dst, ctx, level, "input", e.to_port)
         elif dst_exp:
             assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
@@ -516,17 +527,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
             targets.append((node_id(dst), "", None))
         sources: list[tuple[str, str, PortMapEntry | None]] = []
         if src_exp and src.branches:
-            for b in src.branches:
-                for entry in b.port_map:
-                    if entry.direction != "output" or entry.external_port_id != e.from_port:
-                        continue
-                    res = b.body.layer(entry.internal_layer_id)
-                    ghost = ctx.entry_ghost.get(id(entry))
-                    if res is not None:
-                        inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
-                        sources.append((_endpoint(res, ctx, level + 1, "out"), _join(b.name, inner_note), entry))
-                    elif ghost is not None:
-                        sources.append((ghost, f"{b.name}: from a missing layer", entry))
+            sources += _branch_ends(src, ctx, level, "output", e.from_port)
         elif src_exp:
             assert src.body is not None
             for pe in loop_plan(src).data_outputs:
