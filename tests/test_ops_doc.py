@@ -7,24 +7,18 @@ section must match what the registry and OpenVINO's opset tables say now.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from tests.scripts import script
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _generator():
-    spec = importlib.util.spec_from_file_location("ops_table", ROOT / "scripts" / "ops_table.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_ops_doc_lists_the_registry() -> None:
     pytest.importorskip("openvino")
-    gen = _generator()
+    gen = script("ops_table")
     text = (ROOT / "docs" / "ops.md").read_text()
     assert gen.without_run_columns(text) == gen.without_run_columns(gen.ops_doc()), "run scripts/ops_table.py"
 
@@ -41,11 +35,11 @@ def test_every_registered_type_has_a_row() -> None:
 def test_left_out_ops_are_not_registered() -> None:
     from irlint.ops import known_types
 
-    assert not set(_generator().LEFT_OUT) & set(known_types())
+    assert not set(script("ops_table").LEFT_OUT) & set(known_types())
 
 
 def test_run_columns_are_ignored_but_the_op_columns_are_not() -> None:
-    gen = _generator()
+    gen = script("ops_table")
     a = "| Add | opset1 | yes | yes | `tests/ops/test_math_ops.py` | pass (3/3; opset1) |"
     b = "| Add | opset1 | yes | yes | none | - |"
     assert gen.without_run_columns(a) == gen.without_run_columns(b)
@@ -53,7 +47,7 @@ def test_run_columns_are_ignored_but_the_op_columns_are_not() -> None:
 
 
 def test_conformance_join_marks_an_op_failed_when_one_of_its_tests_fails(tmp_path) -> None:
-    gen = _generator()
+    gen = script("ops_table")
     junit = tmp_path / "j.xml"
     junit.write_text(
         '<testsuites><testsuite>'

@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from tests.scripts import script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("update_readme_rules", ROOT / "scripts" / "update_readme_rules.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_readme_rule_table_is_current() -> None:
-    gen = _generator()
+    gen = script("update_readme_rules")
     text = (ROOT / "README.md").read_text()
     assert gen.readme_with_table(text) == text, "run scripts/update_readme_rules.py"
     assert "| G101 | duplicate-layer-id |" in text
 
 
 def test_rules_doc_is_current() -> None:
-    assert (ROOT / "docs" / "rules.md").read_text() == _generator().rules_doc(), "run scripts/update_readme_rules.py"
+    want = script("update_readme_rules").rules_doc()
+    assert (ROOT / "docs" / "rules.md").read_text() == want, "run scripts/update_readme_rules.py"
 
 
 def test_readme_names_the_two_commands() -> None:

@@ -10,11 +10,13 @@ audit's fixes made agree, plus control flow, recurrent and low-precision cases t
 from __future__ import annotations
 
 import functools
-import importlib.util
+import importlib
 import warnings
 from pathlib import Path
 
 import pytest
+
+from tests.scripts import script
 
 ov = pytest.importorskip("openvino")
 pytest.importorskip("onnx")
@@ -50,14 +52,6 @@ CASES = {
 
 
 @functools.cache
-def _audit():
-    spec = importlib.util.spec_from_file_location("onnx_audit", ROOT / "scripts" / "onnx_audit.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-@functools.cache
 def _core():
     return ov.Core()
 
@@ -75,7 +69,7 @@ def _case(name: str, module: str):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_node_case_agrees_with_openvino(name: str) -> None:
-    rec = _audit().audit_case(_case(name, CASES[name]), _core())
+    rec = script("onnx_audit").audit_case(_case(name, CASES[name]), _core())
     assert rec["category"] == "irlint-agrees", rec
     assert not rec.get("findings"), rec["findings"]
     assert not rec.get("half_ulps"), "these cases must agree within opcheck's tolerance"
@@ -84,7 +78,7 @@ def test_node_case_agrees_with_openvino(name: str) -> None:
 def test_the_audit_categorises_what_openvino_gets_wrong() -> None:
     """A case OpenVINO's CPU plugin gets wrong is not counted against irlint (f32 inf saturates to
     FLT_MAX on Cast f32 -> f64); irlint, which keeps inf as ONNX expects, is still run and recorded."""
-    rec = _audit().audit_case(_case("test_cast_FLOAT_to_DOUBLE", "cast"), _core())
+    rec = script("onnx_audit").audit_case(_case("test_cast_FLOAT_to_DOUBLE", "cast"), _core())
     assert rec["category"] == "ov-wrong"
     assert rec["irlint"]["category"] == "irlint-differs"
     assert rec["irlint"]["vs_onnx"] == "agrees"  # irlint keeps the infinities (docs/semantics.md)

@@ -7,27 +7,20 @@ registers it or docs/ops.md's left-out table gives the reason.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from irlint.ir.model import BRANCHING, CONTROL_FLOW
 from irlint.ops import known_types, lookup
+from tests.scripts import script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("ops_table", ROOT / "scripts" / "ops_table.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_every_opset_op_is_registered_or_left_out_with_a_reason() -> None:
     pytest.importorskip("openvino")
-    gen = _generator()
+    gen = script("ops_table")
     opsets = gen.openvino_ops()
     # The tables were found and read: a broken path must not make this test pass vacuously.
     assert len(opsets) > 150 and {"Add", "Loop", "TensorIterator", "SegmentMax"} <= set(opsets)
@@ -51,7 +44,7 @@ def test_every_opset_op_is_registered_or_left_out_with_a_reason() -> None:
 
 def test_left_out_and_unchanged_entries_are_real() -> None:
     pytest.importorskip("openvino")
-    gen = _generator()
+    gen = script("ops_table")
     opsets = gen.openvino_ops()
     registered = set(known_types())
     stale = [n for n in (*gen.LEFT_OUT, *gen.CONTROL_FLOW) if n not in opsets or n in registered]
