@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -327,6 +328,15 @@ def save(model, path: Path) -> None:
     ov.save_model(model, str(path), compress_to_fp16=False)
 
 
+def save_bases(bases: dict[str, Callable[[], object]], folder: Path) -> dict[str, Path]:
+    """Each base model built and saved as `folder/<name>.xml` (+ .bin); name -> its path."""
+    paths = {}
+    for name, build in bases.items():
+        paths[name] = folder / f"{name}.xml"
+        save(build(), paths[name])
+    return paths
+
+
 def main(only: list[str] | None = None) -> None:
     """Every fixture, or (`only`: codes on the command line) just those, leaving the others as they are."""
     if only:
@@ -335,11 +345,7 @@ def main(only: list[str] | None = None) -> None:
     elif OUT.exists():
         shutil.rmtree(OUT)
     with tempfile.TemporaryDirectory() as tmp:
-        bases = {}
-        for name, build in BASES.items():
-            p = Path(tmp) / f"{name}.xml"
-            save(build(), p)
-            bases[name] = p
+        bases = save_bases(BASES, Path(tmp))
         for fx in FIXTURES:
             if only and fx.code not in only:
                 continue

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent / "fixtures"
 sys.path.insert(0, str(ROOT))
 
-from tests.rules.make_fixtures import Edit, Fixture, mark, save  # noqa: E402
+from tests.rules.make_fixtures import Edit, Fixture, mark, save_bases  # noqa: E402
 
 CODES = ("ST901", "ST902", "ST903", "ST904")
 
@@ -130,11 +130,7 @@ def make_st902(text: str) -> str:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        bases = {}
-        for name, build in BASES.items():
-            p = Path(tmp) / f"{name}.xml"
-            save(build(), p)
-            bases[name] = p
+        bases = save_bases(BASES, Path(tmp))
         for code in CODES:
             if (OUT / code).exists():
                 shutil.rmtree(OUT / code)
