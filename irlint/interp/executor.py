@@ -179,7 +179,7 @@ class _Bound:
     __slots__ = ("assigns", "const_bytes", "guards", "kernels", "ops", "program", "projected", "run", "runs", "slots")
 
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel],
-                 projected: dict[int, ProjectedCell], guards: dict[int, int]):
+                 projected: dict[int, ProjectedCell], guards: dict[int, int], const_bytes: dict[int, int]):
         self.assigns = assigns_of([i.layer for i in program.order])  # committed when the level finishes
         self.program = program
         self.slots = slots
@@ -189,7 +189,7 @@ class _Bound:
         self.guards = guards  # id(instr) -> GUARD_* (how the op is checked against the memory budget)
         self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
         self.runs = 0  # executions so far, while interpreted before being generated
-        self.const_bytes: dict[int, int] = {}  # slot -> bytes, of the slots holding constants
+        self.const_bytes = const_bytes  # slot -> bytes, of the slots holding constants
 
 
 class _Executor:
@@ -340,8 +340,8 @@ class _Executor:
                                          else GUARD_BY_SIZE)
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
             ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
-        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected, guards)
-        bound.const_bytes = {s: v.nbytes for s, v in const_slots.items()}
+        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected, guards,
+                                                 {s: v.nbytes for s, v in const_slots.items()})
         listener = self.listener
         if (body and self.plain and self.options.generate_bodies and len(ops) <= MAX_GENERATED_OPS
                 and not (listener is not None and listener.layers)):
