@@ -1,12 +1,13 @@
 """Instructions per interpreter run, counted by valgrind's cachegrind: a measure a shared machine's load
 cannot move (wall and CPU times on the 2-core VM move by up to 50 % between processes).
 
-    .venv/bin/python benchmarks/bench_instructions.py [--src DIR ...] [--only MODEL ...] [--runs 3]
+    .venv/bin/python benchmarks/bench_instructions.py [--src DIR ...] [--only MODEL ...] [--runs 3] [--traced]
 
 Builds bench_interp.py's models, then for each source tree (`--src`, default this checkout; give a
 `git worktree` of an older commit to compare) runs each model once and `--runs` + 1 times in a fresh
 Python under cachegrind (one BLAS thread) and prints (difference) / runs: the instructions of one
-`irlint.interp.run` with the model loaded and its caches warm. Needs `valgrind` (Debian package).
+`irlint.interp.run` with the model loaded and its caches warm; with `--traced`, also of one run with a
+`Trace` listening, and the tracing overhead in instructions. Needs `valgrind` (Debian package).
 """
 
 from __future__ import annotations
@@ -33,16 +34,26 @@ import irlint
 from irlint.interp import run
 model = irlint.load(sys.argv[2])
 inputs = dict(np.load(sys.argv[3]))
+traced = sys.argv[5] == "traced"
+if traced:
+    from irlint.interp.trace import Trace
 for _ in range(int(sys.argv[4])):
-    run(model, inputs)
+    if traced:
+        trace = Trace()
+        run(model, inputs, listener=trace)
+        trace.close()
+    else:
+        run(model, inputs)
 """
 
 
-def instructions(src: Path, xml: Path, npz: Path, runs: int, runner: Path) -> int:
-    """Instructions of a fresh Python that loads `xml` and runs it `runs` times (irlint from `src`)."""
+def instructions(src: Path, xml: Path, npz: Path, runs: int, runner: Path, traced: bool = False) -> int:
+    """Instructions of a fresh Python that loads `xml` and runs it `runs` times (irlint from `src`),
+    with a trace listening when `traced`."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          sys.executable, str(runner), str(src), str(xml), str(npz), str(runs)],
+                          sys.executable, str(runner), str(src), str(xml), str(npz), str(runs),
+                          "traced" if traced else "plain"],
                          capture_output=True, text=True, env=env, timeout=1800, check=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
     if found is None:
@@ -76,23 +87,29 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="model names (default: all five)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--steps", type=int, default=1000)
+    ap.add_argument("--traced", action="store_true", help="also count traced runs (a Trace listening)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         runner = tmp / "runner.py"
         runner.write_text(RUNNER)
         models = build(tmp, args.steps)
-        print("| model | " + " | ".join(str(s) for s in args.src) + " |")
-        print("| --- |" + " --- |" * len(args.src))
+        heads = [str(s) for s in args.src] + [f"{s}, traced" for s in args.src if args.traced]
+        print("| model | " + " | ".join(heads) + " |")
+        print("| --- |" + " --- |" * len(heads))
         for name, (xml, npz) in models.items():
             if args.only and name not in args.only:
                 continue
             counts = []
-            for src in args.src:
-                once = instructions(src, xml, npz, 1, runner)
-                more = instructions(src, xml, npz, args.runs + 1, runner)
-                counts.append((more - once) / args.runs)
-            cells = [f"{c / 1e6:.1f} M" + (f" ({c / counts[0] - 1:+.0%})" if i else "") for i, c in enumerate(counts)]
+            for traced in (False, True) if args.traced else (False,):
+                for src in args.src:
+                    once = instructions(src, xml, npz, 1, runner, traced)
+                    more = instructions(src, xml, npz, args.runs + 1, runner, traced)
+                    counts.append((more - once) / args.runs)
+            # each count against the first tree's plain run; a traced count against its own tree's plain run
+            n = len(args.src)
+            cells = [f"{c / 1e6:.1f} M" + (f" ({c / counts[i % n] - 1:+.0%})" if i >= n else
+                                          f" ({c / counts[0] - 1:+.0%})" if i else "") for i, c in enumerate(counts)]
             print(f"| {name} | " + " | ".join(cells) + " |")
 
 

@@ -132,9 +132,12 @@ class Listener(Protocol):
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None: ...
 
-    # Optional: `iteration(layer, iteration, (param keys, result keys), param values + result values,
-    # outer frames)` once at the end of an iteration instead of the two calls above, where nothing is
-    # recorded between them (no nested loop or If in the body, `layers` false): the same records, one call.
+    # Optional, instead of the two calls above where nothing is recorded between them (no nested loop or
+    # If in the body, `layers` false): `iterations(layer, first, (param keys, result keys), records,
+    # outer frames) -> int`, once per batch of iterations `first`, `first + 1`, ... (one record per
+    # iteration: its Parameters' values then its Results'), returning how many iterations the next
+    # batch may hold (at least 1). The same records, one call per batch; a batch is handed over when
+    # full, when the loop ends and when it fails, so the records come in order either way.
 
 
 Kernel = Callable[[list[np.ndarray]], Sequence[np.ndarray]]
@@ -204,7 +207,8 @@ class _Executor:
         self.listening = events  # someone looks at iterations: keep the loop state the events show
         self.listener = listener
         self.plain = plain  # the plain driver runs (`evaluate`): loop bodies get generated drivers
-        self.io_getters: dict[int, Any] = {}  # id(LoopCode) -> once_per_iteration's answer  # once_per_iteration's
+        self.io_getters: dict[int, Any] = {}  # id(LoopCode) -> once_per_iteration's answer
+        self.rooms: dict[int, int] = {}  # id(LoopCode) -> iterations the listener takes in its next batch
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
         self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
 
@@ -445,48 +449,15 @@ class _Executor:
 
     def loop(self, instr: Instr, args: list[np.ndarray], frames: Frames) -> tuple[np.ndarray, ...]:
         code = loop_code(instr.layer)
-        run = self.start_loop(code, args)
-        listener = self.listener
-        if listener is None:
-            return self.loop_fast(code, run, frames, None)
-        once = self.once_per_iteration(code)
-        if once is not None:
-            return self.loop_fast(code, run, frames, once)
-        return self.loop_heard(code, run, frames, listener)
+        return self.loop_fast(code, self.start_loop(code, args), frames)
 
-    def loop_heard(self, code: LoopCode, run: LoopRun, frames: Frames, listener: Listener) -> tuple[np.ndarray, ...]:
-        """`loop` with the listener called at the start and the end of every iteration."""
-        layer = code.layer
-        cond_slot = code.cond_slot
-        body: _Bound | None = None
-        k = 0
-        limit = run.limit
-        while k < limit:
-            body, value = self.begin_iteration(code, run, body, k)
-            slots = body.slots
-            inner = (*frames, (layer.path, k))
-            if code.param_keys is not None:
-                run.fill(slots, k)
-                listener.iteration_started(layer, k, code.param_keys, code.param_values(slots), inner)  # type: ignore[misc]
-            else:
-                params = run.params(slots, k, value)
-                listener.iteration_started(layer, k, tuple(params), tuple(params.values()), inner)
-            body.run(inner)
-            cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
-            listener.iteration_finished(layer, k, code.result_keys, code.result_values(slots), inner)
-            stop = self.end_iteration(run, slots, cond, k)
-            k += 1
-            if stop:
-                break
-        return self.finish(run, k)[0]
-
-    def once_per_iteration(self, code: LoopCode) -> tuple[Callable[..., None], tuple[Any, ...], Any] | None:
-        """The listener's one-call hook with its keys and the one getter of the Parameters' and Results'
+    def once_per_iteration(self, code: LoopCode) -> tuple[Callable[..., int], tuple[Any, ...], Any] | None:
+        """The listener's batch hook with its keys and the one getter of the Parameters' and Results'
         slots, when this loop may use it (else None: two calls per iteration)."""
         got = self.io_getters.get(id(code), False)
         if got is False:
             listener = self.listener
-            hook = getattr(listener, "iteration", None)
+            hook = getattr(listener, "iterations", None)
             body = code.body
             if hook is None or listener.layers or code.param_keys is None or any(  # type: ignore[union-attr]
                     i.kind in (LOOP, BRANCH) for i in body.order):  # a nested loop's or If's records come between
@@ -497,44 +468,78 @@ class _Executor:
             self.io_getters[id(code)] = got
         return got
 
-    def loop_fast(self, code: LoopCode, run: LoopRun, frames: Frames,
-                  once: tuple[Callable[..., None], tuple[Any, ...], Any] | None) -> tuple[np.ndarray, ...]:
-        """`loop` when nobody listens, or the listener takes one call per iteration (`once`: the same
-        records, fewer calls): the interpreter's hottest code, so what `begin_iteration` and
-        `end_iteration` do for the other drivers is written out here (the tests run every model
-        through all of them and compare)."""
+    def loop_fast(self, code: LoopCode, run: LoopRun, frames: Frames) -> tuple[np.ndarray, ...]:
+        """`loop` for the plain driver: nobody listens, or the listener takes its records in batches
+        (`once_per_iteration`: one call per batch rather than two per iteration, which on a tiny body
+        cost more than the rest of tracing), or it is called at the start and the end of every
+        iteration (a body with a nested loop or If, whose records come between, or every layer heard).
+        The interpreter's hottest code, so what `begin_iteration` and `end_iteration` do for the event
+        driver is written out here (the tests run every model through both and compare)."""
         limit = run.limit
         if limit <= 0:
             return self.finish(run, 0)[0]
-        body, _value = self.begin_iteration(code, run, None, 0)
+        body, value = self.begin_iteration(code, run, None, 0)
         slots, fill, collect, carry = body.slots, run.fill, run.collect, run.carry
         cond_slot = code.cond_slot
         cur = code.cur_slots if code.has_cur else ()
         values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
         cap = self.options.max_iterations
-        hook, keys, io_values = once if once is not None else (None, None, None)
         layer = code.layer
-        k = 0
-        while True:
-            if k and cur:
-                if k == len(values) < CACHED_ITERATIONS:  # the shared table grows (doubling) as far as loops run
-                    values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
-                value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
-                for slot in cur:
-                    slots[slot] = value
-            fill(slots, k)
-            body.run(frames)  # no nested loop or If records anything when `once` is used: the frames are not read
-            cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+        listener = self.listener
+        hook = keys = io_values = started = finished = None
+        if listener is not None:
+            once = self.once_per_iteration(code)
+            if once is not None:
+                hook, keys, io_values = once
+            else:
+                started, finished = listener.iteration_started, listener.iteration_finished
+        batch: list[tuple[np.ndarray, ...]] = []  # iterations first, first + 1, ... not yet handed over
+        keep = batch.append
+        first = k = 0
+        room = self.rooms.get(id(code), 1) if hook is not None else 0  # what the listener said last
+        inner = frames  # a nested loop's or a listener's frames: the enclosing loops' and this iteration
+        try:
+            while True:
+                if k and cur:
+                    if k == len(values) < CACHED_ITERATIONS:  # the shared table grows (doubling) as far as loops run
+                        values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
+                    value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
+                    for slot in cur:
+                        slots[slot] = value
+                if started is None:
+                    fill(slots, k)  # (with a batch hook the body has no nested loop: `frames` are not read)
+                else:
+                    inner = (*frames, (layer.path, k))
+                    if code.param_keys is not None:
+                        fill(slots, k)
+                        started(layer, k, code.param_keys, code.param_values(slots), inner)
+                    else:
+                        params = run.params(slots, k, value)
+                        started(layer, k, tuple(params), tuple(params.values()), inner)
+                body.run(inner)
+                cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+                if finished is not None:
+                    finished(layer, k, code.result_keys, code.result_values(slots), inner)
+                k += 1
+                if hook is not None:
+                    keep(io_values(slots))
+                    if k - first >= room:
+                        taken, batch, first = batch, [], k
+                        keep = batch.append
+                        room = hook(layer, k - len(taken), keys, taken, frames)
+                last = cond is False or k >= limit
+                collect(slots, last)
+                carry(slots)
+                if last:
+                    break
+                if k >= cap:
+                    self.too_many(run, k)
+        finally:  # at the end, and before a failure propagates: the iterations that ran are recorded
+            if batch:
+                room = hook(layer, first, keys, batch, frames)  # type: ignore[misc]
             if hook is not None:
-                hook(layer, k, keys, io_values(slots), frames)
-            k += 1
-            last = cond is False or k >= limit
-            collect(slots, last)
-            carry(slots)
-            if last:
-                return self.finish(run, k)[0]
-            if k >= cap:
-                self.too_many(run, k)
+                self.rooms[id(code)] = room
+        return self.finish(run, k)[0]
 
     def begin_iteration(self, code: LoopCode, run: LoopRun, body: _Bound | None, k: int
                         ) -> tuple[_Bound, np.ndarray | None]:

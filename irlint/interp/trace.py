@@ -7,14 +7,14 @@ first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter a
 Top-level layers (trace_all) have no ``@`` part.
 
 Recording costs one tuple per hook call (the executor's tensors by reference, their bytes counted
-against the budget); keys are written out only when the trace is read by key, and `save` writes each
+against the budget); an innermost loop's iterations come in batches (`iterations`), one call and one
+log entry per batch. Keys are written out only when the trace is read by key, and `save` writes each
 recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
 
 What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
-10,000 iterations of three ops): about half is the tensors kept alive (a listener that only appends
-the hook's tensors costs that much: the allocator no longer reuses what each iteration freed), the
-rest is the budget sum (one `nbytes` per tensor, needed per call to spill at the same tensor) and
-the record's tuple. Keys, stats and stacking wait until the trace is read.
+10,000 iterations of three ops): mostly the tensors kept alive (the allocator no longer reuses what
+each iteration freed) and the budget sum (one `nbytes` per tensor, so that the trace spills exactly
+where counting tensor by tensor would). Keys, stats and stacking wait until the trace is read.
 """
 
 from __future__ import annotations
@@ -42,7 +42,12 @@ FORMAT = 2  # docs/trace-format.md; format 1 (one array per key) is still read
 SERIES = "__series__"  # member name prefix of a format-2 series (its values, then `.index`, `.stats`)
 _CHUNK = 64 * 1024**2  # bytes of a series stacked at once when saving
 _SEP = "\0"  # between keys joined in one string while writing them out (an IR file cannot hold it)
-_BOTH = "in+out"  # an iteration's Parameters then Results, from one `iteration` call: ids (params, results)
+_BOTH = "in+out"  # an iteration's Parameters then Results, from an `iterations` batch: ids (params, results)
+# A batch of iterations may hold at most this share of the budget still free, at the sizes of the last
+# batch: the tensors the executor has not handed over yet are outside the budget until it does.
+_BATCH_SHARE = 16
+_MAX_BATCH = 1024
+_NBYTES = attrgetter("nbytes")
 
 
 def key(layer_path: str, frames: Frames, what: str) -> str:
@@ -124,8 +129,10 @@ class Trace:
     spilled: dict[str, Path] = field(default_factory=dict)
     in_memory: int = 0
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
-    # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"); (key, array): one
-    # tensor recorded alone (by `record`, or when a hook call did not fit: array None = spilled).
+    # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
+    # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, tensors one
+    # sequence per iteration, see `_unbatched`); (key, array): one tensor recorded alone (by `record`,
+    # or when a hook call did not fit: array None = spilled).
     _log: list[tuple[Any, ...]] = field(default_factory=list)
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
     _written: int = 0  # log entries written out into _index
@@ -145,7 +152,7 @@ class Trace:
     def _keep(self, layer: Layer, what: Any, ids: Sequence[Any], values: Sequence[np.ndarray], frames: Frames) -> None:
         """One hook call's record, its tensors kept by reference while they fit the budget; else the
         tensors are recorded one by one (spilling what does not fit). `what` is "in", "out", "" (a
-        layer's outputs) or, from `iteration`, the iteration number (`frames`: the enclosing loops')."""
+        layer's outputs) or, from `iterations`, the iteration number (`frames`: the enclosing loops')."""
         size = 0
         for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
             size += v.nbytes
@@ -158,9 +165,23 @@ class Trace:
         else:
             self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
 
-    # Both calls below in one, at the end of the iteration (`frames`: the enclosing loops'). The hottest
-    # hook (once per iteration of an innermost loop), so it is `_keep` itself: no second call.
-    iteration = _keep
+    def iterations(self, layer: Layer, first: int, ids: tuple[Any, Any], records: list[Sequence[np.ndarray]],
+                   frames: Frames) -> int:
+        """Iterations `first`, `first + 1`, ... of an innermost loop (`frames`: the enclosing loops'), each
+        record its Parameters' then its Results' values: what `iteration_started` and
+        `iteration_finished` would record, one log entry for the batch while it fits the budget (then
+        every tensor fits where counting them one by one would put it), else iteration by iteration.
+        Returns how many iterations the next batch may hold."""
+        size = sum(map(_NBYTES, chain.from_iterable(records)))
+        total = self.in_memory + size
+        if total <= self.budget:
+            self.in_memory = total
+            self._log.append((layer, frames, range(first, first + len(records)), ids, records))
+        else:
+            for k, values in enumerate(records, first):
+                self._keep(layer, k, ids, values, frames)
+        room = (self.budget - self.in_memory) // (_BATCH_SHARE * (size // len(records) + 1))
+        return 1 if room < 1 else min(room, _MAX_BATCH)
 
     def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                           values: Sequence[np.ndarray], frames: Frames) -> None:
@@ -235,7 +256,7 @@ class Trace:
         """Write the log's new entries out under their keys, in recording order (once each)."""
         log, index = self._log, self._index
         if self._written < len(log):  # (`get` asks every time: nothing is copied when nothing is new)
-            new = log[self._written:]
+            new = _unbatched(log[self._written:])
             self._written = len(log)
             with paused_gc():  # all made here is acyclic: no collection walks the trace (irlint.gcpause)
                 keys, tensors = self._keys_of(new)
@@ -267,7 +288,7 @@ class Trace:
                 prefix = f"{last_at}." if frames else "@"
             if what.__class__ is str:
                 at = last_at
-            else:  # one `iteration` call: `what` is the iteration, `frames` the enclosing loops'
+            else:  # one iteration of a batch: `what` is the iteration, `frames` the enclosing loops'
                 at = f"{prefix}{what}"
                 what = _BOTH
             m = memo.get(id(ids))
@@ -329,7 +350,8 @@ class Trace:
 
     def count(self) -> int:
         """How many tensors were recorded (without writing their keys out)."""
-        return sum(1 if len(e) == 2 else len(e[4]) for e in self._log)
+        return sum(1 if len(e) == 2 else len(e[4]) if e[2].__class__ is not range else sum(map(len, e[4]))
+                   for e in self._log)
 
     # -- saving --------------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -341,7 +363,7 @@ class Trace:
         by_ids: dict[tuple[int, int, str], tuple[list[int], list[tuple[Any, ...]]]] = {}
         singles: list[tuple[int, str, np.ndarray | None]] = []
         order = 0
-        for entry in self._log:
+        for entry in _unbatched(self._log):
             if len(entry) == 2:
                 singles.append((order, entry[0], entry[1]))
                 order += 1
@@ -411,6 +433,21 @@ class Trace:
         if self._spill_dir is not None:
             self._spill_dir.cleanup()
             self._spill_dir = None
+
+
+def _unbatched(entries: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The log's entries with each batch written out as one entry per iteration (made when the trace
+    is read, not while the loop runs)."""
+    if not any(len(e) == 5 and e[2].__class__ is range for e in entries):
+        return entries
+    out: list[tuple[Any, ...]] = []
+    for e in entries:
+        if len(e) == 5 and e[2].__class__ is range:
+            layer, frames, its, ids, records = e
+            out.extend([(layer, frames, k, ids, values) for k, values in zip(its, records)])
+        else:
+            out.append(e)
+    return out
 
 
 def _at(frames: Frames) -> str:

@@ -207,6 +207,21 @@ def test_scan_buffer_respects_the_memory_budget(tmp_path: Path) -> None:
     assert run(model, {"x": x}, Options(memory_budget=2000))["scan"].shape == (2, 200)
 
 
+def test_a_failing_loop_is_traced_up_to_its_failure(tmp_path: Path) -> None:
+    # The plain driver hands the trace its iterations in batches: those that ran before the loop failed
+    # (here: it passed max_iterations) are recorded as the event path records them.
+    model = irlint.load(saved(_counting_loop(200, 1e9), tmp_path, "count"))
+    inputs = {"x": np.ones(2, np.float32)}
+    heard, seen = Trace(), Trace()
+    with pytest.raises(ExecutionError, match="50"):
+        run(model, inputs, Options(max_iterations=50), listener=heard)
+    with pytest.raises(ExecutionError, match="50"):
+        event_outputs(model, inputs, Options(max_iterations=50), trace=seen)
+    names = heard.keys()
+    assert names == seen.keys() and any("@49:" in k for k in names)
+    assert_identical(trace_items(heard), trace_items(seen), "trace of a failing loop")
+
+
 def test_failing_kernel_is_explained_by_compute(tmp_path: Path) -> None:
     import openvino.opset13 as ops
 

@@ -55,9 +55,10 @@ def _layer():  # type: ignore[no-untyped-def]
 def test_changing_shapes_are_saved_one_per_key(tmp_path: Path) -> None:
     layer = _layer()
     trace = Trace()
-    for k in range(4):  # input 0 grows with k (saved one per key), input 1 does not (one stacked series)
-        trace.iteration(layer, k, ((0, 1), (2,)), (np.arange(k + 1.0), np.float32([k]), np.int64(k) * np.ones(())),
-                        ())
+    # input 0 grows with k (saved one per key), input 1 does not (one stacked series); two batches
+    records = [(np.arange(k + 1.0), np.float32([k]), np.int64(k) * np.ones(())) for k in range(4)]
+    for first in (0, 2):
+        trace.iterations(layer, first, ((0, 1), (2,)), records[first:first + 2], ())
     trace.record("extra:out0", np.array([True, False]))
     names = trace.keys()
     want = {k: trace.get(k) for k in names}

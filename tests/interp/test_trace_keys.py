@@ -40,11 +40,13 @@ class Scheme:
     def iteration_finished(self, layer: Any, iteration: int, ids: Any, values: Any, frames: Any) -> None:
         self._put(layer.path, frames, "out", ids, values)
 
-    def iteration(self, layer: Any, iteration: int, ids: Any, values: Any, frames: Any) -> None:
-        inner = (*frames, (layer.path, iteration))
-        n = len(ids[0])
-        self._put(layer.path, inner, "in", ids[0], values[:n])
-        self._put(layer.path, inner, "out", ids[1], values[n:] if len(values) > n else ())
+    def iterations(self, layer: Any, first: int, ids: Any, records: Any, frames: Any) -> int:
+        for k, values in enumerate(records, first):
+            inner = (*frames, (layer.path, k))
+            n = len(ids[0])
+            self._put(layer.path, inner, "in", ids[0], values[:n])
+            self._put(layer.path, inner, "out", ids[1], values[n:] if len(values) > n else ())
+        return 3  # batches of three: the executor hands over full and partial batches
 
     def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
         for p, v in zip(layer.outputs, outputs):
@@ -97,10 +99,10 @@ def _arrays(n: int, start: float = 0.0) -> tuple[np.ndarray, ...]:
 def test_lone_tensors_and_hook_calls_keep_their_order() -> None:
     layer = _loop()
     trace, scheme = both(("iteration_started", (layer, 0, (0, 1), _arrays(2), ((layer.path, 0),))),
-                         ("iteration", (layer, 0, ((0,), (4, 5)), _arrays(3, 10), ((layer.path, 0),))))
+                         ("iterations", (layer, 0, ((0,), (4, 5)), [_arrays(3, 10)], ((layer.path, 0),))))
     trace.record("extra:out0", np.array([True]))
     scheme.items["extra:out0"] = trace.get("extra:out0")
-    for hook, args in [("iteration", (layer, 1, ((0,), (4, 5)), _arrays(3, 20), ((layer.path, 0),))),
+    for hook, args in [("iterations", (layer, 1, ((0,), (4, 5)), [_arrays(3, 20), _arrays(3, 25)], ((layer.path, 0),))),
                        ("iteration_finished", (layer, 0, (7,), _arrays(1, 30), ((layer.path, 0),)))]:
         getattr(trace, hook)(*args)
         getattr(scheme, hook)(*args)
@@ -111,7 +113,7 @@ def test_lone_tensors_and_hook_calls_keep_their_order() -> None:
 def test_names_not_paired_one_for_one_are_cut_as_zip_cuts(n_values: int) -> None:
     layer = _loop()
     trace, scheme = both(("iteration_started", (layer, 0, (0, 1, 2), _arrays(n_values), ())),
-                         ("iteration", (layer, 0, ((0, 1), (3,)), _arrays(n_values, 5), ())),
+                         ("iterations", (layer, 0, ((0, 1), (3,)), [_arrays(n_values, 5)], ())),
                          ("iteration_finished", (layer, 0, (), _arrays(n_values, 9), ())),
                          ("iteration_finished", (layer, 1, (3, 4), _arrays(2, 12), ())))
     assert_same(trace, scheme)
@@ -121,9 +123,9 @@ def test_names_not_paired_one_for_one_are_cut_as_zip_cuts(n_values: int) -> None
 def test_a_separator_in_a_name_is_written_one_by_one() -> None:
     odd = SimpleNamespace(path="9\0x", outputs=())  # no IR file has one; a caller's layer may
     layer = _loop()
-    trace, scheme = both(("iteration", (odd, 0, ((0,), ("then\0body/1",)), _arrays(2), ())),
-                         ("iteration", (layer, 0, ((0,), (1,)), _arrays(2, 3), ())),
-                         ("iteration", (odd, 1, ((0,), ("then\0body/1",)), _arrays(2, 6), ())))
+    trace, scheme = both(("iterations", (odd, 0, ((0,), ("then\0body/1",)), [_arrays(2)], ())),
+                         ("iterations", (layer, 0, ((0,), (1,)), [_arrays(2, 3), _arrays(2, 4)], ())),
+                         ("iterations", (odd, 1, ((0,), ("then\0body/1",)), [_arrays(2, 6)], ())))
     for frames in [(("5", "a\0b"),), (("5", 2),)]:  # iterations that are not numbers, then numbers again
         values = _arrays(1, 9)
         trace.iteration_started(layer, 0, (0,), values, frames)
@@ -135,12 +137,12 @@ def test_a_separator_in_a_name_is_written_one_by_one() -> None:
 
 def test_keys_read_while_recording_and_recorded_again() -> None:
     layer = _loop()
-    trace, scheme = both(("iteration", (layer, 0, ((0,), (1,)), _arrays(2), ())))
+    trace, scheme = both(("iterations", (layer, 0, ((0,), (1,)), [_arrays(2)], ())))
     assert_same(trace, scheme)
     for k in (1, 0):  # iteration 0 again: its keys keep their place and take the new tensors
         values = _arrays(2, 10 * k + 5)
-        trace.iteration(layer, k, ((0,), (1,)), values, ())
-        scheme.iteration(layer, k, ((0,), (1,)), values, ())
+        trace.iterations(layer, k, ((0,), (1,)), [values], ())
+        scheme.iterations(layer, k, ((0,), (1,)), [values], ())
         assert trace.get(f"{layer.path}/body/1@{k}:out") is values[1]  # read by key before keys()
     assert_same(trace, scheme)
     assert float(trace.get(f"{layer.path}/body/0@0:in")[0]) == 5.0
@@ -148,8 +150,11 @@ def test_keys_read_while_recording_and_recorded_again() -> None:
 
 def test_spilled_tensors_are_keyed_in_their_place(tmp_path: Path) -> None:
     layer = _loop()
-    calls = [("iteration", (layer, k, ((0, 1), (2,)), _arrays(3, k), ((layer.path, 3),))) for k in range(6)]
-    trace, scheme = both(*calls, budget=4 * 8 * 3 + 8)  # four calls fit, then one tensor, then none
+    records = [_arrays(3, k) for k in range(6)]
+    # four iterations fit, then one tensor, then none: the second batch crosses the budget
+    calls = [("iterations", (layer, first, ((0, 1), (2,)), records[first:last], ((layer.path, 3),)))
+             for first, last in ((0, 2), (2, 6))]
+    trace, scheme = both(*calls, budget=4 * 8 * 3 + 8)
     assert len(trace.spilled) == 3 * 6 - (3 * 4 + 1)
     assert_same(trace, scheme)
     trace.close()
