@@ -26,7 +26,7 @@ import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, groupby, pairwise
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
 
@@ -256,7 +256,7 @@ class Trace:
         """Write the log's new entries out under their keys, in recording order (once each)."""
         log, index = self._log, self._index
         if self._written < len(log):  # (`get` asks every time: nothing is copied when nothing is new)
-            new = _unbatched(log[self._written:])
+            new = log[self._written:]
             self._written = len(log)
             with paused_gc():  # all made here is acyclic: no collection walks the trace (irlint.gcpause)
                 keys, tensors = self._keys_of(new)
@@ -264,13 +264,15 @@ class Trace:
         return index
 
     def _keys_of(self, entries: list[tuple[Any, ...]]) -> tuple[list[str], list[Sequence[Any]]]:
-        """The entries' keys in order, and each entry's tensors (as many as it has keys). A hook call's
-        keys differ only in their iterations part `at`, so they are made by one `at.join(pieces)` (its
-        names around the separator _SEP), and all of them by one join and one split: no Python step
-        per key. Keys that cannot take part (_SEP in a name or in the iterations, a lone tensor's key,
-        names not paired one for one with the tensors) are listed one by one."""
-        tensors: list[Any] = list(map(itemgetter(-1), entries))  # a hook call's, or one alone (below)
-        runs: list[str | list[str]] = []  # per entry its keys: joined by _SEP, or listed
+        """The entries' keys in order, and each entry's tensors (as many as it has keys; a batch's
+        iterations one by one). A hook call's keys differ only in their iterations part `at`, so they are
+        made by one `at.join(pieces)` (its names around the separator _SEP), and all of them by one join
+        and one split: no Python step per key. Keys that cannot take part (_SEP in a name or in the
+        iterations, a lone tensor's key, names not paired one for one with the tensors) are listed one
+        by one."""
+        tensors: list[Sequence[Any]] = []  # per run below, its tensors
+        add_tensors = tensors.append
+        runs: list[str | list[str]] = []  # per hook call or iteration its keys: joined by _SEP, or listed
         add_run = runs.append
         memo: dict[int, tuple[Any, ...]] = {}  # id(ids) -> layer, kind, pieces, width (-1: listed), names
         listed = False
@@ -278,7 +280,7 @@ class Trace:
         last_at, prefix = "", "@"
         for entry in entries:  # (ids live in the log: their ids are not reused meanwhile)
             if len(entry) == 2:  # (key, array): a tensor recorded alone
-                tensors[len(runs)] = (entry[1],)
+                add_tensors((entry[1],))
                 add_run([entry[0]])
                 listed = True
                 continue
@@ -286,23 +288,27 @@ class Trace:
             if frames is not last_frames:  # an inner loop's entries share their enclosing frames
                 last_frames, last_at = frames, _at(frames)
                 prefix = f"{last_at}." if frames else "@"
-            if what.__class__ is str:
-                at = last_at
-            else:  # one iteration of a batch: `what` is the iteration, `frames` the enclosing loops'
-                at = f"{prefix}{what}"
-                what = _BOTH
+            kind = what if what.__class__ is str else _BOTH  # else an iteration, or a batch's range of them
             m = memo.get(id(ids))
-            if m is None or m[0] is not layer or m[1] != what:
-                names = self._names_of(layer, what, ids)
+            if m is None or m[0] is not layer or m[1] != kind:
+                names = self._names_of(layer, kind, ids)
                 pieces = self._pieces_of(names)
-                m = memo[id(ids)] = (layer, what, pieces, -1 if pieces is None else len(names), names)
-            if len(values) == m[3] and _SEP not in at:
-                add_run(at.join(m[2]))
-            else:  # no names, _SEP in a name or the iterations, or not paired as the executor pairs them
-                names = m[4]
-                tensors[len(runs)] = values[:len(names)]
-                add_run([pre + at + post for (pre, post), _v in zip(names, values)])
-                listed = True
+                m = memo[id(ids)] = (layer, kind, pieces, -1 if pieces is None else len(names), names)
+            _, _, pieces, width, names = m
+            if what.__class__ is str:
+                batch: Any = ((last_at, values),)
+            elif what.__class__ is range:
+                batch = zip([f"{prefix}{k}" for k in what], values)
+            else:
+                batch = ((f"{prefix}{what}", values),)
+            for at, vals in batch:
+                if len(vals) == width and _SEP not in at:
+                    add_run(at.join(pieces))
+                    add_tensors(vals)
+                else:  # no names, _SEP in a name or the iterations, or not paired as the executor pairs them
+                    add_tensors(vals[:len(names)])
+                    add_run([pre + at + post for (pre, post), _v in zip(names, vals)])
+                    listed = True
         if not listed:
             return _SEP.join(runs).split(_SEP) if runs else [], tensors  # type: ignore[arg-type]
         keys: list[str] = []
