@@ -81,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+BATCH_SECONDS = 0.1  # a batch of iterations the progress line lets the driver collect takes about this long
+
+
 class _Progress:
     """A listener for a terminal: which iteration a long run is in (every 0.5 s), then how many
     iterations each top-level loop ran; it hands every record on to the trace, if there is one."""
@@ -90,6 +93,7 @@ class _Progress:
         self.layers = bool(trace is not None and trace.layers)
         self.shown = time.monotonic()
         self.top: dict[str, tuple[Any, int]] = {}  # top-level loop path -> (layer, iterations)
+        self.batch_end = self.shown  # when the last batch of iterations was handed over
 
     def iteration_started(self, layer: Any, iteration: int, keys: Any, values: Any, frames: Any) -> None:
         if self.trace is not None:
@@ -108,11 +112,18 @@ class _Progress:
             its = ".".join(str(k) for _p, k in frames)
             print(f"\r  {safe(layer.describe())[:60]}: iteration {its}\x1b[K", end="", file=sys.stderr)
 
-    def iteration(self, layer: Any, iteration: int, keys: Any, values: Any, frames: Any) -> None:
-        """Both calls in one (the plain driver's loops without nested loops; `frames`: the outer ones)."""
-        if self.trace is not None:
-            self.trace.iteration(layer, iteration, keys, values, frames)
-        self.progress(layer, iteration, (*frames, (layer.path, iteration)))
+    def iterations(self, layer: Any, first: int, keys: Any, records: Any, frames: Any) -> int:
+        """A batch of iterations (the plain driver's loops without nested loops; `frames`: the outer
+        ones): on to the trace, then the line shows the batch's last iteration. The next batch may take
+        about as long as `BATCH_SECONDS` at this batch's pace, so the line stays current."""
+        room = self.trace.iterations(layer, first, keys, records, frames) if self.trace is not None else 1 << 30
+        last = first + len(records) - 1
+        self.progress(layer, last, (*frames, (layer.path, last)))
+        now = time.monotonic()
+        took, self.batch_end = now - self.batch_end, now
+        if took > 0:
+            room = min(room, max(1, int(BATCH_SECONDS * len(records) / took)))
+        return room
 
     def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
         if self.trace is not None:

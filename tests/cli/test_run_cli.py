@@ -99,20 +99,45 @@ def test_run_trace_file_equals_the_event_path_trace(tmp_path: Path, name: str, t
 @pytest.mark.parametrize("name", ["loop_scan", "nested_loop_in_ti"])
 def test_progress_line_hands_the_trace_every_record(name: str) -> None:
     """On a terminal `irlint run --trace` listens through the progress line, which passes each record
-    (one call per iteration where the driver makes one) on to the trace unchanged."""
+    (in batches of iterations where the driver makes them) on to the trace unchanged."""
     import irlint
     from irlint.cli.run_cmd import _Progress
     from irlint.interp import execute, run
     from irlint.interp.trace import Trace
 
+    class Counting(Trace):
+        batches = 0
+
+        def iterations(self, *args):  # type: ignore[no-untyped-def]
+            self.batches += 1
+            return super().iterations(*args)
+
     model = irlint.load(EXAMPLES / f"{name}.xml")
     inputs = dict(np.load(EXAMPLES / "inputs" / f"{name}.npz"))
-    got, want = Trace(), Trace()
+    got, want = Counting(), Trace()
     progress = _Progress(got)
     run(model, inputs, listener=progress)
     for _ev in want.observe(execute(model, inputs)):
         pass
     names = want.keys()
-    assert got.keys() == names and progress.top
+    assert got.keys() == names and progress.top and got.batches > 0
     for key in names:
         assert np.array_equal(got.get(key), want.get(key)), key
+
+
+def test_progress_line_keeps_batches_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress line asks for batches that take about BATCH_SECONDS at the last batch's pace, so a
+    slow loop's line is not left behind by a batch of a thousand iterations."""
+    from types import SimpleNamespace
+
+    from irlint.cli import run_cmd
+
+    clock = [100.0]
+    monkeypatch.setattr(run_cmd.time, "monotonic", lambda: clock[0])
+    loop = SimpleNamespace(path="3", describe=lambda: "Loop '3'")
+    progress = run_cmd._Progress(None)
+    clock[0] += 10 * run_cmd.BATCH_SECONDS  # ten iterations took ten batch times
+    assert progress.iterations(loop, 0, ((), ()), [()] * 10, ()) == 1
+    assert progress.top["3"] == (loop, 10)
+    clock[0] += run_cmd.BATCH_SECONDS / 100  # ten more, a thousand times as fast
+    assert 990 <= progress.iterations(loop, 10, ((), ()), [()] * 10, ()) <= 1000
