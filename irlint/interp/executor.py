@@ -65,6 +65,7 @@ from irlint.interp.events import (
 )
 from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, ProjectedCell, loop_code
 from irlint.interp.program import BRANCH, LOOP, OP, RESULT, Instr, Program, program_for, slot_getter
+from irlint.interp.quiet import restore, silence
 from irlint.interp.schedule import Step
 from irlint.interp.state import STATEFUL, State, Variables, assigns_of
 from irlint.ir.declared import declared_info
@@ -572,11 +573,13 @@ class _Executor:
                 guard = guards[id(instr)]
                 if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and sum(a.nbytes for a in args) > threshold):
                     self.guard(instr, args)
+                token = silence()  # numpy's float warnings off for the kernel only (irlint.interp.quiet)
                 try:
-                    with np.errstate(all="ignore"):
-                        outs = tuple(kernels[id(instr)](args))
+                    outs = tuple(kernels[id(instr)](args))
                 except Exception as e:
                     raise self.explain(instr, args, e) from e
+                finally:
+                    restore(token)
             elif instr.kind == LOOP:
                 outs = yield from self.loop_events(instr, args, frames)
             else:
