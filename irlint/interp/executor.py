@@ -180,20 +180,19 @@ class _Bound:
     iteration), per op the kernel prepared for its attributes and constant inputs, and `run(frames)`,
     the plain driver for this level (a generated function for a loop body, `irlint.interp.codegen`)."""
 
-    __slots__ = ("assigns", "const_bytes", "guards", "kernels", "ops", "program", "projected", "run", "runs", "slots")
+    __slots__ = ("assigns", "const_bytes", "ops", "program", "projected", "run", "runs", "slots", "steps")
 
-    def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]], kernels: dict[int, Kernel],
-                 projected: dict[int, ProjectedCell], guards: dict[int, int], const_bytes: dict[int, int]):
+    def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]],
+                 projected: dict[int, ProjectedCell], const_bytes: dict[int, int]):
         self.assigns = assigns_of([i.layer for i in program.order])  # committed when the level finishes
         self.program = program
         self.slots = slots
         self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, guard), no Results
-        self.kernels = kernels  # id(instr) -> kernel, for the event driver
         self.projected = projected  # id(instr) -> a hoisted cell's kernel (irlint.interp.loops), also in ops/kernels
-        self.guards = guards  # id(instr) -> GUARD_* (how the op is checked against the memory budget)
         self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
         self.runs = 0  # executions so far, while interpreted before being generated
         self.const_bytes = const_bytes  # slot -> bytes, of the slots holding constants
+        self.steps: list[tuple[Any, ...]] | None = None  # `ops` with the Results, for the event driver
 
 
 class _Executor:
@@ -327,7 +326,7 @@ class _Executor:
         const_slots: dict[int, np.ndarray] = {}
         for layer, slot in program.consts:
             slots[slot] = const_slots[slot] = self.const(layer)
-        ops, kernels, projected, guards = [], {}, {}, {}
+        ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
         for instr in program.order:
             if instr.kind == RESULT:
@@ -339,13 +338,12 @@ class _Executor:
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
-                kernels[id(instr)] = kernel
             kind = instr.layer.type
-            guard = guards[id(instr)] = (GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED
+            guard = (GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED
                                          else GUARD_BY_SIZE)
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
             ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
-        bound = self.bound[id(program)] = _Bound(program, slots, ops, kernels, projected, guards,
+        bound = self.bound[id(program)] = _Bound(program, slots, ops, projected,
                                                  {s: v.nbytes for s, v in const_slots.items()})
         listener = self.listener
         if (body and self.plain and self.options.generate_bodies and len(ops) <= MAX_GENERATED_OPS
@@ -561,32 +559,40 @@ class _Executor:
     def events(self, bound: _Bound, frames: Frames) -> Iterator[Event]:
         """The same program as `ops`, one event per op, loop and Result."""
         slots = bound.slots
-        kernels = bound.kernels
-        guards = bound.guards
         threshold = self.threshold
-        for instr in bound.program.order:
-            args = [slots[i] for i in instr.srcs]
-            if instr.kind == RESULT:
-                yield LayerEvaluated(instr.layer, tuple(args), (), frames)
+        steps = bound.steps
+        if steps is None:  # the plain driver's op list with the Results in their places
+            by_instr = {id(op[5]): op for op in bound.ops}
+            steps = bound.steps = [by_instr.get(id(i)) or (RESULT, None, slot_getter(i.srcs), -1, (), i, GUARD_NEVER)
+                                   for i in bound.program.order]
+        for kind, kernel, inputs, _single, dsts, instr, guard in steps:
+            args = inputs(slots)
+            if kind == RESULT:
+                yield LayerEvaluated(instr.layer, args, (), frames)
                 continue
-            if instr.kind == OP:
-                guard = guards[id(instr)]
-                if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and sum(a.nbytes for a in args) > threshold):
+            if kind == OP:
+                if guard == GUARD_ALWAYS:
                     self.guard(instr, args)
+                elif guard == GUARD_BY_SIZE:
+                    size = 0
+                    for a in args:
+                        size += a.nbytes
+                    if size > threshold:
+                        self.guard(instr, args)
                 token = silence()  # numpy's float warnings off for the kernel only (irlint.interp.quiet)
                 try:
-                    outs = tuple(kernels[id(instr)](args))
+                    outs = tuple(kernel(args))
                 except Exception as e:
                     raise self.explain(instr, args, e) from e
                 finally:
                     restore(token)
-            elif instr.kind == LOOP:
+            elif kind == LOOP:
                 outs = yield from self.loop_events(instr, args, frames)
             else:
                 outs = yield from self.branch_events(instr, args, frames)
-            for d, o in zip(instr.dsts, outs):
+            for d, o in zip(dsts, outs):
                 slots[d] = o
-            yield LayerEvaluated(instr.layer, tuple(args), outs, frames)
+            yield LayerEvaluated(instr.layer, args, outs, frames)
         if bound.assigns:
             self.variables.commit(bound.assigns)
 
