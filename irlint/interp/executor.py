@@ -192,7 +192,7 @@ class _Bound:
         self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
         self.runs = 0  # executions so far, while interpreted before being generated
         self.const_bytes = const_bytes  # slot -> bytes, of the slots holding constants
-        self.steps: list[tuple[Any, ...]] | None = None  # `ops` with the Results, for the event driver
+        self.steps: list[tuple[Any, ...]] | None = None  # `ops` with the Results and layers, for the event driver
 
 
 class _Executor:
@@ -472,12 +472,12 @@ class _Executor:
         (`once_per_iteration`: one call per batch rather than two per iteration, which on a tiny body
         cost more than the rest of tracing), or it is called at the start and the end of every
         iteration (a body with a nested loop or If, whose records come between, or every layer heard).
-        The interpreter's hottest code, so what `begin_iteration` and `end_iteration` do for the event
-        driver is written out here (the tests run every model through both and compare)."""
+        The interpreter's hottest code, so each iteration's moves are written out here, as in
+        `loop_events` (the tests run every model through both and compare)."""
         limit = run.limit
         if limit <= 0:
             return self.finish(run, 0)[0]
-        body, value = self.begin_iteration(code, run, None, 0)
+        body, value = self.first_iteration(code, run)
         slots, fill, collect, carry = body.slots, run.fill, run.collect, run.carry
         cond_slot = code.cond_slot
         cur = code.cur_slots if code.has_cur else ()
@@ -540,17 +540,12 @@ class _Executor:
                 self.rooms[id(code)] = room
         return self.finish(run, k)[0]
 
-    def begin_iteration(self, code: LoopCode, run: LoopRun, body: _Bound | None, k: int
-                        ) -> tuple[_Bound, np.ndarray | None]:
-        """What both drivers do before iteration `k`: bind the body (first iteration) and give the
-        current_iteration Parameters their value; returns the bound body and that value."""
-        if body is None:
-            body = self.bind(code.body, code.hoists if self.options.hoist_cells else (), body=True)
-            run.enter(body.slots, body.projected, self.options.memory_budget)
-        value = None
-        if code.has_cur:
-            values = iteration_values(code.cur_dtype, code.cur_rank, k + 1)
-            value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
+    def first_iteration(self, code: LoopCode, run: LoopRun) -> tuple[_Bound, np.ndarray | None]:
+        """What both drivers do before iteration 0: bind the body, give its state Parameters their
+        initial values and the current_iteration Parameters 0; returns the bound body and that 0."""
+        body = self.bind(code.body, code.hoists if self.options.hoist_cells else (), body=True)
+        run.enter(body.slots, body.projected, self.options.memory_budget)
+        value = iteration_values(code.cur_dtype, code.cur_rank, 1)[0] if code.has_cur else None
         for slot in code.cur_slots:
             body.slots[slot] = value
         return body, value
@@ -561,14 +556,17 @@ class _Executor:
         slots = bound.slots
         threshold = self.threshold
         steps = bound.steps
-        if steps is None:  # the plain driver's op list with the Results in their places
+        if steps is None:  # the plain driver's op list with the Results in their places, and each layer
             by_instr = {id(op[5]): op for op in bound.ops}
-            steps = bound.steps = [by_instr.get(id(i)) or (RESULT, None, slot_getter(i.srcs), -1, (), i, GUARD_NEVER)
-                                   for i in bound.program.order]
-        for kind, kernel, inputs, _single, dsts, instr, guard in steps:
+            steps = bound.steps = []
+            for i in bound.program.order:
+                kind, kernel, inputs, _single, dsts, _i, guard = by_instr.get(id(i)) or (
+                    RESULT, None, slot_getter(i.srcs), -1, (), i, GUARD_NEVER)
+                steps.append((kind, kernel, inputs, dsts, i, guard, i.layer))
+        for kind, kernel, inputs, dsts, instr, guard, layer in steps:
             args = inputs(slots)
             if kind == RESULT:
-                yield LayerEvaluated(instr.layer, args, (), frames)
+                yield LayerEvaluated(layer, args, (), frames)
                 continue
             if kind == OP:
                 if guard == GUARD_ALWAYS:
@@ -592,32 +590,48 @@ class _Executor:
                 outs = yield from self.branch_events(instr, args, frames)
             for d, o in zip(dsts, outs):
                 slots[d] = o
-            yield LayerEvaluated(instr.layer, args, outs, frames)
+            yield LayerEvaluated(layer, args, outs, frames)
         if bound.assigns:
             self.variables.commit(bound.assigns)
 
     def loop_events(self, instr: Instr, args: list[np.ndarray], frames: Frames):  # type: ignore[no-untyped-def]
+        """`loop` for the event driver: an event at the start and the end of every iteration, around
+        the body's own; each iteration's moves written out as in `loop_fast`."""
         code = loop_code(instr.layer)
         run = self.start_loop(code, args)
         layer = code.layer
-        cond_slot = code.cond_slot
+        path = layer.path
         yield BodyEntered(layer, frames)
-        body: _Bound | None = None
         k = 0
         limit = run.limit
-        while k < limit:
-            body, value = self.begin_iteration(code, run, body, k)
-            slots = body.slots
-            inner = (*frames, (layer.path, k))
-            yield IterationStarted(layer, k, run.params(slots, k, value), inner)
-            yield from self.events(body, inner)
-            results = dict(zip(code.result_keys, code.result_values(slots)))
-            cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
-            yield IterationFinished(layer, k, results, cond, inner)
-            stop = self.end_iteration(run, slots, cond, k)
-            k += 1
-            if stop:
-                break
+        if limit > 0:
+            body, value = self.first_iteration(code, run)
+            slots, params, collect, carry = body.slots, run.params, run.collect, run.carry
+            cond_slot, result_keys, result_values = code.cond_slot, code.result_keys, code.result_values
+            cur = code.cur_slots if code.has_cur else ()
+            values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
+            cap = self.options.max_iterations
+            while True:
+                if k and cur:
+                    if k == len(values) < CACHED_ITERATIONS:
+                        values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
+                    value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
+                    for slot in cur:
+                        slots[slot] = value
+                inner = (*frames, (path, k))
+                yield IterationStarted(layer, k, params(slots, k, value), inner)
+                yield from self.events(body, inner)
+                results = dict(zip(result_keys, result_values(slots)))
+                cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+                yield IterationFinished(layer, k, results, cond, inner)
+                k += 1
+                last = cond is False or k >= limit
+                collect(slots, last)
+                carry(slots)
+                if last:
+                    break
+                if k >= cap:
+                    self.too_many(run, k)
         outs, by_port = self.finish(run, k)
         yield BodyLeft(layer, k, by_port, frames)
         return outs
@@ -692,18 +706,6 @@ class _Executor:
         else:
             keep_state = self.listening
         return LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
-
-    def end_iteration(self, run: LoopRun, slots: list[Any], cond: bool | None, k: int) -> bool:
-        """What every driver does after iteration `k`: the concatenated outputs take their parts, the
-        back edges carry, and an iteration limit is enforced; True when the loop stops here."""
-        limit = run.limit
-        run.collect(slots, cond is False or k + 1 >= limit)
-        run.carry(slots)
-        if cond is False:
-            return True
-        if k + 1 >= self.options.max_iterations and k + 1 < limit:
-            self.too_many(run, k + 1)
-        return False
 
     def too_many(self, run: LoopRun, k: int) -> None:
         layer = run.code.layer
