@@ -202,16 +202,20 @@ class Trace:
                    frames)
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
-        """Pass events through, recording what they carry."""
+        """Pass events through, recording what they carry. (Events are tested by exact class, the most
+        frequent first: the executor makes them, never a subclass, and this runs once per event.)"""
+        trace_all = self.trace_all
         for ev in events:
-            if isinstance(ev, IterationStarted):
-                self.iteration_started(ev.layer, ev.iteration, _ids(ev.params, ev.branch), tuple(ev.params.values()),
-                                       ev.frames)
-            elif isinstance(ev, IterationFinished):
-                self.iteration_finished(ev.layer, ev.iteration, _ids(ev.results, ev.branch),
-                                        tuple(ev.results.values()), ev.frames)
-            elif isinstance(ev, LayerEvaluated) and self.trace_all:
-                self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
+            cls = ev.__class__
+            if cls is LayerEvaluated:
+                if trace_all:
+                    self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
+            elif cls is IterationStarted:
+                params = ev.params
+                self._keep(ev.layer, "in", _ids(params, ev.branch), tuple(params.values()), ev.frames)
+            elif cls is IterationFinished:
+                results = ev.results
+                self._keep(ev.layer, "out", _ids(results, ev.branch), tuple(results.values()), ev.frames)
             yield ev
 
     def record(self, k: str, value: np.ndarray) -> None:
