@@ -12,6 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from irlint.ir.model import Layer, Model
 from irlint.layerpath import find_layer
 
 MAX_RECORDED = 200_000  # tensors kept for revisiting; older ones are dropped first
+_NBYTES = attrgetter("nbytes")
 
 Iteration = tuple[int, ...]
 
@@ -118,7 +120,10 @@ class Session:
     values: OrderedDict[tuple[str, Iteration], tuple[np.ndarray, ...]] = field(default_factory=OrderedDict)
     log: list[str] = field(default_factory=list)
     _held: int = 0  # bytes of the recorded tensors
-    progress: Progress = field(default_factory=Progress)
+    # What a running step has done so far, written per event as two plain attributes (a Progress object
+    # per event cost more than recording the event); `progress` reads them for the UI.
+    _events: int = 0
+    _frames: tuple[tuple[str, int], ...] = ()
     # loop path -> {iteration tuple: condition} of finished iterations (Loop: the body condition; TI: None)
     conditions: dict[str, dict[Iteration, bool | None]] = field(default_factory=dict)
 
@@ -160,33 +165,54 @@ class Session:
     def _record(self, path: str, its: Iteration, tensors: tuple[np.ndarray, ...]) -> None:
         """Record tensors for revisiting, oldest dropped first past MAX_RECORDED or past the memory budget
         (the recorded tensors are kept alive by this dict, so they count against --memory-budget)."""
+        size = 0
+        for a in tensors:
+            size += a.nbytes
+        values = self.values
         with self._lock:
-            old = self.values.pop((path, its), None)
+            old = values.pop((path, its), None)
             if old is not None:
-                self._held -= sum(a.nbytes for a in old)
-            self.values[(path, its)] = tensors
-            self._seen.setdefault(path, {})[its] = None
-            self._held += sum(a.nbytes for a in tensors)
-            while len(self.values) > 1 and (len(self.values) > MAX_RECORDED
-                                            or self._held > self.options.memory_budget):
-                (old_path, old_its), dropped = self.values.popitem(last=False)
-                self._seen[old_path].pop(old_its, None)
-                self._held -= sum(a.nbytes for a in dropped)
+                size -= sum(map(_NBYTES, old))
+            values[(path, its)] = tensors
+            seen = self._seen.get(path)
+            if seen is None:
+                seen = self._seen[path] = {}
+            seen[its] = None
+            held = self._held = self._held + size
+            if held > self.options.memory_budget or len(values) > MAX_RECORDED:
+                while len(values) > 1 and (len(values) > MAX_RECORDED or self._held > self.options.memory_budget):
+                    (old_path, old_its), dropped = values.popitem(last=False)
+                    self._seen[old_path].pop(old_its, None)
+                    self._held -= sum(map(_NBYTES, dropped))
 
     def _recording(self, events):  # type: ignore[no-untyped-def]
+        """Pass events through, recording their tensors. (Events are tested by exact class, the most
+        frequent first, and the iteration tuple is made once per iteration, not per event.)"""
+        record = self._record
+        last: tuple[tuple[str, int], ...] | None = None
+        its: Iteration = ()
         for ev in events:
-            frames = getattr(ev, "frames", ())
-            self.progress = Progress(self.progress.events + 1, frames)
-            if isinstance(ev, LayerEvaluated):
-                self._record(ev.layer.path, iteration_of(frames), ev.outputs or ev.inputs)
-            elif isinstance(ev, IterationStarted):
+            cls = ev.__class__
+            frames = ev.frames if cls is not RunFinished else ()
+            if frames is not last:  # an iteration's events share one frames tuple
+                last, its = frames, iteration_of(frames)
+            self._events += 1
+            self._frames = frames
+            if cls is LayerEvaluated:
+                record(ev.layer.path, its, ev.outputs or ev.inputs)
+            elif cls is IterationStarted:
                 part = "body" if ev.branch is None else f"{ev.branch}_body"  # an If: the branch that runs
                 for pid, v in ev.params.items():
-                    self._record(f"{ev.layer.path}/{part}/{pid}", iteration_of(frames), (v,))
-            elif isinstance(ev, IterationFinished):
+                    record(f"{ev.layer.path}/{part}/{pid}", its, (v,))
+            elif cls is IterationFinished:
                 with self._lock:
-                    self.conditions.setdefault(ev.layer.path, {})[iteration_of(frames)] = ev.condition
+                    self.conditions.setdefault(ev.layer.path, {})[its] = ev.condition
             yield ev
+
+    @property
+    def progress(self) -> Progress:
+        """What the running step has done so far (read by the UI while the worker runs)."""
+        return Progress(self._events, self._frames)
 
     # -- commands ------------------------------------------------------------------------------
     def do(self, command: str) -> Event | None:
@@ -236,7 +262,7 @@ class Session:
             self.values.clear()
             self._seen.clear()
             self.conditions.clear()
-        self.progress = Progress()
+        self._events, self._frames = 0, ()
         self.stepper = self._new_stepper(user)
         self._record_inputs()
         self.log.append("restarted")
