@@ -1,8 +1,10 @@
 """A bdb-like stepper over the event stream: step, step over/into/out, next iteration, continue, breakpoints.
 
-It has no UI: a debugger (or a test) calls its methods and reads `current` and `history`. Every
-method pulls events until its stop condition or a breakpoint holds, and returns the event it
-stopped at (None once the run is finished).
+It has no UI: a debugger (or a test) calls its methods and reads `current`. Every method pulls
+events until its stop condition or a breakpoint holds, and returns the event it stopped at (None
+once the run is finished). It keeps no past events: what a debugger shows of earlier iterations it
+records itself, within its memory budget (the viewer's Session); a stepper that kept every
+iteration's results held a 100,000-iteration loop's tensors past any budget.
 """
 
 from __future__ import annotations
@@ -70,7 +72,6 @@ class Stepper:
     breakpoints: list[Breakpoint] = field(default_factory=list)
     current: Event | None = None
     finished: bool = False
-    history: dict[str, list[IterationFinished]] = field(default_factory=dict)  # loop path -> iterations
     stopped_by: Breakpoint | None = None
 
     def _pull(self) -> Event | None:
@@ -82,9 +83,7 @@ class Stepper:
             self.finished = True
             return None
         self.current = ev
-        if isinstance(ev, IterationFinished):
-            self.history.setdefault(ev.layer.path, []).append(ev)
-        if isinstance(ev, RunFinished):
+        if ev.__class__ is RunFinished:
             self.finished = True
         return ev
 

@@ -9,7 +9,7 @@ import pytest
 
 import irlint
 from irlint.interp import execute, run
-from irlint.interp.events import BodyEntered, IterationStarted, LayerEvaluated, RunFinished
+from irlint.interp.events import BodyEntered, IterationFinished, IterationStarted, LayerEvaluated, RunFinished
 from irlint.interp.stepper import Breakpoint, Stepper
 from irlint.interp.trace import Trace, key, load_trace
 
@@ -59,7 +59,25 @@ def test_step_into_over_out_and_next_iteration() -> None:
     assert isinstance(ev, IterationStarted) and ev.iteration == 1
     ev = st.step_out()
     assert isinstance(ev, LayerEvaluated) and ev.layer.type == "TensorIterator" and ev.frames == ()
-    assert len(st.history[ev.layer.path]) == 5  # every iteration recorded, for revisiting
+    assert ev.outputs[0].shape[1] == 5  # all five iterations ran before the TensorIterator was left
+
+
+def test_the_stepper_keeps_no_past_iterations() -> None:
+    # A debugger records what it shows within its budget; the stepper itself holds only the current
+    # event, so iteration 0's results are freed once the run has moved on.
+    import gc
+    import weakref
+
+    model, inputs = lstm()
+    st = Stepper(execute(model, inputs))
+    ev = st.step()
+    while not isinstance(ev, IterationFinished):
+        ev = st.step()
+    first = weakref.ref(next(iter(ev.results.values())))
+    del ev
+    st.continue_()
+    gc.collect()
+    assert st.finished and first() is None
 
 
 def test_tensor_condition_breakpoint() -> None:
