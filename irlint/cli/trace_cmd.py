@@ -75,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
     branching = {la.path for _g, la in model.layers() if la.branches}
     print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
     try:
+        watched = set(args.watch)
         for ev in execute(model, inputs, options(args), state=state):
-            if not isinstance(ev, LayerEvaluated) or not ({ev.layer.path, ev.layer.name} & set(args.watch)):
+            if ev.__class__ is not LayerEvaluated or (ev.layer.path not in watched and ev.layer.name not in watched):
                 continue
             # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
             k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
