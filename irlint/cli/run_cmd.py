@@ -114,10 +114,15 @@ class _Progress:
 
     def iterations(self, layer: Any, first: int, keys: Any, records: Any, frames: Any) -> int:
         """A batch of iterations (the plain driver's loops without nested loops; `frames`: the outer
-        ones): on to the trace, then the line shows the batch's last iteration. The next batch may take
-        about as long as `BATCH_SECONDS` at this batch's pace, so the line stays current."""
-        room = self.trace.iterations(layer, first, keys, records, frames) if self.trace is not None else 1 << 30
+        ones): on to the trace, then the line shows the batch's last iteration. With a trace, the next
+        batch may hold what the trace's budget allows, but take no longer than about `BATCH_SECONDS`
+        at this batch's pace, so the line stays current. Without one, batches of one: a batch keeps
+        its iterations' tensors alive until it is handed over, and nothing here counts their bytes."""
         last = first + len(records) - 1
+        if self.trace is None:
+            self.progress(layer, last, (*frames, (layer.path, last)))
+            return 1
+        room = self.trace.iterations(layer, first, keys, records, frames)
         self.progress(layer, last, (*frames, (layer.path, last)))
         now = time.monotonic()
         took, self.batch_end = now - self.batch_end, now

@@ -131,13 +131,18 @@ def test_progress_line_keeps_batches_short(monkeypatch: pytest.MonkeyPatch) -> N
     from types import SimpleNamespace
 
     from irlint.cli import run_cmd
+    from irlint.interp.trace import Trace
 
     clock = [100.0]
     monkeypatch.setattr(run_cmd.time, "monotonic", lambda: clock[0])
     loop = SimpleNamespace(path="3", describe=lambda: "Loop '3'")
-    progress = run_cmd._Progress(None)
+    progress = run_cmd._Progress(Trace())
     clock[0] += 10 * run_cmd.BATCH_SECONDS  # ten iterations took ten batch times
     assert progress.iterations(loop, 0, ((), ()), [()] * 10, ()) == 1
     assert progress.top["3"] == (loop, 10)
-    clock[0] += run_cmd.BATCH_SECONDS / 100  # ten more, a thousand times as fast
-    assert 990 <= progress.iterations(loop, 10, ((), ()), [()] * 10, ()) <= 1000
+    clock[0] += run_cmd.BATCH_SECONDS / 1000  # ten more, ten thousand times as fast: the trace's cap
+    assert progress.iterations(loop, 10, ((), ()), [()] * 10, ()) == 1024
+    # Without a trace nothing counts what a batch keeps alive: one iteration at a time.
+    alone = run_cmd._Progress(None)
+    clock[0] += run_cmd.BATCH_SECONDS / 100
+    assert alone.iterations(loop, 0, ((), ()), [()] * 10, ()) == 1 and alone.top["3"] == (loop, 10)
