@@ -188,7 +188,7 @@ class _Bound:
         self.program = program
         self.slots = slots
         self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, guard), no Results
-        self.projected = projected  # id(instr) -> a hoisted cell's kernel (irlint.interp.loops), also in ops/kernels
+        self.projected = projected  # id(instr) -> a hoisted cell's kernel (irlint.interp.loops), also in ops
         self.run: Callable[[Frames], None] = lambda frames: None  # set by the executor's bind
         self.runs = 0  # executions so far, while interpreted before being generated
         self.const_bytes = const_bytes  # slot -> bytes, of the slots holding constants
@@ -339,8 +339,7 @@ class _Executor:
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
             kind = instr.layer.type
-            guard = (GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED
-                                         else GUARD_BY_SIZE)
+            guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
             ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
         bound = self.bound[id(program)] = _Bound(program, slots, ops, projected,
