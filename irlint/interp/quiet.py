@@ -6,6 +6,10 @@ rebuilds its error-state object each time: a tenth of the event path on a loop o
 numpy 2 keeps that state in a context variable, so setting one prebuilt "ignore all" state and
 resetting it afterwards does the same for about a tenth of the cost. With an older numpy, or one
 whose internals moved, `silence` and `restore` enter and leave an `np.errstate` instead.
+
+The prebuilt state also carries the ufunc buffer size and error callback numpy had when this module
+was imported, so a kernel runs with those rather than with a caller's later `np.setbufsize` or
+`np.seterrcall`: neither changes a result, and no callback is called while every error is ignored.
 """
 
 from __future__ import annotations
