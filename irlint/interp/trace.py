@@ -25,7 +25,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, groupby, pairwise
+from itertools import accumulate, chain, groupby, pairwise, repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
@@ -131,7 +131,7 @@ class Trace:
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
     # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, tensors one
-    # sequence per iteration, see `_unbatched`); (key, array): one tensor recorded alone (by `record`,
+    # sequence per iteration, see `iterations`); (key, array): one tensor recorded alone (by `record`,
     # or when a hook call did not fit: array None = spilled).
     _log: list[tuple[Any, ...]] = field(default_factory=list)
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
@@ -373,19 +373,25 @@ class Trace:
         by_ids: dict[tuple[int, int, str], tuple[list[int], list[tuple[Any, ...]]]] = {}
         singles: list[tuple[int, str, np.ndarray | None]] = []
         order = 0
-        for entry in _unbatched(self._log):
+        for entry in self._log:
             if len(entry) == 2:
                 singles.append((order, entry[0], entry[1]))
                 order += 1
                 continue
-            what = entry[2]
-            gk = (id(entry[0]), id(entry[3]), what if what.__class__ is str else _BOTH)
+            layer, frames, what, ids, values = entry
+            gk = (id(layer), id(ids), what if what.__class__ is str else _BOTH)
             g = by_ids.get(gk)
             if g is None:
                 g = by_ids[gk] = ([], [])
-            g[0].append(order)
-            g[1].append(entry)
-            order += len(entry[4])
+            if what.__class__ is range:  # a batch: an entry per iteration, made here by zip
+                widths = list(map(len, values))
+                g[0].extend(accumulate(widths[:-1], initial=order))
+                g[1].extend(zip(repeat(layer), repeat(frames), what, repeat(ids), values))
+                order += sum(widths)
+            else:
+                g[0].append(order)
+                g[1].append(entry)
+                order += len(values)
         groups: dict[tuple[str, str, tuple[Any, ...]], tuple[list[int], list[tuple[Any, ...]]]] = {}
         for (_l, _i, what), (starts, entries) in by_ids.items():
             layer, ids = entries[0][0], entries[0][3]
@@ -445,21 +451,6 @@ class Trace:
             self._spill_dir = None
 
 
-def _unbatched(entries: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
-    """The log's entries with each batch written out as one entry per iteration (made when the trace
-    is read, not while the loop runs)."""
-    if not any(len(e) == 5 and e[2].__class__ is range for e in entries):
-        return entries
-    out: list[tuple[Any, ...]] = []
-    for e in entries:
-        if len(e) == 5 and e[2].__class__ is range:
-            layer, frames, its, ids, records = e
-            out.extend([(layer, frames, k, ids, values) for k, values in zip(its, records)])
-        else:
-            out.append(e)
-    return out
-
-
 def _at(frames: Frames) -> str:
     if not frames:
         return ""
@@ -475,7 +466,7 @@ def _iterations(entries: list[tuple[Any, ...]]) -> np.ndarray:
     if any(len(f) != depth for f in frames):  # not from one executor; keep it right anyway
         raise ValueError("a layer's records have different loop depths")
     cols = [[f[d][1] for f in frames] for d in range(depth)]
-    if entries[0][2].__class__ is not str:  # from `iteration`: the frames are the enclosing loops'
+    if entries[0][2].__class__ is not str:  # an iteration of a batch: the frames are the enclosing loops'
         cols.append([e[2] for e in entries])
     return np.array(cols, np.int64).T.reshape(len(entries), len(cols))
 
