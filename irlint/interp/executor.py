@@ -31,8 +31,6 @@ from irlint.controlflow import (
     SliceError,
     SliceSpec,
     iteration_bound,
-    iteration_value,
-    iteration_values,
     resolve,
     scalar_flag,
     scalar_value,
@@ -40,7 +38,6 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.bound import concrete_limit
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
-from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.gcpause import paused_gc
 from irlint.interp.branches import taken_branch
 from irlint.interp.codegen import (
@@ -300,6 +297,17 @@ class _Executor:
             total += out.etype.nbytes(count)
         return total
 
+    def guarded(self, instr: Instr, guard: int, args: Sequence[np.ndarray]) -> None:
+        """The memory guard as the op's kind says (the interpreted and the event driver; generated code
+        writes the same test out): always, or when its inputs' bytes pass the threshold."""
+        if guard == GUARD_BY_SIZE:
+            size = 0
+            for a in args:
+                size += a.nbytes
+            if size <= self.threshold:
+                return
+        self.guard(instr, args)  # type: ignore[arg-type]
+
     def guard(self, instr: Instr, args: list[np.ndarray]) -> None:
         """The memory budget before an op allocates: its shape function predicts the output size (once
         per layer and input signature: shapes, types and the values of small inputs, all it reads)."""
@@ -413,20 +421,13 @@ class _Executor:
         very large body, or every layer reported to the listener); a loop body's generated `run` does
         the same without the interpretation."""
         slots = bound.slots
-        threshold = self.threshold
         listener = self.listener
         per_layer = listener is not None and listener.layers
         for kind, kernel, inputs, single, dsts, instr, guard in bound.ops:
             args = inputs(slots)
             if kind == OP:
-                if guard == GUARD_ALWAYS:
-                    self.guard(instr, args)
-                elif guard == GUARD_BY_SIZE:
-                    size = 0
-                    for a in args:
-                        size += a.nbytes
-                    if size > threshold:
-                        self.guard(instr, args)
+                if guard != GUARD_NEVER:
+                    self.guarded(instr, guard, args)
                 try:
                     outs = kernel(args)
                 except Exception as e:
@@ -477,10 +478,9 @@ class _Executor:
         if limit <= 0:
             return self.finish(run, 0)[0]
         body, value = self.first_iteration(code, run)
-        slots, fill, collect, carry = body.slots, run.fill, run.collect, run.carry
+        slots, fill, current, advance = body.slots, run.fill, run.current, run.advance
         cond_slot = code.cond_slot
-        cur = code.cur_slots if code.has_cur else ()
-        values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
+        cur = code.has_cur and bool(code.cur_slots)
         cap = self.options.max_iterations
         layer = code.layer
         listener = self.listener
@@ -499,11 +499,7 @@ class _Executor:
         try:
             while True:
                 if k and cur:
-                    if k == len(values) < CACHED_ITERATIONS:  # the shared table grows (doubling) as far as loops run
-                        values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
-                    value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
-                    for slot in cur:
-                        slots[slot] = value
+                    value = current(slots, k)
                 if started is None:
                     fill(slots, k)  # (with a batch hook the body has no nested loop: `frames` are not read)
                 else:
@@ -525,10 +521,7 @@ class _Executor:
                         taken, batch, first = batch, [], k
                         keep = batch.append
                         room = hook(layer, k - len(taken), keys, taken, frames)
-                last = cond is False or k >= limit
-                collect(slots, last)
-                carry(slots)
-                if last:
+                if advance(slots, k, cond):
                     break
                 if k >= cap:
                     self.too_many(run, k)
@@ -543,17 +536,12 @@ class _Executor:
         """What both drivers do before iteration 0: bind the body, give its state Parameters their
         initial values and the current_iteration Parameters 0; returns the bound body and that 0."""
         body = self.bind(code.body, code.hoists if self.options.hoist_cells else (), body=True)
-        run.enter(body.slots, body.projected, self.options.memory_budget)
-        value = iteration_values(code.cur_dtype, code.cur_rank, 1)[0] if code.has_cur else None
-        for slot in code.cur_slots:
-            body.slots[slot] = value
-        return body, value
+        return body, run.enter(body.slots, body.projected, self.options.memory_budget)
 
     # -- the event driver ------------------------------------------------------------------------
     def events(self, bound: _Bound, frames: Frames) -> Iterator[Event]:
         """The same program as `ops`, one event per op, loop and Result."""
         slots = bound.slots
-        threshold = self.threshold
         steps = bound.steps
         if steps is None:  # the plain driver's op list with the Results in their places, and each layer
             by_instr = {id(op[5]): op for op in bound.ops}
@@ -568,14 +556,8 @@ class _Executor:
                 yield LayerEvaluated(layer, args, (), frames)
                 continue
             if kind == OP:
-                if guard == GUARD_ALWAYS:
-                    self.guard(instr, args)
-                elif guard == GUARD_BY_SIZE:
-                    size = 0
-                    for a in args:
-                        size += a.nbytes
-                    if size > threshold:
-                        self.guard(instr, args)
+                if guard != GUARD_NEVER:
+                    self.guarded(instr, guard, args)
                 token = silence()  # numpy's float warnings off for the kernel only (irlint.interp.quiet)
                 try:
                     outs = tuple(kernel(args))
@@ -605,18 +587,13 @@ class _Executor:
         limit = run.limit
         if limit > 0:
             body, value = self.first_iteration(code, run)
-            slots, params, collect, carry = body.slots, run.params, run.collect, run.carry
+            slots, params, current, advance = body.slots, run.params, run.current, run.advance
             cond_slot, result_keys, result_values = code.cond_slot, code.result_keys, code.result_values
-            cur = code.cur_slots if code.has_cur else ()
-            values = iteration_values(code.cur_dtype, code.cur_rank, min(limit, 64)) if cur else []
+            cur = code.has_cur and bool(code.cur_slots)
             cap = self.options.max_iterations
             while True:
                 if k and cur:
-                    if k == len(values) < CACHED_ITERATIONS:
-                        values = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
-                    value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
-                    for slot in cur:
-                        slots[slot] = value
+                    value = current(slots, k)
                 inner = (*frames, (path, k))
                 yield IterationStarted(layer, k, params(slots, k, value), inner)
                 yield from self.events(body, inner)
@@ -624,10 +601,7 @@ class _Executor:
                 cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
                 yield IterationFinished(layer, k, results, cond, inner)
                 k += 1
-                last = cond is False or k >= limit
-                collect(slots, last)
-                carry(slots)
-                if last:
+                if advance(slots, k, cond):
                     break
                 if k >= cap:
                     self.too_many(run, k)

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from irlint.controlflow import EntryKind, LoopPlan, PlanEntry, concat_order, loop_plan
+from irlint.controlflow import (
+    EntryKind,
+    LoopPlan,
+    PlanEntry,
+    concat_order,
+    iteration_value,
+    iteration_values,
+    loop_plan,
+)
+from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.interp.errors import ExecutionError
 from irlint.interp.program import OP, Instr, Program, program_for, slot_getter
 from irlint.ir.declared import declared_info
@@ -371,8 +380,8 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("buffers", "code", "concats", "events", "fills", "finals", "last", "limit", "parts", "projected",
-                 "reads", "slices", "state", "unbounded")
+    __slots__ = ("buffers", "code", "concats", "cur_slots", "events", "fills", "finals", "iterations", "last", "limit",
+                 "parts", "projected", "reads", "slices", "state", "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -396,12 +405,17 @@ class LoopRun:
         # `collect`'s: (slot, buffer) of each concatenated output, (port, slot) of each last-value output.
         self.concats = [(slot, buffers[pe.port]) for pe, slot in code.outputs if pe.port in buffers]
         self.finals = [(pe.port, slot) for pe, slot in code.outputs if pe.port not in buffers]
+        self.iterations: list[np.ndarray] = []  # the current-iteration values' table (`enter`, `current`)
+        self.cur_slots = code.cur_slots
 
-    def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0) -> None:
+    def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0
+              ) -> np.ndarray | None:
         """Before the first iteration: state Parameters take their initial values (an unfed one is an
         error) and the hoisted cells (`projected`: the bound body's, by id of their Instr) project this
-        execution's inputs."""
-        for p, slot, how in self.code.fed:
+        execution's inputs. Returns iteration 0's current-iteration value (None without one), which the
+        current_iteration Parameters' slots take."""
+        code = self.code
+        for p, slot, how in code.fed:
             if how == UNFED:
                 raise ExecutionError(f"{p.describe()} receives no value", p)
             if how == FROM_STATE and slot is not None:
@@ -413,6 +427,13 @@ class LoopRun:
                     arr, axis, spec = self.slices[pid]
                     cell.plan(arr, (slice(None),) * axis, spec, int(self.limit), max_bytes)
                     self.projected.append(cell)
+        if not code.has_cur:
+            return None
+        self.iterations = iteration_values(code.cur_dtype, code.cur_rank, int(min(self.limit, 64)))
+        value = self.iterations[0]
+        for slot in code.cur_slots:
+            slots[slot] = value
+        return value
 
     def fill(self, slots: list, k: int) -> None:
         """The sliced Parameters' parts for iteration k (no listener: only those a Parameter reads), each
@@ -439,16 +460,33 @@ class LoopRun:
             params[code.cur_pid] = value  # type: ignore[assignment]
         return params
 
-    def collect(self, slots: list, final: bool) -> None:
-        """After an iteration: each concatenated output takes its part; the final one gives the last values."""
+    def current(self, slots: list, k: int) -> np.ndarray:
+        """Iteration k's current-iteration value (k >= 1), put into the current_iteration Parameters'
+        slots: read from the table shared by every Loop (read-only arrays, grown by doubling as far as
+        loops run, up to CACHED_ITERATIONS), else made."""
+        values = self.iterations
+        if k < len(values):
+            value = values[k]
+        else:
+            code = self.code
+            if k < CACHED_ITERATIONS:  # k == len(values): the table doubles
+                values = self.iterations = iteration_values(code.cur_dtype, code.cur_rank, 2 * k)
+            value = values[k] if k < len(values) else iteration_value(k, code.cur_dtype, code.cur_rank)
+        for slot in self.cur_slots:
+            slots[slot] = value
+        return value
+
+    def advance(self, slots: list, k: int, cond: bool | None) -> bool:
+        """After an iteration (`k` have run, `cond` the body condition or None): each concatenated output
+        takes its part, the last one gives the last values, and the back edges carry (each merged
+        Parameter takes its Result's value, all read before any is written). True when the loop stops
+        here. One call per iteration, for both drivers."""
+        last = cond is False or k >= self.limit
         for slot, buf in self.concats:
             buf.add(slots[slot])
-        if final:
+        if last:
             for port, slot in self.finals:
                 self.last[port] = slots[slot]
-
-    def carry(self, slots: list) -> None:
-        """Back edges: each merged Parameter takes its Result's value (all read before any is written)."""
         code = self.code
         if self.events:
             state = self.state
@@ -461,6 +499,7 @@ class LoopRun:
         else:
             for dst, src in code.back_slots:
                 slots[dst] = slots[src]
+        return last
 
 
 CONCAT = EntryKind.CONCAT_OUTPUT
