@@ -402,7 +402,7 @@ class LoopRun:
         # is [first + k * step, + part size) along the axis, `SliceSpec.bounds` unrolled.
         self.reads = [(slot, arr, pre or None, *_walk(spec)) for slot, _pid, arr, pre, spec in self.fills]
         self.projected: list[ProjectedCell] = []
-        # `collect`'s: (slot, buffer) of each concatenated output, (port, slot) of each last-value output.
+        # `advance`'s: (slot, buffer) of each concatenated output, (port, slot) of each last-value output.
         self.concats = [(slot, buffers[pe.port]) for pe, slot in code.outputs if pe.port in buffers]
         self.finals = [(pe.port, slot) for pe, slot in code.outputs if pe.port not in buffers]
         self.iterations: list[np.ndarray] = []  # the current-iteration values' table (`enter`, `current`)
