@@ -204,7 +204,7 @@ class _Executor:
         self.listening = events  # someone looks at iterations: keep the loop state the events show
         self.listener = listener
         self.plain = plain  # the plain driver runs (`evaluate`): loop bodies get generated drivers
-        self.io_getters: dict[int, Any] = {}  # id(LoopCode) -> once_per_iteration's answer
+        self.batch_hooks: dict[int, Any] = {}  # id(LoopCode) -> batch_hook's answer
         self.rooms: dict[int, int] = {}  # id(LoopCode) -> iterations the listener takes in its next batch
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
         self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
@@ -306,9 +306,9 @@ class _Executor:
                 size += a.nbytes
             if size <= self.threshold:
                 return
-        self.guard(instr, args)  # type: ignore[arg-type]
+        self.guard(instr, args)
 
-    def guard(self, instr: Instr, args: list[np.ndarray]) -> None:
+    def guard(self, instr: Instr, args: Sequence[np.ndarray]) -> None:
         """The memory budget before an op allocates: its shape function predicts the output size (once
         per layer and input signature: shapes, types and the values of small inputs, all it reads)."""
         key = (id(instr), *((a.shape, a.dtype.str, a.tobytes() if a.size <= 64 else None) for a in args))
@@ -450,10 +450,10 @@ class _Executor:
         code = loop_code(instr.layer)
         return self.loop_fast(code, self.start_loop(code, args), frames)
 
-    def once_per_iteration(self, code: LoopCode) -> tuple[Callable[..., int], tuple[Any, ...], Any] | None:
+    def batch_hook(self, code: LoopCode) -> tuple[Callable[..., int], tuple[Any, ...], Any] | None:
         """The listener's batch hook with its keys and the one getter of the Parameters' and Results'
         slots, when this loop may use it (else None: two calls per iteration)."""
-        got = self.io_getters.get(id(code), False)
+        got = self.batch_hooks.get(id(code), False)
         if got is False:
             listener = self.listener
             hook = getattr(listener, "iterations", None)
@@ -464,12 +464,12 @@ class _Executor:
             else:
                 slots = [body.params[k] for k in code.param_keys] + list(body.result_slots.values())
                 got = (hook, (code.param_keys, code.result_keys), slot_getter(slots))
-            self.io_getters[id(code)] = got
+            self.batch_hooks[id(code)] = got
         return got
 
     def loop_fast(self, code: LoopCode, run: LoopRun, frames: Frames) -> tuple[np.ndarray, ...]:
         """`loop` for the plain driver: nobody listens, or the listener takes its records in batches
-        (`once_per_iteration`: one call per batch rather than two per iteration, which on a tiny body
+        (`batch_hook`: one call per batch rather than two per iteration, which on a tiny body
         cost more than the rest of tracing), or it is called at the start and the end of every
         iteration (a body with a nested loop or If, whose records come between, or every layer heard).
         The interpreter's hottest code, so each iteration's moves are written out here, as in
@@ -486,9 +486,9 @@ class _Executor:
         listener = self.listener
         hook = keys = io_values = started = finished = None
         if listener is not None:
-            once = self.once_per_iteration(code)
-            if once is not None:
-                hook, keys, io_values = once
+            batched = self.batch_hook(code)
+            if batched is not None:
+                hook, keys, io_values = batched
             else:
                 started, finished = listener.iteration_started, listener.iteration_finished
         batch: list[tuple[np.ndarray, ...]] = []  # iterations first, first + 1, ... not yet handed over
