@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from irlint.cli.argtypes import non_negative_int
@@ -112,23 +113,31 @@ class _Progress:
             its = ".".join(str(k) for _p, k in frames)
             print(f"\r  {safe(layer.describe())[:60]}: iteration {its}\x1b[K", end="", file=sys.stderr)
 
-    def iterations(self, layer: Any, first: int, keys: Any, records: Any, frames: Any) -> int:
-        """A batch of iterations (the plain driver's loops without nested loops; `frames`: the outer
-        ones): on to the trace, then the line shows the batch's last iteration. With a trace, the next
-        batch may hold what the trace's budget allows, but take no longer than about `BATCH_SECONDS`
-        at this batch's pace, so the line stays current. Without one, batches of one: a batch keeps
-        its iterations' tensors alive until it is handed over, and nothing here counts their bytes."""
-        last = first + len(records) - 1
-        if self.trace is None:
+    def batches(self, layer: Any, keys: Any, layout: tuple[int, ...]) -> Callable[[int, list[Any], Any], int]:
+        """The taker of a loop's batches of iterations (the plain driver's loops without nested loops;
+        `frames`: the outer ones): on to the trace, then the line shows the batch's last iteration.
+        With a trace, the next batch may hold what the trace's budget allows, but take no longer than
+        about `BATCH_SECONDS` at this batch's pace, so the line stays current. Without one, batches
+        of one: a batch keeps its iterations' tensors alive until it is handed over, and nothing here
+        counts their bytes."""
+        width = len(layout)
+        trace = self.trace.batches(layer, keys, layout) if self.trace is not None else None
+
+        def take(first: int, values: list[Any], frames: Any) -> int:
+            n = len(values) // width
+            last = first + n - 1
+            if trace is None:
+                self.progress(layer, last, (*frames, (layer.path, last)))
+                return 1
+            room = trace(first, values, frames)
             self.progress(layer, last, (*frames, (layer.path, last)))
-            return 1
-        room = self.trace.iterations(layer, first, keys, records, frames)
-        self.progress(layer, last, (*frames, (layer.path, last)))
-        now = time.monotonic()
-        took, self.batch_end = now - self.batch_end, now
-        if took > 0:
-            room = min(room, max(1, int(BATCH_SECONDS * len(records) / took)))
-        return room
+            now = time.monotonic()
+            took, self.batch_end = now - self.batch_end, now
+            if took > 0:
+                room = min(room, max(1, int(BATCH_SECONDS * n / took)))
+            return room
+
+        return take
 
     def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
         if self.trace is not None:

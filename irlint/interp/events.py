@@ -24,6 +24,15 @@ from irlint.ir.model import Layer
 
 Frames = tuple[tuple[str, int], ...]
 
+# A batch's layout (the listener hook `batches`, irlint.interp.executor): per position of an iteration's
+# record (its Parameters, then its Results), how that tensor's bytes follow from the others', so that a
+# listener counts a batch's bytes exactly while reading only the tensors made anew in every iteration.
+FRESH = -1  # a tensor made in every iteration (a Result computed by the body, a slice): read each one
+FIXED = -2  # as many bytes in every iteration of one loop run (an invariant input, the current
+#             iteration number, a Result that is a constant)
+# r >= 0: a back edge: the tensor at position r (a Result) of the previous iteration's record, in
+#         every record but a batch's first
+
 
 @dataclass(slots=True, eq=False)
 class LayerEvaluated:

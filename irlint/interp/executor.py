@@ -60,7 +60,7 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, ProjectedCell, loop_code
+from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, ProjectedCell, io_layout, loop_code
 from irlint.interp.program import BRANCH, LOOP, OP, RESULT, Instr, Program, program_for, slot_getter
 from irlint.interp.quiet import restore, silence
 from irlint.interp.schedule import Step
@@ -131,11 +131,12 @@ class Listener(Protocol):
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None: ...
 
     # Optional, instead of the two calls above where nothing is recorded between them (no nested loop or
-    # If in the body, `layers` false): `iterations(layer, first, (param keys, result keys), records,
-    # outer frames) -> int`, once per batch of iterations `first`, `first + 1`, ... (one record per
-    # iteration: its Parameters' values then its Results'), returning how many iterations the next
-    # batch may hold (at least 1). The same records, one call per batch; a batch is handed over when
-    # full, when the loop ends and when it fails, so the records come in order either way.
+    # If in the body, `layers` false): `batches(layer, (param keys, result keys), layout) -> take`, asked
+    # once per loop and run, where `take(first, values, outer frames) -> int` then receives iterations
+    # `first`, `first + 1`, ... in batches: `values` one flat list, per iteration its Parameters' values
+    # then its Results' (`layout`, irlint.interp.events, says how their bytes relate), and returns how
+    # many iterations the next batch may hold (at least 1). The same records, one call per batch; a batch
+    # is handed over when full, when the loop ends and when it fails, so the records come in order.
 
 
 Kernel = Callable[[list[np.ndarray]], Sequence[np.ndarray]]
@@ -450,20 +451,23 @@ class _Executor:
         code = loop_code(instr.layer)
         return self.loop_fast(code, self.start_loop(code, args), frames)
 
-    def batch_hook(self, code: LoopCode) -> tuple[Callable[..., int], tuple[Any, ...], Any] | None:
-        """The listener's batch hook with its keys and the one getter of the Parameters' and Results'
-        slots, when this loop may use it (else None: two calls per iteration)."""
+    def batch_hook(self, code: LoopCode, body: _Bound) -> tuple[Callable[[int, list, Frames], int], Any] | None:
+        """The listener's taker of this loop's batches with the one getter of the Parameters' and
+        Results' slots, when this loop may hand its records over in batches (else None: two calls
+        per iteration)."""
         got = self.batch_hooks.get(id(code), False)
         if got is False:
+            got = None
             listener = self.listener
-            hook = getattr(listener, "iterations", None)
-            body = code.body
-            if hook is None or listener.layers or code.param_keys is None or any(  # type: ignore[union-attr]
-                    i.kind in (LOOP, BRANCH) for i in body.order):  # a nested loop's or If's records come between
-                got = None
-            else:
-                slots = [body.params[k] for k in code.param_keys] + list(body.result_slots.values())
-                got = (hook, (code.param_keys, code.result_keys), slot_getter(slots))
+            batches = getattr(listener, "batches", None)
+            program = code.body
+            if batches is not None and not listener.layers and code.param_keys is not None and not any(  # type: ignore[union-attr]
+                    i.kind in (LOOP, BRANCH) for i in program.order):  # a nested loop's or If's records come between
+                slots = [program.params[k] for k in code.param_keys] + list(program.result_slots.values())
+                if slots:
+                    take = batches(code.layer, (code.param_keys, code.result_keys),
+                                   io_layout(code, slots, body.const_bytes))
+                    got = (take, slot_getter(slots))
             self.batch_hooks[id(code)] = got
         return got
 
@@ -484,17 +488,17 @@ class _Executor:
         cap = self.options.max_iterations
         layer = code.layer
         listener = self.listener
-        hook = keys = io_values = started = finished = None
+        take = io_values = started = finished = None
         if listener is not None:
-            batched = self.batch_hook(code)
+            batched = self.batch_hook(code, body)
             if batched is not None:
-                hook, keys, io_values = batched
+                take, io_values = batched
             else:
                 started, finished = listener.iteration_started, listener.iteration_finished
-        batch: list[tuple[np.ndarray, ...]] = []  # iterations first, first + 1, ... not yet handed over
-        keep = batch.append
+        batch: list[np.ndarray] = []  # iterations first, first + 1, ... not yet handed over, flat
+        keep = batch.extend
         first = k = 0
-        room = self.rooms.get(id(code), 1) if hook is not None else 0  # what the listener said last
+        stop = self.rooms.get(id(code), 1) if take is not None else 0  # the batch is full at k == stop
         inner = frames  # a nested loop's or a listener's frames: the enclosing loops' and this iteration
         try:
             while True:
@@ -515,21 +519,19 @@ class _Executor:
                 if finished is not None:
                     finished(layer, k, code.result_keys, code.result_values(slots), inner)
                 k += 1
-                if hook is not None:
+                if take is not None:
                     keep(io_values(slots))
-                    if k - first >= room:
-                        taken, batch, first = batch, [], k
-                        keep = batch.append
-                        room = hook(layer, k - len(taken), keys, taken, frames)
+                    if k == stop:
+                        taken, batch, start, first = batch, [], first, k
+                        keep = batch.extend
+                        stop = k + take(start, taken, frames)
                 if advance(slots, k, cond):
                     break
                 if k >= cap:
                     self.too_many(run, k)
         finally:  # at the end, and before a failure propagates: the iterations that ran are recorded
-            if batch:
-                room = hook(layer, first, keys, batch, frames)  # type: ignore[misc]
-            if hook is not None:
-                self.rooms[id(code)] = room
+            if take is not None:
+                self.rooms[id(code)] = take(first, batch, frames) if batch else stop - first
         return self.finish(run, k)[0]
 
     def first_iteration(self, code: LoopCode, run: LoopRun) -> tuple[_Bound, np.ndarray | None]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +29,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.interp.errors import ExecutionError
+from irlint.interp.events import FIXED, FRESH
 from irlint.interp.program import OP, Instr, Program, program_for, slot_getter
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Layer
@@ -139,6 +140,31 @@ def loop_code(layer: Layer) -> LoopCode:
                     tuple(plan.state_inputs))
     _CODE[layer] = code
     return code
+
+
+def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> tuple[int, ...]:
+    """The batch layout (irlint.interp.events) of the records the plain driver keeps per iteration: the
+    values of `slots` (the Parameters of `param_keys`, then the Results), `constants` the body's slots
+    holding constants. What makes it exact: a current-iteration value comes from one table of one type
+    and rank; an invariant input's slot is filled once per run (`enter`) and a back edge's target only
+    by `advance`, with its Result's value itself; no op writes a Parameter's or a constant's slot."""
+    params = code.param_keys or ()
+    n = len(params)
+    at: dict[int, int] = {}
+    for i, slot in enumerate(slots[n:], n):
+        at.setdefault(slot, i)
+    carried = {dst: at[src] for dst, src in code.back_slots if src in at}
+    sliced = {pe.body_layer for pe in code.sliced}
+    layout = []
+    for pid, slot in zip(params, slots):
+        if code.has_cur and pid == code.cur_pid:
+            layout.append(FIXED)
+        elif pid in sliced:
+            layout.append(FRESH)
+        else:  # state: carried by a back edge, else invariant
+            layout.append(carried.get(slot, FIXED))
+    layout.extend(FIXED if slot in constants else FRESH for slot in slots[n:])
+    return tuple(layout)
 
 
 def hoistable(body: Program, sliced: set[int | None]) -> tuple[tuple[Instr, int | None], ...]:

@@ -7,14 +7,16 @@ first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter a
 Top-level layers (trace_all) have no ``@`` part.
 
 Recording costs one tuple per hook call (the executor's tensors by reference, their bytes counted
-against the budget); an innermost loop's iterations come in batches (`iterations`), one call and one
+against the budget); an innermost loop's iterations come in batches (`batches`), one call and one
 log entry per batch. Keys are written out only when the trace is read by key, and `save` writes each
 recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
 
 What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
 10,000 iterations of three ops): mostly the tensors kept alive (the allocator no longer reuses what
-each iteration freed) and the budget sum (one `nbytes` per tensor, so that the trace spills exactly
-where counting tensor by tensor would). Keys, stats and stacking wait until the trace is read.
+each iteration freed) and the budget sum (exact, so that the trace spills where counting tensor by
+tensor would, but reading only the tensors made anew in each iteration: the executor says which
+positions of a batch are back edges or keep their size). Keys, stats and stacking wait until the trace
+is read.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ import json
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, groupby, pairwise, repeat
+from itertools import chain, groupby, pairwise, repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any
@@ -33,7 +35,7 @@ from typing import IO, Any
 import numpy as np
 
 from irlint.gcpause import paused_gc
-from irlint.interp.events import Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
+from irlint.interp.events import FIXED, FRESH, Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
 from irlint.ir.model import Layer
 from irlint.ops.misc.strings import for_npz
 
@@ -42,7 +44,7 @@ FORMAT = 2  # docs/trace-format.md; format 1 (one array per key) is still read
 SERIES = "__series__"  # member name prefix of a format-2 series (its values, then `.index`, `.stats`)
 _CHUNK = 64 * 1024**2  # bytes of a series stacked at once when saving
 _SEP = "\0"  # between keys joined in one string while writing them out (an IR file cannot hold it)
-_BOTH = "in+out"  # an iteration's Parameters then Results, from an `iterations` batch: ids (params, results)
+_BOTH = "in+out"  # an iteration's Parameters then Results, from a batch (`batches`): ids (params, results)
 # A batch of iterations may hold at most this share of the budget still free, at the sizes of the last
 # batch: the tensors the executor has not handed over yet are outside the budget until it does.
 _BATCH_SHARE = 16
@@ -130,8 +132,8 @@ class Trace:
     in_memory: int = 0
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
-    # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, tensors one
-    # sequence per iteration, see `iterations`); (key, array): one tensor recorded alone (by `record`,
+    # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, its tensors
+    # one flat list, iteration after iteration, see `batches`); (key, array): one tensor recorded alone (by `record`,
     # or when a hook call did not fit: array None = spilled).
     _log: list[tuple[Any, ...]] = field(default_factory=list)
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
@@ -152,7 +154,7 @@ class Trace:
     def _keep(self, layer: Layer, what: Any, ids: Sequence[Any], values: Sequence[np.ndarray], frames: Frames) -> None:
         """One hook call's record, its tensors kept by reference while they fit the budget; else the
         tensors are recorded one by one (spilling what does not fit). `what` is "in", "out", "" (a
-        layer's outputs) or, from `iterations`, the iteration number (`frames`: the enclosing loops')."""
+        layer's outputs) or, from a batch, the iteration number (`frames`: the enclosing loops')."""
         size = 0
         for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
             size += v.nbytes
@@ -165,23 +167,35 @@ class Trace:
         else:
             self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
 
-    def iterations(self, layer: Layer, first: int, ids: tuple[Any, Any], records: list[Sequence[np.ndarray]],
-                   frames: Frames) -> int:
-        """Iterations `first`, `first + 1`, ... of an innermost loop (`frames`: the enclosing loops'), each
-        record its Parameters' then its Results' values: what `iteration_started` and
-        `iteration_finished` would record, one log entry for the batch while it fits the budget (then
-        every tensor fits where counting them one by one would put it), else iteration by iteration.
-        Returns how many iterations the next batch may hold."""
-        size = sum(map(_NBYTES, chain.from_iterable(records)))
-        total = self.in_memory + size
-        if total <= self.budget:
-            self.in_memory = total
-            self._log.append((layer, frames, range(first, first + len(records)), ids, records))
-        else:
-            for k, values in enumerate(records, first):
-                self._keep(layer, k, ids, values, frames)
-        room = (self.budget - self.in_memory) // (_BATCH_SHARE * (size // len(records) + 1))
-        return 1 if room < 1 else min(room, _MAX_BATCH)
+    def batches(self, layer: Layer, ids: tuple[Any, Any], layout: tuple[int, ...]
+                ) -> Callable[[int, list[np.ndarray], Frames], int]:
+        """The taker of an innermost loop's batches (`frames`: the enclosing loops'): each batch of
+        iterations `first`, `first + 1`, ... one flat list, per iteration its Parameters' then its
+        Results' values (`ids`: their ids), what `iteration_started` and `iteration_finished` would
+        record. A batch is one log entry while it fits the budget (then every tensor fits where counting
+        them one by one would put it), else it is kept iteration by iteration. The bytes are counted
+        exactly, reading only the tensors `layout` says are made anew in every iteration. Returns how
+        many iterations the next batch may hold."""
+        width = len(layout)
+        if not width:
+            raise ValueError("a batch's records hold at least one tensor each")
+        count = _batch_counter(layout)
+        log = self._log
+
+        def take(first: int, values: list[np.ndarray], frames: Frames) -> int:
+            n = len(values) // width
+            size = count(values, n)
+            total = self.in_memory + size
+            if total <= self.budget:
+                self.in_memory = total
+                log.append((layer, frames, range(first, first + n), ids, values))
+            else:
+                for j in range(n):
+                    self._keep(layer, first + j, ids, values[j * width:(j + 1) * width], frames)
+            room = (self.budget - self.in_memory) // (_BATCH_SHARE * (size // n + 1))
+            return 1 if room < 1 else min(room, _MAX_BATCH)
+
+        return take
 
     def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
                           values: Sequence[np.ndarray], frames: Frames) -> None:
@@ -302,7 +316,7 @@ class Trace:
             if what.__class__ is str:
                 batch: Any = ((last_at, values),)
             elif what.__class__ is range:
-                batch = zip([f"{prefix}{k}" for k in what], values)
+                batch = zip([f"{prefix}{k}" for k in what], _rows(values, len(what)))
             else:
                 batch = ((f"{prefix}{what}", values),)
             for at, vals in batch:
@@ -360,8 +374,7 @@ class Trace:
 
     def count(self) -> int:
         """How many tensors were recorded (without writing their keys out)."""
-        return sum(1 if len(e) == 2 else len(e[4]) if e[2].__class__ is not range else sum(map(len, e[4]))
-                   for e in self._log)
+        return sum(1 if len(e) == 2 else len(e[4]) for e in self._log)
 
     # -- saving --------------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -384,10 +397,9 @@ class Trace:
             if g is None:
                 g = by_ids[gk] = ([], [])
             if what.__class__ is range:  # a batch: an entry per iteration, made here by zip
-                widths = list(map(len, values))
-                g[0].extend(accumulate(widths[:-1], initial=order))
-                g[1].extend(zip(repeat(layer), repeat(frames), what, repeat(ids), values))
-                order += sum(widths)
+                g[0].extend(range(order, order + len(values), len(values) // len(what)))
+                g[1].extend(zip(repeat(layer), repeat(frames), what, repeat(ids), _rows(values, len(what))))
+                order += len(values)
             else:
                 g[0].append(order)
                 g[1].append(entry)
@@ -449,6 +461,39 @@ class Trace:
         if self._spill_dir is not None:
             self._spill_dir.cleanup()
             self._spill_dir = None
+
+
+def _batch_counter(layout: tuple[int, ...]) -> Callable[[list[np.ndarray], int], int]:
+    """The exact bytes of a flat batch of `n` records laid out as `layout` (irlint.interp.events) says:
+    a FRESH position's tensors are read one by one, a FIXED one's once, and a back edge's are its
+    Result's of the iteration before (the batch's first record is read whole)."""
+    width = len(layout)
+    fresh = [p for p, r in enumerate(layout) if r == FRESH]
+    fixed = [p for p, r in enumerate(layout) if r == FIXED]
+    carried = [(p, r) for p, r in enumerate(layout) if r >= 0]
+    if any(layout[r] >= 0 for _p, r in carried):
+        raise ValueError(f"a back edge in batch layout {layout} starts at another back edge")
+
+    def count(values: list[np.ndarray], n: int) -> int:
+        if n == 1:
+            return sum(map(_NBYTES, values))
+        column = [0] * width
+        for p in fresh:
+            column[p] = sum(map(_NBYTES, values[p::width]))
+        for p in fixed:
+            column[p] = n * values[p].nbytes
+        size = sum(column)
+        last = (n - 1) * width
+        for p, r in carried:  # its first tensor, then its Result's but the last
+            size += values[p].nbytes + column[r] - values[last + r].nbytes
+        return size
+
+    return count
+
+
+def _rows(values: Sequence[Any], n: int) -> Iterator[tuple[Any, ...]]:
+    """A flat batch of `n` iterations, one tuple per iteration."""
+    return zip(*[iter(values)] * (len(values) // n))
 
 
 def _at(frames: Frames) -> str:

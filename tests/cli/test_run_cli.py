@@ -106,11 +106,15 @@ def test_progress_line_hands_the_trace_every_record(name: str) -> None:
     from irlint.interp.trace import Trace
 
     class Counting(Trace):
-        batches = 0
+        handed = 0
 
-        def iterations(self, *args):  # type: ignore[no-untyped-def]
-            self.batches += 1
-            return super().iterations(*args)
+        def batches(self, *args):  # type: ignore[no-untyped-def]
+            take = super().batches(*args)
+
+            def counted(*batch):  # type: ignore[no-untyped-def]
+                self.handed += 1
+                return take(*batch)
+            return counted
 
     model = irlint.load(EXAMPLES / f"{name}.xml")
     inputs = dict(np.load(EXAMPLES / "inputs" / f"{name}.npz"))
@@ -120,7 +124,7 @@ def test_progress_line_hands_the_trace_every_record(name: str) -> None:
     for _ev in want.observe(execute(model, inputs)):
         pass
     names = want.keys()
-    assert got.keys() == names and progress.top and got.batches > 0
+    assert got.keys() == names and progress.top and got.handed > 0
     for key in names:
         assert np.array_equal(got.get(key), want.get(key)), key
 
@@ -131,6 +135,7 @@ def test_progress_line_keeps_batches_short(monkeypatch: pytest.MonkeyPatch) -> N
     from types import SimpleNamespace
 
     from irlint.cli import run_cmd
+    from irlint.interp.events import FRESH
     from irlint.interp.trace import Trace
 
     clock = [100.0]
@@ -138,11 +143,13 @@ def test_progress_line_keeps_batches_short(monkeypatch: pytest.MonkeyPatch) -> N
     loop = SimpleNamespace(path="3", describe=lambda: "Loop '3'")
     progress = run_cmd._Progress(Trace())
     clock[0] += 10 * run_cmd.BATCH_SECONDS  # ten iterations took ten batch times
-    assert progress.iterations(loop, 0, ((), ()), [()] * 10, ()) == 1
+    ten = [np.zeros(1, np.float32)] * 10  # ten iterations of one tensor each
+    take = progress.batches(loop, ((), (0,)), (FRESH,))
+    assert take(0, ten, ()) == 1
     assert progress.top["3"] == (loop, 10)
     clock[0] += run_cmd.BATCH_SECONDS / 1000  # ten more, ten thousand times as fast: the trace's cap
-    assert progress.iterations(loop, 10, ((), ()), [()] * 10, ()) == 1024
+    assert take(10, ten, ()) == 1024
     # Without a trace nothing counts what a batch keeps alive: one iteration at a time.
     alone = run_cmd._Progress(None)
     clock[0] += run_cmd.BATCH_SECONDS / 100
-    assert alone.iterations(loop, 0, ((), ()), [()] * 10, ()) == 1 and alone.top["3"] == (loop, 10)
+    assert alone.batches(loop, ((), (0,)), (FRESH,))(0, ten, ()) == 1 and alone.top["3"] == (loop, 10)

@@ -13,6 +13,7 @@ import pytest
 
 import irlint
 from irlint.interp import run
+from irlint.interp.events import FRESH
 from irlint.interp.trace import Trace, TraceFormatError, _row_stats, _stats_from_row, load_trace, stats, trace_arrays
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -58,7 +59,8 @@ def test_changing_shapes_are_saved_one_per_key(tmp_path: Path) -> None:
     # input 0 grows with k (saved one per key), input 1 does not (one stacked series); two batches
     records = [(np.arange(k + 1.0), np.float32([k]), np.int64(k) * np.ones(())) for k in range(4)]
     for first in (0, 2):
-        trace.iterations(layer, first, ((0, 1), (2,)), records[first:first + 2], ())
+        flat = [v for values in records[first:first + 2] for v in values]
+        trace.batches(layer, ((0, 1), (2,)), (FRESH,) * 3)(first, flat, ())
     trace.record("extra:out0", np.array([True, False]))
     names = trace.keys()
     want = {k: trace.get(k) for k in names}

@@ -15,6 +15,7 @@ import pytest
 
 import irlint
 from irlint.interp import execute, run
+from irlint.interp.events import FRESH
 from irlint.interp.trace import Trace, key
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -40,24 +41,42 @@ class Scheme:
     def iteration_finished(self, layer: Any, iteration: int, ids: Any, values: Any, frames: Any) -> None:
         self._put(layer.path, frames, "out", ids, values)
 
+    def batches(self, layer: Any, ids: Any, layout: tuple[int, ...]) -> Any:
+        width = len(layout)
+
+        def take(first: int, flat: list[Any], frames: Any) -> int:
+            for j in range(len(flat) // width):
+                values = flat[j * width:(j + 1) * width]
+                inner = (*frames, (layer.path, first + j))
+                n = len(ids[0])
+                self._put(layer.path, inner, "in", ids[0], values[:n])
+                self._put(layer.path, inner, "out", ids[1], values[n:] if len(values) > n else ())
+            return 3  # batches of three: the executor hands over full and partial batches
+
+        return take
+
     def iterations(self, layer: Any, first: int, ids: Any, records: Any, frames: Any) -> int:
-        for k, values in enumerate(records, first):
-            inner = (*frames, (layer.path, k))
-            n = len(ids[0])
-            self._put(layer.path, inner, "in", ids[0], values[:n])
-            self._put(layer.path, inner, "out", ids[1], values[n:] if len(values) > n else ())
-        return 3  # batches of three: the executor hands over full and partial batches
+        return hand_over(self, layer, first, ids, records, frames)
 
     def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
         for p, v in zip(layer.outputs, outputs):
             self.items[key(layer.path, frames, f"out{p.id}")] = v
 
 
+def hand_over(listener: Any, layer: Any, first: int, ids: Any, records: Any, frames: Any) -> int:
+    """A batch of `records` (one tuple per iteration) handed over as the executor does: flat."""
+    take = listener.batches(layer, ids, (FRESH,) * len(records[0]))
+    return take(first, [v for values in records for v in values], frames)
+
+
 def both(*calls: tuple[str, tuple[Any, ...]], budget: int | None = None) -> tuple[Trace, Scheme]:
     trace = Trace() if budget is None else Trace(budget=budget)
     scheme = Scheme()
     for hook, args in calls:
-        getattr(trace, hook)(*args)
+        if hook == "iterations":
+            hand_over(trace, *args)
+        else:
+            getattr(trace, hook)(*args)
         getattr(scheme, hook)(*args)
     return trace, scheme
 
@@ -104,7 +123,10 @@ def test_lone_tensors_and_hook_calls_keep_their_order() -> None:
     scheme.items["extra:out0"] = trace.get("extra:out0")
     for hook, args in [("iterations", (layer, 1, ((0,), (4, 5)), [_arrays(3, 20), _arrays(3, 25)], ((layer.path, 0),))),
                        ("iteration_finished", (layer, 0, (7,), _arrays(1, 30), ((layer.path, 0),)))]:
-        getattr(trace, hook)(*args)
+        if hook == "iterations":
+            hand_over(trace, *args)
+        else:
+            getattr(trace, hook)(*args)
         getattr(scheme, hook)(*args)
     assert_same(trace, scheme)
 
@@ -112,12 +134,14 @@ def test_lone_tensors_and_hook_calls_keep_their_order() -> None:
 @pytest.mark.parametrize("n_values", [0, 1, 2, 4])
 def test_names_not_paired_one_for_one_are_cut_as_zip_cuts(n_values: int) -> None:
     layer = _loop()
-    trace, scheme = both(("iteration_started", (layer, 0, (0, 1, 2), _arrays(n_values), ())),
-                         ("iterations", (layer, 0, ((0, 1), (3,)), [_arrays(n_values, 5)], ())),
+    batch = [("iterations", (layer, 0, ((0, 1), (3,)), [_arrays(n_values, 5)], ()))] if n_values else []
+    trace, scheme = both(("iteration_started", (layer, 0, (0, 1, 2), _arrays(n_values), ())), *batch,
                          ("iteration_finished", (layer, 0, (), _arrays(n_values, 9), ())),
                          ("iteration_finished", (layer, 1, (3, 4), _arrays(2, 12), ())))
     assert_same(trace, scheme)
     assert trace.count() == 3 * n_values + 2  # the count is of tensors recorded, keyed or not
+    with pytest.raises(ValueError, match="at least one tensor"):  # the executor hands over none such
+        trace.batches(layer, ((), ()), ())
 
 
 def test_a_separator_in_a_name_is_written_one_by_one() -> None:
@@ -141,7 +165,7 @@ def test_keys_read_while_recording_and_recorded_again() -> None:
     assert_same(trace, scheme)
     for k in (1, 0):  # iteration 0 again: its keys keep their place and take the new tensors
         values = _arrays(2, 10 * k + 5)
-        trace.iterations(layer, k, ((0,), (1,)), [values], ())
+        hand_over(trace, layer, k, ((0,), (1,)), [values], ())
         scheme.iterations(layer, k, ((0,), (1,)), [values], ())
         assert trace.get(f"{layer.path}/body/1@{k}:out") is values[1]  # read by key before keys()
     assert_same(trace, scheme)
