@@ -17,7 +17,8 @@ Prints in-process times (the fastest of interleaved rounds) and ratios (the medi
 the ratio of two runs timed back to back, which a shared machine's load disturbs least), the
 dispatch overhead (irlint's time per kernel call minus the time inside the kernels), the tracing
 overhead (`run(..., listener=Trace())`, with its keys written out, with the trace saved, and the event
-path `Trace.observe(execute(...))`; with --trace-command also `irlint run --trace` as a whole process)
+path `Trace.observe(execute(...))`, each round against a plain run in the same block of irlint runs;
+with --trace-command also `irlint run --trace` as a whole process)
 and the debugger's step latency on a 100,000-iteration Loop.
 """
 
@@ -29,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -538,20 +540,37 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
             pass
         trace.close()
 
-    run(model, inputs, OPTIONS)  # warm the program caches
-    engines = {"irlint_s": lambda: run(model, inputs, OPTIONS), "openvino_s": lambda: compiled(feed),
-               "openvino1_s": lambda: single(feed), "onnx_ref_s": lambda: ref.run(None, ref_inputs),
-               "traced_s": traced, "traced_read_s": traced_read, "traced_saved_s": traced_saved,
+    def plain() -> None:
+        run(model, inputs, OPTIONS)
+
+    plain()  # warm the program caches
+    engines = {"irlint_s": plain, "openvino_s": lambda: compiled(feed),
+               "openvino1_s": lambda: single(feed), "onnx_ref_s": lambda: ref.run(None, ref_inputs)}
+    # Tracing is measured in pairs of its own in each round: each traced variant right next to a plain
+    # run, which goes first in every other round. A run right after OpenVINO's threads or
+    # onnx.reference finds irlint's code and model data cold; a traced run that followed them looked
+    # up to twice as dear as it is next to a plain run (docs/performance.md, fifth round).
+    tracing = {"traced_s": traced, "traced_read_s": traced_read, "traced_saved_s": traced_saved,
                "observed_s": observed}
     single(feed)
-    times: dict[str, list[float]] = {k: [] for k in engines}
-    cpu: dict[str, list[float]] = {k: [] for k in engines}
-    for _ in range(repeat):  # interleaved, so that the machine's load drifts alike for all
+    times: dict[str, list[float]] = {k: [] for k in (*engines, *tracing)}
+    cpu: dict[str, list[float]] = {k: [] for k in times}
+    plain_times: dict[str, list[float]] = {k: [] for k in tracing}  # the plain run of each pair
+    plain_cpu: dict[str, list[float]] = {k: [] for k in tracing}
+
+    def timed(fn: Callable[[], object], wall: list[float], clock: list[float]) -> None:
+        c0, t0 = time.process_time(), time.perf_counter()
+        fn()
+        wall.append(time.perf_counter() - t0)
+        clock.append(time.process_time() - c0)
+
+    for r in range(repeat):  # interleaved, so that the machine's load drifts alike for all
         for key_name, fn in engines.items():
-            c0, t0 = time.process_time(), time.perf_counter()
-            fn()
-            times[key_name].append(time.perf_counter() - t0)
-            cpu[key_name].append(time.process_time() - c0)
+            timed(fn, times[key_name], cpu[key_name])
+        for key_name, fn in tracing.items():
+            pair = [(plain, plain_times[key_name], plain_cpu[key_name]), (fn, times[key_name], cpu[key_name])]
+            for args in pair if r % 2 == 0 else pair[::-1]:
+                timed(*args)
     # The fastest of the interleaved runs: on a shared machine the other runs measure the neighbours too.
     # CPU time (all threads of the process) is less disturbed by them still.
     med = {k: min(v) for k, v in times.items()}
@@ -561,10 +580,10 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
         """The median over rounds of a/b, each pair timed back to back (so under the same load)."""
         return statistics.median(x / y for x, y in zip(clock[a], clock[b]))
 
-    def overhead(a: str) -> float:
+    def overhead(a: str, clock: dict[str, list[float]] = cpu, plains: dict[str, list[float]] = plain_cpu) -> float:
         """Tracing's cost in CPU time (the process's own; a shared machine's load moves wall time far
-        more than the few percent measured here), as a percentage of the plain run."""
-        return (paired(a, "irlint_s", cpu) - 1) * 100
+        more than the few percent measured here), as a percentage of the plain run next to it."""
+        return (statistics.median(x / y for x, y in zip(clock[a], plains[a])) - 1) * 100
     dispatch = sorted(dispatch_time(model, inputs) for _ in range(repeat))
     calls = dispatch[0][2]
     # agreement checks
@@ -583,7 +602,7 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
             "ref_vs": paired("onnx_ref_s", "irlint_s"),
             "trace_overhead_pct": overhead("traced_s"), "trace_read_overhead_pct": overhead("traced_read_s"),
             "trace_saved_overhead_pct": overhead("traced_saved_s"), "observed_overhead_pct": overhead("observed_s"),
-            "trace_wall_overhead_pct": (paired("traced_s", "irlint_s") - 1) * 100}
+            "trace_wall_overhead_pct": overhead("traced_s", times, plain_times)}
 
 
 def debugger_latency(tmp: Path, trips: int = 100_000) -> list[tuple[int, float, float, float]]:

@@ -153,7 +153,7 @@ def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> t
     at: dict[int, int] = {}
     for i, slot in enumerate(slots[n:], n):
         at.setdefault(slot, i)
-    carried = {dst: at[src] for dst, src in code.back_slots if src in at}
+    carried = {dst: at.get(src, FRESH) for dst, src in code.back_slots}  # (a back edge reads a Result: in `at`)
     sliced = {pe.body_layer for pe in code.sliced}
     layout = []
     for pid, slot in zip(params, slots):
