@@ -55,9 +55,6 @@ class Scheme:
 
         return take
 
-    def iterations(self, layer: Any, first: int, ids: Any, records: Any, frames: Any) -> int:
-        return hand_over(self, layer, first, ids, records, frames)
-
     def layer_evaluated(self, layer: Any, outputs: Any, frames: Any) -> None:
         for p, v in zip(layer.outputs, outputs):
             self.items[key(layer.path, frames, f"out{p.id}")] = v
@@ -69,15 +66,20 @@ def hand_over(listener: Any, layer: Any, first: int, ids: Any, records: Any, fra
     return take(first, [v for values in records for v in values], frames)
 
 
+def call(listener: Any, hook: str, args: tuple[Any, ...]) -> None:
+    """A hook call; "iterations" stands for a batch of records handed over as the executor does."""
+    if hook == "iterations":
+        hand_over(listener, *args)
+    else:
+        getattr(listener, hook)(*args)
+
+
 def both(*calls: tuple[str, tuple[Any, ...]], budget: int | None = None) -> tuple[Trace, Scheme]:
     trace = Trace() if budget is None else Trace(budget=budget)
     scheme = Scheme()
     for hook, args in calls:
-        if hook == "iterations":
-            hand_over(trace, *args)
-        else:
-            getattr(trace, hook)(*args)
-        getattr(scheme, hook)(*args)
+        call(trace, hook, args)
+        call(scheme, hook, args)
     return trace, scheme
 
 
@@ -123,11 +125,8 @@ def test_lone_tensors_and_hook_calls_keep_their_order() -> None:
     scheme.items["extra:out0"] = trace.get("extra:out0")
     for hook, args in [("iterations", (layer, 1, ((0,), (4, 5)), [_arrays(3, 20), _arrays(3, 25)], ((layer.path, 0),))),
                        ("iteration_finished", (layer, 0, (7,), _arrays(1, 30), ((layer.path, 0),)))]:
-        if hook == "iterations":
-            hand_over(trace, *args)
-        else:
-            getattr(trace, hook)(*args)
-        getattr(scheme, hook)(*args)
+        call(trace, hook, args)
+        call(scheme, hook, args)
     assert_same(trace, scheme)
 
 
@@ -166,7 +165,7 @@ def test_keys_read_while_recording_and_recorded_again() -> None:
     for k in (1, 0):  # iteration 0 again: its keys keep their place and take the new tensors
         values = _arrays(2, 10 * k + 5)
         hand_over(trace, layer, k, ((0,), (1,)), [values], ())
-        scheme.iterations(layer, k, ((0,), (1,)), [values], ())
+        hand_over(scheme, layer, k, ((0,), (1,)), [values], ())
         assert trace.get(f"{layer.path}/body/1@{k}:out") is values[1]  # read by key before keys()
     assert_same(trace, scheme)
     assert float(trace.get(f"{layer.path}/body/0@0:in")[0]) == 5.0
