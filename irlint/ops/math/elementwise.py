@@ -129,10 +129,11 @@ def _sigmoid(x: Array) -> Array:
 _ONE32, _ONE64 = np.ones((), np.float32), np.ones((), np.float64)
 
 
-def _sigmoid_native(x: Array) -> Array:
+def sigmoid_in_place(x: Array) -> Array:
     """`_sigmoid(x)` step by step for an f32/f64 x of rank >= 1: 1 / (1 + exp(-x)) in one temporary of
-    x's type. A 0-d array as the 1 and reciprocal (1 / t, correctly rounded as the division) cost half
-    of what a Python float operand costs; `out` is passed positionally (a keyword costs more per call)."""
+    x's type (the formula's bits). A 0-d array as the 1 and reciprocal (1 / t, correctly rounded as the
+    division) cost half of what a Python float operand costs; `out` is passed positionally (a keyword
+    costs more per call on small arrays). Also the RNN cells' "sigmoid" (irlint.ops.rnn.activations)."""
     t = np.negative(x)
     np.exp(t, t)
     np.add(t, _ONE32 if t.dtype == F32 else _ONE64, t)
@@ -140,7 +141,7 @@ def _sigmoid_native(x: Array) -> Array:
 
 
 def _sigmoid_f32_first(run: Callable[[Array], Array]) -> Callable[[Array], Array]:
-    """`run` whose prepared kernel computes an f32 input of rank >= 1 inline (`_sigmoid_native`'s
+    """`run` whose prepared kernel computes an f32 input of rank >= 1 inline (`sigmoid_in_place`'s
     four calls without its frame: a fifth of the kernel's cost on a [1, 16] gate) and leaves every
     other input to the general kernel."""
     general = run.kernel  # type: ignore[attr-defined]
@@ -163,7 +164,7 @@ def _softplus(x: Array) -> Array:
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
-    "Sigmoid": _sigmoid_f32_first(_float(_sigmoid, _sigmoid_native)),
+    "Sigmoid": _sigmoid_f32_first(_float(_sigmoid, sigmoid_in_place)),
     "Tanh": _float(np.tanh, np.tanh),
     "Exp": _float(np.exp, np.exp),
     "Log": _float(np.log, np.log),

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from irlint.ops.base import OpError
+from irlint.ops.math.elementwise import sigmoid_in_place
 
 Array = np.ndarray
 
@@ -18,23 +19,12 @@ def _param(values: Sequence[float], i: int, default: float) -> float:
     return values[i] if i < len(values) else default
 
 
-_ONES = {np.dtype(t): np.ones((), t) for t in (np.float32, np.float64)}
-
-
-def sigmoid(x: Array) -> Array:
-    """1 / (1 + exp(-x)) in x's type, the operations in place in one temporary (the formula's bits)."""
-    t = np.negative(x)
-    np.exp(t, t)  # `out` positionally: a keyword costs more per call on small arrays
-    np.add(t, _ONES.get(t.dtype, 1.0), t)  # a 0-d array operand: half the cost of a Python float
-    return np.reciprocal(t, t)  # 1 / t, correctly rounded as the division
-
-
 def activation(name: str, alpha: Sequence[float], beta: Sequence[float], index: int) -> Callable[[Array], Array]:
     """The function for activation `name` (the `index`-th of the cell, for its alpha/beta)."""
     a = _param(alpha, index, 0.01)
     b = _param(beta, index, 0.0)
     table: dict[str, Callable[[Array], Array]] = {
-        "sigmoid": sigmoid,
+        "sigmoid": sigmoid_in_place,
         "tanh": np.tanh,
         "relu": lambda x: np.maximum(x, 0.0),
         "affine": lambda x: a * x + b,
