@@ -152,9 +152,11 @@ class CellKernel:
         256, input 128); the sums are ordered differently, so the last bits differ from
         `step(project(x), args)`, which hoisted projections take. None for inputs that are not two
         matrices (the two-product path handles, or rejects, them as before)."""
+        if self.wrt is None:
+            return None
         dtype = self.dtype
         x, h = _as(args[0], dtype), _as(args[1], dtype)
-        if self.wrt is None or x.ndim != 2 or h.ndim != 2:
+        if x.ndim != 2 or h.ndim != 2:
             return None
         return np.dot(np.concatenate((x, h), 1), self.wrt)
 
@@ -167,8 +169,13 @@ class CellKernel:
     def step(self, xw: Array, args: Sequence[Array]) -> list[Array]:
         raise NotImplementedError
 
+    def gated(self, gates: Array, args: Sequence[Array]) -> list[Array]:
+        """The rest of the step from x·Wᵀ + h·Rᵀ (a temporary it may overwrite); cells with `wrt`."""
+        raise NotImplementedError
+
     def __call__(self, args: Sequence[Array]) -> list[Array]:
-        return self.step(self.project(args[0]), args)
+        gates = self.joint(args)
+        return self.step(self.project(args[0]), args) if gates is None else self.gated(gates, args)
 
     def result(self, y: Array, args: Sequence[Array]) -> Array:
         dtype = args[0].dtype if args[0].__class__ is np.ndarray else np.asarray(args[0]).dtype
@@ -189,10 +196,6 @@ class LSTMKernel(CellKernel):
         every = slice(None)
         self.sig, self.tanh = (every, slice(0, 3 * hs)), (every, slice(3 * hs, 4 * hs))
         self.f, self.i, self.o = (every, slice(0, hs)), (every, slice(hs, 2 * hs)), (every, slice(2 * hs, 3 * hs))
-
-    def __call__(self, args: Sequence[Array]) -> list[Array]:
-        gates = self.joint(args)
-        return self.step(self.project(args[0]), args) if gates is None else self.gated(gates, args)
 
     def step(self, xw: Array, args: Sequence[Array]) -> list[Array]:
         gates = _dot(_as(args[1], self.dtype), self.rt)
@@ -267,16 +270,12 @@ class RNNKernel(CellKernel):
         self.clip = attrs.clip
         (self.act,) = acts
 
-    def __call__(self, args: Sequence[Array]) -> list[Array]:
-        y = self.joint(args)
-        return self.step(self.project(args[0]), args) if y is None else self.activated(y, args)
-
     def step(self, xw: Array, args: Sequence[Array]) -> list[Array]:
         y = _dot(_as(args[1], self.dtype), self.rt)
         np.add(xw, y, y)
-        return self.activated(y, args)
+        return self.gated(y, args)
 
-    def activated(self, y: Array, args: Sequence[Array]) -> list[Array]:
+    def gated(self, y: Array, args: Sequence[Array]) -> list[Array]:
         np.add(y, self.b, y)
         return [self.result(self.act(_clip(y, self.clip)), args)]
 
