@@ -133,8 +133,8 @@ class Trace:
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
     # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, its tensors
-    # one flat list, iteration after iteration, see `batches`); (key, array): one tensor recorded alone (by `record`,
-    # or when a hook call did not fit: array None = spilled).
+    # one flat list, iteration after iteration, see `batches`); (key, array): one tensor recorded alone
+    # (by `record`, or when a hook call did not fit: array None = spilled).
     _log: list[tuple[Any, ...]] = field(default_factory=list)
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
     _written: int = 0  # log entries written out into _index
