@@ -549,7 +549,7 @@ def bench(name: str, onnx_path: Path, inputs: dict[str, np.ndarray], repeat: int
     # Tracing is measured in pairs of its own in each round: each traced variant right next to a plain
     # run, which goes first in every other round. A run right after OpenVINO's threads or
     # onnx.reference finds irlint's code and model data cold; a traced run that followed them looked
-    # up to twice as dear as it is next to a plain run (docs/performance.md, fifth round).
+    # up to twice as dear as it is next to a plain run (docs/performance.md, "How it is measured").
     tracing = {"traced_s": traced, "traced_read_s": traced_read, "traced_saved_s": traced_saved,
                "observed_s": observed}
     single(feed)
