@@ -96,6 +96,8 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
             failing[line] = instr
     if assigns:
         emit("COMMIT(ASSIGNS)")
+    if not ops and not assigns:
+        emit("pass")  # a body of Parameters and Results only: the try block still needs a statement
     lines += [" except Exception as e:", "  x = FAIL(e)", "  if x is None: raise", "  raise x from e"]
 
     def fail(err: Exception) -> BaseException | None:

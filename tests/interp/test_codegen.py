@@ -192,3 +192,27 @@ def test_a_run_leaves_no_reference_cycles(tmp_path: Path) -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def pass_through_ti() -> object:
+    """A TensorIterator whose body is one Parameter wired straight to its Result: no op to generate."""
+    x = ops.parameter([3, 2], np.float32, name="X")
+    bp = ops.parameter([1, 2], np.float32)
+    br = ops.result(bp)
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([br], [bp]))
+    ti.set_sliced_input(bp, x.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(ti.get_concatenated_slices(br.output(0), 0, 1, 1, -1, 0), name="all"),
+                     ops.result(ti.get_iter_value(br.output(0), -1), name="last")], [x], "pass_through")
+
+
+@pytest.mark.parametrize("generate", [True, False])
+def test_a_body_without_ops_runs_and_matches_the_cpu_plugin(generate: bool, tmp_path: Path) -> None:
+    model = saved(pass_through_ti(), tmp_path)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    got = run(model, {"X": x}, Options(generate_bodies=generate))
+    compiled = ov.Core().compile_model(str(tmp_path / "m.xml"), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    want = compiled([x])
+    assert np.array_equal(got["all"], want[0]) and np.array_equal(got["all"], x)
+    assert np.array_equal(got["last"], want[1]) and np.array_equal(got["last"], x[2:])
+    assert np.array_equal(event_run(model, {"X": x})["all"], x)
