@@ -47,6 +47,29 @@ def test_unary(name, fn, x) -> None:
     check_op(model, inputs, name)
 
 
+# Float-only functions on integer inputs: OpenVINO computes them in floating point and rounds to the
+# nearest integer, ties to even (Sigmoid(0) = 0.5 -> 0, Exp(1) -> 3). Inputs stay where the result is
+# finite and in range: beyond, the CPU plugin's values are not defined (docs/semantics.md).
+SMALL = np.arange(-4, 5)
+INT_UNARY = [(name, fn, domain) for name, fn, domain in [
+    ("Sigmoid", ops.sigmoid, SMALL), ("Tanh", ops.tanh, SMALL), ("Exp", ops.exp, SMALL),
+    ("Erf", ops.erf, SMALL), ("Sin", ops.sin, SMALL), ("Cos", ops.cos, SMALL),
+    ("HSwish", ops.hswish, SMALL), ("HSigmoid", ops.hsigmoid, SMALL), ("Tan", ops.tan, SMALL),
+    ("Atan", ops.atan, SMALL), ("Sinh", ops.sinh, SMALL), ("Cosh", ops.cosh, SMALL),
+    ("Asinh", ops.asinh, SMALL), ("Log", ops.log, np.arange(1, 10)), ("Sqrt", ops.sqrt, np.arange(0, 9)),
+    ("Acosh", ops.acosh, np.arange(1, 10)), ("Asin", ops.asin, np.arange(-1, 2)),
+    ("Acos", ops.acos, np.arange(-1, 2)), ("Atanh", ops.atanh, np.array([0])),
+]]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.int8])
+@pytest.mark.parametrize("name,fn,domain", INT_UNARY, ids=[u[0] for u in INT_UNARY])
+def test_float_functions_on_integers_round_to_nearest(name, fn, domain, dtype) -> None:
+    x = domain.astype(dtype)
+    model, inputs = model1(fn, x)
+    check_op(model, inputs, name, exact=True)
+
+
 A_F = RNG.standard_normal((2, 3, 4)).astype(np.float32)
 B_F = (RNG.standard_normal((3, 1)) + 3).astype(np.float32)
 A_I = np.array([[7, -7, 9, -9], [5, 0, -1, 12]], np.int32)

@@ -105,11 +105,29 @@ def _float(fn: Callable[[Array], Array], native: Callable[[Array], Array] | None
         elif dtype in NARROW_FLOATS:  # bf16, f8, f4: rounded once as OpenVINO rounds (irlint/ops/lowp.py)
             out = narrow(y, dtype)
         else:
-            out = np.trunc(y).astype(dtype)
+            out = float_result_to_int(y, dtype)
         return [out if type(out) is np.ndarray else np.asarray(out)]
 
     run.kernel = kernel  # type: ignore[attr-defined]
     return run
+
+
+def float_result_to_int(y: Array, dtype: np.dtype) -> Array:
+    """A float-only function's result for an integer input, as OpenVINO's CPU plugin gives it: computed
+    in floating point, rounded to nearest with ties to even (Sigmoid(0) = 0.5 -> 0, Exp(1) -> 3),
+    saturated to the type's range (Sinh(40) -> 255 in u8); NaN becomes the type's minimum if signed
+    and its maximum if not (what the plugin's conversion gives i32 and u8). The plugin computes i64
+    as i32, so its i64 results saturate at the i32 bounds; irlint's at the i64 bounds."""
+    with np.errstate(all="ignore"):
+        if dtype.kind == "b":  # boolean, where an op's type check lets it through: nonzero is true
+            return np.asarray(np.rint(y) != 0)
+        info = np.iinfo(dtype)
+        r = np.clip(np.rint(np.asarray(y, np.float64)), float(info.min), float(info.max))
+        r = np.where(np.isnan(r), float(info.min if info.min < 0 else info.max), r)
+        out = np.asarray(r.astype(dtype))
+        if dtype.itemsize == 8:  # float64 rounds the top of the range up to 2**63, past it
+            out[r >= float(info.max)] = info.max
+        return out
 
 
 def _keep(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:

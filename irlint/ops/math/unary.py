@@ -1,9 +1,9 @@
 """Unary math added for ONNX-exported models: inverse/hyperbolic trig, Tan, SoftSign, Round, Identity.
 
 Same table-driven shape as `elementwise.py` (one row per op, output = input type and shape). For
-integer inputs OpenVINO's reference computes in floating point and rounds half away from zero back
-to the element type (`std::roundl`), which is what `_rounded` does; Round-5 itself leaves integers
-unchanged.
+integer inputs OpenVINO computes in floating point and rounds back to the element type
+(`float_result_to_int`: to nearest, ties to even, saturated, as its CPU plugin gives them); Round-5
+itself leaves integers unchanged.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
 from irlint.ops.lowp import narrow, widen
-from irlint.ops.math.elementwise import Unary
+from irlint.ops.math.elementwise import Unary, float_result_to_int
 from irlint.ops.registry import register
 from irlint.types import is_float_dtype, is_narrow_float
 
@@ -28,7 +28,7 @@ def round_half_away(y: Array) -> Array:
 
 
 def _rounded(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
-    """`fn` in float64; floats keep their dtype, integers are rounded half away from zero."""
+    """`fn` in float64; floats keep their dtype, integers are rounded as `float_result_to_int` says."""
 
     def run(x: Array) -> Array:
         with np.errstate(all="ignore"):
@@ -37,7 +37,7 @@ def _rounded(fn: Callable[[Array], Array]) -> Callable[[Array], Array]:
             y = fn(x.astype(np.float64))
             if np.issubdtype(x.dtype, np.floating):
                 return y.astype(x.dtype)
-            return round_half_away(y).astype(x.dtype)
+            return float_result_to_int(np.asarray(y, np.float64), x.dtype)
 
     return run
 
