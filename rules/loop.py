@@ -7,13 +7,13 @@ from collections.abc import Iterator
 import numpy as np
 
 from irlint.controlflow import EntryKind, loop_plan
-from irlint.controlflow.readings import LOOP_SLICING
+from irlint.controlflow.readings import names_sub_range, sub_range
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
 from irlint.ops.base import TensorInfo
-from irlint.rule import Finding, rule
+from irlint.rule import Finding, declared, rule
 from irlint.types import BOOL, I32, I64, format_shape
 
 
@@ -217,31 +217,73 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
                           layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
 
 
-@rule("LP706", "loop-slicing-attributes-rejected", types=("Loop",))
-def slicing_attributes_rejected(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A Loop port_map entry has start/end/stride/part_size other than 0/-1/1/1.
+LP706 = declared("LP706", "loop-slicing-attributes-rejected", """\
+A Loop port_map entry whose slicing attributes OpenVINO rejects (never reported).
+
+What it checks:
+Nothing any more. The code keeps its meaning — a Loop entry's slicing attributes that OpenVINO
+refuses — but OpenVINO 2026.4 refuses none: its IR reader and core read any start, end, stride and
+part_size on a Loop's input and output entries, and its CPU plugin compiles them (only the Python
+API's `Loop.get_concatenated_slices` insists on 0/-1/1/1). What a Loop does with them is checked by
+LP709 (start/end are ignored), SL607 (the CPU plugin reads other elements), SL603 (no slicing at
+all) and SL608 (a concatenated part the CPU plugin refuses).
+
+Why it matters:
+Nothing to report: such a Loop is read, compiled and run.
+
+Example:
+```xml
+<input axis="0" external_port_id="2" internal_layer_id="1" start="-1" end="0" stride="-1"/>  <!-- valid -->
+```
+
+How to fix:
+Nothing to fix.
+""")
+
+
+@rule("LP709", "loop-slice-range-ignored", severity="warning", types=("Loop",), uses_shapes=True)
+def slice_range_ignored(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's sliced input or concatenated output names a sub-range, which OpenVINO ignores.
 
     What it checks:
-    Loop entries with `axis` use the defaults: start 0, end -1, stride 1, part_size 1.
+    `start`/`end` on a Loop's `<input axis>` or `<output axis>` entry that, read as a
+    TensorIterator's are (negative values count from the end, end inclusive), select less than the
+    whole axis.
 
     Why it matters:
-    The Loop spec has no sub-ranges or strides; OpenVINO's core rejects other values for Loop
-    (they are TensorIterator attributes).
+    A Loop takes the same attributes as a TensorIterator, but OpenVINO's core and its CPU plugin do
+    not read `start` and `end` on a Loop: a sliced input is cut over the whole axis, forwards from
+    element 0 or backwards from the last element as the stride's sign says, and a concatenated
+    output holds every iteration's part. irlint does the same, so the model does not compute what
+    the attributes say (measured: `start="1" end="3"` with trip count 3 reads elements 0, 1, 2).
 
     Example:
     ```xml
-    <input axis="0" external_port_id="2" internal_layer_id="1" stride="-1"/>
+    <input axis="0" external_port_id="2" internal_layer_id="0" start="1" end="3" stride="1" part_size="1"/>
     ```
 
     How to fix:
-    Reverse or slice the tensor outside the Loop, or use a TensorIterator.
+    Slice the wanted range outside the Loop (StridedSlice) and iterate over all of it, or use a
+    TensorIterator, which honours start and end.
     """
-    for e in layer.port_map:
-        bad = [f"{k}={getattr(e, k)}" for k, v in LOOP_SLICING.items() if getattr(e, k) not in (None, v)]
-        if bad:
-            yield Finding(f"Loop port_map <{e.direction} external_port_id={e.external_port_id}> of "
-                          f"{layer.describe()}: {', '.join(bad)}; a Loop accepts only start 0, end -1, stride 1, "
-                          "part_size 1", e.loc, layer=layer.path, port=e.external_port_id)
+    info = ctx.shapes.loop(layer)
+    for sl in info.slicing if info else ():
+        e = sl.entry
+        if sl.spec is not None:
+            named = sub_range(sl.spec)
+            if named is None:
+                continue
+            what = (f"name elements {named[0]}..{named[1]} of the {sl.spec.dim} along axis {sl.axis}, but OpenVINO's "
+                    f"core and CPU plugin ignore start/end on a Loop and use the whole axis (elements "
+                    f"{sl.spec.start}..{sl.spec.end})")
+        elif e.sliced and names_sub_range(e.start, e.end, e.stride):
+            what = "name a sub-range of the axis, but OpenVINO's core and CPU plugin ignore start/end on a Loop and " \
+                   "use the whole axis"
+        else:
+            continue
+        yield Finding(f"Loop port_map <{e.direction} external_port_id={e.external_port_id}> of {layer.describe()}: "
+                      f"start={e.start} end={e.end} {what}", e.loc, layer=layer.path, port=e.external_port_id,
+                      hint="slice the range outside the Loop, or use a TensorIterator")
 
 
 @rule("LP707", "loop-never-ends", severity="warning", types=("Loop",), uses_shapes=True)
@@ -288,7 +330,9 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     A known trip count against the slice count of every sliced input.
 
     Why it matters:
-    The spec does not say what the extra iterations read; OpenVINO's CPU plugin fails at run time.
+    The spec does not say what the extra iterations read; OpenVINO's CPU plugin fails at inference
+    ("Check 'iter >= 0 && iter < iter_count' failed"), irlint stops after the last slice (with a
+    run-time warning; also when the trip count is only known at run time).
 
     Example:
     ```xml
@@ -305,5 +349,6 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     for sl in info.slicing:
         if sl.entry.direction == "input" and sl.spec is not None and trip > sl.spec.iterations:
             yield Finding(f"{layer.describe()}: trip count {trip} exceeds the {sl.spec.iterations} slices of input "
-                          f"port {sl.entry.external_port_id}", sl.entry.loc, layer=layer.path,
-                          port=sl.entry.external_port_id)
+                          f"port {sl.entry.external_port_id}; irlint stops after the last slice, OpenVINO's CPU plugin "
+                          "fails at inference (\"Check 'iter >= 0 && iter < iter_count' failed\")", sl.entry.loc,
+                          layer=layer.path, port=sl.entry.external_port_id)

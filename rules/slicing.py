@@ -120,13 +120,15 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
 
 @rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """Sliced inputs or concatenated outputs disagree on the number of iterations.
+    """Sliced inputs or concatenated outputs of a TensorIterator disagree on the number of iterations.
 
     What it checks:
     Every sliced input of a TensorIterator gives the same iteration count ((|end-start|+1) /
     part_size), and every concatenated output places that many parts: its start/end/stride/
     part_size are read over the output it assembles (the iterations times the body Result's
-    length along the axis) the way an input's are read over the input.
+    length along the axis) the way an input's are read over the input. A Loop's sliced inputs may
+    differ in length (its trip count and condition decide, LP708 warns where the CPU plugin runs
+    out of slices) and its outputs hold every iteration's part, so a Loop is not checked.
 
     Why it matters:
     The iteration count is ambiguous; OpenVINO's CPU plugin refuses the model ("There are at least
@@ -144,7 +146,7 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     output the default range (start 0, end -1).
     """
     info = _loop(ctx, layer)
-    if info is None:
+    if info is None or info.plan.is_loop:
         return
     first: EntrySlicing | None = None
     for sl in info.slicing:
@@ -288,18 +290,23 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                       related=(Related(e.loc, "the port_map entry"),))
 
 
-@rule("SL607", "slicing-depends-on-runtime", severity="warning", types=("TensorIterator",), uses_shapes=True)
+@rule("SL607", "slicing-depends-on-runtime", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
 
     What it checks:
-    For each sliced input or concatenated output, the elements the spec says each iteration reads
+    For each sliced input of a TensorIterator, the elements the spec says each iteration reads
     (negative start/end count from the end, end inclusive) against what the CPU plugin reads
     (negative values as dim+1+value, end exclusive, start ignored; |stride| must equal part_size).
+    For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
+    elements against the CPU plugin's parts of |stride| elements.
 
     Why it matters:
     The model computes different results on different OpenVINO devices and versions; the default
-    range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe.
+    range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe. A Loop
+    whose |stride| differs from part_size reads |stride| elements into a part_size-long Parameter
+    on the CPU plugin (other values), or fails there at inference when the input's shape is
+    dynamic ("Check 'from->getStaticDims()[map_rule.axis] == static_cast<size_t>(std::abs(map_rule.stride))'").
 
     Example:
     ```xml
@@ -307,13 +314,23 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     ```
 
     How to fix:
-    Slice the wanted range outside the TensorIterator (StridedSlice) and iterate over all of it.
+    Slice the wanted range outside the TensorIterator (StridedSlice) and iterate over all of it;
+    give a Loop's entry a stride of ±part_size.
     """
     info = _loop(ctx, layer)
+    is_loop = layer.type == "Loop"
     for sl in info.slicing if info else ():
-        if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec):
+        if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec, is_loop):
             continue
         spec = sl.spec
+        if is_loop:
+            yield Finding(
+                f"{_describe(sl.entry)} of {layer.describe()}: irlint and OpenVINO's core read parts of "
+                f"part_size {spec.part_size} ({_ranges(*spec_plan(spec))} along axis {sl.axis}), OpenVINO's CPU "
+                f"plugin parts of |stride| = {abs(spec.stride)}; the result depends on the runtime",
+                sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                hint=f"write stride=\"{spec.part_size if spec.stride > 0 else -spec.part_size}\"")
+            continue
         cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
         cpu_text = "rejects it" if cpu is None else f"reads {_ranges(*cpu)}"
         yield Finding(

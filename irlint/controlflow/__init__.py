@@ -22,9 +22,13 @@ from irlint.controlflow.readings import (
     SliceSpec,
     core_reference_plan,
     cpu_differs,
+    cpu_plugin_loop_plan,
     cpu_plugin_plan,
     resolve,
+    resolve_entry,
+    resolve_loop,
     spec_plan,
+    sub_range,
 )
 from irlint.controlflow.values import iteration_value, iteration_values, scalar_flag, scalar_value
 
@@ -39,6 +43,7 @@ __all__ = [
     "concat_order",
     "core_reference_plan",
     "cpu_differs",
+    "cpu_plugin_loop_plan",
     "cpu_plugin_plan",
     "iteration_bound",
     "iteration_of_output_element",
@@ -47,8 +52,11 @@ __all__ = [
     "loop_plan",
     "refine_with_body_condition",
     "resolve",
+    "resolve_entry",
+    "resolve_loop",
     "scalar_flag",
     "scalar_value",
     "spec_plan",
+    "sub_range",
     "zero_iteration_source",
 ]

@@ -11,6 +11,13 @@
 
 The readings agree for the default range (0, -1) and the reverse form (-1, 0, stride -1); where the
 CPU plugin's choice differs from ours, `cpu_differs` says so (rules warn, `compare` explains).
+
+A Loop's entries carry the same attributes, but OpenVINO reads them otherwise (measured on 2026.4,
+docs/semantics.md): its core and its CPU plugin ignore `start` and `end` and slice the whole axis,
+forwards from element 0 or backwards from the last element as the stride's sign says. irlint does
+the same (`resolve_loop`): `part_size` elements per iteration, dim / part_size iterations. The CPU
+plugin takes parts of |stride| elements (`cpu_plugin_loop_plan`), so the two agree when
+|stride| == part_size.
 """
 
 from __future__ import annotations
@@ -21,8 +28,6 @@ DEFAULT_START = 0
 DEFAULT_END = -1
 DEFAULT_STRIDE = 1
 DEFAULT_PART_SIZE = 1
-# The only values OpenVINO's core accepts on a Loop's port_map entries (a Loop does not sub-range).
-LOOP_SLICING = {"start": DEFAULT_START, "end": DEFAULT_END, "stride": DEFAULT_STRIDE, "part_size": DEFAULT_PART_SIZE}
 
 
 def part_length(part_size: int | None) -> int:
@@ -101,6 +106,56 @@ def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
     return SliceSpec(dim, s, e, st, ps, length // ps, s_raw, e_raw)
 
 
+def resolve_loop(dim: int, start: int | None, end: int | None, stride: int | None,
+                 part_size: int | None) -> SliceSpec:
+    """A Loop entry's slicing: the whole axis in the stride's direction, whatever `start`/`end` say
+    (OpenVINO's core and CPU plugin do not read them on a Loop); raises SliceError."""
+    st = DEFAULT_STRIDE if stride is None else stride
+    whole = resolve(dim, DEFAULT_START if st >= 0 else DEFAULT_END, DEFAULT_END if st >= 0 else DEFAULT_START,
+                    st, part_size)
+    return SliceSpec(whole.dim, whole.start, whole.end, whole.stride, whole.part_size, whole.iterations,
+                     DEFAULT_START if start is None else start, DEFAULT_END if end is None else end)
+
+
+def resolve_entry(dim: int, is_loop: bool, start: int | None, end: int | None, stride: int | None,
+                  part_size: int | None) -> SliceSpec:
+    """The reading irlint follows for a TensorIterator's (`resolve`) or a Loop's (`resolve_loop`) entry."""
+    return (resolve_loop if is_loop else resolve)(dim, start, end, stride, part_size)
+
+
+def sub_range(spec: SliceSpec) -> tuple[int, int] | None:
+    """The (first, last) elements a Loop entry's `start`/`end` name when, read as a TensorIterator's,
+    they select less than the whole axis (OpenVINO ignores them; a rule says so); None otherwise."""
+    try:
+        named = resolve(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+    except SliceError:
+        return normalise(spec.raw_start, spec.dim), normalise(spec.raw_end, spec.dim)
+    if spec.dim == 0 or named.iterations == spec.iterations:
+        return None
+    return named.start, named.end
+
+
+def names_sub_range(start: int | None, end: int | None, stride: int | None) -> bool:
+    """True if `start`/`end` select less than the whole axis whatever its length: forwards, a first
+    element after 0 or a last one before the end; backwards, the mirror image."""
+    s = DEFAULT_START if start is None else start
+    st = DEFAULT_STRIDE if stride is None else stride
+    if st >= 0:
+        return s > 0 or (end is not None and end < DEFAULT_END)
+    return s < DEFAULT_END or (end is not None and end > DEFAULT_START)
+
+
+def cpu_plugin_loop_plan(dim: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
+    """How the CPU plugin slices a Loop's input: parts of |stride| elements over the whole axis, from
+    element 0 or backwards from the last, `start`/`end` ignored: (first element, slices, step), or None
+    when |stride| differs from part_size (it then reads |stride| elements into a part_size-long
+    Parameter, or fails at inference on a dynamic shape)."""
+    if stride == 0 or abs(stride) != part_size or dim % part_size:
+        return None
+    count = dim // part_size
+    return (0, count, part_size) if stride > 0 else (dim - part_size, count, -part_size)
+
+
 def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
     """How the CPU plugin reads the raw (start, end) as written: (first element, count, step), or None
     when it rejects the entry (docs/semantics.md). It normalises negatives as ``dim + 1 + value``, takes
@@ -135,7 +190,9 @@ def spec_plan(spec: SliceSpec) -> tuple[int, int, int]:
     return spec.bounds(0)[0], spec.iterations, spec.part_size if spec.stride > 0 else -spec.part_size
 
 
-def cpu_differs(spec: SliceSpec) -> bool:
-    """True if the CPU plugin would read other elements than the spec says (or reject the entry)."""
+def cpu_differs(spec: SliceSpec, is_loop: bool = False) -> bool:
+    """True if the CPU plugin would read other elements than irlint says (or reject the entry)."""
+    if is_loop:
+        return spec.iterations > 0 and cpu_plugin_loop_plan(spec.dim, spec.stride, spec.part_size) is None
     cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
     return cpu is None or (cpu != spec_plan(spec) and spec.iterations > 0)

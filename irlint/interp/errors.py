@@ -13,3 +13,8 @@ class ExecutionError(Exception):
         self.message = message
         self.layer = layer
         self.code = code
+
+
+class DepartureWarning(UserWarning):
+    """The run gives the spec's answer (or irlint's documented choice) where OpenVINO's CPU plugin fails
+    or returns undefined values (docs/semantics.md); issued with `warnings.warn`, the run goes on."""

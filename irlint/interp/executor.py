@@ -19,6 +19,7 @@ bit-identical outputs and traces.
 from __future__ import annotations
 
 import math
+import warnings
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from irlint.controlflow import (
     SliceError,
     SliceSpec,
     iteration_bound,
-    resolve,
+    resolve_entry,
     scalar_flag,
     scalar_value,
     zero_iteration_source,
@@ -49,7 +50,7 @@ from irlint.interp.codegen import (
     Callbacks,
     generate,
 )
-from irlint.interp.errors import ExecutionError
+from irlint.interp.errors import DepartureWarning, ExecutionError
 from irlint.interp.events import (
     BodyEntered,
     BodyLeft,
@@ -680,7 +681,11 @@ class _Executor:
             keep_state = code.param_keys is None
         else:
             keep_state = self.listening
-        return LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
+        run = LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
+        if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
+            run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
+                f" but {bound.limit} slices ({bound.source})"
+        return run
 
     def too_many(self, run: LoopRun, k: int) -> None:
         layer = run.code.layer
@@ -708,6 +713,11 @@ class _Executor:
                     raise ExecutionError(f"{layer.describe()}: output port {port} has no value after zero iterations",
                                          layer)
                 result[port] = run.state[target]
+        if run.short_slices and run.exhausted and k == run.limit:
+            warnings.warn(DepartureWarning(
+                f"{layer.describe()}: stopped after {k} iterations with the body condition still true: "
+                f"{run.short_slices}; OpenVINO's CPU plugin fails here (\"Check 'iter >= 0 && iter < iter_count' "
+                "failed\")"), stacklevel=2)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
 
     def slices(self, layer: Layer, sliced: Sequence[PlanEntry], outer: Mapping[int | None, np.ndarray]
@@ -723,7 +733,7 @@ class _Executor:
             arr = outer[e.external_port_id]
             axis = self.axis(layer, e, arr.ndim)
             try:
-                spec = resolve(arr.shape[axis], e.start, e.end, e.stride, e.part_size)
+                spec = resolve_entry(arr.shape[axis], layer.type == "Loop", e.start, e.end, e.stride, e.part_size)
             except SliceError as err:
                 raise ExecutionError(f"{layer.describe()}: input port {e.external_port_id}: {err}", layer) from err
             slices[pe.body_layer] = (arr, axis, spec)

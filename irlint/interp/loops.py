@@ -406,8 +406,8 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("buffers", "code", "concats", "cur_slots", "events", "fills", "finals", "iterations", "last", "limit",
-                 "parts", "projected", "reads", "slices", "state", "unbounded")
+    __slots__ = ("buffers", "code", "concats", "cur_slots", "events", "exhausted", "fills", "finals", "iterations",
+                 "last", "limit", "parts", "projected", "reads", "short_slices", "slices", "state", "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -433,6 +433,11 @@ class LoopRun:
         self.finals = [(pe.port, slot) for pe, slot in code.outputs if pe.port not in buffers]
         self.iterations: list[np.ndarray] = []  # the current-iteration values' table (`enter`, `current`)
         self.cur_slots = code.cur_slots
+        # A Loop whose slices run out before its trip count (or without one): what stops it, for the
+        # warning that OpenVINO's CPU plugin fails there; `exhausted`: the last iteration left the body
+        # condition true, so the slices, not the condition, ended the loop.
+        self.short_slices: str | None = None
+        self.exhausted = False
 
     def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0
               ) -> np.ndarray | None:
@@ -511,6 +516,7 @@ class LoopRun:
         for slot, buf in self.concats:
             buf.add(slots[slot])
         if last:
+            self.exhausted = cond is not False
             for port, slot in self.finals:
                 self.last[port] = slots[slot]
         code = self.code

@@ -22,6 +22,7 @@ from irlint.controlflow import (
     loop_plan,
     refine_with_body_condition,
     resolve,
+    resolve_entry,
 )
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.controlflow.readings import part_length
@@ -305,7 +306,7 @@ class _Inferer:
             assert entry.internal_layer_id is not None
             outer = outer_inputs.get(entry.external_port_id, UNKNOWN)
             if kind is EntryKind.SLICED_INPUT:
-                sl = self.slice_entry(entry, outer)
+                sl = self.slice_entry(entry, outer, plan.is_loop)
                 info.slicing.append(sl)
                 params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry)
                 if sl.spec is not None:
@@ -344,7 +345,8 @@ class _Inferer:
             self.loop_condition(info, body)
         self.loop_outputs(layer, body, info)
 
-    def slice_entry(self, entry: PortMapEntry, outer: TensorInfo) -> EntrySlicing:
+    def slice_entry(self, entry: PortMapEntry, outer: TensorInfo, is_loop: bool) -> EntrySlicing:
+        """The entry's slicing of `outer`, in the reading irlint follows for a TensorIterator or a Loop."""
         sl = EntrySlicing(entry, outer)
         rank = outer.rank
         if entry.axis is None or rank is None:
@@ -358,7 +360,7 @@ class _Inferer:
         if dim is None:
             return sl
         try:
-            sl.spec = resolve(dim, entry.start, entry.end, entry.stride, entry.part_size)
+            sl.spec = resolve_entry(dim, is_loop, entry.start, entry.end, entry.stride, entry.part_size)
         except SliceError as e:
             sl.error = str(e)
         return sl
@@ -409,19 +411,24 @@ class _Inferer:
                 self.res.outputs[port_key(layer, port.id)] = outs[port.id]
 
     @staticmethod
-    def place_parts(sl: EntrySlicing, part: Dim, iterations: int | None) -> None:
+    def place_parts(sl: EntrySlicing, part: Dim, iterations: int | None, is_loop: bool) -> None:
         """Resolve a concatenated output's start/end/stride/part_size over the output it assembles
         (`iterations` parts of the body Result's length along the axis), as an input entry's are over
-        its input: `sl.spec` says how many parts the entry places, `sl.error` why it places none."""
+        its input: `sl.spec` says how many parts the entry places, `sl.error` why it places none. A
+        Loop's output holds every iteration's whole part (OpenVINO reads neither start/end nor
+        part_size there), so its spec is the whole axis in parts of the Result's length."""
         e = sl.entry
-        if part.is_static and iterations is not None:
+        if part.is_static and iterations is not None and not (is_loop and part.lo == 0):
             try:
-                sl.spec = resolve(part.lo * iterations, e.start, e.end, e.stride, e.part_size)
+                if is_loop:
+                    sl.spec = resolve_entry(part.lo * iterations, True, e.start, e.end, e.stride, max(part.lo, 1))
+                else:
+                    sl.spec = resolve(part.lo * iterations, e.start, e.end, e.stride, e.part_size)
             except SliceError as err:
                 sl.error = f"{err} (the output holds {iterations} parts of {part.lo})"
         elif e.stride == 0:
             sl.error = "stride is 0: iteration would never advance"
-        elif e.part_size is not None and e.part_size < 1:
+        elif e.part_size is not None and e.part_size < 1 and not is_loop:
             sl.error = f"part_size is {e.part_size}; it must be at least 1"
 
     def concatenated(self, produced: TensorInfo, entry: PortMapEntry, info: LoopInfo,
@@ -437,8 +444,7 @@ class _Inferer:
             return TensorInfo(produced.etype, None)
         sl.axis = axis
         d = shape[axis]
-        if not info.plan.is_loop:  # a Loop's entries take no start/end/stride/part_size (LP706)
-            self.place_parts(sl, d, info.iterations)
+        self.place_parts(sl, d, info.iterations, info.plan.is_loop)
         if info.iterations is not None and d.is_static:
             shape[axis] = Dim.of(d.lo * info.iterations)
         elif info.max_iterations is not None and d.hi is not None:

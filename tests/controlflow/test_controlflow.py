@@ -145,3 +145,19 @@ def test_compare_names_the_iteration_whose_part_differs() -> None:
         want[(slice(None),) * concat.entry.axis + (k * part,)] += 1
         text = _first_difference(model, name, got, want, 1e-6, 1e-6, iterations)
         assert text.endswith(f"in the part of iteration {k} of {layer.describe()}"), text
+
+
+def test_a_loop_reads_the_whole_axis_as_openvino_does() -> None:
+    from irlint.controlflow import cpu_plugin_loop_plan, resolve_loop, sub_range
+    from irlint.controlflow.readings import names_sub_range
+
+    sub = resolve_loop(6, 1, 3, 1, 1)  # start/end name 1..3; OpenVINO reads 0..5
+    assert (sub.start, sub.end, sub.iterations) == (0, 5, 6) and sub_range(sub) == (1, 3)
+    rev = resolve_loop(6, -1, 0, -1, 1)
+    assert spec_plan(rev) == cpu_plugin_loop_plan(6, -1, 1) == (5, 6, -1) and sub_range(rev) is None
+    rev2 = resolve_loop(6, -1, 0, -2, 2)
+    assert spec_plan(rev2) == cpu_plugin_loop_plan(6, -2, 2) == (4, 3, -2)
+    assert cpu_plugin_loop_plan(6, 1, 2) is None  # parts of |stride| = 1 into a Parameter of 2
+    assert resolve_loop(6, 4, 2, -1, 1).start == 5 and sub_range(resolve_loop(6, 4, 2, -1, 1)) == (4, 2)
+    assert names_sub_range(1, None, 1) and names_sub_range(-2, 0, -1) and not names_sub_range(-1, 0, -1)
+    assert not names_sub_range(0, 7, 1)  # maybe the whole axis: only the length can tell

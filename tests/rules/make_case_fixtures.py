@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
+from tests.rules.valid_irs import loop_slices  # noqa: E402
 
 
 def _ov():
@@ -217,6 +218,15 @@ CASES = [
         'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="0" end="2"', ("SL604",)))),
     Case("SL604", "fail-output-start", base_ti, _fx("SL604", Edit(
         'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="1" end="-1"', ("SL604",)))),
+    # a Loop: OpenVINO ignores start/end (LP709) and its CPU plugin takes parts of |stride| (SL607)
+    Case("SL607", "fail-loop", lambda: loop_slices(0, 1, 2, -1, 3), _fx("SL607", Edit(
+        '<input axis="0" external_port_id="2"', '<input axis="0" external_port_id="2"', ("SL607",)))),
+    Case("SL607", "pass-loop", lambda: loop_slices(-1, -2, 2, 0, 3)),
+    Case("LP709", "fail-input", lambda: loop_slices(trip=3), _fx("LP709", Edit(
+        'internal_layer_id="0" start="0" end="-1"', 'internal_layer_id="0" start="1" end="3"', ("LP709",)))),
+    Case("LP709", "pass-reversed", lambda: loop_slices(trip=4), _fx("LP709", Edit(
+        'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="-1" end="0" stride="-1"',
+        ()))),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

@@ -271,8 +271,8 @@ FIXTURES = [
     Fixture("LP705", "loop", [Edit('<data shape="" element_type="i64" />', '<data shape="" element_type="f32" />',
                                    ("LP705",))],
             also=[('<layer id="0" name="i" type="Parameter"', 3, ("T203",)), ('type="Add"', 0, ("T210",))]),
-    Fixture("LP706", "loop", [Edit('internal_layer_id="16" start="0" end="-1" stride="1"',
-                                   'internal_layer_id="16" start="0" end="-1" stride="-1"', ("LP706",))]),
+    Fixture("LP709", "loop", [Edit('internal_layer_id="16" start="0" end="-1" stride="1"',
+                                   'internal_layer_id="16" start="1" end="-1" stride="1"', ("LP709",))]),
     Fixture("LP707", "forever_loop", [], also=[('type="Loop"', 10, ("LP707",))], pass_base="i32_loop"),
     Fixture("LP708", "loop", [], also=[]),  # built by make_lp708
     Fixture("PM411", "ti", [], also=[]),  # built by make_pm411

@@ -175,6 +175,61 @@ def loop_sliced_input():
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="sum")], [x], "loop_sliced")
 
 
+def loop_slices(start=0, stride=1, part=1, end=-1, trip=None, *, length=6, second=None, name="loop_slices"):
+    """A Loop summing the parts of x ([length, 2], sliced on axis 0 with the given attributes) into a
+    merged [1, 2], with a concatenated [1, 2] per iteration; `trip` None makes the trip count a
+    Parameter; `second` adds a second sliced input y of that many rows (default attributes)."""
+    ov, ops = _ov()
+    x = ops.parameter([length, 2], np.float32, name="x")
+    xi = ops.parameter([part, 2], np.float32)
+    acc = ops.parameter([1, 2], np.float32)
+    s = ops.reduce_sum(xi, ops.constant(np.array([0], np.int64)), True)
+    body_params, params = [xi, acc], [x]
+    if second is not None:
+        y = ops.parameter([second, 2], np.float32, name="y")
+        yi = ops.parameter([1, 2], np.float32)
+        s = ops.add(s, ops.multiply(yi, ops.constant(np.float32(100))))
+        body_params.append(yi)
+        params.append(y)
+    nxt = ops.add(acc, s)
+    r, c, scan = ops.result(nxt), ops.result(ops.constant(np.bool_(True))), ops.result(s)
+    if trip is None:
+        count = ops.parameter([], np.int64, name="trip")
+        params.append(count)
+    else:
+        count = ops.constant(np.int64(trip))
+    loop = ops.loop(count, ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, c, scan], body_params))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xi, x.output(0), start, stride, part, end, 0)
+    if second is not None:
+        loop.set_sliced_input(yi, y.output(0), 0, 1, 1, -1, 0)
+    loop.set_merged_input(acc, ops.constant(np.zeros((1, 2), np.float32)).output(0), r.output(0))
+    outs = [ops.result(loop.get_iter_value(r.output(0), -1), name="sum"),
+            ops.result(loop.get_concatenated_slices(scan.output(0), 0, 1, 1, -1, 0), name="scan")]
+    return ov.Model(outs, params, name)
+
+
+def loop_sliced_reversed():
+    return loop_slices(-1, -1, 1, 0, 6)
+
+
+def loop_sliced_reversed_fewer_iterations():
+    return loop_slices(-1, -1, 1, 0, 4)
+
+
+def loop_sliced_part_size_2():
+    return loop_slices(0, 2, 2, -1, 3)
+
+
+def loop_sliced_reversed_part_size_2():
+    return loop_slices(-1, -2, 2, 0, 3)
+
+
+def loop_sliced_different_lengths():
+    return loop_slices(trip=4, second=4)
+
+
 def loop_in_ti():
     import sys
 
@@ -313,7 +368,8 @@ ALL: dict[str, Callable] = {
         ti_forward, ti_reverse, ti_part_size_2, ti_axis0, ti_lstm, ti_gru, ti_rnn_dynamic_batch,
         loop_for, loop_for_i32_one_element, loop_while, loop_do_while, loop_for_with_condition,
         loop_zero_iterations, loop_scan_axis1, loop_sliced_input, loop_in_ti, ti_in_loop, loop_in_loop,
-        loop_growing_state,
+        loop_growing_state, loop_sliced_reversed, loop_sliced_reversed_fewer_iterations, loop_sliced_part_size_2,
+        loop_sliced_reversed_part_size_2, loop_sliced_different_lengths,
     )
 }
 ONNX: dict[str, Callable] = {"onnx_loop": onnx_loop, "onnx_scan": onnx_scan}

@@ -1,0 +1,94 @@
+"""A Loop's sliced inputs and concatenated outputs with attributes other than 0/-1/1/1, against
+OpenVINO's CPU plugin: the reversed whole axis, parts of 2, a trip count from a Parameter, start/end
+that OpenVINO ignores, a reversed concatenation written into the IR (the Python API refuses it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+from irlint.diagnostics import Severity
+from irlint.interp import DepartureWarning, run
+from tests.interp.test_conformance import compare
+from tests.rules.valid_irs import loop_slices
+
+ov = pytest.importorskip("openvino")
+X = np.arange(12, dtype=np.float32).reshape(6, 2)
+
+
+def save(model, path: Path, *, entry: str = "", output: str = "") -> Path:
+    """Save, then rewrite the sliced input's (`entry`) or the concatenated output's (`output`) attributes."""
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    xml = path.read_text()
+    default = r' start="0" end="-1" stride="1" part_size="1"'
+    if entry:
+        pattern = r'(<input axis="0" external_port_id="2" internal_layer_id="\d+")' + default
+        xml, n = re.subn(pattern, r"\1 " + entry, xml)
+        assert n == 1
+    if output:
+        pattern = r'(<output axis="0" external_port_id="\d+" internal_layer_id="\d+")' + default
+        xml, n = re.subn(pattern, r"\1 " + output, xml)
+        assert n == 1
+    path.write_text(xml)
+    return path
+
+
+def warnings_of(path: Path) -> list[str]:
+    return [d.code for d in irlint.check(path) if d.severity is not Severity.INFO]
+
+
+@pytest.mark.parametrize("trip", [6, 4, 1])
+def test_reversed_slices_with_a_parameter_trip_count(trip: int, tmp_path: Path) -> None:
+    path = save(loop_slices(-1, -1, 1, 0), tmp_path / "rev.xml")
+    assert warnings_of(path) == []
+    compare(path, {"x": X, "trip": np.int64(trip)})
+    # the last `trip` rows in reverse order: 5, 4, ...
+    np.testing.assert_array_equal(run(irlint.load(path), {"x": X, "trip": np.int64(trip)})["scan"], X[::-1][:trip])
+
+
+@pytest.mark.parametrize("stride", [2, -2])
+def test_parts_of_two_with_a_parameter_trip_count(stride: int, tmp_path: Path) -> None:
+    path = save(loop_slices(0 if stride > 0 else -1, stride, 2, -1 if stride > 0 else 0), tmp_path / "p2.xml")
+    assert warnings_of(path) == []
+    compare(path, {"x": X, "trip": np.int64(3)})
+
+
+def test_start_and_end_are_ignored_as_openvino_does(tmp_path: Path) -> None:
+    # start=1 end=3 would name rows 1..3; OpenVINO's core and CPU plugin read rows 0, 1, 2 (LP709 says so)
+    path = save(loop_slices(trip=3), tmp_path / "sub.xml", entry='start="1" end="3" stride="1" part_size="1"')
+    assert warnings_of(path) == ["LP709"]
+    compare(path, {"x": X})
+    np.testing.assert_array_equal(run(irlint.load(path), {"x": X})["scan"], X[:3])
+
+
+@pytest.mark.parametrize("trip", [None, 6])
+def test_reversed_concatenation_written_in_the_ir(trip: int | None, tmp_path: Path) -> None:
+    path = save(loop_slices(trip=trip), tmp_path / "out.xml", output='start="-1" end="0" stride="-1" part_size="1"')
+    assert warnings_of(path) == []
+    inputs = {"x": X, "trip": np.int64(4)} if trip is None else {"x": X}
+    compare(path, inputs)
+    n = 4 if trip is None else 6
+    np.testing.assert_array_equal(run(irlint.load(path), inputs)["scan"], X[:n][::-1])
+
+
+def test_sliced_inputs_of_different_lengths_run_to_the_trip_count(tmp_path: Path) -> None:
+    path = save(loop_slices(second=4), tmp_path / "two.xml")
+    assert warnings_of(path) == []
+    y = np.arange(8, dtype=np.float32).reshape(4, 2)
+    for trip in (3, 4):
+        compare(path, {"x": X, "y": y, "trip": np.int64(trip)})
+
+
+def test_a_trip_count_beyond_the_slices_warns_where_the_cpu_plugin_fails(tmp_path: Path) -> None:
+    path = save(loop_slices(), tmp_path / "beyond.xml")
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    with pytest.raises(Exception, match=r"iter >= 0 && iter < iter_count"):
+        compiled([X, np.int64(7)])
+    with pytest.warns(DepartureWarning, match="CPU plugin fails here"):
+        out = run(irlint.load(path), {"x": X, "trip": np.int64(7)})
+    np.testing.assert_array_equal(out["scan"], X)  # irlint stops after the 6 slices
