@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -56,10 +55,12 @@ class Baseline:
     def load(path: Path) -> Baseline:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as e:
-            raise BaselineError(f"cannot read baseline {path}: {e}") from e
+        except OSError as e:
+            raise BaselineError(f"cannot read baseline {path}: {e.strerror or e}") from e
+        except UnicodeDecodeError:
+            raise BaselineError(f"{path} is not an irlint baseline (not UTF-8 text)") from None
         except json.JSONDecodeError as e:
-            raise BaselineError(f"baseline {path} is not JSON: {e}") from e
+            raise BaselineError(f"{path} is not an irlint baseline (not JSON: {e})") from e
         if not isinstance(data, dict) or data.get("irlint-baseline") != FORMAT_VERSION:
             raise BaselineError(f"{path} is not an irlint baseline (version {FORMAT_VERSION})")
         counts: Counter[Key] = Counter()
@@ -92,8 +93,10 @@ class Baseline:
         return new, matched, sum(left.values())
 
 
-def write_baseline(path: Path, diags: Iterable[Diagnostic], name_of: NameOf) -> int:
-    """Record `diags` in `path` (written to a temporary file beside it, then renamed); returns the count."""
+def baseline_text(path: Path, diags: Iterable[Diagnostic], name_of: NameOf) -> tuple[str, int]:
+    """The baseline file recording `diags` (paths relative to `path`'s folder) and how many findings it holds.
+
+    The caller writes it (the CLI through its output-path checks and atomic write)."""
     b = Baseline(path, Counter())
     counts = Counter(b.key(d, name_of) for d in diags if d.code not in NEVER_IGNORED)
     rows = [{"path": p, "code": c, "layer": n or None, "message": m, "count": k}
@@ -101,13 +104,4 @@ def write_baseline(path: Path, diags: Iterable[Diagnostic], name_of: NameOf) -> 
     body = ",\n".join("    " + json.dumps(r, ensure_ascii=False, sort_keys=True) for r in rows)
     text = (f'{{\n  "irlint-baseline": {FORMAT_VERSION},\n  "findings": [\n' + body + ("\n" if rows else "")
             + "  ]\n}\n")
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return sum(counts.values())
+    return text, sum(counts.values())

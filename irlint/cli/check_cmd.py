@@ -17,6 +17,7 @@ from irlint.cli.options import add_selection_arguments, resolve_selection
 from irlint.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
+    from irlint.baseline import Baseline
     from irlint.config import Config
     from irlint.fix import FixOutcome
     from irlint.perfile import PerFileIgnores
@@ -136,12 +137,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("no .xml files found in " + ", ".join(args.files))
     if args.weights and len(files) > 1:
         raise UsageError("--weights applies to a single model")
-    if args.output_file:  # never over a file this check reads, and refused before anything is checked
+    if args.output_file or args.baseline:  # never over a file this check reads, refused before anything is checked
         from irlint.cli.paths import check_outputs
         from irlint.ir.loader import default_weights_path
 
         reads = [("FILE", f) for f in files] + [("--weights", args.weights or default_weights_path(f)) for f in files]
-        check_outputs([("-o", args.output_file)], [*reads, ("--config", config.path and str(config.path))])
+        # a baseline is an output when it is (re)written, otherwise an input that -o must not overwrite
+        written = args.baseline if args.baseline and (args.baseline_update or not os.path.exists(args.baseline)) \
+            else None
+        read = None if written else args.baseline
+        check_outputs([("--baseline", written), ("-o", args.output_file)],
+                      [*reads, ("--config", config.path and str(config.path)), ("--baseline", read)])
     try:
         known = all_rules(sel["rule_dirs"])
     except PackError as e:
@@ -152,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
     two_cores = args.jobs is None and (os.cpu_count() or 1) > 1
     kwargs = {k: v for k, v in sel.items()} | {"weights": args.weights, "debug": args.debug, "two_cores": two_cores}
     _check_fix_options(args, fmt)
+    baseline = _load_baseline(args.baseline) if args.baseline else None
     how = {"fix": args.fix or args.diff, "unsafe": args.unsafe_fixes, "names": bool(args.baseline)}
     ignores = _per_file(config)
     jobs = [(f, kwargs, how | {"unfixable": ignores.codes_for(f) if ignores else ()}) for f in files]
@@ -169,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     if ignores is not None:
         diags = ignores.filter(diags)
     if args.baseline:
-        diags = _apply_baseline(args, diags, lambda d: names.get((d.loc.path, d.layer or "")))
+        diags = _apply_baseline(args, baseline, diags, lambda d: names.get((d.loc.path, d.layer or "")))
 
     out_stream = sys.stdout
     color = args.output_file is None and fmt in ("text", "concise") and use_color(args.color, out_stream)
@@ -222,24 +229,36 @@ def _per_file(config: Config) -> PerFileIgnores | None:
     return PerFileIgnores(table, config.path.parent if config.path else Path.cwd())
 
 
-def _apply_baseline(args: argparse.Namespace, diags: list[Diagnostic], name_of) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
+def _load_baseline(name: str) -> Baseline | None:
+    """The baseline at `name`, or None when there is none yet; read before anything is checked, so that a
+    file that is not a baseline is refused (exit 2) before --baseline-update could replace it."""
+    from irlint.baseline import Baseline, BaselineError
+    from irlint.cli.paths import regular_file
+
+    path = Path(name)
+    if not os.path.exists(path):
+        return None
+    regular_file(name, "--baseline")  # a FIFO would block the read, a device never end
+    try:
+        return Baseline.load(path)
+    except BaselineError as e:
+        raise UsageError(f"{e}; irlint reads and rewrites only its own baseline files") from e
+
+
+def _apply_baseline(args: argparse.Namespace, baseline: Baseline | None, diags: list[Diagnostic],
+                    name_of) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
     """Record the baseline (missing file or --baseline-update) or hide the findings it records."""
-    from irlint.baseline import Baseline, BaselineError, write_baseline
+    from irlint.baseline import baseline_text
+    from irlint.cli.paths import write_text
     from irlint.perfile import NEVER_IGNORED
 
     path = Path(args.baseline)
-    if args.baseline_update or not path.exists():
-        try:
-            n = write_baseline(path, diags, name_of)
-        except OSError as e:
-            raise UsageError(f"cannot write baseline {path}: {e.strerror or e}") from e
+    if args.baseline_update or baseline is None:
+        text, n = baseline_text(path, diags, name_of)
+        write_text(args.baseline, text)  # atomic, through a symlink to the file it points at
         print(f"irlint: recorded {n} finding{'s' if n != 1 else ''} in baseline {path}; later runs with "
               f"--baseline {path} report only new ones", file=sys.stderr)
         return [d for d in diags if d.code in NEVER_IGNORED]
-    try:
-        baseline = Baseline.load(path)
-    except BaselineError as e:
-        raise UsageError(str(e)) from e
     new, matched, gone = baseline.split(diags, name_of)
     if matched or gone:
         msg = f"irlint: {matched} finding{'s' if matched != 1 else ''} in baseline {path} not shown"

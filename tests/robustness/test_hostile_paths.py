@@ -44,6 +44,10 @@ def _overwrite_cases(tmp: Path) -> list[tuple[list[str], list[Path]]]:
         (["check", str(xml), "-o", str(tmp / "to_model.npz")], [xml]),
         (["check", str(xml), "-o", str(tmp / "hard.xml")], [xml]),
         (["check", str(tmp), "-o", str(xml)], [xml]),
+        (["check", str(xml), "--baseline", str(bin_), "--baseline-update"], [bin_]),
+        (["check", str(xml), "--baseline", str(xml), "--baseline-update"], [xml]),
+        (["check", str(xml), "--baseline", str(tmp / "to_model.npz"), "--baseline-update"], [xml]),
+        (["check", str(xml), "--baseline", str(tmp / "hard.xml"), "--baseline-update"], [xml]),
         (["render", str(xml), "-o", str(tmp / "to_model.dot")], [xml]),
         (["render", str(xml), "-o", str(tmp / "to_trace.dot"), "--trace", str(trace), "--iteration", "0"],
          [trace]),
@@ -95,6 +99,45 @@ def test_unusable_output_paths_are_usage_errors(tmp_path: Path, args: list[str])
     no_traceback(res)
     assert res.returncode == 2 and ("does not exist" in res.stderr or "writes only regular files" in res.stderr)
     assert res.stdout == ""  # nothing ran
+
+
+def test_baselines_never_destroy_what_they_are_given(tmp_path: Path) -> None:
+    """--baseline goes through -o's checks: a model read as a baseline is refused, special files are never
+    replaced, --baseline-update rewrites only an irlint baseline, and a symlink stays a symlink."""
+    xml, _ = copy_example(tmp_path)
+    check = ["check", str(xml), "--baseline"]
+    res = cli(*check, str(xml))  # read, not written: not a baseline
+    assert res.returncode == 2 and "is not an irlint baseline" in no_traceback(res)
+    other = tmp_path / "notes.json"
+    other.write_text('{"notes": 1}\n')
+    for args in ([str(other), "--baseline-update"], [str(other)]):
+        res = cli(*check, *args)
+        err = no_traceback(res)
+        assert res.returncode == 2 and "is not an irlint baseline" in err and len(res.stderr.splitlines()) == 1, err
+        assert other.read_text() == '{"notes": 1}\n' and res.stdout == ""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for special in (fifo, Path("/dev/null")):
+        for extra in ([], ["--baseline-update"]):
+            res = cli(*check, str(special), *extra, timeout=60)
+            assert res.returncode == 2 and "regular files" in no_traceback(res), (special, extra)
+    assert fifo.exists() and not fifo.is_file() and Path("/dev/null").is_char_device()
+    link = tmp_path / "base.json"
+    link.symlink_to(tmp_path / "real.json")
+    for extra in ([], ["--baseline-update"]):  # recorded, then rewritten: through the link, atomically
+        res = cli(*check, str(link), *extra)
+        assert res.returncode == 0 and "recorded" in no_traceback(res)
+        assert link.is_symlink() and '"irlint-baseline": 1' in (tmp_path / "real.json").read_text()
+        assert oct((tmp_path / "real.json").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+    assert not list(tmp_path.glob(".irlint-*")) and not list(tmp_path.glob(".base.json*"))
+    res = cli(*check, str(link), "-o", str(tmp_path / "real.json"))  # the report never over the baseline
+    assert res.returncode == 2 and "never writes over a file it reads" in no_traceback(res)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 # -- special files are never read -----------------------------------------------------------------
