@@ -1,0 +1,127 @@
+"""A differential campaign: irlint against OpenVINO on N generated (or mutated) Loop/TI/If models.
+
+    .venv/bin/python scripts/differential.py --count 2000 --seed 0 --mode build --report out.json
+
+Seeds S .. S+N-1 each build one model (tests/differential/generator.py); in `mutate` mode the model's
+XML is then mutated once. irlint's verdict and outputs are compared with OpenVINO's (read_model,
+compile_model on CPU, one inference; tests/differential/compare.py says what counts as agreement).
+The report (JSON, and markdown next to it) groups the disagreements by family, with every seed, the
+notes all the family's models share, and the smallest example (`--minimize` retries it with smaller
+generator knobs; `--keep DIR` copies its XML there). Reproduce one seed with `--count 1 --seed S`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.differential.campaign import Outcome, check_seed, keep, minimize  # noqa: E402
+from tests.differential.oracle import OpenVINO  # noqa: E402
+
+
+def size(o: Outcome) -> int:
+    return o.xml.stat().st_size if o.xml is not None and o.xml.exists() else 1 << 30
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0, help="the first seed")
+    ap.add_argument("--mode", choices=["build", "mutate"], default="build")
+    ap.add_argument("--report", type=Path, required=True, help="JSON report; a .md is written beside it")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds OpenVINO may take per model")
+    ap.add_argument("--keep", type=Path, help="copy each family's smallest model here")
+    ap.add_argument("--minimize", action="store_true", help="retry each family's example with smaller knobs")
+    args = ap.parse_args(argv)
+
+    families: dict[str, dict] = {}
+    smallest: dict[str, Outcome] = {}
+    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}
+    skipped: dict[str, int] = {}
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
+        work = Path(tmp)
+        for seed in range(args.seed, args.seed + args.count):
+            o = check_seed(seed, args.mode, oracle, work)
+            if o.skipped:
+                counts["skipped"] += 1
+                skipped[o.skipped] = skipped.get(o.skipped, 0) + 1
+                continue
+            counts["checked"] += 1
+            d = o.disagreement
+            if d is None:
+                counts["agree"] += 1
+                o.xml.unlink(missing_ok=True)
+                o.xml.with_suffix(".bin").unlink(missing_ok=True)
+                continue
+            counts["disagree"] += 1
+            fam = families.setdefault(d.family, {"family": d.family, "kind": d.kind, "count": 0, "seeds": [],
+                                                 "common_notes": None})
+            fam["count"] += 1
+            fam["seeds"].append(seed)
+            notes = set(o.notes)
+            fam["common_notes"] = notes if fam["common_notes"] is None else fam["common_notes"] & notes
+            if d.family not in smallest or size(o) < size(smallest[d.family]):
+                old = smallest.get(d.family)
+                smallest[d.family] = o
+                o.xml = keep(o, work / "kept")  # out of the way of the next models' files
+                if old is not None and old.xml is not None:
+                    old.xml.unlink(missing_ok=True)
+            else:
+                o.xml.unlink(missing_ok=True)
+        elapsed = time.monotonic() - started
+        for name, fam in families.items():
+            ex = smallest[name]
+            if args.minimize:
+                m = minimize(ex.seed, args.mode, name, oracle, work)
+                if m is not None and size(m) < size(ex):
+                    m.xml = keep(m, work / "kept-min")
+                    ex = m
+            fam["common_notes"] = sorted(fam["common_notes"] or [])
+            fam["example"] = {"seed": ex.seed, "mode": ex.mode, "knobs": ex.knobs.__dict__, "mutation": ex.mutation,
+                              "openvino": ex.ov_stage, "irlint_errors": ex.irlint_codes,
+                              "detail": ex.disagreement.detail if ex.disagreement else "", "notes": ex.notes,
+                              "xml_bytes": size(ex)}
+            if args.keep is not None and ex.xml is not None:
+                fam["example"]["xml"] = str(keep(ex, args.keep / f"{args.mode}-{ex.seed}"))
+        report = {"mode": args.mode, "first_seed": args.seed, "count": args.count, "counts": counts,
+                  "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
+                  "openvino_restarts": oracle.restarts, "skipped": skipped,
+                  "families": sorted(families.values(), key=lambda f: -f["count"])}
+    args.report.write_text(json.dumps(report, indent=1, default=sorted))
+    args.report.with_suffix(".md").write_text(markdown(report))
+    print(f"{counts['checked']} checked, {counts['disagree']} disagree in {len(families)} families, "
+          f"{report['models_per_second']} models/s -> {args.report}")
+    return 0
+
+
+def markdown(report: dict) -> str:
+    c = report["counts"]
+    out = [f"# Differential campaign: {report['mode']}, seeds {report['first_seed']}.."
+           f"{report['first_seed'] + report['count'] - 1}", "",
+           f"{c['checked']} models checked ({c['skipped']} skipped), {c['agree']} agree, {c['disagree']} disagree; "
+           f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']}.", ""]
+    for f in report["families"]:
+        ex = f["example"]
+        out += [f"## {f['family']}", "",
+                f"- kind: {f['kind']}; {f['count']} models; seeds: {', '.join(map(str, f['seeds'][:12]))}"
+                + (" ..." if len(f["seeds"]) > 12 else ""),
+                f"- shared by all: {', '.join(f['common_notes']) or '-'}",
+                f"- smallest: seed {ex['seed']} ({ex['xml_bytes']} bytes), knobs {ex['knobs']}"
+                + (f", mutation: {ex['mutation']}" if ex["mutation"] else ""),
+                f"- OpenVINO: {ex['openvino']}; irlint errors: {', '.join(ex['irlint_errors']) or 'none'}",
+                f"- {ex['detail'][:400]}", ""]
+        if "xml" in ex:
+            out.insert(-1, f"- kept: {ex['xml']}")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

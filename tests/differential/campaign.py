@@ -1,0 +1,99 @@
+"""One differential check per seed (`check_seed`), shared by the pytest sample and scripts/differential.py.
+
+build mode: the generated model as saved by OpenVINO; mutate mode: that model with one XML mutation
+(the seed picks both the model and the mutation). Every result carries what reproduces it: the mode,
+the seed and the generator's knobs.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.differential.compare import Disagreement, irlint_side, judge
+from tests.differential.generator import Case, Knobs, build
+from tests.differential.mutate import mutate
+from tests.differential.oracle import OpenVINO
+
+
+@dataclass
+class Outcome:
+    seed: int
+    mode: str
+    knobs: Knobs
+    xml: Path | None  # the model checked (None: the generator failed or the mutation found nothing)
+    notes: list[str] = field(default_factory=list)
+    mutation: str = ""
+    disagreement: Disagreement | None = None
+    ov_stage: str = ""
+    irlint_codes: list[str] = field(default_factory=list)
+    skipped: str = ""
+
+
+def save(case: Case, path: Path) -> None:
+    import openvino as ov
+
+    ov.save_model(case.model, str(path), compress_to_fp16=False)
+
+
+# Mutate mode starts from models both sides accept: no dynamic-rank inputs (the CPU plugin refuses
+# them), no edge cases, no integer activations, so that what disagrees is due to the mutation.
+MUTATE_KNOBS = Knobs(int_activations=False, dynamic_rank=False, edge_cases=False)
+
+
+def default_knobs(mode: str) -> Knobs:
+    return MUTATE_KNOBS if mode == "mutate" else Knobs()
+
+
+def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Knobs | None = None) -> Outcome:
+    knobs = knobs or default_knobs(mode)
+    try:
+        case = build(seed, knobs)
+    except Exception as e:  # the openvino API refused what the generator built: a generator limit
+        return Outcome(seed, mode, knobs, None, skipped=f"generator: {str(e).strip().splitlines()[-1][:200]}")
+    xml = workdir / f"{mode}-{seed}.xml"
+    save(case, xml)
+    out = Outcome(seed, mode, knobs, xml, case.notes)
+    if mode == "mutate":
+        m = mutate(xml.read_bytes(), seed)
+        if m is None:
+            out.skipped = "mutation: nothing to mutate"
+            return out
+        xml.write_bytes(m.xml)
+        out.mutation = m.what
+    side = irlint_side(xml, case.inputs, want_run=True)
+    ov = oracle.check(xml, case.inputs if not side.rejects else None)
+    out.ov_stage = ov.stage
+    out.irlint_codes = side.codes
+    out.disagreement = judge(side, ov)
+    return out
+
+
+def minimize(seed: int, mode: str, family: str, oracle: OpenVINO, workdir: Path) -> Outcome | None:
+    """The smallest knobs (same seed) that still show `family`: a greedy walk down Knobs.smaller()."""
+    best: Outcome | None = None
+    frontier = default_knobs(mode).smaller()
+    seen: set[Knobs] = set()
+    while frontier:
+        k = frontier.pop(0)
+        if k in seen:
+            continue
+        seen.add(k)
+        (workdir / "min").mkdir(exist_ok=True)
+        o = check_seed(seed, mode, oracle, workdir / "min", k)
+        if o.disagreement is not None and o.disagreement.family == family:
+            best = o
+            frontier = k.smaller()
+    return best
+
+
+def keep(outcome: Outcome, dest: Path) -> Path:
+    """Copy the outcome's model (xml and bin) to `dest`, named for its mode and seed."""
+    assert outcome.xml is not None
+    dest.mkdir(parents=True, exist_ok=True)
+    target = dest / outcome.xml.name
+    shutil.copyfile(outcome.xml, target)
+    if outcome.xml.with_suffix(".bin").exists():
+        shutil.copyfile(outcome.xml.with_suffix(".bin"), target.with_suffix(".bin"))
+    return target
