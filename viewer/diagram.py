@@ -343,9 +343,10 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
         if found:
             attrs.update(_finding_style(ctx, found))
             label += "\n" + _tags(ctx, found)
-        note = _trace_note(ctx, src, None, level + 1, "out") if src is not None else ""
-        if note:
-            label += f"\n{note}"
+        carried = _trace_value(ctx, src, None, level + 1, "out") if src is not None else _Value()
+        if carried.text:
+            label += f"\ncarried: {carried.text}"
+            attrs["tooltip"] = carried.tip
         a = _endpoint(src, ctx, level + 1, "out") if src is not None else \
             _ghost(sub, ctx, f"missing layer #{be.from_layer}\n(back edge from-layer)")
         b = _endpoint(dst, ctx, level + 1, "in") if dst is not None else \
@@ -357,12 +358,12 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
 
 
 def _branch_ends(layer: Layer, ctx: _Ctx, level: int, direction: str, port: int | None
-                 ) -> list[tuple[str, str, PortMapEntry | None]]:
+                 ) -> list[tuple[str, str, PortMapEntry | None, str]]:
     """Where an outer edge on `port` of an expanded If continues inside: each branch's body Parameter
     (`direction` "input") or Result ("output") that its port map names, labelled with the branch, or
     the entry's ghost node when the layer is missing."""
     side, missing = ("in", "to a missing layer") if direction == "input" else ("out", "from a missing layer")
-    ends: list[tuple[str, str, PortMapEntry | None]] = []
+    ends: list[tuple[str, str, PortMapEntry | None, str]] = []
     for b in layer.branches:
         for entry in b.port_map:
             if entry.direction != direction or entry.external_port_id != port:
@@ -370,10 +371,10 @@ def _branch_ends(layer: Layer, ctx: _Ctx, level: int, direction: str, port: int 
             inner = b.body.layer(entry.internal_layer_id)
             ghost = ctx.entry_ghost.get(id(entry))
             if inner is not None:
-                note = _named(inner, _trace_note(ctx, inner, None, level + 1, side))
-                ends.append((_endpoint(inner, ctx, level + 1, side), _join(b.name, note), entry))
+                note = _trace_value(ctx, inner, None, level + 1, side).named(inner)
+                ends.append((_endpoint(inner, ctx, level + 1, side), _join(b.name, note.text), entry, note.tip))
             elif ghost is not None:
-                ends.append((ghost, f"{b.name}: {missing}", entry))
+                ends.append((ghost, f"{b.name}: {missing}", entry, ""))
     return ends
 
 
@@ -432,40 +433,68 @@ def _index_trace(ctx: _Ctx, trace: Mapping[str, np.ndarray]) -> None:
         ctx.trace.setdefault(path, {}).setdefault(it, {})[what] = value
 
 
-def _trace_note(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: str | None = None) -> str:
+@dataclass(frozen=True)
+class _Value:
+    """A traced value as an edge shows it: a short label line and the whole tensor for the tooltip."""
+
+    text: str = ""
+    tip: str = ""
+
+    def named(self, layer: Layer) -> _Value:
+        """Prefixed with the body layer it is about ('h_prev it 3: ...'), so that a port-map edge says
+        which end of the iteration the value belongs to."""
+        return replace(self, text=f"{layer.name[:24]} {self.text}") if self.text else self
+
+
+# Which iteration of the innermost loop a value is taken from: the requested one, the first (what an
+# initial-value edge carries) or the last (what a last-value output delivers).
+REQUESTED, FIRST, LAST = "requested", "first", "last"
+TIP_ELEMENTS = 1000  # a tooltip prints at most this many elements, then numpy's summary
+
+
+def _trace_value(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: str | None = None,
+                 pick: str = REQUESTED) -> _Value:
     """The value `layer` produced at the requested iteration, for a layer `depth` loops deep.
 
     The requested iteration gives the outer loops first; a deeper loop not given shows its last
-    recorded iteration, and the label always says which full iteration it is."""
+    recorded iteration, and the label always says which full iteration it is. FIRST and LAST keep
+    the requested outer iterations and take the innermost loop's first or last iteration."""
     want = ctx.opts.iteration
     if want is None or not ctx.trace:
-        return ""
+        return _Value()
     assert isinstance(want, tuple)
     recorded = ctx.trace.get(layer.path)
     if not recorded:
-        return ""
-    prefix = want[:depth]
+        return _Value()
+    prefix = want[:depth] if pick == REQUESTED else want[:max(depth - 1, 0)]
     candidates = [it for it in recorded if len(it) == depth and it[:len(prefix)] == prefix]
     if not candidates:
-        return ""
+        return _Value()
     it = max(candidates)
+    if pick == FIRST and it:
+        it = min(c for c in candidates if c[:-1] == it[:-1])
     keys = [what] if what else ["in", "out", f"out{port}"] if layer.type in ("Parameter", "Result") \
         else [f"out{port}"]
     value = next((recorded[it][k] for k in keys if k in recorded[it]), None)
     if value is None:
-        return ""
+        return _Value()
     v = np.asarray(value)
     at = f"it {'.'.join(map(str, it))}" if it else "value"
+    tip = f"{layer.name} {at}: {v.dtype}{list(v.shape)}\n" + np.array2string(
+        v, precision=6, threshold=TIP_ELEMENTS, max_line_width=100)
     if v.size <= 4:
-        return f"{at}: {np.array2string(v.reshape(-1), precision=3)}"
+        return _Value(f"{at}: {np.array2string(v.reshape(-1), precision=3)}", tip)
     f = v.astype(np.float64)
-    return f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]"
+    return _Value(f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]", tip)
 
 
-def _named(layer: Layer, note: str) -> str:
-    """A port_map edge's value note names the body layer it is about ('h_prev it 3: ...'): for a
-    merged input, iteration 3's value came over the back edge, not over this edge."""
-    return f"{layer.name[:24]} {note}" if note else ""
+def _edge_value(ctx: _Ctx, graph: Graph, src: Layer, port: int | None, dst: Layer, level: int) -> _Value:
+    """What flows on an edge: the producer's recorded output, or, when only a trace of Parameters and
+    Results was taken, the value of the Result the edge feeds (the same tensor)."""
+    value = _trace_value(ctx, src, port, level)
+    if not value.text and dst.type == "Result":
+        value = _trace_value(ctx, dst, None, level, "out")
+    return value
 
 
 def _edge_type(layer: Layer, port: int | None) -> str:
@@ -495,21 +524,22 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
             g.edge(a, b, label=_join("edge", tags), **{**ports, **extra, "style": "dashed"})
             continue
         src_exp, dst_exp = _expanded(src, level, ctx), _expanded(dst, level, ctx)
-        note = _trace_note(ctx, src, e.from_port, level)
+        note = _edge_value(ctx, graph, src, e.from_port, dst, level)
         etype = _edge_type(src, e.from_port)
         if not src_exp and not dst_exp:
-            g.edge(node_id(src), node_id(dst), label=_join(etype, note, tags), **{**ports, **extra})
+            tip = {"tooltip": note.tip} if note.tip else {}
+            g.edge(node_id(src), node_id(dst), label=_join(etype, note.text, tags), **{**ports, **extra, **tip})
             continue
         # Into an expanded TI/Loop: to the body Parameter its port_map names (or the Loop's special port).
-        targets: list[tuple[str, str, PortMapEntry | None]] = []
+        targets: list[tuple[str, str, PortMapEntry | None, str]] = []
         if dst_exp and dst.branches:
             if e.to_port == 0:
-                targets.append((f"{node_id(dst)}_in0", "", None))
+                targets.append((f"{node_id(dst)}_in0", "", None, ""))
             targets += _branch_ends(dst, ctx, level, "input", e.to_port)
         elif dst_exp:
             assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
-                targets.append((f"{node_id(dst)}_in{e.to_port}", "", None))
+                targets.append((f"{node_id(dst)}_in{e.to_port}", "", None, ""))
             for pe in loop_plan(dst).input_for_port(e.to_port):
                 entry = pe.entry
                 par = dst.body.layer(entry.internal_layer_id)
@@ -517,15 +547,19 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 if par is not None:
                     info = ctx.loops.get(dst.path)
                     spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
+                    # A merged input's edge carries the outer value into iteration 0 only: later
+                    # iterations' values arrive over the back edge, which shows them.
+                    merged = pe.kind is EntryKind.MERGED_INPUT
                     kind = slicing_label(entry, spec) if pe.kind is EntryKind.SLICED_INPUT else \
-                        "initial value" if pe.kind is EntryKind.MERGED_INPUT else "invariant"
-                    inner_note = _named(par, _trace_note(ctx, par, None, level + 1, "in"))
-                    targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner_note), entry))
+                        "initial value (iteration 0 only)" if merged else "invariant"
+                    inner = _trace_value(ctx, par, None, level + 1, "in", FIRST if merged else REQUESTED)
+                    inner = inner.named(par)
+                    targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
-                    targets.append((ghost, "to a missing body layer", entry))
+                    targets.append((ghost, "to a missing body layer", entry, ""))
         else:
-            targets.append((node_id(dst), "", None))
-        sources: list[tuple[str, str, PortMapEntry | None]] = []
+            targets.append((node_id(dst), "", None, ""))
+        sources: list[tuple[str, str, PortMapEntry | None, str]] = []
         if src_exp and src.branches:
             sources += _branch_ends(src, ctx, level, "output", e.from_port)
         elif src_exp:
@@ -537,27 +571,34 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 res = src.body.layer(entry.internal_layer_id)
                 ghost = ctx.entry_ghost.get(id(entry))
                 if res is not None:
-                    kind = f"concat axis {entry.axis}" if pe.kind is EntryKind.CONCAT_OUTPUT else "last value"
-                    if pe.kind is EntryKind.CONCAT_OUTPUT and pe.reversed:
+                    # A concatenated output's part comes from every iteration (the requested one is
+                    # shown); a last-value output delivers the last iteration's value only.
+                    concat = pe.kind is EntryKind.CONCAT_OUTPUT
+                    kind = f"concat axis {entry.axis}" if concat else "last value"
+                    if concat and pe.reversed:
                         kind += " (reversed)"
-                    inner_note = _named(res, _trace_note(ctx, res, None, level + 1, "out"))
-                    sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner_note), entry))
+                    inner = _trace_value(ctx, res, None, level + 1, "out", REQUESTED if concat else LAST)
+                    inner = inner.named(res)
+                    sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
-                    sources.append((ghost, "from a missing body layer", entry))
+                    sources.append((ghost, "from a missing body layer", entry, ""))
         else:
-            sources.append((node_id(src), note, None))
+            sources.append((node_id(src), note.text, None, note.tip))
         # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.
         for exp, side, port, items in ((dst_exp, dst, e.to_port, targets), (src_exp, src, e.from_port, sources)):
             if exp and not items:
                 on_port = [d for d in ctx.by_layer.get(side.path, []) if d.port == port]
                 ghost = _ghost(g, ctx, f"port {port} of #{side.id}:\nno port_map entry")
-                items.append((ghost, "", None))
+                items.append((ghost, "", None, ""))
                 found = found + [d for d in on_port if d not in found]
-        for s_node, s_kind, s_entry in sources:
-            for t_node, t_kind, t_entry in targets:
+        for s_node, s_kind, s_entry, s_tip in sources:
+            for t_node, t_kind, t_entry, t_tip in targets:
                 entry_found = [*ctx.claims.get(id(s_entry), []), *ctx.claims.get(id(t_entry), [])]
                 all_found = found + [d for d in entry_found if d not in found]
                 attrs = {**style.PORT_MAP, **ports, **(_finding_style(ctx, all_found) if all_found else {})}
+                tip = "\n\n".join(t for t in (s_tip, t_tip) if t)
+                if tip:
+                    attrs["tooltip"] = tip
                 g.edge(s_node, t_node, label=_join(etype, s_kind, t_kind, _tags(ctx, all_found)), **attrs)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,52 @@ def test_trace_annotation(tmp_path: Path) -> None:
     values, _ = load_trace(trace)
     src = build_diagram(irlint.load(EXAMPLES / "lstm_ti.xml"), DiagramOptions(trace=values, iteration=2)).source
     assert "it 2:" in src
+
+
+def traced_edges(tmp_path: Path, name: str, iteration: tuple[int, ...]) -> dict[tuple[str, str], str]:
+    """The DOT attributes of every edge (by tail and head node) of the example `name` drawn with a
+    trace of its run at `iteration`."""
+    trace = tmp_path / "t.npz"
+    assert cli("run", str(EXAMPLES / f"{name}.xml"), "--inputs", str(EXAMPLES / "inputs" / f"{name}.npz"),
+               "--trace", str(trace)).returncode == 0
+    from irlint.interp.trace import load_trace
+
+    values, _ = load_trace(trace)
+    src = build_diagram(irlint.load(EXAMPLES / f"{name}.xml"), DiagramOptions(trace=values, iteration=iteration)).source
+    return dot_edges(src)
+
+
+def dot_edges(src: str) -> dict[tuple[str, str], str]:
+    """Each `A -> B [...]` statement's attributes, up to the next statement (labels hold brackets)."""
+    starts = list(re.finditer(r"^\t*(\S+) -> (\S+) \[", src, re.M))
+    ends = [m.start() for m in starts[1:]] + [len(src)]
+    return {(m[1], m[2]): src[m.end():end] for m, end in zip(starts, ends)}
+
+
+def test_each_port_map_edge_shows_the_value_that_flows_on_it(tmp_path: Path) -> None:
+    edges = traced_edges(tmp_path, "lstm_ti", (3,))
+    # H0 -> h_prev carries H0 into iteration 0 only (iteration 3's h_prev came over the back edge)
+    initial = edges[("L_1", "L_3_body_1")]
+    assert "initial value (iteration 0 only)" in initial and "h_prev it 0: [0. 0. 0. 0.]" in initial
+    assert "carried: it 3:" in edges[("L_3_body_1", "L_3_body_11")]  # the back edge: iteration 3's h_next
+    # the last-value output delivers the last iteration's h_next, not iteration 3's
+    last = edges[("L_3_body_11", "L_5")]
+    assert "last value" in last and "h_next it 4:" in last and "it 3" not in last
+    assert "concat axis 1" in edges[("L_3_body_13", "L_4")] and "y_t it 3:" in edges[("L_3_body_13", "L_4")]
+
+
+def test_body_edges_show_values_with_the_whole_tensor_as_tooltip(tmp_path: Path) -> None:
+    edges = traced_edges(tmp_path, "lstm_ti", (3,))
+    into_result = edges[("L_3_body_8", "L_3_body_11")]  # LSTMCell -> h_next: the Result's value
+    assert "it 3: [" in into_result and 'tooltip="h_next it 3: float32[1, 4]' in into_result
+
+
+def test_nested_initial_and_last_values_keep_the_outer_iteration(tmp_path: Path) -> None:
+    edges = traced_edges(tmp_path, "nested_loop_in_ti", (2, 1))
+    initial = next(v for v in edges.values() if "initial value" in v and "h_inner" in v)
+    assert "h_inner it 2.0:" in initial
+    last = next(v for v in edges.values() if "last value" in v and "h_inner_next" in v)
+    assert "h_inner_next it 2.2:" in last
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
