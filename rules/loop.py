@@ -18,19 +18,19 @@ from irlint.types import BOOL, I32, I64, format_shape
 
 
 def _is_one_element(info: TensorInfo) -> bool | None:
-    """True for a scalar or a 1-element tensor, False if it cannot be one, None if unknown."""
+    """True for a scalar or a 1-D tensor of 1 element, False if it cannot be one, None if unknown.
+    OpenVINO's Loop refuses rank 2 and more even with one element ("Rank of TripCount input must
+    be equal to 0 or 1"; likewise the conditions and the current iteration)."""
     if info.shape is None:
         return None
     if len(info.shape) == 0:
         return True
-    if len(info.shape) > 1 and any(d.lo > 1 for d in info.shape):
+    if len(info.shape) > 1:
         return False
-    if len(info.shape) == 1:
-        d = info.shape[0]
-        if d.is_static:
-            return d.lo == 1
-        return None if d.lo <= 1 else False
-    return all(d.is_static and d.lo == 1 for d in info.shape) or None
+    d = info.shape[0]
+    if d.is_static:
+        return d.lo == 1
+    return None if d.lo <= 1 else False
 
 
 def _input(ctx: Context, graph: Graph, layer: Layer, port_id: int) -> TensorInfo | None:
@@ -66,20 +66,21 @@ def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | Non
     if info.etype is not None and info.etype not in allowed:
         return f"{what} must be {' or '.join(str(a) for a in allowed)}, got {info.etype}"
     if _is_one_element(info) is False:
-        return f"{what} must be a scalar or have 1 element, got {format_shape(info.shape)}"
+        return f"{what} must be a scalar or a 1-D tensor of 1 element, got {format_shape(info.shape)}"
     return None
 
 
 @rule("LP701", "loop-trip-count-type", types=("Loop",), uses_shapes=True)
 def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """The trip count (Loop input 0) is not an i32/i64 scalar or 1-element tensor.
+    """The trip count (Loop input 0) is not an i32/i64 scalar or 1-element 1-D tensor.
 
     What it checks:
     The element type and shape of the tensor feeding input port 0.
 
     Why it matters:
     The spec defines the trip count as an integer scalar or 1-element tensor; OpenVINO rejects
-    others when it validates the Loop.
+    others when it validates the Loop, a one-element tensor of rank 2 or more included ("Rank of
+    TripCount input must be equal to 0 or 1").
 
     Example:
     ```xml
@@ -97,13 +98,14 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
 
 @rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
 def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """The execution condition (Loop input 1) is not a boolean scalar or 1-element tensor.
+    """The execution condition (Loop input 1) is not a boolean scalar or 1-element 1-D tensor.
 
     What it checks:
     The element type and shape of the tensor feeding input port 1.
 
     Why it matters:
-    The spec requires a boolean; OpenVINO rejects other types.
+    The spec requires a boolean; OpenVINO rejects other types, and ranks above 1 even of one
+    element ("Rank of ExecutionCondition input must be equal to 0 or 1").
 
     Example:
     ```xml
@@ -151,13 +153,14 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
 
 @rule("LP704", "loop-body-condition-type", types=("Loop",), uses_shapes=True)
 def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """The body Result named by the execution_condition entry is not a boolean scalar or 1-element tensor.
+    """The body Result named by the execution_condition entry is not a boolean scalar or 1-element 1-D tensor.
 
     What it checks:
     The element type and shape reaching that Result.
 
     Why it matters:
-    The Loop reads it to decide whether to continue; OpenVINO rejects other types.
+    The Loop reads it to decide whether to continue; OpenVINO rejects other types and ranks above 1
+    ("Rank of BodyExecutionCondition output must be equal to 0 or 1").
 
     Example:
     ```xml
@@ -189,7 +192,8 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
 
     What it checks:
     At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"` and names
-    a body Parameter of type i32/i64 that is a scalar or has 1 element.
+    a body Parameter of type i32/i64 that is a scalar or a 1-D tensor of 1 element (OpenVINO: "Rank
+    of CurrentIteration input must be equal to 0 or 1").
 
     Why it matters:
     The Loop writes the iteration number into that Parameter; OpenVINO rejects other types and

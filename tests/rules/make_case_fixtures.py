@@ -187,6 +187,23 @@ V7 = """<?xml version="1.0" ?>
 </net>
 """
 
+def _rank2_edits(precision: str, code: str, port: int) -> tuple[Edit, ...]:
+    """small_loop's outer Const feeding Loop input `port` (the trip count is the first Const, the
+    condition the first boolean one) made [1, 1]: its `<data>`, its output port and the Loop's input
+    port; a scalar's port line is marked with `code` (a [1] port's line is marked through `also`, as
+    the edit is on its `<dim>` line)."""
+    if precision == "I64":  # the scalar trip count: ports without dims
+        const, shape = 'type="Const"', 'shape=""'
+        old, new = f'precision="{precision}" />', f'precision="{precision}">{_DIMS2}</port>'
+        return (Edit(shape, 'shape="1, 1"', (), after=const), Edit(old, new, (code,), after=const),
+                Edit(f'<port id="{port}" {old}', f'<port id="{port}" {new}', (), after="<input>"))
+    const = 'element_type="boolean" shape="1"'
+    return (Edit(const, 'element_type="boolean" shape="1, 1"', ()),
+            Edit("<dim>1</dim>", _DIMS2, (), after='element_type="boolean" shape="1, 1"'),
+            Edit("<dim>1</dim>", _DIMS2, (), after=f'<port id="{port}" precision="{precision}">'))
+
+
+_DIMS2 = "<dim>1</dim><dim>1</dim>"
 CASES = [
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
@@ -227,6 +244,16 @@ CASES = [
     Case("LP709", "pass-reversed", lambda: loop_slices(trip=4), _fx("LP709", Edit(
         'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="-1" end="0" stride="-1"',
         ()))),
+    # a one-element tensor of rank 2 where the Loop takes rank 0 or 1 (OpenVINO: "Rank of ... must be
+    # equal to 0 or 1"); declared consistently, so only the Loop rule speaks
+    Case("LP701", "fail-rank2", small_loop, _fx("LP701", *_rank2_edits("I64", "LP701", 0))),
+    Case("LP702", "fail-rank2", small_loop, _fx("LP702", *_rank2_edits("BOOL", "LP702", 1), also=[
+        ('<port id="0" precision="BOOL">', 0, ("LP702",), 'element_type="boolean" shape="1, 1"')])),
+    Case("LP704", "fail-rank2", small_loop, _fx("LP704", Edit(
+        'element_type="boolean" shape="1"', 'element_type="boolean" shape="1, 1"', (), after="<body>"),
+        Edit("<dim>1</dim>", _DIMS2, (), after='element_type="boolean" shape="1, 1"'),
+        Edit("<dim>1</dim>", _DIMS2, (), after='type="Result"'),
+        Edit('<layer id="5"', '<layer id="5"', ("LP704",), after="<body>"))),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

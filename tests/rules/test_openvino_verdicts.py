@@ -48,6 +48,19 @@ def test_old_ir_versions_are_not_read(name: str) -> None:
         ov.Core().read_model(str(FIXTURES / name))
 
 
+REJECTED_AT_READ_LOOP_RANK = [
+    ("LP701/fail-rank2.xml", "Rank of TripCount input must be equal to 0 or 1"),
+    ("LP702/fail-rank2.xml", "Rank of ExecutionCondition input must be equal to 0 or 1"),
+    ("LP704/fail-rank2.xml", "Rank of BodyExecutionCondition output must be equal to 0 or 1"),
+]
+
+
+@pytest.mark.parametrize("name,message", REJECTED_AT_READ_LOOP_RANK, ids=[c[0] for c in REJECTED_AT_READ_LOOP_RANK])
+def test_loop_special_ports_of_rank_2_are_refused_at_read(name: str, message: str) -> None:
+    with pytest.raises(Exception, match=message):
+        ov.Core().read_model(str(FIXTURES / name))
+
+
 REJECTED_AT_READ_IF = [
     ("IF801/fail.xml", "node index is out of range"),
     ("IF802/fail.xml", "unordered_map::at"),
