@@ -10,6 +10,7 @@ from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.rule import Finding, rule
+from irlint.shapes.merge import fits
 from irlint.types import format_shape
 
 
@@ -175,9 +176,10 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     """The two ends of a back edge have different element types or incompatible shapes.
 
     What it checks:
-    The element type of the tensor reaching the body Result equals the Parameter's; its shape is
-    compatible with the Parameter's declared shape (a shape that changes between iterations is
-    allowed only where the Parameter's dims are dynamic).
+    The element type of the tensor reaching the body Result equals the Parameter's; its shape fits
+    the Parameter's declared shape (a shape that changes between iterations is allowed only where
+    the Parameter's dims are dynamic; a scalar and a one-element 1-D shape fit each other, as
+    docs/semantics.md, "Where two shapes meet", says).
 
     Why it matters:
     The value of iteration k becomes the input of iteration k+1: a different type or shape breaks
@@ -208,10 +210,7 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
                           f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")))
-        elif produced_shape is not None and want.shape is not None and (
-            len(produced_shape) != len(want.shape)
-            or any(not w.compatible(p) for p, w in zip(produced_shape, want.shape))
-        ):
+        elif not fits(produced_shape, want.shape):
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
                           f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}",
                           be.loc, layer=layer.path,

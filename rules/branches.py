@@ -8,7 +8,10 @@ from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
-from irlint.types import ELEMENT_TYPES, Dim
+from irlint.shapes.dimless import output_shape
+from irlint.shapes.merge import one_element
+from irlint.tensor import TensorInfo
+from irlint.types import ELEMENT_TYPES, Dim, format_shape
 
 IF = ("If",)
 BOOLEAN = ELEMENT_TYPES["boolean"]
@@ -128,13 +131,17 @@ def output_not_produced(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
 
 @rule("IF804", "if-branch-output-mismatch", types=IF, uses_shapes=True)
 def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A branch Result's element type or rank differs from the If output port it is mapped to.
+    """A branch Result's element type, or the If output's rank, differs from the If output port's declaration.
 
     What it checks:
-    For every `<output>` entry of both branch port maps, the inferred tensor reaching the branch
-    Result against the If's declared output port: the element types must be equal and, when both
-    ranks are known, the ranks equal (dims may differ: the If's output is the union of both
-    branches', so a dim that differs between branches is declared dynamic or as an interval).
+    For every `<output>` entry of the branches that run, the inferred element type reaching the
+    branch Result against the If's declared output port; and the rank of the If's output against
+    the port's. The output is what OpenVINO makes of the branches: with a constant condition the
+    taken branch's (OpenVINO does not check the other branch, so neither does this rule), otherwise
+    the union of both (docs/semantics.md, "Where two shapes meet": `[]` and `[1]` give `[1]`, other
+    ranks 0 and 1 a dynamic 1-D shape, other different ranks a dynamic rank, which OpenVINO writes as
+    a port without dims). A scalar and a one-element 1-D shape fit each other; dims may differ (a
+    dim that differs between branches is declared dynamic or as an interval).
 
     Why it matters:
     OpenVINO takes the output's type from the branches, so a declaration that disagrees describes
@@ -150,7 +157,10 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     Make both branches produce the declared type and rank (add a Convert/Reshape in the branch),
     or declare what they produce.
     """
+    dead = ctx.shapes.not_running
     for b in layer.branches:
+        if dead(f"{layer.path}/{b.body.kind}/"):
+            continue
         idx = ctx.index(b.body)
         for e in b.port_map:
             res = b.body.layer(e.internal_layer_id)
@@ -162,17 +172,31 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
             if src is None or edge is None:
                 continue
             got = ctx.shapes.output(src, edge.from_port)
-            problems = []
             if (got.etype is not None and port.precision is not None and not got.etype.is_dynamic
                     and not port.precision.is_dynamic and got.etype != port.precision):
-                problems.append(f"element type {got.etype.name}, the port declares {port.precision.name}")
-            if got.shape is not None and port.shape is not None and len(got.shape) != len(port.shape):
-                problems.append(f"rank {len(got.shape)}, the port declares rank {len(port.shape)}")
-            if problems:
-                yield Finding(f"the {b.name} branch of {layer.describe()} gives output port {port.id} "
-                              f"{' and '.join(problems)}", layer.port_loc(port), layer=layer.path, port=port.id,
+                yield Finding(f"the {b.name} branch of {layer.describe()} gives output port {port.id} element type "
+                              f"{got.etype.name}, the port declares {port.precision.name}", layer.port_loc(port),
+                              layer=layer.path, port=port.id,
                               related=(Related(e.loc, f"the {b.name}_port_map entry"),
                                        Related(res.loc, f"the {b.name} branch's Result")))
+    for port in layer.outputs:
+        merged = ctx.shapes.output(layer, port.id).shape
+        declared = output_shape(layer, port, lambda s=merged: TensorInfo(None, s))
+        if merged is None or declared is None or len(merged) == len(declared) or one_element(merged, declared):
+            continue
+        yield Finding(f"output port {port.id} of {layer.describe()} declares rank {len(declared)}, but "
+                      f"{_what_runs(ctx, layer, port.id)} rank {len(merged)} ({format_shape(merged)})",
+                      layer.port_loc(port), layer=layer.path, port=port.id,
+                      related=tuple(Related(e.loc, f"the {b.name}_port_map entry") for b in layer.branches
+                                    for e in b.port_map if e.direction == "output" and e.external_port_id == port.id))
+
+
+def _what_runs(ctx: Context, layer: Layer, port_id: int | None) -> str:
+    """How a message names where an If output comes from: the taken branch, or both branches' union."""
+    taken = [b.name for b in layer.branches if not ctx.shapes.not_running(f"{layer.path}/{b.body.kind}/")]
+    if len(taken) == 1 and len(layer.branches) == 2:
+        return f"the {taken[0]} branch (its condition is a constant) gives"
+    return "the union of its branches has"
 
 
 @rule("IF805", "if-condition-not-boolean-scalar", types=IF, uses_shapes=True)

@@ -13,11 +13,13 @@ from irlint.engine.context import Context
 from irlint.ir.model import Edge, Graph, Layer, Port
 from irlint.rule import Finding, rule
 from irlint.shapes.dimless import known_scalar_source
+from irlint.shapes.merge import fits
 from irlint.types import Shape, element_type, format_shape, parse_shape
 
 
 def shapes_disagree(a: Shape | None, b: Shape | None) -> bool:
-    """True if both shapes are known and no tensor could have both (rank or a static dim differs)."""
+    """True if both shapes are known and differ in rank or in a static dim (stricter than
+    `irlint.shapes.merge.fits`: a Parameter's `<data shape>` and its port name one rank)."""
     if a is None or b is None or a == b:
         return False
     if len(a) != len(b):
@@ -94,7 +96,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Re-export the model, or correct the dims of the wrong end.
     """
     for e, src, sp, dst, dp in _edge_ends(graph):
-        if shapes_disagree(sp.shape, dp.shape) and not _dynamic_rank_end(src, sp, dp):
+        if sp.shape != dp.shape and not fits(sp.shape, dp.shape) and not _dynamic_rank_end(src, sp, dp):
             yield Finding(
                 f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
                 f"{format_shape(sp.shape)} but {dst.describe()} declares {format_shape(dp.shape)}",

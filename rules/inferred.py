@@ -12,7 +12,8 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 from irlint.rule import Finding, rule
-from irlint.shapes.dimless import output_shape
+from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
+from irlint.shapes.merge import fits
 from irlint.types import format_shape
 
 if TYPE_CHECKING:
@@ -56,7 +57,9 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Each output port of each op (Parameters, Consts and TensorIterator/Loop ports have their own
     rules) against irlint's inferred element type and partial shape. A port without `<dim>` is a
     scalar or a dynamic rank (OpenVINO writes both so): it is held to be a scalar only when irlint
-    infers a scalar or every dim, otherwise it is not compared.
+    infers a scalar or every dim and no dims-less input of the op comes from a dynamic rank the file
+    declares (a Parameter of `shape="..."`), otherwise it is not compared. A scalar and a one-element
+    1-D shape fit each other.
 
     Why it matters:
     OpenVINO never reads declared output shapes or precisions: it re-infers them, silently. A
@@ -71,12 +74,13 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Re-export the model, or correct the port (usually a hand edit made the dims stale).
     """
     shapes = ctx.shapes
+    dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
     for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
         if layer.type not in SKIP:
-            yield from _output_mismatches(shapes, layer)
+            yield from _output_mismatches(shapes, layer, dynamic)
 
 
-def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
+def _output_mismatches(shapes: ShapeResult, layer: Layer, dynamic: frozenset[int]) -> Iterator[Finding]:
     for port in layer.outputs:
         info = shapes.output(layer, port.id)
         if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
@@ -84,9 +88,9 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer) -> Iterator[Finding]:
             yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
                           f"but the op produces {info.etype.precision}", layer.port_loc(port), layer=layer.path,
                           port=port.id)
-        elif info.shape is not None and port.shape is not None and info.shape != port.shape and (
-            len(info.shape) != len(port.shape) or any(not a.compatible(b) for a, b in zip(info.shape, port.shape))
-        ) and output_shape(layer, port, lambda i=info: i) is not None:  # no <dim>: a scalar, or a dynamic rank
+        elif info.shape is not None and port.shape is not None and info.shape != port.shape \
+                and not fits(info.shape, port.shape) \
+                and output_shape(layer, port, lambda i=info: i, dynamic) is not None:  # no <dim>: scalar, dynamic rank
             yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
                           f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
                           port=port.id)

@@ -16,6 +16,7 @@ from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo
 from irlint.shapes.dimless import output_shape
+from irlint.shapes.merge import fits
 from irlint.types import format_shape
 
 
@@ -223,10 +224,7 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
             continue
         if got.shape is None or declared.shape is None:
             continue
-        bad = len(got.shape) != len(declared.shape) or any(
-            not d.compatible(g) for g, d in zip(got.shape, declared.shape)
-        )
-        if bad:
+        if not fits(got.shape, declared.shape):
             how = "the slice" if e.sliced else "the outer input"
             yield Finding(
                 f"body {param.describe()} declares {format_shape(declared.shape)} but {how} is "
@@ -274,10 +272,8 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         inferred = ctx.shapes.output(layer, port.id)
         if inferred.shape is None:
             continue
-        bad = len(inferred.shape) != len(port.shape) or any(
-            not d.compatible(g) for g, d in zip(inferred.shape, port.shape)
-        )
-        if not bad or output_shape(layer, port, lambda i=inferred: i) is None:  # no <dim>: maybe a dynamic rank
+        # a port without <dim> may be a dynamic rank
+        if fits(inferred.shape, port.shape) or output_shape(layer, port, lambda i=inferred: i) is None:
             continue
         if e.sliced:
             how = (f"the body Result concatenated over {info.iterations} iterations "

@@ -33,6 +33,7 @@ from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.ops.base import NotComputable
+from irlint.shapes.merge import union, widen
 from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
 from irlint.types import DYNAMIC, Dim, shape_values
 
@@ -60,39 +61,6 @@ def _scalar(info: TensorInfo) -> int | None:
 def _flag(info: TensorInfo) -> bool | None:
     """The truth of a known 1-element constant, else None."""
     return scalar_flag(info.value)
-
-
-def join(a: TensorInfo, b: TensorInfo) -> TensorInfo:
-    """The least tensor description covering both (for back-edge fixed points); values are dropped."""
-    etype = a.etype if a.etype == b.etype else (a.etype or b.etype)
-    if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
-        return TensorInfo(etype, None)
-    dims = tuple(x if x == y else _hull(x, y) for x, y in zip(a.shape, b.shape))
-    return TensorInfo(etype, dims)
-
-
-def merge_branches(a: TensorInfo, b: TensorInfo) -> TensorInfo:
-    """An If output whose branch is not known: OpenVINO's union of the two branches' shapes (measured
-    with `openvino.opset8.if_op`): a dynamic rank if either is; ranks that differ give a dynamic
-    rank, or a dynamic 1-D shape when both are at most 1-D; a dim that is dynamic (or an interval) in
-    either is dynamic, equal static dims stay, different ones become the interval between them."""
-    etype = a.etype if a.etype == b.etype else None
-    if a.shape is None or b.shape is None:
-        return TensorInfo(etype, None)
-    if len(a.shape) != len(b.shape):
-        return TensorInfo(etype, (DYNAMIC,) if max(len(a.shape), len(b.shape)) <= 1 else None)
-    dims = []
-    for x, y in zip(a.shape, b.shape):
-        if not (x.is_static and y.is_static):
-            dims.append(DYNAMIC)
-        else:
-            dims.append(x if x == y else Dim(min(x.lo, y.lo), max(x.lo, y.lo)))
-    return TensorInfo(etype, tuple(dims))
-
-
-def _hull(x: Dim, y: Dim) -> Dim:
-    hi = None if x.hi is None or y.hi is None else max(x.hi, y.hi)
-    return Dim(min(x.lo, y.lo), hi) if hi is not None else DYNAMIC
 
 
 class _Inferer:
@@ -251,7 +219,8 @@ class _Inferer:
     def branching(self, graph: Graph, layer: Layer) -> None:
         """Both branches are inferred with what their port maps give their Parameters; an output is
         the taken branch's when the condition is a known constant, else the merge of both
-        (`merge_branches`, OpenVINO's reading of If)."""
+        (`irlint.shapes.merge.union`, OpenVINO's reading of If). With a constant condition the other
+        branch is recorded as not running: OpenVINO validates only the branch that runs."""
         outer = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
         flag = _flag(outer.get(0, UNKNOWN))
         produced: dict[str, dict[int, TensorInfo]] = {}
@@ -266,13 +235,17 @@ class _Inferer:
                         and res_layer.type == "Result" and res_layer.inputs):
                     outs.setdefault(e.external_port_id, self.inputs_of(b.body, res_layer)[0])
         then, other = produced.get("then", {}), produced.get("else", {})
+        if flag is not None:
+            for b in layer.branches:
+                if b.name == ("else" if flag else "then"):
+                    self.res.dead[id(b.body)] = layer
         for port in layer.outputs:
             if port.id is None:
                 continue
             if flag is not None:
                 info = (then if flag else other).get(port.id)
             elif port.id in then and port.id in other:
-                info = merge_branches(then[port.id], other[port.id])
+                info = union(then[port.id], other[port.id])
             else:
                 info = None
             if info is not None:
@@ -330,7 +303,7 @@ class _Inferer:
                 produced = self.inputs_of(body, res_layer)[0] if res_layer.inputs else UNKNOWN
                 current = params[par]
                 if produced.shape is not None and produced.shape != current.shape:
-                    widened = join(current, produced)
+                    widened = widen(current, produced)
                     if widened.shape is not None and round_no == MAX_FIXED_POINT_ROUNDS - 1:
                         # still growing: give the changing dims no upper bound, then converge
                         widened = TensorInfo(widened.etype, tuple(

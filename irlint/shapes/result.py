@@ -69,6 +69,20 @@ class ShapeResult:
     outputs: dict[object, TensorInfo] = field(default_factory=dict)  # by `port_key`
     problems: list[ShapeProblem] = field(default_factory=list)
     loops: dict[str, LoopInfo] = field(default_factory=dict)
+    # branch graphs that never run (an If with a constant condition), by id of the graph -> the If
+    dead: dict[int, Layer] = field(default_factory=dict)
+    _dead_prefixes: tuple[str, ...] | None = None
+
+    def not_running(self, path: str | None) -> str | None:
+        """For a layer path inside an If branch that never runs (at any depth), that branch's path
+        ("3/else_body"); else None. OpenVINO validates only the branch a constant condition takes."""
+        if path is None or not self.dead:
+            return None
+        if self._dead_prefixes is None:
+            self._dead_prefixes = tuple(
+                f"{layer.path}/{b.body.kind}/" for layer in self.dead.values() for b in layer.branches
+                if id(b.body) in self.dead)
+        return next((p[:-1] for p in self._dead_prefixes if path.startswith(p)), None)
 
     def output(self, layer: Layer, port_id: int | None) -> TensorInfo:
         """What `layer` produces on output port `port_id` (UNKNOWN if nothing is known)."""

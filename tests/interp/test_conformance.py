@@ -46,6 +46,8 @@ def compare(path: Path, inputs: dict[str, np.ndarray]) -> None:
 CPU_DIVERGES = {
     "loop_zero_iterations": "zero iterations: the CPU plugin's outputs are not defined (docs/semantics.md)",
     "ti_in_loop": "Add(Reshape(x_t), h_prev) on a back edge: the CPU plugin feeds the wrong h_prev (docs/semantics.md)",
+    "if_scalar_or_one": "a scalar branch of a 1-D If output: the CPU plugin returns it as [1] (docs/semantics.md)",
+    "if_scalar_or_vector": "a scalar branch of a 1-D If output: the CPU plugin returns it as [1] (docs/semantics.md)",
 }
 
 
@@ -79,6 +81,28 @@ def test_zero_iterations_follow_the_spec(tmp_path: Path) -> None:
     out = run(irlint.load(path), {"x": np.ones(3, np.float32)})
     np.testing.assert_array_equal(out["acc"], np.zeros(3, np.float32))
     assert out["scan"].shape == (0, 3)
+
+
+@pytest.mark.parametrize("name", ["if_scalar_or_one", "if_scalar_or_vector"])
+@pytest.mark.parametrize("cond", [True, False])
+def test_a_scalar_branch_keeps_its_shape(name: str, cond: bool, tmp_path: Path) -> None:
+    """The then branch gives a scalar, the else branch [1] or [4]; OpenVINO declares the If's output
+    1-D and its CPU plugin returns the scalar as [1]. irlint returns what the branch that ran gives
+    (the same value) and its shape."""
+    path = tmp_path / f"{name}.xml"
+    model = ALL[name]()
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    inputs = {**random_inputs(model), "c": np.array(cond)}
+    core = ov.Core()
+    ov_model = core.read_model(str(path))
+    want = core.compile_model(ov_model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(
+        [inputs[p.get_friendly_name()] for p in ov_model.get_parameters()])[0]
+    got = run(irlint.load(path), inputs)["y"]
+    x = inputs["x"]
+    assert got.shape == (() if cond else np.asarray(want).shape)
+    np.testing.assert_allclose(got.ravel(), np.asarray(want).ravel(), rtol=1e-5)
+    np.testing.assert_allclose(got.ravel()[0], np.maximum(x.sum(), 0) if cond else np.asarray(want).ravel()[0],
+                               rtol=1e-5)
 
 
 def test_sub_range_reads_the_spec_slices(tmp_path: Path) -> None:

@@ -111,11 +111,16 @@ def test_shapes_through_nested_loops(models: dict[str, Path]) -> None:
     ((2,), (), (DYNAMIC,)),
     ((2, 3), (2, None), (Dim.of(2), DYNAMIC)),
     ((2, 3), (5, 3), (Dim(2, 5), Dim.of(3))),
+    ((), (1,), (Dim.of(1),)),
+    ((1,), (), (Dim.of(1),)),
+    ((), (3,), (DYNAMIC,)),
+    ((), (None,), (DYNAMIC,)),
+    ((1,), (1, 1), None),
 ])
 def test_merge_follows_openvino(a, b, want) -> None:
-    """The cases measured with openvino.opset8.if_op on a non-constant condition."""
+    """The cases measured with openvino.opset8.if_op (2026.4) on a non-constant condition."""
     from irlint.ops import TensorInfo
-    from irlint.shapes.infer import merge_branches
+    from irlint.shapes.merge import union as merge_branches
 
     def info(dims):
         return TensorInfo(None, tuple(DYNAMIC if d is None else Dim.of(d) for d in dims))

@@ -21,7 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
-from tests.rules.valid_irs import loop_slices  # noqa: E402
+from tests.rules.valid_irs import (  # noqa: E402
+    if_constant_then_ranks,
+    if_scalar_or_one,
+    if_scalar_or_vector,
+    if_stale_branch,
+    loop_scalar_state,
+    loop_slices,
+    ti_scalar_state,
+)
 
 
 def _ov():
@@ -140,6 +148,25 @@ def loop_unsqueeze_dynamic_axes():
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x, axes], "loop_unsqueeze")
 
 
+def if_dead_branch_add():
+    """A constant-true If built on a dynamic-rank x and reshaped to [2,3]: the else branch, which never
+    runs, adds a [5] constant, which does not broadcast with [2,3]. OpenVINO reads, compiles and runs it."""
+    ov, ops = _ov()
+    import openvino.opset8 as ops8
+
+    x = ops.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    tx, ex = ops.parameter(ov.PartialShape.dynamic(), np.float32), ops.parameter(ov.PartialShape.dynamic(), np.float32)
+    tr = ops.result(ops.relu(tx))
+    er = ops.result(ops.add(ex, ops.constant(np.arange(5, dtype=np.float32))))
+    iff = ops8.if_op(ops.constant(np.bool_(True)))
+    iff.set_then_body(ov.Model([tr], [tx]))
+    iff.set_else_body(ov.Model([er], [ex]))
+    iff.set_input(x.output(0), tx, ex)
+    m = ov.Model([ops.result(iff.set_output(tr, er), name="y")], [x], "if_dead_branch_add")
+    m.reshape({"x": [2, 3]})
+    return m
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -254,9 +281,26 @@ CASES = [
         Edit("<dim>1</dim>", _DIMS2, (), after='element_type="boolean" shape="1, 1"'),
         Edit("<dim>1</dim>", _DIMS2, (), after='type="Result"'),
         Edit('<layer id="5"', '<layer id="5"', ("LP704",), after="<body>"))),
+    # a scalar and a one-element 1-D shape meet (docs/semantics.md, "Where two shapes meet")
+    Case("BE505", "pass-scalar-state", loop_scalar_state),
+    Case("BE505", "pass-ti-scalar-state", ti_scalar_state),
+    Case("IF804", "pass-scalar-or-one", if_scalar_or_one),
+    Case("IF804", "pass-scalar-or-vector", if_scalar_or_vector),
+    # a constant condition: OpenVINO checks only the branch that runs
+    Case("IF804", "pass-constant-ranks", if_constant_then_ranks),
+    Case("T211", "pass-stale-branch", if_stale_branch),
+    Case("T210", "fail-dead-branch", if_dead_branch_add, lambda text: _mark_line(text, 'type="Add"', "T210")),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]
+
+
+def _mark_line(text: str, needle: str, code: str) -> str:
+    """Mark the first line holding `needle`."""
+    at = text.index(needle)
+    start = text.rindex("\n", 0, at) + 1
+    indent = text[start:at][: len(text[start:at]) - len(text[start:at].lstrip())]
+    return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
 
 
 def _mark_dynamic(text: str, code: str) -> str:

@@ -300,6 +300,113 @@ def loop_growing_state():
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="grown")], [x], "loop_growing_state")
 
 
+def _ops8():
+    import openvino.opset8 as ops8
+
+    return ops8
+
+
+def loop_scalar_state():
+    """A Loop whose state Parameter is [1] while the back-edge Result gets [] (ReduceSum without
+    keep_dims): one element either way; OpenVINO keeps the Parameter [1], compiles and runs it."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    acc = ops.parameter([1], np.float32)
+    s = ops.reduce_sum(ops.add(acc, ops.constant(np.ones(1, np.float32))), ops.constant(np.array([0], np.int64)),
+                       False)
+    r = ops.result(s)
+    o = ops.result(ops.reshape(s, ops.constant(np.array([1], np.int64)), False))
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c, o], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(o.output(0), -1), name="y")], [x], "loop_scalar_state")
+
+
+def ti_scalar_state():
+    """A TensorIterator whose state Parameter is [1] while the back-edge Result gets []."""
+    ov, ops = _ov()
+    x = ops.parameter([3, 1], np.float32, name="x")
+    h = ops.parameter([1], np.float32, name="h")
+    xi = ops.parameter([1, 1], np.float32)
+    hi = ops.parameter([1], np.float32)
+    flat = ops.reshape(xi, ops.constant(np.array([1], np.int64)), False)
+    r = ops.result(ops.reduce_sum(ops.add(flat, hi), ops.constant(np.array([0], np.int64)), False))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    ti.set_merged_input(hi, h.output(0), r.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [x, h], "ti_scalar_state")
+
+
+def _if_branches(cond, x, then_build, else_build, shape):
+    """An If on `cond` whose branches both read `x` (a Parameter of `shape` each) and build one output."""
+    ov, ops = _ov()
+    tx, ex = ops.parameter(shape, np.float32), ops.parameter(shape, np.float32)
+    tr, er = ops.result(then_build(tx)), ops.result(else_build(ex))
+    iff = _ops8().if_op(cond)
+    iff.set_then_body(ov.Model([tr], [tx]))
+    iff.set_else_body(ov.Model([er], [ex]))
+    iff.set_input(x.output(0), tx, ex)
+    return iff.set_output(tr, er)
+
+
+def _reduce(keep: bool):
+    ops = _ov()[1]
+    return lambda t: ops.reduce_sum(t, ops.constant(np.array([0], np.int64)), keep)
+
+
+def if_scalar_or_one():
+    """An If on a runtime condition whose branches give [] and [1]: OpenVINO's output is [1]."""
+    ov, ops = _ov()
+    c, x = ops.parameter([], np.bool_, name="c"), ops.parameter([4], np.float32, name="x")
+    out = _if_branches(c, x, _reduce(False), _reduce(True), [4])
+    return ov.Model([ops.result(ops.relu(out), name="y")], [c, x], "if_scalar_or_one")
+
+
+def if_scalar_or_vector():
+    """An If on a runtime condition whose branches give [] and [4]: OpenVINO's output is [?]."""
+    ov, ops = _ov()
+    c, x = ops.parameter([], np.bool_, name="c"), ops.parameter([4], np.float32, name="x")
+    out = _if_branches(c, x, _reduce(False), ops.relu, [4])
+    return ov.Model([ops.result(ops.relu(out), name="y")], [c, x], "if_scalar_or_vector")
+
+
+def _if_constant_ranks(flag: bool):
+    ov, ops = _ov()
+    x = ops.parameter([2, 3], np.float32, name="x")
+    out = _if_branches(ops.constant(np.bool_(flag)), x, ops.relu,
+                       lambda t: ops.reshape(t, ops.constant(np.array([6], np.int64)), False), [2, 3])
+    return ov.Model([ops.result(out, name="y")], [x], f"if_constant_{'then' if flag else 'else'}")
+
+
+def if_constant_then_ranks():
+    """A constant-true If whose branches give [2,3] and [6]: OpenVINO checks only the then branch."""
+    return _if_constant_ranks(True)
+
+
+def if_constant_else_ranks():
+    """The same with a constant-false condition: the output is the else branch's [6]."""
+    return _if_constant_ranks(False)
+
+
+def if_stale_branch(flag: bool = True):
+    """Built on a dynamic-rank x, then reshaped to [32,40,10]: OpenVINO validates only the branch a
+    constant condition takes, so the other keeps its Parameter of shape "..." and ports without dims."""
+    ov, ops = _ov()
+    x = ops.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    out = _if_branches(ops.constant(np.bool_(flag)), x, ops.relu,
+                       lambda t: ops.multiply(ops.sigmoid(t), ops.constant(np.float32(2))), ov.PartialShape.dynamic())
+    m = ov.Model([ops.result(ops.relu(out), name="y")], [x], "if_stale_branch")
+    m.reshape({"x": [32, 40, 10]})
+    return m
+
+
+def if_stale_else_branch():
+    return if_stale_branch(False)
+
+
 def onnx_loop(tmp: Path):
     """An ONNX Loop (trip count M, cond, a carried sum and a scan output) through openvino.convert_model."""
     import onnx
@@ -370,6 +477,8 @@ ALL: dict[str, Callable] = {
         loop_zero_iterations, loop_scan_axis1, loop_sliced_input, loop_in_ti, ti_in_loop, loop_in_loop,
         loop_growing_state, loop_sliced_reversed, loop_sliced_reversed_fewer_iterations, loop_sliced_part_size_2,
         loop_sliced_reversed_part_size_2, loop_sliced_different_lengths,
+        loop_scalar_state, ti_scalar_state, if_scalar_or_one, if_scalar_or_vector,
+        if_constant_then_ranks, if_constant_else_ranks, if_stale_branch, if_stale_else_branch,
     )
 }
 ONNX: dict[str, Callable] = {"onnx_loop": onnx_loop, "onnx_scan": onnx_scan}
