@@ -270,3 +270,42 @@ def branch_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                               f"its {b.name}_port_map", p.loc, layer=p.path,
                               related=((Related(where, f"the {b.name}_port_map"),) if where else ()),
                               hint="OpenVINO runs the branch with zeros in this Parameter")
+
+
+@rule("IF820", "if-branch-result-mapped-twice", types=IF)
+def branch_result_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """One branch Result is mapped to two output ports of the If.
+
+    What it checks:
+    Within `<then_port_map>` and within `<else_port_map>`, no two `<output>` entries name the same
+    `internal_layer_id`.
+
+    Why it matters:
+    OpenVINO associates each branch Result with exactly one If output and refuses the model at read
+    ("Incorrect associating in body! Result 0 is already associated with another output!"). A Loop
+    or TensorIterator may map one body Result to several outputs; an If may not.
+
+    Example:
+    ```xml
+    <output external_port_id="3" internal_layer_id="3"/>
+    <output external_port_id="4" internal_layer_id="3"/>   <!-- Result 3 again -->
+    ```
+
+    How to fix:
+    Give the second output a Result of its own in the branch (two Results may read the same value).
+    """
+    for b in layer.branches:
+        first: dict[int, PortMapEntry] = {}
+        for e in b.port_map:
+            if e.direction != "output" or e.internal_layer_id is None:
+                continue
+            seen = first.setdefault(e.internal_layer_id, e)
+            if seen is e:
+                continue
+            res = b.body.layer(e.internal_layer_id)
+            what = res.describe() if res is not None else f"layer {e.internal_layer_id}"
+            yield Finding(f"{b.name}_port_map of {layer.describe()} maps {b.name} {what} to output port "
+                          f"{e.external_port_id} as well as to port {seen.external_port_id}",
+                          e.loc, layer=layer.path, port=e.external_port_id,
+                          related=(Related(seen.loc, "the first entry mapping it"),),
+                          hint="give each If output a Result of its own in the branch")

@@ -65,6 +65,7 @@ REJECTED_AT_READ_IF = [
     ("IF801/fail.xml", "node index is out of range"),
     ("IF802/fail.xml", "unordered_map::at"),
     ("IF803/fail.xml", "Output 0 is not associated with results in else_body"),
+    ("IF820/fail.xml", "Result 0 is already associated with another output"),
 ]
 
 
