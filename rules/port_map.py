@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
-from irlint.diagnostics import Related
+from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
+from irlint.types import Dim
 
 LOOP_PURPOSES = {"input": "current_iteration", "output": "execution_condition"}
 
@@ -235,10 +237,16 @@ def body_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     """A body Parameter is fed by no port_map input entry (and, for a Loop, is not current_iteration).
 
     What it checks:
-    Every Parameter of the body appears in exactly one `<input>` entry.
+    Every Parameter of the body appears in an `<input>` entry. An error when a layer of the body
+    reads the Parameter; a warning when nothing does.
 
     Why it matters:
-    The Parameter has no value on the first iteration; OpenVINO rejects the body.
+    The Parameter has no value. OpenVINO reads, compiles and runs such a model without a word, and
+    its CPU plugin gives the Parameter zeros in every iteration (measured on a Loop and a
+    TensorIterator: a body adding 1000 times the Parameter adds nothing), so a body that reads it
+    computes something else than the model says; irlint's interpreter refuses to run it. A Parameter
+    that nothing reads is only dead weight: a Loop built without a current_iteration port keeps the
+    Parameter meant for the iteration number this way.
 
     Example:
     ```xml
@@ -246,16 +254,36 @@ def body_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     ```
 
     How to fix:
-    Add an `<input>` entry from the outer port that provides its (initial) value.
+    Add an `<input>` entry from the outer port that provides its (initial) value; for a Loop's
+    iteration number, an `<input external_port_id="-1" internal_layer_id="4"
+    purpose="current_iteration"/>` entry; or remove a Parameter that nothing reads.
     """
     if layer.body is None:
         return
     fed = [e.internal_layer_id for e in layer.port_map if e.direction == "input"]
+    idx = ctx.index(layer.body)
+    where = (Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()
     for p in layer.body.parameters():
-        if p.id is not None and p.id not in fed:
-            yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry",
-                          p.loc, layer=p.path,
-                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+        if p.id is None or p.id in fed:
+            continue
+        if idx.users(p):
+            yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry, and the "
+                          "body reads it: OpenVINO runs the model and its CPU plugin gives the Parameter zeros",
+                          p.loc, layer=p.path, related=where, hint=_not_fed_hint(layer, p))
+        else:
+            yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry (nothing "
+                          "reads it)", p.loc, layer=p.path, related=where, severity=Severity.WARNING,
+                          hint=_not_fed_hint(layer, p) + ", or remove it")
+
+
+def _not_fed_hint(layer: Layer, p: Layer) -> str:
+    """A Loop's integer Parameter of at most one element is most likely its lost iteration number."""
+    et, shape = declared_info(p).etype, declared_info(p).shape
+    if layer.type == "Loop" and et is not None and et.name in ("i32", "i64") and shape is not None \
+            and len(shape) <= 1 and all(d.compatible(Dim.of(1)) for d in shape):
+        return (f"if it is the iteration number, add <input external_port_id=\"-1\" internal_layer_id=\"{p.id}\" "
+                "purpose=\"current_iteration\"/>")
+    return "add the <input> entry that feeds it"
 
 
 @rule("PM408", "body-parameter-fed-twice", types=CONTROL_FLOW)

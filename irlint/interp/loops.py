@@ -88,6 +88,7 @@ def loop_code(layer: Layer) -> LoopCode:
     cur = plan.current_iteration
     sliced = {pe.body_layer for pe in plan.sliced_inputs}
     state = {pe.body_layer for pe in plan.state_inputs}
+    read = {e.from_layer for e in layer.body.edges}
     fed = []
     for p in body.param_layers:
         if cur is not None and p.id == cur.body_layer:
@@ -96,8 +97,10 @@ def loop_code(layer: Layer) -> LoopCode:
             how = FROM_SLICE
         elif p.id in state:
             how = FROM_STATE
-        else:
+        elif p.id in read:
             how = UNFED
+        else:
+            continue  # fed by nothing and read by nothing: PM407 warns, the body runs without it
         fed.append((p, body.params.get(p.id), how))
     cur_decl = declared_info(layer.body.layer(cur.body_layer)) if cur is not None else None  # type: ignore[arg-type]
     cur_dtype = cur_decl.etype.dtype if cur_decl is not None and cur_decl.etype is not None else None

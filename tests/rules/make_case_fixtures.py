@@ -167,6 +167,26 @@ def if_dead_branch_add():
     return m
 
 
+def loop_without_current_iteration(read: bool):
+    """A Loop built with `set_special_body_ports([-1, 1])` (no current_iteration) whose body keeps the
+    Parameter meant for the iteration number, nothing feeding it; `read`: the body adds it to the
+    state. OpenVINO reads, compiles and runs both; the CPU plugin gives the Parameter zeros."""
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    acc = ops.parameter([3], np.float32)
+    it = ops.parameter([], np.int64, name="iter")
+    nxt = ops.add(acc, ops.constant(np.ones(3, np.float32)))
+    if read:
+        nxt = ops.add(nxt, ops.convert(it, np.float32))
+    r = ops.result(nxt)
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(4)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [acc, it]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_without_iteration")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -290,6 +310,11 @@ CASES = [
     Case("IF804", "pass-constant-ranks", if_constant_then_ranks),
     Case("T211", "pass-stale-branch", if_stale_branch),
     Case("T210", "fail-dead-branch", if_dead_branch_add, lambda text: _mark_line(text, 'type="Add"', "T210")),
+    # an unfed body Parameter: an error when the body reads it, a warning when nothing does
+    Case("PM407", "fail-read", lambda: loop_without_current_iteration(True),
+         lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
+    Case("PM407", "fail-unused", lambda: loop_without_current_iteration(False),
+         lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]
