@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 
@@ -221,7 +222,7 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
                           layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
 
 
-LP706 = declared("LP706", "loop-slicing-attributes-rejected", """\
+LP706 = replace(declared("LP706", "loop-slicing-attributes-rejected", """\
 A Loop port_map entry whose slicing attributes OpenVINO rejects (never reported).
 
 What it checks:
@@ -242,7 +243,7 @@ Example:
 
 How to fix:
 Nothing to fix.
-""")
+"""), pack=__name__)  # a rule of this pack, without a check
 
 
 @rule("LP709", "loop-slice-range-ignored", severity="warning", types=("Loop",), uses_shapes=True)
@@ -356,3 +357,125 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
                           f"port {sl.entry.external_port_id}; irlint stops after the last slice, OpenVINO's CPU plugin "
                           "fails at inference (\"Check 'iter >= 0 && iter < iter_count' failed\")", sl.entry.loc,
                           layer=layer.path, port=sl.entry.external_port_id)
+
+
+def _scalar(info: TensorInfo, allowed: tuple) -> int | None:
+    """The constant in a 1-element port of an allowed type (else None: unknown, or LP701/LP702's)."""
+    v = info.value
+    if v is None or info.etype not in allowed or np.asarray(v).size != 1:
+        return None
+    return int(np.asarray(v).reshape(-1)[0])
+
+
+def _trip(info) -> int | None:  # type: ignore[no-untyped-def]
+    return _scalar(info.trip_count, (I32, I64))
+
+
+def _start(info) -> int | None:  # type: ignore[no-untyped-def]
+    return _scalar(info.condition, (BOOL,))
+
+
+def _zero_runs(info) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
+    """(may run zero times, surely runs zero times because a constant says so) for a Loop's LoopInfo."""
+    trip, start = _trip(info), _start(info)
+    never = trip == 0 or start == 0
+    return never or trip is None or start is None, never
+
+
+@rule("LP710", "loop-zero-iteration-output-undefined", severity="warning", types=("Loop",), uses_shapes=True)
+def zero_iteration_output_undefined(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A last-value output of a Loop that may run zero times has no value then.
+
+    What it checks:
+    Loops whose trip count or execution condition (input ports 0 and 1) is not a known constant,
+    or is a constant 0 trip count: each last-value output (an `<output>` entry without `axis`) whose
+    body Result no back edge feeds back into a merged input.
+
+    Why it matters:
+    After zero iterations a last-value output is the initial value of the merged input its Result
+    feeds back to (irlint, and OpenVINO's CPU plugin alike); without one it has no value. OpenVINO's
+    CPU plugin then returns uninitialised memory (measured: zeros, denormal garbage, or the previous
+    inference's value); irlint returns zeros and warns at run time. A constant-false execution
+    condition is not reported: OpenVINO's core then declares the output empty, and irlint and the
+    CPU plugin return it so.
+
+    Example:
+    ```xml
+    <output external_port_id="4" internal_layer_id="7"/>   <!-- Result 7 = x * 2, no back edge -->
+    ```
+
+    How to fix:
+    Feed the value back through a merged input whose initial value says what zero iterations give,
+    or make sure the Loop runs at least once.
+    """
+    info = ctx.shapes.loop(layer)
+    if info is None or _start(info) == 0:
+        return
+    may, _never = _zero_runs(info)
+    if not may:
+        return
+    plan = info.plan
+    for pe in plan.of(EntryKind.LAST_VALUE_OUTPUT):
+        if plan.fed_back_from(pe.body_layer) is not None:
+            continue
+        why = ("its trip count is 0" if _trip(info) == 0
+               else "its trip count or execution condition is only known at run time")
+        yield Finding(f"output port {pe.port} of {layer.describe()} has no value when the Loop runs zero times "
+                      f"({why}): no back edge feeds its body Result into a merged input; OpenVINO's CPU plugin then "
+                      "returns uninitialised memory (measured: zeros, denormal garbage, or the previous inference's "
+                      "value)",
+                      pe.entry.loc, layer=layer.path, port=pe.port,
+                      hint="feed the value back through a merged input whose initial value is the zero-iteration "
+                           "answer")
+
+
+@rule("LP711", "loop-zero-iterations-refused", severity="warning", types=("Loop",), uses_shapes=True)
+def zero_iterations_refused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop that never runs (a constant trip count 0 or false condition) and that OpenVINO's CPU plugin refuses.
+
+    What it checks:
+    A Loop whose trip count is the constant 0 or whose execution condition is the constant false,
+    when all its inputs are constants, or when it has a concatenated output.
+
+    Why it matters:
+    The model is valid (OpenVINO's core reads it and infers its shapes; irlint runs it: zero
+    iterations), but OpenVINO's CPU plugin does not compile it (measured on 2026.4): with constant
+    inputs its constant folding runs the core's reference, which refuses ("Zero count of iteration
+    not supported"); with a concatenated output a constant trip count 0 crashes the process
+    (SIGFPE) and a constant false condition is refused ("Shape mismatch for tensor iterator port").
+
+    Example:
+    ```xml
+    trip count Const 0, <output axis="0" .../>
+    ```
+
+    How to fix:
+    Remove the Loop (its outputs are known: the merged inputs' initial values and empty
+    concatenations), or compute the trip count at run time.
+    """
+    info = ctx.shapes.loop(layer)
+    if info is None:
+        return
+    _may, never = _zero_runs(info)
+    if not never:
+        return
+    false_start = _start(info) == 0
+    port = 1 if false_start else 0
+    what = "its execution condition is the constant false" if false_start else "its trip count is the constant 0"
+    constant = all(ctx.shapes.output(src, e.from_port).value is not None
+                   for p in layer.inputs
+                   if (e := ctx.index(graph).source(layer.id, p.id)) is not None
+                   and (src := graph.layer(e.from_layer)) is not None)
+    if constant:
+        refusal = "refuses to compile it: all its inputs are constants, and constant folding runs the core's " \
+                  "reference (\"Zero count of iteration not supported\")"
+    elif info.plan.of(EntryKind.CONCAT_OUTPUT):
+        refusal = ("refuses to compile it (\"Shape mismatch for tensor iterator port\")" if false_start else
+                   "crashes the process compiling it (SIGFPE)") + ": it has a concatenated output"
+    else:
+        return
+    p = layer.input(port)
+    yield Finding(f"{layer.describe()} never runs ({what}); OpenVINO's CPU plugin {refusal}",
+                  layer.port_loc(p) if p else layer.loc, layer=layer.path, port=port,
+                  hint="remove the Loop: zero iterations give the merged inputs' initial values and empty "
+                       "concatenations")

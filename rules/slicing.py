@@ -347,3 +347,43 @@ def _ranges(first: int, count: int, step: int) -> str:
     if count > 3:
         text += f", ..., {first + (count - 1) * step}"
     return text + ("" if abs(step) == 1 else f" (parts of {abs(step)})")
+
+
+@rule("SL608", "concatenated-part-not-stride", severity="warning", types=("Loop",), uses_shapes=True)
+def concatenated_part_not_stride(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop concatenates a body value whose length on the axis is not |stride| (the CPU plugin refuses it).
+
+    What it checks:
+    For each concatenated output of a Loop, the body Result's length along `axis` against the
+    entry's |stride| (1 unless written).
+
+    Why it matters:
+    The model is valid: OpenVINO's core and irlint join every iteration's value whatever its
+    length. OpenVINO's CPU plugin takes |stride| elements per iteration and refuses other lengths:
+    at compile time when the shapes are static ("Shape mismatch for tensor iterator port"), at
+    inference otherwise ("TensorIterator (Loop) has incorrect output shape[axis] after iteration for
+    concatenation. 1 is expected, but actual: 4").
+
+    Example:
+    ```xml
+    <output axis="0" external_port_id="3" internal_layer_id="5"/>   <!-- Result 5 is [4,1] -->
+    ```
+
+    How to fix:
+    Concatenate along an axis where the value has length 1 and reshape after the Loop.
+    """
+    info = _loop(ctx, layer)
+    for sl in info.slicing if info else ():
+        if sl.entry.direction != "output" or sl.axis is None or sl.outer.shape is None:
+            continue
+        shape = sl.outer.shape or ()
+        d = shape[sl.axis] if shape else None
+        length = 1 if d is None else d.value
+        stride = abs(sl.entry.stride) if sl.entry.stride is not None else 1
+        if length is None or length == stride or stride == 0:
+            continue
+        yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: the body Result has {length} elements along axis "
+                      f"{sl.axis}, the stride is {stride}; OpenVINO's CPU plugin refuses to concatenate it (\"Shape "
+                      "mismatch for tensor iterator port\"), its core and irlint join the values",
+                      sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                      hint="concatenate along an axis where the value has length 1 and reshape after the Loop")

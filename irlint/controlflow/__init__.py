@@ -14,7 +14,12 @@ rules — asks this package instead of reading `port_map`/`back_edges` on its ow
   zero-iteration values) and which iteration produced a given element of an output.
 """
 
-from irlint.controlflow.assembly import concat_order, iteration_of_output_element, zero_iteration_source
+from irlint.controlflow.assembly import (
+    concat_order,
+    iteration_of_output_element,
+    never_run_shape,
+    zero_iteration_source,
+)
 from irlint.controlflow.bound import IterationBound, iteration_bound, refine_with_body_condition
 from irlint.controlflow.plan import CONTROL_FLOW, EntryKind, LoopPlan, PlanEntry, loop_plan
 from irlint.controlflow.readings import (
@@ -50,6 +55,7 @@ __all__ = [
     "iteration_value",
     "iteration_values",
     "loop_plan",
+    "never_run_shape",
     "refine_with_body_condition",
     "resolve",
     "resolve_entry",

@@ -32,6 +32,7 @@ from irlint.controlflow import (
     SliceError,
     SliceSpec,
     iteration_bound,
+    never_run_shape,
     resolve_entry,
     scalar_flag,
     scalar_value,
@@ -67,6 +68,7 @@ from irlint.interp.quiet import restore, silence
 from irlint.interp.schedule import Step
 from irlint.interp.state import STATEFUL, State, Variables, assigns_of
 from irlint.ir.declared import declared_info
+from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo
@@ -198,6 +200,7 @@ class _Executor:
     def __init__(self, model: Model, options: Options, events: bool, listener: Listener | None = None,
                  state: State | None = None, plain: bool = True) -> None:
         self.model = model
+        self.constant_conditions: dict[str, bool] = {}  # Loop path -> its entry condition is a Const
         self.variables = Variables(model, state)
         self.options = options
         self.consts: dict[str, np.ndarray] = {}
@@ -682,6 +685,7 @@ class _Executor:
         else:
             keep_state = self.listening
         run = LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
+        run.entry_false = first is False
         if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
@@ -699,6 +703,7 @@ class _Executor:
         layer = code.layer
         assert layer.body is not None
         result: dict[int, np.ndarray] = {}
+        never = run.entry_false and self.never_runs(layer)
         for pe, _slot in code.outputs:
             port = pe.port
             assert port is not None
@@ -708,17 +713,57 @@ class _Executor:
             elif port in run.last:
                 result[port] = run.last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
-                target = zero_iteration_source(code.plan, pe)
-                if target is None or target not in run.state:
-                    raise ExecutionError(f"{layer.describe()}: output port {port} has no value after zero iterations",
-                                         layer)
-                result[port] = run.state[target]
+                result[port] = self.zero_iteration_value(run, pe, warn=not never)
+        if never:
+            for pe, _slot in code.outputs:  # as OpenVINO's core declares them (docs/semantics.md)
+                v = result[pe.port]  # type: ignore[index]
+                shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
+                result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
         if run.short_slices and run.exhausted and k == run.limit:
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: stopped after {k} iterations with the body condition still true: "
                 f"{run.short_slices}; OpenVINO's CPU plugin fails here (\"Check 'iter >= 0 && iter < iter_count' "
                 "failed\")"), stacklevel=2)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
+
+    def zero_iteration_value(self, run: LoopRun, pe: PlanEntry, warn: bool = True) -> np.ndarray:
+        """A last-value output after zero iterations: the initial value of the merged input its Result
+        feeds back to; without one, zeros of the Result's declared shape (its dynamic dims 0), with a
+        warning: OpenVINO's CPU plugin returns uninitialised memory there."""
+        layer = run.code.layer
+        target = zero_iteration_source(run.code.plan, pe)
+        if target is not None and target in run.state:
+            return run.state[target]
+        res = layer.body.layer(pe.body_layer) if layer.body is not None else None
+        port = res.inputs[0] if res is not None and res.inputs else None
+        out = layer.output(pe.port)
+        shape = out.shape if out is not None and out.shape is not None else port.shape if port is not None else None
+        etype = (out.precision if out is not None and out.precision is not None
+                 else port.precision if port is not None else None)
+        if shape is None or etype is None or etype.dtype is None:
+            raise ExecutionError(f"{layer.describe()}: output port {pe.port} has no value after zero iterations "
+                                 "and no declared shape to give it one", layer)
+        if warn:
+            warnings.warn(DepartureWarning(
+                f"{layer.describe()}: output port {pe.port} has no value after zero iterations (no merged input "
+                "feeds it): irlint gives zeros; OpenVINO's CPU plugin returns uninitialised memory (measured: "
+                "zeros, denormal garbage, or the previous inference's value)"), stacklevel=2)
+        return np.zeros([d.value if d.value is not None else 0 for d in shape], etype.dtype)
+
+    def never_runs(self, layer: Layer) -> bool:
+        """True for a Loop whose execution condition (input port 1) comes from a Const: run zero times,
+        its outputs take the shapes OpenVINO's core declares for it."""
+        got = self.constant_conditions.get(layer.path)
+        if got is None:
+            got = False
+            for graph in self.model.graphs():
+                if any(la is layer for la in graph.layers):
+                    edge = GraphIndex.build(graph).source(layer.id, CONDITION_PORT)
+                    src = graph.layer(edge.from_layer) if edge is not None else None
+                    got = src is not None and src.type == "Const"
+                    break
+            self.constant_conditions[layer.path] = got
+        return got
 
     def slices(self, layer: Layer, sliced: Sequence[PlanEntry], outer: Mapping[int | None, np.ndarray]
                ) -> tuple[dict[int | None, tuple[np.ndarray, int, SliceSpec]], list[tuple[int, str]]]:

@@ -409,8 +409,9 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("buffers", "code", "concats", "cur_slots", "events", "exhausted", "fills", "finals", "iterations",
-                 "last", "limit", "parts", "projected", "reads", "short_slices", "slices", "state", "unbounded")
+    __slots__ = ("buffers", "code", "concats", "cur_slots", "entry_false", "events", "exhausted", "fills", "finals",
+                 "iterations", "last", "limit", "parts", "projected", "reads", "short_slices", "slices", "state",
+                 "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -441,6 +442,7 @@ class LoopRun:
         # condition true, so the slices, not the condition, ended the loop.
         self.short_slices: str | None = None
         self.exhausted = False
+        self.entry_false = False  # a Loop's execution condition (input port 1) was false
 
     def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0
               ) -> np.ndarray | None:

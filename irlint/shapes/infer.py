@@ -20,6 +20,7 @@ from irlint.controlflow import (
     SliceError,
     iteration_bound,
     loop_plan,
+    never_run_shape,
     refine_with_body_condition,
     resolve,
     resolve_entry,
@@ -379,6 +380,11 @@ class _Inferer:
                 outs[entry.external_port_id] = self.concatenated(produced, entry, info, sl)
             else:
                 outs[entry.external_port_id] = TensorInfo(produced.etype, produced.shape)
+            if info.plan.is_loop and _flag(info.condition) is False:  # as OpenVINO's core declares it
+                out = outs[entry.external_port_id]
+                static = out.shape is not None and all(d.is_static for d in out.shape)
+                outs[entry.external_port_id] = TensorInfo(out.etype, never_run_shape(
+                    pe.kind is EntryKind.CONCAT_OUTPUT, out.shape, Dim.of(0), static))
         for port in layer.outputs:
             if port.id in outs:
                 self.res.outputs[port_key(layer, port.id)] = outs[port.id]

@@ -251,6 +251,76 @@ def _rank2_edits(precision: str, code: str, port: int) -> tuple[Edit, ...]:
 
 
 _DIMS2 = "<dim>1</dim><dim>1</dim>"
+def zero_loop(trip: int | None, *, unmerged: bool = False, concat: bool = True, length: int = 1, start=True):
+    """A Loop summing x into a merged state (initial value 7s), with a concatenated output of the state
+    (`length` copies along axis 0 per iteration) and, with `unmerged`, a last-value output x * 2 that no
+    back edge feeds; `trip` None makes the trip count a Parameter, `start` None the execution condition."""
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    xb, acc = ops.parameter([3], np.float32), ops.parameter([3], np.float32)
+    nxt = ops.add(acc, xb)
+    r, c = ops.result(nxt), ops.result(ops.constant(np.bool_(True)))
+    part = ops.unsqueeze(nxt, ops.constant(np.array([0], np.int64)))
+    scan = ops.result(ops.concat([part] * length, 0) if length > 1 else part)
+    y = ops.result(ops.multiply(xb, ops.constant(np.float32(2))))
+    params = [x]
+    if trip is None:
+        count = ops.parameter([], np.int64, name="trip")
+        params.append(count)
+    else:
+        count = ops.constant(np.int64(trip))
+    if start is None:
+        first = ops.parameter([], np.bool_, name="start")
+        params.append(first)
+    else:
+        first = ops.constant(np.bool_(start))
+    loop = ops.loop(count, first)
+    loop.set_function(ov.Model([r, c] + ([y] if unmerged else []) + ([scan] if concat else []), [acc, xb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, ops.constant(np.full(3, 7, np.float32)).output(0), r.output(0))
+    loop.set_invariant_input(xb, x.output(0))
+    outs = [ops.result(loop.get_iter_value(r.output(0), -1), name="acc")]
+    if unmerged:
+        outs.append(ops.result(loop.get_iter_value(y.output(0), -1), name="y"))
+    if concat:
+        outs.append(ops.result(loop.get_concatenated_slices(scan.output(0), 0, 1, 1, -1, 0), name="scan"))
+    return ov.Model(outs, params, "zero_loop")
+
+
+def _mark_picked(code: str, pick: Callable[[list[str]], int]) -> Callable[[str], str]:
+    """Mark the line `pick` chooses among the file's lines."""
+    def edit(text: str) -> str:
+        lines = text.split("\n")
+        n = pick(lines)
+        indent = lines[n][: len(lines[n]) - len(lines[n].lstrip())]
+        lines.insert(n, f"{indent}<!-- expect: {code} -->")
+        return "\n".join(lines)
+    return edit
+
+
+def _entry_of(port_name: str) -> Callable[[list[str]], int]:
+    """The port_map <output> entry whose external port is the Loop output port named `port_name`."""
+    def pick(lines: list[str]) -> int:
+        loop = next(i for i, line in enumerate(lines) if 'type="Loop"' in line)
+        port = next(line for line in lines[loop:] if f'names="{port_name}"' in line or f'name="{port_name}"' in line)
+        pid = port.split('port id="')[1].split('"')[0] if 'port id="' in port else None
+        return next(i for i, line in enumerate(lines) if i > loop and "<output " in line
+                    and f'external_port_id="{pid}"' in line)
+    return pick
+
+
+def _loop_input_port(port: int) -> Callable[[list[str]], int]:
+    def pick(lines: list[str]) -> int:
+        loop = next(i for i, line in enumerate(lines) if 'type="Loop"' in line)
+        start = next(i for i, line in enumerate(lines) if i > loop and line.strip() == "<input>")
+        return next(i for i, line in enumerate(lines) if i > start and f'<port id="{port}"' in line)
+    return pick
+
+
+def _concat_entry(lines: list[str]) -> int:
+    return next(i for i, line in enumerate(lines) if '<output axis="0"' in line)
+
+
 CASES = [
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
@@ -315,6 +385,13 @@ CASES = [
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
     Case("PM407", "fail-unused", lambda: loop_without_current_iteration(False),
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
+    # Loops that may run, or surely run, zero times; a Loop concatenating values of length 4
+    Case("LP710", "fail", lambda: zero_loop(None, unmerged=True), _mark_picked("LP710", _entry_of("y"))),
+    Case("LP710", "pass", lambda: zero_loop(None)),
+    Case("LP711", "fail", lambda: zero_loop(0), _mark_picked("LP711", _loop_input_port(0))),
+    Case("LP711", "pass", lambda: zero_loop(0, concat=False)),
+    Case("SL608", "fail", lambda: zero_loop(3, length=4), _mark_picked("SL608", _concat_entry)),
+    Case("SL608", "pass", lambda: zero_loop(3)),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

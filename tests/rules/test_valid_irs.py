@@ -21,11 +21,15 @@ def findings(path: Path) -> list[str]:
     return [f"{d.loc.line}: {d.code} {d.message}" for d in irlint.check(path) if d.severity is not Severity.INFO]
 
 
+# Valid IRs that OpenVINO's CPU plugin cannot run, with the warning that says so.
+WARNED = {"loop_zero_iterations": ["LP711"]}  # a constant trip count 0 with a concatenated output: SIGFPE
+
+
 @pytest.mark.parametrize("name", sorted(ALL))
 def test_openvino_irs_are_clean(name: str, tmp_path: Path) -> None:
     path = tmp_path / f"{name}.xml"
     ov.save_model(ALL[name](), str(path), compress_to_fp16=False)
-    assert findings(path) == []
+    assert [f.split()[1] for f in findings(path)] == WARNED.get(name, [])
 
 
 @pytest.mark.parametrize("name", sorted(ONNX))
