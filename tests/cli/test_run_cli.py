@@ -153,3 +153,14 @@ def test_progress_line_keeps_batches_short(monkeypatch: pytest.MonkeyPatch) -> N
     alone = run_cmd._Progress(None)
     clock[0] += run_cmd.BATCH_SECONDS / 100
     assert alone.batches(loop, ((), (0,)), (FRESH,))(0, ten, ()) == 1 and alone.top["3"] == (loop, 10)
+
+
+def test_run_says_where_the_cpu_plugin_departs_and_still_runs(tmp_path: Path) -> None:
+    # LP710's fixture: an output no back edge feeds, after zero iterations (trip count 0 from a Parameter)
+    model = Path(__file__).resolve().parents[1] / "rules" / "fixtures" / "LP710" / "fail.xml"
+    np.save(tmp_path / "x.npy", np.array([1, 2, 3], np.float32))
+    np.save(tmp_path / "trip.npy", np.int64(0))
+    res = cli("run", str(model), f"x={tmp_path / 'x.npy'}", f"trip={tmp_path / 'trip.npy'}")
+    assert res.returncode == 0, res.stderr
+    assert "warning: " in res.stderr and "uninitialised memory" in res.stderr and "Traceback" not in res.stderr
+    assert "DepartureWarning" not in res.stderr

@@ -230,6 +230,40 @@ def loop_sliced_different_lengths():
     return loop_slices(trip=4, second=4)
 
 
+def ti_if_ti():
+    """A TensorIterator whose body reaches another TensorIterator through an If: OpenVINO refuses a TI
+    directly in a TI (G120), but reads, compiles and runs this one (measured on 2026.4)."""
+    ov, ops = _ov()
+    import openvino.opset8 as ops8
+
+    x = ops.parameter([2, 3, 2], np.float32, name="X")
+    xo = ops.parameter([1, 3, 2], np.float32)
+    rows = ops.reshape(xo, ops.constant(np.array([3, 2], np.int64)), False)
+    cond = ops.greater(ops.reduce_sum(rows, ops.constant(np.array([0, 1], np.int64)), False),
+                       ops.constant(np.float32(0)))
+    tp, ep = ops.parameter([3, 2], np.float32), ops.parameter([3, 2], np.float32)
+    xi = ops.parameter([1, 2], np.float32)
+    ri = ops.result(ops.relu(xi))
+    inner = ops.tensor_iterator()
+    inner.set_body(ov.Model([ri], [xi]))
+    inner.set_sliced_input(xi, tp.output(0), 0, 1, 1, -1, 0)
+    then_r = ops.result(inner.get_iter_value(ri.output(0), -1))
+    else_r = ops.result(ops.negative(ops.slice(ep, ops.constant(np.array([0], np.int64)),
+                                               ops.constant(np.array([1], np.int64)),
+                                               ops.constant(np.array([1], np.int64)))))
+    branch = ops8.if_op(cond.output(0))
+    branch.set_then_body(ov.Model([then_r], [tp]))
+    branch.set_else_body(ov.Model([else_r], [ep]))
+    branch.set_input(rows.output(0), tp, ep)
+    ro = ops.result(branch.set_output(then_r, else_r))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ro], [xo]))
+    ti.set_sliced_input(xo, x.output(0), 0, 1, 1, -1, 0)
+    outs = [ops.result(ti.get_iter_value(ro.output(0), -1), name="last"),
+            ops.result(ti.get_concatenated_slices(ro.output(0), 0, 1, 1, -1, 0), name="all")]
+    return ov.Model(outs, [x], "ti_if_ti")
+
+
 def loop_in_ti():
     import sys
 
@@ -476,7 +510,7 @@ ALL: dict[str, Callable] = {
         loop_for, loop_for_i32_one_element, loop_while, loop_do_while, loop_for_with_condition,
         loop_zero_iterations, loop_scan_axis1, loop_sliced_input, loop_in_ti, ti_in_loop, loop_in_loop,
         loop_growing_state, loop_sliced_reversed, loop_sliced_reversed_fewer_iterations, loop_sliced_part_size_2,
-        loop_sliced_reversed_part_size_2, loop_sliced_different_lengths,
+        loop_sliced_reversed_part_size_2, loop_sliced_different_lengths, ti_if_ti,
         loop_scalar_state, ti_scalar_state, if_scalar_or_one, if_scalar_or_vector,
         if_constant_then_ranks, if_constant_else_ranks, if_stale_branch, if_stale_else_branch,
     )
