@@ -319,6 +319,8 @@ def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     start = info.condition.value
     if trip is None or cond is None or np.asarray(trip).size != 1 or np.asarray(cond).size != 1:
         return
+    if any(sl.entry.direction == "input" and sl.spec is not None for sl in info.slicing):
+        return  # its slices end it (LP708 says that OpenVINO's CPU plugin fails there instead)
     if int(np.asarray(trip).reshape(-1)[0]) < 0 and bool(np.asarray(cond).reshape(-1)[0]) and not (
         start is not None and not bool(np.asarray(start).reshape(-1)[0])
     ):
@@ -332,7 +334,8 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     """A Loop's trip count exceeds the number of slices of a sliced input.
 
     What it checks:
-    A known trip count against the slice count of every sliced input.
+    A known trip count against the slice count of every sliced input; a trip count of -1 with a
+    body condition that is always true runs past every slice.
 
     Why it matters:
     The spec does not say what the extra iterations read; OpenVINO's CPU plugin fails at inference
@@ -351,12 +354,16 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     if info is None or info.trip_count.value is None or np.asarray(info.trip_count.value).size != 1:
         return
     trip = int(np.asarray(info.trip_count.value).reshape(-1)[0])
+    endless = trip < 0 and _scalar(info.body_condition, (BOOL,)) == 1 and _start(info) != 0
     for sl in info.slicing:
-        if sl.entry.direction == "input" and sl.spec is not None and trip > sl.spec.iterations:
-            yield Finding(f"{layer.describe()}: trip count {trip} exceeds the {sl.spec.iterations} slices of input "
-                          f"port {sl.entry.external_port_id}; irlint stops after the last slice, OpenVINO's CPU plugin "
-                          "fails at inference (\"Check 'iter >= 0 && iter < iter_count' failed\")", sl.entry.loc,
-                          layer=layer.path, port=sl.entry.external_port_id)
+        if sl.entry.direction != "input" or sl.spec is None or not (trip > sl.spec.iterations or endless):
+            continue
+        what = (f"trip count {trip} exceeds" if trip >= 0 else
+                "no trip count (-1) and a body condition that is always true run past")
+        yield Finding(f"{layer.describe()}: {what} the {sl.spec.iterations} slices of input "
+                      f"port {sl.entry.external_port_id}; irlint stops after the last slice, OpenVINO's CPU plugin "
+                      "fails at inference (\"Check 'iter >= 0 && iter < iter_count' failed\")", sl.entry.loc,
+                      layer=layer.path, port=sl.entry.external_port_id)
 
 
 def _scalar(info: TensorInfo, allowed: tuple) -> int | None:

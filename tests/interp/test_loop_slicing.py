@@ -92,3 +92,14 @@ def test_a_trip_count_beyond_the_slices_warns_where_the_cpu_plugin_fails(tmp_pat
     with pytest.warns(DepartureWarning, match="CPU plugin fails here"):
         out = run(irlint.load(path), {"x": X, "trip": np.int64(7)})
     np.testing.assert_array_equal(out["scan"], X)  # irlint stops after the 6 slices
+
+
+def test_no_trip_count_and_a_true_condition_end_with_the_slices_in_irlint_only() -> None:
+    path = Path(__file__).resolve().parents[1] / "rules" / "fixtures" / "LP708" / "fail-unbounded.xml"
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    with pytest.raises(Exception, match=r"iter >= 0 && iter < iter_count"):
+        compiled([X])
+    with pytest.warns(DepartureWarning, match="no trip count"):
+        out = run(irlint.load(path), {"x": X})
+    np.testing.assert_array_equal(out["scan"], X)

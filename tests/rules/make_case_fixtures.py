@@ -317,6 +317,10 @@ def _loop_input_port(port: int) -> Callable[[list[str]], int]:
     return pick
 
 
+def _slice_entry(lines: list[str]) -> int:
+    return next(i for i, line in enumerate(lines) if '<input axis="0"' in line)
+
+
 def _concat_entry(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if '<output axis="0"' in line)
 
@@ -385,6 +389,8 @@ CASES = [
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
     Case("PM407", "fail-unused", lambda: loop_without_current_iteration(False),
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
+    # no trip count and a body condition always true: the slices end the Loop (the CPU plugin fails there)
+    Case("LP708", "fail-unbounded", lambda: loop_slices(trip=-1), _mark_picked("LP708", _slice_entry)),
     # Loops that may run, or surely run, zero times; a Loop concatenating values of length 4
     Case("LP710", "fail", lambda: zero_loop(None, unmerged=True), _mark_picked("LP710", _entry_of("y"))),
     Case("LP710", "pass", lambda: zero_loop(None)),
