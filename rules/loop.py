@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from irlint.controlflow import EntryKind, loop_plan
-from irlint.controlflow.readings import names_sub_range, sub_range
+from irlint.controlflow.readings import names_sub_range, sub_range, unread
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -486,3 +486,38 @@ def zero_iterations_refused(ctx: Context, graph: Graph, layer: Layer) -> Iterato
                   layer.port_loc(p) if p else layer.loc, layer=layer.path, port=port,
                   hint="remove the Loop: zero iterations give the merged inputs' initial values and empty "
                        "concatenations")
+
+
+@rule("LP712", "loop-slice-remainder-unread", severity="warning", types=("Loop",), uses_shapes=True)
+def slice_remainder_unread(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's sliced axis is not a multiple of part_size: its last elements are never read.
+
+    What it checks:
+    For each sliced input of a Loop with a static length along `axis`, that part_size divides it.
+
+    Why it matters:
+    A Loop reads whole parts only: OpenVINO's CPU plugin slices the first dim - dim % part_size
+    elements, forwards from element 0 or backwards from the last whole part, and leaves the rest
+    unread (measured: 5 rows in parts of 2 read rows 0-1 and 2-3, or backwards 2-3 and 0-1; row 4 is
+    never read). irlint does the same. A TensorIterator reports such a range as an error (SL603).
+
+    Example:
+    ```xml
+    <input axis="0" external_port_id="2" internal_layer_id="0" stride="2" part_size="2"/>  <!-- 5 rows -->
+    ```
+
+    How to fix:
+    Pad or cut the input to a multiple of part_size outside the Loop.
+    """
+    info = ctx.shapes.loop(layer)
+    for sl in info.slicing if info else ():
+        if sl.entry.direction != "input" or sl.spec is None:
+            continue
+        left = unread(sl.spec)
+        if left:
+            spec = sl.spec
+            yield Finding(f"Loop port_map <input external_port_id={sl.entry.external_port_id}> of {layer.describe()}: "
+                          f"{spec.dim} elements along axis {sl.axis} in parts of {spec.part_size}: the last {left} "
+                          f"(from element {spec.dim - left}) are never read, by OpenVINO's CPU plugin or by irlint",
+                          sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                          hint="pad or cut the input to a multiple of part_size outside the Loop")

@@ -34,6 +34,7 @@ from irlint.controlflow.readings import (
     resolve_loop,
     spec_plan,
     sub_range,
+    unread,
 )
 from irlint.controlflow.values import iteration_value, iteration_values, scalar_flag, scalar_value
 
@@ -64,5 +65,6 @@ __all__ = [
     "scalar_value",
     "spec_plan",
     "sub_range",
+    "unread",
     "zero_iteration_source",
 ]

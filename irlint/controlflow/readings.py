@@ -108,13 +108,29 @@ def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
 
 def resolve_loop(dim: int, start: int | None, end: int | None, stride: int | None,
                  part_size: int | None) -> SliceSpec:
-    """A Loop entry's slicing: the whole axis in the stride's direction, whatever `start`/`end` say
-    (OpenVINO's core and CPU plugin do not read them on a Loop); raises SliceError."""
+    """A Loop entry's slicing: whole parts of the axis in the stride's direction, whatever `start`/`end`
+    say (OpenVINO's core and CPU plugin do not read them on a Loop). When part_size does not divide the
+    axis, the last dim % part_size elements are read by no iteration, in either direction, as on the
+    CPU plugin (`unread`). Raises SliceError for a stride of 0 or a part_size below 1."""
     st = DEFAULT_STRIDE if stride is None else stride
-    whole = resolve(dim, DEFAULT_START if st >= 0 else DEFAULT_END, DEFAULT_END if st >= 0 else DEFAULT_START,
-                    st, part_size)
+    ps = DEFAULT_PART_SIZE if part_size is None else part_size
+    raw_start = DEFAULT_START if start is None else start
+    raw_end = DEFAULT_END if end is None else end
+    if st == 0:
+        raise SliceError("stride is 0: iteration would never advance")
+    if ps < 1:
+        raise SliceError(f"part_size is {ps}; it must be at least 1")
+    usable = dim // ps * ps
+    if usable == 0:
+        return SliceSpec(dim, 0, 0, st, ps, 0, raw_start, raw_end)
+    whole = resolve(dim, 0 if st > 0 else usable - 1, usable - 1 if st > 0 else 0, st, ps)
     return SliceSpec(whole.dim, whole.start, whole.end, whole.stride, whole.part_size, whole.iterations,
-                     DEFAULT_START if start is None else start, DEFAULT_END if end is None else end)
+                     raw_start, raw_end)
+
+
+def unread(spec: SliceSpec) -> int:
+    """How many elements at the end of the axis no iteration of a Loop reads (dim % part_size)."""
+    return spec.dim % spec.part_size if spec.part_size >= 1 else 0
 
 
 def resolve_entry(dim: int, is_loop: bool, start: int | None, end: int | None, stride: int | None,
@@ -124,15 +140,14 @@ def resolve_entry(dim: int, is_loop: bool, start: int | None, end: int | None, s
 
 
 def sub_range(spec: SliceSpec) -> tuple[int, int] | None:
-    """The (first, last) elements a Loop entry's `start`/`end` name when, read as a TensorIterator's,
-    they select less than the whole axis (OpenVINO ignores them; a rule says so); None otherwise."""
-    try:
-        named = resolve(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
-    except SliceError:
-        return normalise(spec.raw_start, spec.dim), normalise(spec.raw_end, spec.dim)
-    if spec.dim == 0 or named.iterations == spec.iterations:
+    """The (first, last) elements a Loop entry's `start`/`end` name when, read as a TensorIterator's
+    (negative values count from the end), they are not the whole axis in the stride's direction
+    (OpenVINO ignores them; a rule says so); None when they are."""
+    if spec.dim == 0:
         return None
-    return named.start, named.end
+    first, last = normalise(spec.raw_start, spec.dim), normalise(spec.raw_end, spec.dim)
+    whole = (0, spec.dim - 1) if spec.stride > 0 else (spec.dim - 1, 0)
+    return None if (first, last) == whole else (first, last)
 
 
 def names_sub_range(start: int | None, end: int | None, stride: int | None) -> bool:
@@ -146,14 +161,14 @@ def names_sub_range(start: int | None, end: int | None, stride: int | None) -> b
 
 
 def cpu_plugin_loop_plan(dim: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
-    """How the CPU plugin slices a Loop's input: parts of |stride| elements over the whole axis, from
-    element 0 or backwards from the last, `start`/`end` ignored: (first element, slices, step), or None
-    when |stride| differs from part_size (it then reads |stride| elements into a part_size-long
-    Parameter, or fails at inference on a dynamic shape)."""
-    if stride == 0 or abs(stride) != part_size or dim % part_size:
+    """How the CPU plugin slices a Loop's input: parts of |stride| elements over the whole parts of the
+    axis, from element 0 or backwards from the last whole part, `start`/`end` ignored: (first element,
+    slices, step), or None when |stride| differs from part_size (it then reads |stride| elements into
+    a part_size-long Parameter, or fails at inference on a dynamic shape)."""
+    if stride == 0 or abs(stride) != part_size:
         return None
     count = dim // part_size
-    return (0, count, part_size) if stride > 0 else (dim - part_size, count, -part_size)
+    return (0, count, part_size) if stride > 0 else (count * part_size - part_size, count, -part_size)
 
 
 def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:

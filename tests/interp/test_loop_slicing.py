@@ -103,3 +103,18 @@ def test_no_trip_count_and_a_true_condition_end_with_the_slices_in_irlint_only()
     with pytest.warns(DepartureWarning, match="no trip count"):
         out = run(irlint.load(path), {"x": X})
     np.testing.assert_array_equal(out["scan"], X)
+
+
+@pytest.mark.parametrize("stride", [2, -2])
+@pytest.mark.parametrize("trip", [2, None])
+def test_whole_parts_only(stride: int, trip: int | None, tmp_path: Path) -> None:
+    # 5 rows in parts of 2: rows 0-1 and 2-3 (backwards 2-3, then 0-1); row 4 is read by no iteration
+    path = save(loop_slices(0 if stride > 0 else -1, stride, 2, -1 if stride > 0 else 0, trip, length=5),
+                tmp_path / "odd.xml")
+    assert warnings_of(path) == ["LP712"]
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    inputs = {"x": x} if trip is not None else {"x": x, "trip": np.int64(2)}
+    compare(path, inputs)
+    parts = [x[0:2].sum(0), x[2:4].sum(0)]
+    want = np.stack(parts if stride > 0 else parts[::-1])
+    np.testing.assert_array_equal(run(irlint.load(path), inputs)["scan"], want)

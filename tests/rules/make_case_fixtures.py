@@ -391,6 +391,9 @@ CASES = [
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
     # no trip count and a body condition always true: the slices end the Loop (the CPU plugin fails there)
     Case("LP708", "fail-unbounded", lambda: loop_slices(trip=-1), _mark_picked("LP708", _slice_entry)),
+    # a Loop reads whole parts only: 5 rows in parts of 2 leave row 4 unread
+    Case("LP712", "fail", lambda: loop_slices(0, 2, 2, -1, 2, length=5), _mark_picked("LP712", _slice_entry)),
+    Case("LP712", "pass", lambda: loop_slices(0, 2, 2, -1, 3)),
     # Loops that may run, or surely run, zero times; a Loop concatenating values of length 4
     Case("LP710", "fail", lambda: zero_loop(None, unmerged=True), _mark_picked("LP710", _entry_of("y"))),
     Case("LP710", "pass", lambda: zero_loop(None)),
