@@ -714,6 +714,12 @@ class _Executor:
                 result[port] = run.last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
                 result[port] = self.zero_iteration_value(run, pe, warn=not never)
+        if k == 0 and code.plan.is_loop and not never and run.buffers:
+            warnings.warn(DepartureWarning(
+                f"{layer.describe()}: zero iterations: its concatenated output port(s) "
+                f"{', '.join(str(p) for p in run.buffers)} are empty, as the spec says; OpenVINO's CPU plugin returns "
+                "the previous inference's value from a used infer request, and uninitialised memory when its core "
+                "fixed the output's shape from the trip count"), stacklevel=2)
         if never:
             for pe, _slot in code.outputs:  # as OpenVINO's core declares them (docs/semantics.md)
                 v = result[pe.port]  # type: ignore[index]
