@@ -203,7 +203,9 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
             continue
         info, port = _result_info(ctx, layer.body, src)
         produced_et = info.etype if info is not None else (port.precision if port else None)
-        produced_shape = info.shape if info is not None and info.shape is not None else (port.shape if port else None)
+        # inferred (None: a dynamic rank); else the Result's port, unless it has no <dim> (maybe a dynamic rank)
+        produced_shape = info.shape if info is not None and info.shape is not None else (
+            port.shape if port is not None and port.shape != () else None)
         want = declared_info(dst)
         if produced_et is not None and want.etype is not None and produced_et != want.etype \
                 and not want.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)

@@ -34,7 +34,7 @@ from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.ops.base import NotComputable
-from irlint.shapes.merge import union, widen
+from irlint.shapes.merge import one_element, union, widen
 from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
 from irlint.types import DYNAMIC, Dim, shape_values
 
@@ -62,6 +62,13 @@ def _scalar(info: TensorInfo) -> int | None:
 def _flag(info: TensorInfo) -> bool | None:
     """The truth of a known 1-element constant, else None."""
     return scalar_flag(info.value)
+
+
+def _widens_rank(layer: Layer, result: Layer) -> bool:
+    """OpenVINO's Loop widens a back-edge Parameter to the Result's rank only where that Result is also a
+    last-value output of the Loop; its TensorIterator never compares them (docs/semantics.md)."""
+    return layer.type == "Loop" and any(e.direction == "output" and e.internal_layer_id == result.id
+                                        and e.axis is None and e.purpose is None for e in layer.port_map)
 
 
 class _Inferer:
@@ -303,6 +310,9 @@ class _Inferer:
                     continue
                 produced = self.inputs_of(body, res_layer)[0] if res_layer.inputs else UNKNOWN
                 current = params[par]
+                if current.shape is not None and produced.shape is not None \
+                        and one_element(current.shape, produced.shape) and not _widens_rank(layer, res_layer):
+                    continue  # one element either way: OpenVINO keeps the Parameter's shape here
                 if produced.shape is not None and produced.shape != current.shape:
                     widened = widen(current, produced)
                     if widened.shape is not None and round_no == MAX_FIXED_POINT_ROUNDS - 1:

@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
 from tests.rules.valid_irs import (  # noqa: E402
+    _if_branches,
     if_constant_then_ranks,
     if_scalar_or_one,
     if_scalar_or_vector,
@@ -187,6 +188,52 @@ def loop_without_current_iteration(read: bool):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_without_iteration")
 
 
+def param_dynamic_rank():
+    """A model input of dynamic rank (OpenVINO reads it; its CPU plugin cannot compile it)."""
+    ov, ops = _ov()
+    x = ops.parameter(ov.PartialShape.dynamic(), np.float32, name="x")
+    return ov.Model([ops.result(ops.relu(x), name="y")], [x], "param_dynamic_rank")
+
+
+def param_dynamic_dims():
+    """A model input of known rank with dynamic dims: the CPU plugin compiles it."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, 3], np.float32, name="x")
+    return ov.Model([ops.result(ops.relu(x), name="y")], [x], "param_dynamic_dims")
+
+
+def param_dynamic_type():
+    """A model input of element type dynamic (OpenVINO reads it; its CPU plugin cannot compile it)."""
+    ov, ops = _ov()
+    x = ops.parameter([3], ov.Type.dynamic, name="x")
+    return ov.Model([ops.result(ops.relu(x), name="y")], [x], "param_dynamic_type")
+
+
+def loop_scalar_state_output():
+    """A Loop whose back edge carries a [] Result into a [1] Parameter, the Result also being the Loop's
+    output: OpenVINO widens the Parameter to a dynamic rank and its CPU plugin refuses the Loop."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    acc = ops.parameter([1], np.float32)
+    s = ops.reduce_sum(ops.add(acc, ops.constant(np.ones(1, np.float32))), ops.constant(np.array([0], np.int64)),
+                       False)
+    r = ops.result(s)
+    c = ops.result(ops.constant(np.array([True])))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_scalar_state_output")
+
+
+def if_rank_differs():
+    """An If on a runtime condition whose branches give [2,3] and [6]: a dynamic-rank output."""
+    ov, ops = _ov()
+    c, x = ops.parameter([], np.bool_, name="c"), ops.parameter([2, 3], np.float32, name="x")
+    out = _if_branches(c, x, ops.relu, lambda t: ops.reshape(t, ops.constant(np.array([6], np.int64)), False), [2, 3])
+    return ov.Model([ops.result(out, name="y")], [c, x], "if_rank_differs")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -330,14 +377,14 @@ CASES = [
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
         '<port id="1" precision="FP32" names="y">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
         '<port id="1" precision="FP32" names="y" />', ("T211",)))),
-    Case("T211", "pass-dynamic-rank", dynamic_rank),
+    Case("T211", "pass-dynamic-rank", dynamic_rank, lambda text: _mark_line(text, 'shape="..."', "T213")),
     # a scalar Const feeding a port that declares [3]; a dynamic rank feeding one that declares dims is fine
     Case("T202", "fail-scalar-const", scalar_add, _fx("T202", Edit(
         '<port id="1" precision="FP32" />', '<port id="1" precision="FP32">\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
         ("T202",), after='type="Add"'))),
     Case("T202", "pass-dynamic-rank", dynamic_rank, _fx("T202", Edit(
         '<port id="0" precision="FP32" />', '<port id="0" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t</port>',
-        (), after='type="ReLU"'))),
+        (), after='type="ReLU"'), Edit('shape="..."', 'shape="..."', ("T213",)))),
     Case("IR005", "pass-every-type", every_type),
     Case("IR003", "fail-v7", lambda: None, lambda _text: V7.replace(
         '<net name="relu_v7"', '<!-- expect: IR003 -->\n<net name="relu_v7"')),
@@ -351,7 +398,8 @@ CASES = [
         'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
         ("SL603",)))),
     Case("SL603", "pass-output-reversed", reverse_ti),
-    Case("SL606", "pass-dynamic-rank", loop_unsqueeze_dynamic_axes),
+    Case("SL606", "pass-dynamic-rank", loop_unsqueeze_dynamic_axes,
+         lambda text: _mark_line(text, '<port id="4" precision="FP32" names="y" />', "PM420")),
     Case("SL604", "fail-output-count", base_ti, _fx("SL604", Edit(
         'internal_layer_id="11" start="0" end="-1"', 'internal_layer_id="11" start="0" end="2"', ("SL604",)))),
     Case("SL604", "fail-output-start", base_ti, _fx("SL604", Edit(
@@ -401,6 +449,18 @@ CASES = [
     Case("LP711", "pass", lambda: zero_loop(0, concat=False)),
     Case("SL608", "fail", lambda: zero_loop(3, length=4), _mark_picked("SL608", _concat_entry)),
     Case("SL608", "pass", lambda: zero_loop(3)),
+    # valid IR that OpenVINO's CPU plugin refuses to compile (warnings)
+    Case("T213", "fail", param_dynamic_rank, lambda text: _mark_line(text, 'shape="..."', "T213")),
+    Case("T213", "pass", param_dynamic_dims),
+    Case("T214", "fail", param_dynamic_type, lambda text: _mark_line(text, 'element_type="dynamic"', "T214")),
+    Case("T214", "fail-undefined", param_dynamic_type, lambda text: _mark_line(
+        text.replace('element_type="dynamic"', 'element_type="undefined"'), 'element_type="undefined"', "T214")),
+    Case("T214", "pass", relu_2x3),
+    Case("PM420", "fail", loop_scalar_state_output, lambda text: _mark_line(
+        text, '<port id="3" precision="FP32" names="y" />', "PM420")),
+    Case("PM420", "pass", loop_scalar_state),
+    Case("IF807", "fail", if_rank_differs, lambda text: _mark_line(text, '<port id="2" precision="FP32"', "IF807")),
+    Case("IF807", "pass", if_scalar_or_vector),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

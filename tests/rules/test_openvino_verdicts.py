@@ -18,9 +18,18 @@ REJECTED_AT_COMPILE = [
     ("SL603/fail-output-stride-sign.xml", "Invalid \"start\",\"stride\",\"end\" values"),
     ("SL604/fail-output-count.xml", "at least two different iterations numbers: 5 and 2"),
     ("SL604/fail-output-start.xml", "at least two different iterations numbers: 5 and 4"),
+    ("T213/fail.xml", "doesn't support Parameter operation with dynamic rank"),
+    ("T214/fail.xml", "Memory has not been allocated"),
+    ("T214/fail-undefined.xml", "Memory has not been allocated"),
+    ("PM420/fail.xml", "doesn't support Loop operation with dynamic rank"),
+    ("SL606/pass-dynamic-rank.xml", "doesn't support Loop operation with dynamic rank"),
+    ("IF807/fail.xml", "doesn't support If operation with dynamic rank"),
 ]
 COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
-            "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml"]
+            "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml",
+            "T213/pass.xml", "T214/pass.xml", "PM420/pass.xml", "IF807/pass.xml", "BE505/pass-scalar-state.xml",
+            "BE505/pass-ti-scalar-state.xml", "IF804/pass-scalar-or-one.xml", "IF804/pass-constant-ranks.xml",
+            "T211/pass-stale-branch.xml", "T210/fail-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])

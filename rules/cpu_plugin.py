@@ -1,0 +1,171 @@
+"""T213, T214, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
+
+Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
+reads it and infers it), and another device or a later release may compile it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from irlint.diagnostics import Related
+from irlint.engine.context import Context
+from irlint.ir.model import Graph, Layer, Port
+from irlint.rule import Finding, rule
+from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
+from irlint.types import element_type, parse_shape
+
+DYNAMIC_RANK = "CPU plug-in doesn't support {} operation with dynamic rank"
+
+
+@rule("T213", "parameter-dynamic-rank", severity="warning", scope="graph")
+def parameter_dynamic_rank(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A model input (a top-level Parameter) is of dynamic rank (`shape="..."`).
+
+    What it checks:
+    The `<data shape>` of every Parameter of the top-level graph.
+
+    Why it matters:
+    The model is valid and OpenVINO reads it, but its CPU plugin compiles no Parameter of dynamic
+    rank ("CPU plug-in doesn't support Parameter operation with dynamic rank"), nor any op whose
+    output is of dynamic rank. Fixing the rank (its dims may stay dynamic) or reshaping the model
+    before compiling it makes it compile.
+
+    Example:
+    ```xml
+    <layer id="0" name="x" type="Parameter"><data shape="..." element_type="f32"/>
+    ```
+
+    How to fix:
+    Declare the rank, with `-1` (or `?`) for the dims not known: `shape="?,?,10"`; or call
+    `model.reshape(...)` before `compile_model`.
+    """
+    if graph.is_body:
+        return
+    for p in graph.parameters():
+        text = p.data.get("shape")
+        try:
+            dynamic = text is not None and parse_shape(text) is None
+        except ValueError:
+            continue  # T203/IR rules report a shape that does not parse
+        if dynamic:
+            yield Finding(f"{p.describe()} is of dynamic rank (shape=\"{text}\"): OpenVINO reads the model, but its "
+                          f"CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('Parameter')}\")",
+                          p.data_loc or p.loc, layer=p.path,
+                          hint="declare the rank (dims may be -1), or reshape the model before compiling it")
+
+
+@rule("T214", "parameter-type-dynamic", severity="warning", scope="graph")
+def parameter_type_dynamic(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A model input (a top-level Parameter) declares `element_type="dynamic"` (or `undefined`).
+
+    What it checks:
+    The `<data element_type>` of every Parameter of the top-level graph.
+
+    Why it matters:
+    OpenVINO reads such a model (its ports say `UNSPECIFIED`), but its CPU plugin cannot allocate
+    the input and refuses to compile it ("Memory has not been allocated", naming no layer).
+    (TensorIterator body Parameters of a dynamic type are PM412's.)
+
+    Example:
+    ```xml
+    <layer id="0" name="x" type="Parameter"><data shape="3" element_type="dynamic"/>
+    ```
+
+    How to fix:
+    Declare the element type the model is fed with (`f32`, `i64` ...).
+    """
+    if graph.is_body:
+        return
+    for p in graph.parameters():
+        text = p.data.get("element_type")
+        et = element_type(text) if text is not None else None
+        if et is not None and et.is_dynamic:
+            yield Finding(f"{p.describe()} declares element_type={text}: OpenVINO reads the model, but its CPU plugin "
+                          "cannot compile it (\"Memory has not been allocated\")", p.data_loc or p.loc, layer=p.path,
+                          hint="declare the element type of the input")
+
+
+@rule("PM420", "loop-dynamic-rank", severity="warning", types=("TensorIterator", "Loop"), uses_shapes=True)
+def loop_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A TensorIterator or Loop takes or gives a tensor of dynamic rank.
+
+    What it checks:
+    Each data input port whose producer's output is of dynamic rank, and each output port of
+    dynamic rank, as OpenVINO writes them: a port without `<dim>` that is not a scalar
+    (docs/rules-openvino.md, "Ports without dims"). A Loop's output becomes one when a back edge
+    carries a Result of another rank into its Parameter (a `[]` Result into a `[1]` Parameter)
+    and that Result is also an output: OpenVINO then widens the Parameter to a dynamic rank.
+
+    Why it matters:
+    The model is valid and OpenVINO reads it, but its CPU plugin compiles no op whose output is of
+    dynamic rank ("CPU plug-in doesn't support Loop operation with dynamic rank").
+
+    Example:
+    ```xml
+    <layer id="2" type="Loop"> ... <port id="3" precision="FP32"/>   <!-- a dynamic rank -->
+    ```
+
+    How to fix:
+    Give the input a known rank (its dims may stay dynamic), or make the back edge carry the
+    Parameter's rank (a Reshape/Unsqueeze before the Result).
+    """
+    dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
+    idx = ctx.index(graph)
+    plugin = f"OpenVINO reads the model, but its CPU plugin cannot compile it (\"{DYNAMIC_RANK.format(layer.type)}\")"
+    for port in layer.inputs:
+        if layer.type == "Loop" and port.id in (0, 1):
+            continue  # the trip count and the execution condition: LP701/LP702 check their ranks
+        e = idx.source(layer.id, port.id)
+        src = graph.layer(e.from_layer) if e is not None else None
+        src_port = src.output(e.from_port) if src is not None and e is not None else None
+        if src is None or src_port is None or not _dynamic_rank(ctx, src, src_port, dynamic):
+            continue
+        yield Finding(f"input port {port.id} of {layer.describe()} receives a tensor of dynamic rank from "
+                      f"{src.describe()}: {plugin}", layer.port_loc(port), layer=layer.path, port=port.id,
+                      related=(Related(src.port_loc(src_port), f"output port {src_port.id} of '{src.name}'"),),
+                      hint="give the input a known rank (dims may stay dynamic)")
+    for port in layer.outputs:
+        if _dynamic_rank(ctx, layer, port, dynamic):
+            yield Finding(f"output port {port.id} of {layer.describe()} is of dynamic rank: {plugin}",
+                          layer.port_loc(port), layer=layer.path, port=port.id,
+                          hint="a back edge that carries another rank than its Parameter's widens it to a dynamic "
+                               "rank; reshape the Result to the Parameter's rank")
+
+
+def _dynamic_rank(ctx: Context, layer: Layer, port: Port, dynamic: frozenset[int]) -> bool:
+    """A port OpenVINO writes as of dynamic rank: no `<dim>`, and not read as a scalar."""
+    if port.shape != () or port.id is None:
+        return False
+    return output_shape(layer, port, lambda: ctx.shapes.output(layer, port.id), dynamic) is None
+
+
+@rule("IF807", "if-output-dynamic-rank", severity="warning", types=("If",), uses_shapes=True)
+def if_output_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An If's output is of dynamic rank: its branches give different ranks on a condition not constant.
+
+    What it checks:
+    Each output port of an If that OpenVINO writes as of dynamic rank (no `<dim>`, not a scalar):
+    the union of branches of different ranks (other than a scalar and a 1-D shape), or a branch of
+    dynamic rank (docs/semantics.md, "Where two shapes meet").
+
+    Why it matters:
+    The model is valid and OpenVINO reads it, but its CPU plugin compiles no op whose output is of
+    dynamic rank ("CPU plug-in doesn't support If operation with dynamic rank"). With a constant
+    condition OpenVINO takes the running branch's shape and the model compiles.
+
+    Example:
+    ```xml
+    <layer id="2" type="If"> ... <port id="2" precision="FP32"/>   <!-- then [2,3], else [6] -->
+    ```
+
+    How to fix:
+    Make both branches give one rank (a Reshape in one of them).
+    """
+    dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
+    for port in layer.outputs:
+        if _dynamic_rank(ctx, layer, port, dynamic):
+            yield Finding(f"output port {port.id} of {layer.describe()} is of dynamic rank: OpenVINO reads the model, "
+                          f"but its CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('If')}\")",
+                          layer.port_loc(port), layer=layer.path, port=port.id,
+                          hint="make both branches give one rank")
