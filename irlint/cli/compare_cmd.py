@@ -20,7 +20,15 @@ import numpy as np
 from irlint.cli.argtypes import non_negative_float, positive_float
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
 from irlint.cli.printing import out_of_memory, run_error, safe
-from irlint.cli.run_support import ModelHasErrors, add_model_arguments, announce, build_inputs, load_checked, options
+from irlint.cli.run_support import (
+    ModelHasErrors,
+    add_model_arguments,
+    announce,
+    build_inputs,
+    departures,
+    load_checked,
+    options,
+)
 from irlint.controlflow import CONTROL_FLOW, EntryKind, iteration_of_output_element, loop_plan
 
 
@@ -125,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     inputs, notes = build_inputs(model, args)
     announce(notes)
     try:
-        ours, iterations = _run_ours(model, inputs, options(args))
+        with departures():
+            ours, iterations = _run_ours(model, inputs, options(args))
     except ExecutionError as e:
         run_error(e, args.model)
         return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from irlint.cli.run_support import (
     add_model_arguments,
     announce,
     build_inputs,
+    departures,
     describe,
     input_paths,
     load_checked,
@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from irlint.interp import DepartureWarning, ExecutionError
+    from irlint.interp import ExecutionError
     from irlint.interp import run as irlint_run
     from irlint.interp.trace import Trace
 
@@ -57,16 +57,10 @@ def run(args: argparse.Namespace) -> int:
         progress = _Progress(trace) if sys.stderr.isatty() else None
         try:
             # the plain driver: no event objects; the trace (and a terminal's progress line) listen
-            with warnings.catch_warnings(record=True) as departures:
-                warnings.simplefilter("always", DepartureWarning)
+            with departures():
                 outputs = irlint_run(model, inputs, options(args), listener=progress or trace, state=state)
-            if progress is not None:
-                progress.done()
-            for w in departures:  # where OpenVINO's CPU plugin fails or gives undefined values (docs/semantics.md)
-                if issubclass(w.category, DepartureWarning):
-                    print(f"warning: {safe(str(w.message))}", file=sys.stderr)
-                else:
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+                if progress is not None:
+                    progress.done()
         except ExecutionError as e:
             if sys.stderr.isatty():
                 print("\r\x1b[K", end="", file=sys.stderr)  # clear a progress line

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -13,13 +16,29 @@ from irlint.cli.command import UsageError
 from irlint.cli.paths import atomic_write, regular_file
 from irlint.cli.printing import safe
 from irlint.diagnostics import Severity
-from irlint.interp import Options
+from irlint.interp import DepartureWarning, Options
 from irlint.ir.declared import declared_info
 from irlint.ir.loader import LoadError, default_weights_path, load
 from irlint.ir.model import Model
 
 # Codes meaning "this file could not be read as an IR" (exit 2, as in `check`).
 UNCHECKABLE = {"IR001", "IR002", "IR900"}
+
+
+@contextmanager
+def departures() -> Iterator[None]:
+    """Around a run: where the interpreter warns that OpenVINO's CPU plugin fails or gives undefined
+    values (`DepartureWarning`, docs/semantics.md), one `warning:` line on stderr each, after the run."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DepartureWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                if issubclass(w.category, DepartureWarning):
+                    print(f"warning: {safe(str(w.message))}", file=sys.stderr)
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 class ModelHasErrors(Exception):

@@ -15,6 +15,7 @@ from irlint.cli.run_support import (
     add_model_arguments,
     announce,
     build_inputs,
+    departures,
     input_paths,
     load_checked,
     options,
@@ -76,30 +77,32 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
     try:
         watched = set(args.watch)
-        for ev in execute(model, inputs, options(args), state=state):
-            if ev.__class__ is not LayerEvaluated or (ev.layer.path not in watched and ev.layer.name not in watched):
-                continue
-            # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
-            k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
-            if its is not None and (k is None or k not in its):
-                continue
-            it = ".".join(str(i) for _p, i in ev.frames) or "-"
-            ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
-            for port, v in zip(ports, ev.outputs or ev.inputs):
-                if args.plot:
-                    from irlint.cli.trace_plot import Series
+        with departures():
+            for ev in execute(model, inputs, options(args), state=state):
+                if ev.__class__ is not LayerEvaluated or (ev.layer.path not in watched
+                                                          and ev.layer.name not in watched):
+                    continue
+                # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
+                k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
+                if its is not None and (k is None or k not in its):
+                    continue
+                it = ".".join(str(i) for _p, i in ev.frames) or "-"
+                ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
+                for port, v in zip(ports, ev.outputs or ev.inputs):
+                    if args.plot:
+                        from irlint.cli.trace_plot import Series
 
-                    what = "in" if not ev.outputs else f"out{port.id}"
-                    title = f"{ev.layer.path} {ev.layer.name!r} ({ev.layer.type}) {what}"
-                    s = series.setdefault((ev.layer.path, port.id), Series(title))
-                    s.add(it, v)  # type: ignore[attr-defined]
-                if args.values and v.size <= 16:
-                    shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
-                else:
-                    s = stats(v)
-                    shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
-                                     for k in ("min", "max", "mean", "nan", "inf") if k in s)
-                print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+                        what = "in" if not ev.outputs else f"out{port.id}"
+                        title = f"{ev.layer.path} {ev.layer.name!r} ({ev.layer.type}) {what}"
+                        s = series.setdefault((ev.layer.path, port.id), Series(title))
+                        s.add(it, v)  # type: ignore[attr-defined]
+                    if args.values and v.size <= 16:
+                        shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
+                    else:
+                        s = stats(v)
+                        shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
+                                         for k in ("min", "max", "mean", "nan", "inf") if k in s)
+                    print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
     except ExecutionError as e:
         run_error(e, args.model)
         return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
