@@ -1,0 +1,52 @@
+"""What OpenVINO 2026.4 does with the Loop/TensorIterator cases whose rule messages quote it: SL608's
+refusal, and PM410's TensorIterator that runs its body once on the CPU plugin."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+from irlint.diagnostics import Severity
+from irlint.interp import run
+
+ov = pytest.importorskip("openvino")
+FIXTURES = Path(__file__).parent / "fixtures"
+CPU = {"INFERENCE_PRECISION_HINT": "f32"}
+
+
+def test_a_loop_concatenating_parts_of_four_is_refused_by_the_cpu_plugin() -> None:
+    core = ov.Core()
+    model = core.read_model(str(FIXTURES / "SL608" / "fail.xml"))
+    assert str(model.outputs[-1].get_partial_shape()) == "[12,3]"  # the core joins 3 parts of 4
+    with pytest.raises(Exception, match="Shape mismatch for tensor iterator port"):
+        core.compile_model(model, "CPU", CPU)
+    core.compile_model(core.read_model(str(FIXTURES / "SL608" / "pass.xml")), "CPU", CPU)
+
+
+def ti_with_an_unread_slice(part: int):
+    import openvino.opset13 as ops
+
+    x, h = ops.parameter([4, 2], np.float32, name="x"), ops.parameter([2], np.float32, name="h")
+    xi, hi = ops.parameter([part, 2], np.float32), ops.parameter([2], np.float32)
+    r = ops.result(ops.add(hi, ops.constant(np.ones(2, np.float32))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, part, part, -1, 0)
+    ti.set_merged_input(hi, h.output(0), r.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [x, h], "unread")
+
+
+@pytest.mark.parametrize("part", [1, 2])
+def test_a_tensor_iterator_whose_sliced_parameter_nothing_reads(part: int, tmp_path: Path) -> None:
+    path = tmp_path / "unread.xml"
+    ov.save_model(ti_with_an_unread_slice(part), str(path), compress_to_fp16=False)
+    found = [d for d in irlint.check(path) if d.severity is not Severity.INFO]
+    assert [d.code for d in found] == ["PM410"] and "runs the body once" in found[0].message
+    inputs = {"x": np.zeros((4, 2), np.float32), "h": np.zeros(2, np.float32)}
+    core = ov.Core()
+    cpu = core.compile_model(core.read_model(str(path)), "CPU", CPU)([inputs["x"], inputs["h"]])
+    np.testing.assert_array_equal(np.asarray(cpu[0]), np.ones(2, np.float32))  # one iteration
+    np.testing.assert_array_equal(run(irlint.load(path), inputs)["y"], np.full(2, 4 // part, np.float32))
