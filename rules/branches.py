@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from irlint.diagnostics import Related
+from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
@@ -245,12 +245,14 @@ def branch_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterat
 
     What it checks:
     Every Parameter of `<then_body>` and `<else_body>` is the `internal_layer_id` of an `<input>`
-    entry of its branch's port map.
+    entry of its branch's port map. An error when a layer of the branch reads the Parameter; a
+    warning when nothing does.
 
     Why it matters:
     OpenVINO reads, compiles and runs such a model without a word, and the CPU plugin gives the
     Parameter zeros: the branch computes something else than the model says (measured: then = x + y
-    with y's entry removed returns x). irlint's interpreter refuses to run the branch.
+    with y's entry removed returns x). irlint's interpreter refuses to run the branch. A Parameter
+    that nothing reads changes nothing (OpenVINO runs the model and computes the same).
 
     Example:
     ```xml
@@ -264,12 +266,19 @@ def branch_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     for b in layer.branches:
         fed = {e.internal_layer_id for e in b.port_map if e.direction == "input"}
         where = layer.branch_port_map_loc(b.name)
+        idx = ctx.index(b.body)
         for p in b.body.parameters():
-            if p.id not in fed:
+            if p.id in fed:
+                continue
+            related = (Related(where, f"the {b.name}_port_map"),) if where else ()
+            if idx.users(p):
                 yield Finding(f"{b.name} branch {p.describe()} of {layer.describe()} is fed by no <input> entry of "
-                              f"its {b.name}_port_map", p.loc, layer=p.path,
-                              related=((Related(where, f"the {b.name}_port_map"),) if where else ()),
+                              f"its {b.name}_port_map", p.loc, layer=p.path, related=related,
                               hint="OpenVINO runs the branch with zeros in this Parameter")
+            else:
+                yield Finding(f"{b.name} branch {p.describe()} of {layer.describe()} is fed by no <input> entry of "
+                              f"its {b.name}_port_map (nothing reads it)", p.loc, layer=p.path, related=related,
+                              severity=Severity.WARNING, hint="add the <input> entry that feeds it, or remove it")
 
 
 @rule("IF820", "if-branch-result-mapped-twice", types=IF)

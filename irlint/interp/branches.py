@@ -89,8 +89,9 @@ def _compile(layer: Layer, branch: Branch) -> BranchCode:
             raise ExecutionError(f"{where}: a port map input feeds body layer {e.internal_layer_id}, which is not "
                                  "a Parameter", layer)
         feeds[slot] = position[e.external_port_id]
+    read = {e.from_layer for e in branch.body.edges}
     for p in program.param_layers:
-        if program.params.get(p.id) not in feeds:
+        if program.params.get(p.id) not in feeds and p.id in read:  # unfed and unread: IF806 warns
             raise ExecutionError(f"{where}: {p.describe()} receives no value (no port map input feeds it)", layer)
     produced: dict[int | None, int] = {}
     for e in branch.port_map:

@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from tests.rules.make_fixtures import OUT, Edit, Fixture, base_ti, mark, reverse_ti, save  # noqa: E402
 from tests.rules.valid_irs import (  # noqa: E402
     _if_branches,
+    _ops8,
     if_constant_then_ranks,
     if_scalar_or_one,
     if_scalar_or_vector,
@@ -232,6 +233,20 @@ def if_rank_differs():
     c, x = ops.parameter([], np.bool_, name="c"), ops.parameter([2, 3], np.float32, name="x")
     out = _if_branches(c, x, ops.relu, lambda t: ops.reshape(t, ops.constant(np.array([6], np.int64)), False), [2, 3])
     return ov.Model([ops.result(out, name="y")], [c, x], "if_rank_differs")
+
+
+def if_unfed_unread():
+    """An If whose then branch keeps a Parameter that nothing feeds and nothing reads: OpenVINO reads,
+    compiles and runs it (then = Relu(x))."""
+    ov, ops = _ov()
+    c, x = ops.parameter([], np.bool_, name="c"), ops.parameter([3], np.float32, name="x")
+    tx, extra, ex = (ops.parameter([3], np.float32, name=n) for n in ("tx", "extra", "ex"))
+    tr, er = ops.result(ops.relu(tx)), ops.result(ops.negative(ex))
+    iff = _ops8().if_op(c)
+    iff.set_then_body(ov.Model([tr], [tx, extra]))
+    iff.set_else_body(ov.Model([er], [ex]))
+    iff.set_input(x.output(0), tx, ex)
+    return ov.Model([ops.result(iff.set_output(tr, er), name="y")], [c, x], "if_unfed_unread")
 
 
 @dataclass
@@ -450,6 +465,8 @@ CASES = [
     Case("SL608", "fail", lambda: zero_loop(3, length=4), _mark_picked("SL608", _concat_entry)),
     Case("SL608", "pass", lambda: zero_loop(3)),
     # valid IR that OpenVINO's CPU plugin refuses to compile (warnings)
+    Case("IF806", "fail-unused", if_unfed_unread,
+         lambda text: _mark_line(text, 'name="extra" type="Parameter"', "IF806")),
     Case("T213", "fail", param_dynamic_rank, lambda text: _mark_line(text, 'shape="..."', "T213")),
     Case("T213", "pass", param_dynamic_dims),
     Case("T214", "fail", param_dynamic_type, lambda text: _mark_line(text, 'element_type="dynamic"', "T214")),

@@ -29,7 +29,8 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml",
             "T213/pass.xml", "T214/pass.xml", "PM420/pass.xml", "IF807/pass.xml", "BE505/pass-scalar-state.xml",
             "BE505/pass-ti-scalar-state.xml", "IF804/pass-scalar-or-one.xml", "IF804/pass-constant-ranks.xml",
-            "T211/pass-stale-branch.xml", "T210/fail-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml"]
+            "T211/pass-stale-branch.xml", "T210/fail-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
+            "IF806/fail-unused.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])
