@@ -3,31 +3,94 @@
 Why a separate process: OpenVINO's CPU plugin can die on a legal model (SIGFPE on a Loop with a
 zero trip count, SIGSEGV on others), and a crash inside irlint's own process would end irlint with
 nothing printed. Here a crash ends only this child; the parent reports it as a finding about
-OpenVINO. Protocol: argv is MODEL WEIGHTS('' for the default) IN.npz OUT.npz REPORT.json; the
-stage reached is printed on stdout ("stage: read" ...) so a crash can be placed; REPORT.json holds
-the Result names in order, or the exception's type and whole message.
+OpenVINO. Protocol: argv is MODEL WEIGHTS('' for the default) IN.npz OUT.npz REPORT.json JOB.json;
+the stage reached is printed on stdout ("stage: read" ...) so a crash can be placed; REPORT.json
+holds the Result names in order, or the exception's type and whole message.
 
-Usage: python -m irlint.cli._ov_child MODEL WEIGHTS IN.npz OUT.npz REPORT.json
+JOB.json (written by the parent) says how to compile (`precision`: "f32", "bf16", "f16" or null
+for no INFERENCE_PRECISION_HINT at all) and which body tensors to expose (`probes`, `--inside`):
+each probe names the chain of TensorIterator/Loop layers from the top level down to the body that
+holds the layer, the layer and its output index. The model read from the file is instrumented in
+memory (the input file is never written): the probed output gets an Unsqueeze to a leading axis of
+1 and a new body Result, and each enclosing TensorIterator/Loop concatenates that Result along axis
+0 into a new output, up to a new top-level Result, so a probe arrives as one array
+[iterations of the outermost loop, ..., iterations of the innermost, *the tensor's shape]. The
+original model runs first; the instrumented one's original outputs are compared with it bit for bit
+(`instrumented_same`).
+
+Usage: python -m irlint.cli._ov_child MODEL WEIGHTS IN.npz OUT.npz REPORT.json [JOB.json]
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 
 def _stage(name: str) -> None:
     print(f"stage: {name}", flush=True)
 
 
+def _config(precision: str | None) -> dict[str, str]:
+    return {} if precision is None else {"INFERENCE_PRECISION_HINT": precision}
+
+
+def _by_name(ops: list[Any], name: str) -> Any:
+    found = [op for op in ops if op.get_friendly_name() == name]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} layers named {name!r}")
+    return found[0]
+
+
+def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list[int], dict[str, str]]:
+    """Add a top-level Result per probe (in place); (the probes placed, in order; why the others were not)."""
+    import numpy as np
+    import openvino.opset8 as ops
+
+    placed: list[int] = []
+    skipped: dict[str, str] = {}
+    added = []
+    for i, probe in enumerate(probes):
+        try:
+            levels = []  # (loop op, its body) from the top level down
+            graph = model
+            for loop_name in probe["chain"]:
+                loop = _by_name(list(graph.get_ordered_ops()), loop_name)
+                graph = loop.get_function()
+                levels.append((loop, graph))
+            node = _by_name(list(graph.get_ordered_ops()), probe["layer"])
+            value = node.output(int(probe["port"]))
+            for loop, body in reversed(levels):
+                axis0 = ops.constant(np.array([0], np.int64))
+                res = ops.result(ops.unsqueeze(value, axis0))
+                body.add_results([res])
+                value = loop.get_concatenated_slices(res.output(0), 0, 1, 1, -1, 0)
+                loop.validate_and_infer_types()
+            top = ops.result(value)
+            top.set_friendly_name(f"__irlint_probe_{i}")
+            added.append(top)
+            placed.append(i)
+        except Exception as e:  # a probe OpenVINO cannot place is left out, with the reason
+            skipped[str(i)] = f"{type(e).__name__}: {e}"
+    if added:
+        model.add_results(added)
+        model.validate_nodes_and_infer_types()
+    return placed, skipped
+
+
 def main(argv: list[str]) -> int:
-    model_path, weights, in_path, out_path, report_path = argv
+    model_path, weights, in_path, out_path, report_path, *rest = argv
     import numpy as np
 
     def report(data: dict[str, object]) -> None:
         with open(report_path, "w", encoding="utf-8") as f:
             json.dump(data, f)
 
+    job: dict[str, Any] = {"precision": "f32", "probes": []}
+    if rest:
+        with open(rest[0], encoding="utf-8") as f:  # written by the parent: trusted
+            job.update(json.load(f))
     try:
         _stage("import")
         import openvino as ov
@@ -38,13 +101,38 @@ def main(argv: list[str]) -> int:
         _stage("read")
         model = core.read_model(model_path, weights) if weights else core.read_model(model_path)
         _stage("compile")
-        compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        compiled = core.compile_model(model, "CPU", _config(job["precision"]))
+        try:
+            hint = compiled.get_property("INFERENCE_PRECISION_HINT")
+            got_precision = hint.to_string() if hasattr(hint, "to_string") else str(hint)
+        except Exception:  # a plugin that does not say
+            got_precision = "unknown"
         _stage("infer")
-        res = compiled([inputs[p.get_friendly_name()] for p in model.get_parameters()])
-        _stage("save")
+        feed = [inputs[p.get_friendly_name()] for p in model.get_parameters()]
+        res = compiled(feed)
         names = [r.get_friendly_name() for r in model.get_results()]
-        np.savez(out_path, **{f"r{i}": np.asarray(res[i]) for i in range(len(names))})
-        report({"names": names})
+        arrays = {f"r{i}": np.array(res[i]) for i in range(len(names))}
+        data: dict[str, Any] = {"names": names, "precision": got_precision}
+        if job["probes"]:
+            _stage("instrument")
+            inst = core.read_model(model_path, weights) if weights else core.read_model(model_path)
+            placed, skipped = _instrument(ov, inst, job["probes"])
+            data.update(placed=placed, skipped=skipped)
+            if placed:
+                _stage("compile instrumented")
+                compiled2 = core.compile_model(inst, "CPU", _config(job["precision"]))
+                _stage("infer instrumented")
+                res2 = compiled2(feed)
+                same = []
+                for i in range(len(names)):
+                    a, b = arrays[f"r{i}"], np.asarray(res2[i])
+                    same.append(bool(a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
+                data["instrumented_same"] = same
+                for j, i in enumerate(placed):
+                    arrays[f"p{i}"] = np.array(res2[len(names) + j])
+        _stage("save")
+        np.savez(out_path, **arrays)
+        report(data)
     except BaseException as e:  # OpenVINO's failure is the parent's finding: keep all of it
         report({"error": type(e).__name__, "message": str(e)})
         return 3

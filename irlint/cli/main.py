@@ -22,7 +22,7 @@ BUILTIN = {
     "explain": ("irlint.cli.rules_cmd:EXPLAIN_COMMAND", "show the documentation of a rule"),
     "run": ("irlint.cli.run_cmd:COMMAND", "execute a model with the numpy reference interpreter"),
     "trace": ("irlint.cli.trace_cmd:COMMAND", "print watched tensors per loop iteration"),
-    "compare": ("irlint.cli.compare_cmd:COMMAND", "compare irlint's results with OpenVINO's CPU plugin"),
+    "compare": ("irlint.cli.compare_cmd:COMMAND", "compare irlint's results with OpenVINO's CPU plugin, or two IRs"),
 }
 ENTRY_POINT_GROUP = "irlint.commands"
 

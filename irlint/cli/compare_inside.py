@@ -1,0 +1,319 @@
+"""`irlint compare --inside`: OpenVINO's body tensors, iteration by iteration, against irlint's.
+
+OpenVINO shows only a model's Results. To see inside a TensorIterator/Loop body, the child process
+(`irlint.cli._ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
+and a concatenated output per enclosing TI/Loop up to a top-level Result (a nested body through its
+parents). irlint records the same layers' outputs (`irlint.cli.compare_record`). An If's branch
+layers are not instrumented (an If's outputs must come from both branches, and the branch not taken
+has no such tensor): the If layer itself is probed like any body layer, so its outputs compare the
+taken branch's results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from irlint.cli.command import UsageError
+from irlint.cli.compare_record import Iterations, Recorder
+from irlint.cli.compare_stats import ErrorRow, beyond_tolerance, error_row, label
+from irlint.controlflow import CONTROL_FLOW
+from irlint.ir.model import Graph, Layer, Model
+
+SKIPPED_TYPES = {"Parameter", "Result", "Const", "Constant"}
+
+
+@dataclass
+class Probe:
+    """One layer output OpenVINO is asked to show: the loops from the top level down, the layer, its port."""
+
+    layer: Layer
+    port_index: int  # the output's position among the layer's outputs (OpenVINO's output index)
+    chain: list[Layer]  # enclosing TensorIterators/Loops, outermost first
+
+    @property
+    def title(self) -> str:
+        port = self.layer.outputs[self.port_index].id
+        return f"{self.layer.name} ({self.layer.type}, {self.layer.path}) out{port}"
+
+    def as_job(self) -> dict[str, object]:
+        return {"chain": [la.name for la in self.chain], "layer": self.layer.name, "port": self.port_index}
+
+
+@dataclass
+class Selection:
+    """The layers `--inside` compares, in priority order, and those it cannot, with why."""
+
+    layers: list[tuple[Layer, list[Layer]]] = field(default_factory=list)  # (layer, chain)
+    left_out: dict[str, str] = field(default_factory=dict)  # description -> reason
+
+
+def _walk(graph: Graph, chain: list[Layer], in_branch: bool) -> Iterable[tuple[Layer, list[Layer], bool]]:
+    for la in graph.layers:
+        yield la, chain, in_branch
+        if la.type in CONTROL_FLOW and la.type != "If" and la.body is not None:
+            yield from _walk(la.body, [*chain, la], in_branch)
+        for br in la.branches:
+            yield from _walk(br.body, [*chain, la], True)
+
+
+def select(model: Model, names: list[str]) -> Selection:
+    """Every body layer of every TensorIterator/Loop (nested ones through their parents) when `names` is
+    empty, else the layers named (by name or id path, top-level ones too)."""
+    sel = Selection()
+    everything = list(_walk(model.graph, [], False))
+    if names:
+        chosen = []
+        for n in names:
+            hits = [t for t in everything if n in (t[0].name, t[0].path)]
+            if not hits:
+                raise UsageError(f"--inside {n}: no layer has this name or id path")
+            chosen.extend(h for h in hits if h not in chosen)
+    else:
+        chosen = [t for t in everything if t[1]]
+    for la, chain, in_branch in chosen:
+        if la.type in SKIPPED_TYPES:
+            if names:
+                sel.left_out[la.describe()] = f"a {la.type} is not compared (nothing is computed there)"
+            continue
+        if in_branch:
+            sel.left_out[la.describe()] = ("inside an If branch, which OpenVINO cannot show (the If's own outputs "
+                                           "are compared where the If is in a body)")
+            continue
+        if not unique_names(model, la, chain):
+            sel.left_out[la.describe()] = "its name, or an enclosing loop's, is not unique in its body"
+            continue
+        if not la.outputs:
+            continue
+        sel.layers.append((la, chain))
+    return sel
+
+
+def unique_names(model: Model, la: Layer, chain: list[Layer]) -> bool:
+    """OpenVINO finds a layer by name within its body: each name on the way must be unique there."""
+    graph = model.graph
+    for step in [*chain, la]:
+        if [x.name for x in graph.layers].count(step.name) != 1:
+            return False
+        if step.body is not None:
+            graph = step.body
+    return True
+
+
+@dataclass
+class ProbeResult:
+    probe: Probe
+    rows: list[ErrorRow]
+    problem: str = ""  # why it could not be compared
+
+    @property
+    def differs(self) -> bool:
+        return bool(self.problem) or any(r.beyond for r in self.rows)
+
+
+@dataclass
+class FirstDifference:
+    probe: Probe
+    iterations: Iterations
+    index: tuple[int, ...]
+    ours: float
+    theirs: float
+    agreeing_upstream: list[str]
+    not_compared_upstream: list[str]
+
+
+def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorder, rtol: float, atol: float
+                   ) -> tuple[list[ProbeResult], FirstDifference | None]:
+    """Each probe's rows per iteration, and the first element beyond the tolerance in irlint's order of
+    computation (iteration, then layer, then port, then element)."""
+    results: list[ProbeResult] = []
+    first: tuple[int, Probe, Iterations] | None = None
+    verdicts: dict[tuple[str, Iterations], bool] = {}
+    for i, probe in enumerate(probes):
+        path = probe.layer.path
+        ours_by_it = rec.values.get(path, {})
+        theirs = got.get(i)
+        if theirs is None:
+            results.append(ProbeResult(probe, [], "OpenVINO did not return it"))
+            continue
+        rows: list[ErrorRow] = []
+        problem = ""
+        for its, outs in sorted(ours_by_it.items()):
+            ours = outs[probe.port_index] if probe.port_index < len(outs) else None
+            try:
+                want = theirs[its]
+            except IndexError:
+                problem = f"OpenVINO ran fewer iterations ({list(theirs.shape[:len(its)])}) than irlint"
+                break
+            if ours is None or ours.shape != want.shape:
+                problem = (f"iteration {label(its)}: shape {None if ours is None else list(ours.shape)} "
+                           f"vs OpenVINO {list(want.shape)}")
+                break
+            if ours.dtype.kind not in "fiub" or want.dtype.kind not in "fiub":
+                continue
+            row = error_row(label(its), ours, want, rtol, atol)
+            rows.append(row)
+            ok = row.beyond == 0
+            verdicts[(path, its)] = verdicts.get((path, its), True) and ok
+            if not ok:
+                order = rec.order[(path, its)]
+                if first is None or order < first[0]:
+                    first = (order, probe, its)
+        results.append(ProbeResult(probe, rows, problem))
+    if first is None:
+        return results, None
+    _, probe, its = first
+    ours = rec.values[probe.layer.path][its][probe.port_index]
+    want = got[probes.index(probe)][its]
+    bad = beyond_tolerance(ours, want, rtol, atol)
+    index = tuple(int(x) for x in np.argwhere(bad)[0])
+    agreeing, unseen = _upstream(probe, its, verdicts, {p.layer.path for p in probes})
+    return results, FirstDifference(probe, its, index, float(ours[index]), float(want[index]), agreeing, unseen)
+
+
+def _upstream(probe: Probe, its: Iterations, verdicts: dict[tuple[str, Iterations], bool],
+              probed: set[str]) -> tuple[list[str], list[str]]:
+    """The layers of the same body that feed the differing one (transitively): those compared and
+    agreeing in that iteration, and those not compared (body Parameters, constants, left-out layers)."""
+    graph = probe.chain[-1].body if probe.chain else None
+    if graph is None:
+        return [], []
+    feeders: dict[int | None, set[int | None]] = {}
+    for e in graph.edges:
+        feeders.setdefault(e.to_layer, set()).add(e.from_layer)
+    seen: set[int | None] = set()
+    todo = [probe.layer.id]
+    while todo:
+        for f in feeders.get(todo.pop(), ()):
+            if f not in seen:
+                seen.add(f)
+                todo.append(f)
+    agreeing, unseen = [], []
+    for la in graph.layers:
+        if la.id not in seen:
+            continue
+        if la.path in probed and verdicts.get((la.path, its)) is True:
+            agreeing.append(la.name)
+        elif la.path not in probed and la.type not in ("Const", "Constant"):
+            unseen.append(f"{la.name} ({la.type})")
+    return agreeing, unseen
+
+
+def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
+    """The probes of the layers irlint recorded whole: every iteration of every enclosing loop run (an
+    inner loop that runs a different number of times per outer iteration cannot be concatenated by
+    OpenVINO), each numeric output whose shape stays the same over the iterations."""
+    probes: list[Probe] = []
+    for la, chain in sel.layers:
+        path = la.path
+        if path in rec.dropped:
+            sel.left_out[la.describe()] = f"left out to fit --memory-budget {rec.budget * 4} (its values take " \
+                                          "more than the quarter of it that --inside keeps)"
+            continue
+        seen = rec.values.get(path)
+        if not seen:
+            sel.left_out[la.describe()] = "never ran (a loop around it ran zero times)"
+            continue
+        counts = [{n for (p, _o), n in rec.runs.items() if p == c.path} for c in chain]
+        if any(len(c) != 1 for c in counts) or len(seen) != int(np.prod([next(iter(c)) for c in counts])):
+            sel.left_out[la.describe()] = ("an enclosing loop runs a different number of iterations from one "
+                                           "outer iteration to the next")
+            rec.values.pop(path, None)
+            continue
+        for port in range(len(la.outputs)):
+            first = next(iter(seen.values()))
+            if port >= len(first):
+                continue
+            shapes = {outs[port].shape for outs in seen.values()}
+            kinds = {outs[port].dtype.kind for outs in seen.values()}
+            if len(shapes) != 1 or not kinds <= set("fiub"):
+                sel.left_out[f"{la.describe()} out{la.outputs[port].id}"] = (
+                    "its shape changes between iterations" if len(shapes) != 1 else "not a numeric tensor")
+                continue
+            probes.append(Probe(la, port, chain))
+    return probes
+
+
+def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorder,
+                  report: dict[str, Any]) -> tuple[bool, list[tuple[str, list[ErrorRow]]]]:
+    """Compare, print (text) or fill `report["inside"]` (json); (whether anything differs, plot panels)."""
+    for i, why in got_ov.skipped.items():
+        sel.left_out[probes[i].title] = f"OpenVINO could not expose it: {why}"
+    results, first = compare_probes(probes, got_ov.probes, rec, args.rtol, args.atol)
+    compared = [r for r in results if r.probe in [probes[i] for i in got_ov.probes]]
+    same = got_ov.instrumented_same
+    inside: dict[str, Any] = {
+        "compared": [{"layer": r.probe.layer.name, "type": r.probe.layer.type, "path": r.probe.layer.path,
+                      "port": r.probe.layer.outputs[r.probe.port_index].id,
+                      "verdict": "differs" if r.differs else "ok", "problem": r.problem or None,
+                      "rows": r.rows} for r in compared],
+        "left_out": [{"layer": k, "why": v} for k, v in sel.left_out.items()],
+        "instrumented_outputs_same": same,
+    }
+    if first is not None:
+        inside["first_difference"] = {
+            "iteration": label(first.iterations), "layer": first.probe.layer.name, "path": first.probe.layer.path,
+            "port": first.probe.layer.outputs[first.probe.port_index].id, "index": list(first.index),
+            "ours": first.ours, "openvino": first.theirs, "upstream_agreeing": first.agreeing_upstream,
+            "upstream_not_compared": first.not_compared_upstream}
+    report["inside"] = inside
+    if args.format == "text":
+        _print_inside(compared, first, sel, same)
+    panels = []
+    if first is not None:
+        r = next(x for x in compared if x.probe is first.probe)
+        panels.append((f"inside: {r.probe.title}", r.rows))
+    worst = sorted((r for r in compared if r.rows and (first is None or r.probe is not first.probe)),
+                   key=lambda r: max(x.max_ulp for x in r.rows), reverse=True)
+    panels += [(f"inside: {r.probe.title}", r.rows) for r in worst[:5 - len(panels) + 1]]
+    return any(r.differs for r in compared), panels
+
+
+def _print_inside(compared: list[ProbeResult], first: FirstDifference | None, sel: Selection,
+                  same: list[bool] | None) -> None:
+    from irlint.cli.compare_stats import table
+    from irlint.cli.printing import safe
+
+    print(f"\ninside the bodies: {len(compared)} layer output{'s' if len(compared) != 1 else ''} compared "
+          "per iteration")
+    w = min(64, max([len(safe(r.probe.title)) for r in compared] + [12]))
+    print(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
+    for r in compared:
+        if r.problem:
+            print(f"{safe(r.probe.title)[:w]:<{w}} {r.problem}")
+            continue
+        if not r.rows:
+            continue
+        ma = max(x.max_abs for x in r.rows)
+        mr = max(x.max_rel for x in r.rows)
+        mu = max(x.max_ulp for x in r.rows)
+        bad = next((x.iteration for x in r.rows if x.beyond), None)
+        verdict = "ok" if bad is None else f"DIFFERS from iteration {bad}"
+        print(f"{safe(r.probe.title)[:w]:<{w}} {len(r.rows):>6} {ma:>11.3g} {mr:>11.3g} {mu:>11.4g}  {verdict}")
+    if first is not None:
+        p = first.probe
+        print()
+        print(safe(f"first difference inside: iteration {label(first.iterations)}, layer '{p.layer.name}' "
+                   f"({p.layer.type}, {p.layer.path}) out{p.layer.outputs[p.port_index].id}, element "
+                   f"{first.index}: irlint {first.ours:.9g}, OpenVINO {first.theirs:.9g}"))
+        print(safe("    upstream in that iteration, still agreeing: "
+                   + (", ".join(first.agreeing_upstream) or "none compared")))
+        if first.not_compared_upstream:
+            print(safe("    upstream, not compared: " + ", ".join(first.not_compared_upstream)))
+        r = next(x for x in compared if x.probe is p)
+        print(safe(f"    {p.title} per iteration:"))
+        print("\n".join(table(r.rows, indent="    ")))
+    if sel.left_out:
+        print(f"left out ({len(sel.left_out)}):")
+        for k, v in list(sel.left_out.items())[:20]:
+            print(safe(f"    {k}: {v}"))
+        if len(sel.left_out) > 20:
+            print(f"    ... and {len(sel.left_out) - 20} more (all in --format json)")
+    if same is not None and all(same):
+        print("the instrumented model's original outputs are bit-identical to the uninstrumented model's")
+    elif same is not None:
+        print("warning: with the extra outputs, OpenVINO's original outputs are not bit-identical to the "
+              "uninstrumented model's (its optimisations changed): differences inside may partly come from that")

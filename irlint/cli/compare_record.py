@@ -1,0 +1,74 @@
+"""What `irlint compare` keeps of irlint's own run: the iterations each TensorIterator/Loop ran and, for
+`--inside` and the two-IR mode, chosen layers' outputs per iteration, within a byte budget.
+
+A listener of the plain driver (`irlint.interp.run(..., listener=)`), as `irlint run --trace-all`
+records, but only the layers asked for: a 1,000-iteration body of 50 layers recorded whole would hold
+every intermediate tensor of the run. When the kept values pass the budget, the layers of least
+priority (the last asked for) are dropped whole, and never taken again: a layer is compared over all
+of its iterations or not at all, and `dropped` says which were left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from irlint.interp.events import Frames
+from irlint.ir.model import Layer
+
+Iterations = tuple[int, ...]
+
+
+def iterations_of(frames: Frames) -> Iterations:
+    return tuple(k for _path, k in frames)
+
+
+class Recorder:
+    """Iteration counts of every TI/Loop run; outputs of the `wanted` layers (path -> priority, 0 first)."""
+
+    def __init__(self, wanted: dict[str, int] | None = None, budget: int = 0) -> None:
+        self.wanted = wanted or {}
+        self.layers = bool(self.wanted)
+        self.budget = budget
+        self.kept = 0
+        self.runs: dict[tuple[str, Iterations], int] = {}  # (loop path, enclosing iterations) -> iterations
+        self.values: dict[str, dict[Iterations, tuple[np.ndarray, ...]]] = {}
+        self.order: dict[tuple[str, Iterations], int] = {}  # when each (layer, iterations) was computed
+        self.bytes: dict[str, int] = {}
+        self.dropped: list[str] = []
+        self.layer_of: dict[str, Layer] = {}
+
+    @property
+    def top_iterations(self) -> dict[str, int]:
+        """How many iterations each top-level TensorIterator/Loop ran."""
+        return {path: n for (path, outer), n in self.runs.items() if not outer}
+
+    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                          values: Sequence[np.ndarray], frames: Frames) -> None:
+        if layer.type != "If":
+            k = (layer.path, iterations_of(frames[:-1]))
+            if self.runs.get(k, 0) <= iteration:
+                self.runs[k] = iteration + 1
+
+    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
+                           values: Sequence[np.ndarray], frames: Frames) -> None:
+        """Nothing: the counts come from the starts (a failing iteration still counts where it began)."""
+
+    def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
+        path = layer.path
+        if path not in self.wanted or path in self.dropped:
+            return
+        outs = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in outputs)
+        size = sum(o.nbytes for o in outs)
+        self.kept += size
+        self.bytes[path] = self.bytes.get(path, 0) + size
+        its = iterations_of(frames)
+        self.values.setdefault(path, {})[its] = outs
+        self.layer_of[path] = layer
+        self.order[(path, its)] = len(self.order)
+        while self.kept > self.budget and self.values:
+            worst = max(self.values, key=self.wanted.__getitem__)  # the least wanted layer held
+            self.kept -= self.bytes.pop(worst)
+            del self.values[worst]
+            self.dropped.append(worst)

@@ -1,0 +1,172 @@
+"""`irlint compare`: OpenVINO's precision, the error per iteration (text, JSON, plot), `--inside` (body
+layers per iteration, on an instrumented copy) and two IRs of one model against each other."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.cli.compare_models import chain_ti, int_divide_ti, save, scaled_ti
+
+pytest.importorskip("openvino")
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+LSTM = [str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz")]
+
+
+def cli(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irlint", "compare", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def as_json(res: subprocess.CompletedProcess[str]) -> dict:
+    assert "Traceback" not in res.stderr, res.stderr
+    return json.loads(res.stdout)
+
+
+# -- --precision -----------------------------------------------------------------------------------
+
+
+def test_the_default_precision_is_f32_and_agrees() -> None:
+    res = cli(*LSTM, "--format", "json")
+    report = as_json(res)
+    assert res.returncode == 0
+    assert report["precision"] == {"asked": "f32", "openvino": "f32"}
+    assert [o["verdict"] for o in report["outputs"]] == ["ok", "ok", "ok"]
+
+
+def test_bf16_drifts_and_is_reported_per_iteration() -> None:
+    res = cli(*LSTM, "--precision", "bf16", "--format", "json")
+    report = as_json(res)
+    if report["precision"]["openvino"] != "bf16":
+        pytest.skip(f"this CPU runs {report['precision']['openvino']} when asked for bf16")
+    assert res.returncode == 1
+    y = next(o for o in report["outputs"] if o["name"] == "Y")
+    assert y["verdict"] == "differs" and [r["iteration"] for r in y["rows"]] == ["0", "1", "2", "3", "4"]
+    assert all(r["max_abs"] > 1e-5 and r["max_ulp"] > 1000 for r in y["rows"])  # bf16 keeps 8 bits
+    assert y["first_difference"]["iteration"] == 0
+
+
+def test_default_precision_passes_no_hint() -> None:
+    res = cli(*LSTM, "--precision", "default")
+    assert "no hint: the plugin's default" in res.stdout
+    assert "inference precision f32" in res.stdout or res.returncode == 1  # a bf16 CPU drifts
+
+
+def test_text_report_has_the_per_iteration_table() -> None:
+    res = cli(*LSTM)
+    assert res.returncode == 0, res.stdout + res.stderr
+    lines = res.stdout.splitlines()
+    at = lines.index("Y: per iteration of layer 3 'TensorIterator_23' (TensorIterator)")
+    assert lines[at + 1].split() == ["iteration", "max", "abs", "max", "rel", "max", "ULP", "beyond", "tol"]
+    assert [line.split()[0] for line in lines[at + 2:at + 7]] == ["0", "1", "2", "3", "4"]
+    assert all(line.split()[-1] == "0/4" for line in lines[at + 2:at + 7])
+
+
+def test_plot_is_written(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "err.png"
+    res = cli(*LSTM, "--plot", str(out))
+    assert res.returncode == 0, res.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "plot: 1 panel" in res.stderr
+
+
+def test_plot_never_overwrites_an_input(tmp_path: Path) -> None:
+    res = cli(*LSTM, "--plot", str(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    assert res.returncode == 2 and "extension" in res.stderr
+    xml = tmp_path / "m.png"
+    xml.write_bytes((EXAMPLES / "lstm_ti.xml").read_bytes())
+    (tmp_path / "m.bin").write_bytes((EXAMPLES / "lstm_ti.bin").read_bytes())
+    res = cli(str(xml), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"), "--plot", str(xml))
+    assert res.returncode == 2 and "would overwrite an input" in res.stderr
+    assert xml.read_bytes() == (EXAMPLES / "lstm_ti.xml").read_bytes()
+
+
+# -- --inside --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def int_divide(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    d = tmp_path_factory.mktemp("div")
+    np.savez(d / "in.npz", X=np.array([[2, 4, -8, 5]], np.int32))  # x + 1 = 3, 5, -7, 6
+    return str(save(int_divide_ti(), d / "div.xml")), str(d / "in.npz")
+
+
+def test_inside_names_the_layer_where_the_cpu_plugin_departs(int_divide: tuple[str, str]) -> None:
+    """Divide on i32 with m_pythondiv floors in the spec (-7 / 3 = -3); the CPU plugin truncates (-2)."""
+    xml, npz = int_divide
+    before = Path(xml).read_bytes()
+    res = cli(xml, "--inputs", npz, "--inside")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert ("first difference inside: iteration 2, layer 'quotient' (Divide, 1/body/4) out2, element (0, 0): "
+            "irlint -3, OpenVINO -2") in res.stdout
+    assert "upstream in that iteration, still agreeing: shifted" in res.stdout
+    assert "bit-identical" in res.stdout
+    assert Path(xml).read_bytes() == before  # the instrumented model is a copy
+    report = as_json(cli(xml, "--inputs", npz, "--inside", "--format", "json"))
+    first = report["inside"]["first_difference"]
+    assert (first["iteration"], first["layer"], first["index"], first["ours"], first["openvino"]) == \
+        ("2", "quotient", [0, 0], -3.0, -2.0)
+    verdicts = {c["layer"]: c["verdict"] for c in report["inside"]["compared"]}
+    assert verdicts == {"shifted": "ok", "quotient": "differs", "twice": "differs"}
+    assert report["inside"]["instrumented_outputs_same"] == [True]
+
+
+def test_inside_a_named_layer_only(int_divide: tuple[str, str]) -> None:
+    xml, npz = int_divide
+    report = as_json(cli(xml, "--inputs", npz, "--inside", "shifted", "--format", "json"))
+    assert [c["layer"] for c in report["inside"]["compared"]] == ["shifted"]
+    res = cli(xml, "--inputs", npz, "--inside", "nope")
+    assert res.returncode == 2 and "--inside nope: no layer" in res.stderr
+
+
+def test_inside_nested_bodies_through_their_parents() -> None:
+    report = as_json(cli(str(EXAMPLES / "nested_loop_in_ti.xml"), "--inputs",
+                         str(EXAMPLES / "inputs" / "nested_loop_in_ti.npz"), "--inside", "--format", "json"))
+    compared = {c["path"]: c for c in report["inside"]["compared"]}
+    inner = [c for p, c in compared.items() if "/body/6/body/" in p]
+    assert inner and all(c["verdict"] == "ok" for c in compared.values())
+    assert [r["iteration"] for r in inner[0]["rows"]] == [f"{o}.{i}" for o in range(3) for i in range(3)]
+
+
+def test_inside_if_branches_are_compared_through_the_if() -> None:
+    report = as_json(cli(str(EXAMPLES / "if_in_loop.xml"), "--inputs", str(EXAMPLES / "inputs" / "if_in_loop.npz"),
+                         "--inside", "--format", "json"))
+    assert any(c["type"] == "If" and c["verdict"] == "ok" for c in report["inside"]["compared"])
+    assert {x["layer"].split("'")[1] for x in report["inside"]["left_out"]} == {"h_plus_x", "h_halved"}
+    assert all("If branch" in x["why"] for x in report["inside"]["left_out"])
+
+
+def test_inside_fits_the_memory_budget(tmp_path: Path) -> None:
+    """A 1,000-iteration body of 50 layers: 50 MB of layer outputs; a 40 MB budget keeps a quarter."""
+    xml = save(chain_ti(1000, 50, 256), tmp_path / "chain.xml")
+    report = as_json(cli(str(xml), "--random-inputs", "--inside", "--memory-budget", "40000000",
+                         "--format", "json", timeout=300))
+    compared = report["inside"]["compared"]
+    left = [x for x in report["inside"]["left_out"] if "--memory-budget" in x["why"]]
+    assert len(compared) == 9 and len(left) == 41  # 1,024,000 bytes per layer, 10,000,000 kept
+    assert [c["layer"] for c in compared] == [f"{'add' if i % 2 else 'mul'}_{i}" for i in range(9)]
+    assert all(len(c["rows"]) == 1000 for c in compared)
+
+
+# -- two IRs of one model --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_irs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
+    """A, and B: the same IR with the Multiply 'scale' constant 0.5 changed to 0.5001 in its .bin."""
+    d = tmp_path_factory.mktemp("two")
+    np.savez(d / "in.npz", X=np.random.default_rng(0).standard_normal((1, 6, 3)).astype(np.float32))
+    a = save(scaled_ti(0.5), d / "a.xml")
+    b = d / "b.xml"
+    b.write_bytes(a.read_bytes())
+    weights = a.with_suffix(".bin").read_bytes()
+    half, changed = np.float32(0.5).tobytes(), np.float32(0.5001).tobytes()
+    assert weights.count(half) == 1
+    b.with_suffix(".bin").write_bytes(weights.replace(half, changed))
+    return str(a), str(b), str(d / "in.npz")
