@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Edge, Graph, Layer, Port
+from irlint.ir.model import BRANCHING, CONTROL_FLOW, Edge, Graph, Layer, Port
+from irlint.ir.opsets import names_an_opset
 from irlint.ops import lookup
 from irlint.rule import Finding, rule
 
@@ -323,6 +324,176 @@ def duplicate_port_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 seen[p.id] = p
 
 
+def _unsorted(ports: tuple[Port, ...]) -> Port | None:
+    """The first port listed after one with a larger id (None when the ids ascend)."""
+    ids = [p.id for p in ports if p.id is not None]
+    if ids == sorted(ids):
+        return None
+    last = None
+    for p in ports:
+        if p.id is None:
+            continue
+        if last is not None and p.id < last:
+            return p
+        last = p.id
+    return None
+
+
+def _position_mismatch(ports: tuple[Port, ...], direction: str) -> tuple[int, Port] | None:
+    """Where a TensorIterator/Loop/If's ports stop meaning the same to OpenVINO and to irlint: the
+    input at position i that is not port i, or the first output listed after a larger id."""
+    if direction == "input":
+        return next(((i, p) for i, p in enumerate(ports) if p.id is not None and p.id != i), None)
+    p = _unsorted(ports)
+    return None if p is None else (ports.index(p), p)
+
+
+@rule("G108", "ports-out-of-id-order", severity="warning", scope="graph")
+def ports_out_of_id_order(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A layer lists its input (or output) ports out of id order; its operands follow the listing.
+
+    What it checks:
+    The ports of each `<input>` and `<output>` (of layers other than TensorIterator, Loop and If,
+    which G109 checks) are listed with ascending ids.
+
+    Why it matters:
+    OpenVINO takes a layer's operands in the order its ports are listed, not by id: an edge's
+    `to-port` finds its port, and the port's position makes it operand 0, 1, ... A Subtract whose
+    `<input>` lists port 1 before port 0 computes `port1 - port0`; OpenVINO reads and runs it that
+    way without a message, and irlint reads it the same way. A reader that goes by id sees the
+    opposite operation, so the file means two things.
+
+    Example:
+    ```xml
+    <input><port id="1">...</port><port id="0">...</port></input>   <!-- operand 0 is port 1 -->
+    ```
+
+    How to fix:
+    List the ports in id order, swapping the edges' `to-port`s if the operands are to stay as
+    OpenVINO reads them now.
+    """
+    for layer in graph.layers:
+        if layer.type in CONTROL_FLOW or layer.type in BRANCHING:
+            continue
+        for what, ports in (("input", layer.inputs), ("output", layer.outputs)):
+            if len(ports) < 2:
+                continue
+            p = _unsorted(ports)
+            if p is not None:
+                order = ", ".join(str(q.id) for q in ports)
+                role = "operand" if what == "input" else "output"
+                yield Finding(
+                    f"the {what} ports of {layer.describe()} are listed as {order}: OpenVINO takes {role}s "
+                    f"by position, so {role} {ports.index(p)} is port {p.id}",
+                    layer.port_loc(p),
+                    layer=layer.path,
+                    port=p.id,
+                    hint="list the ports in id order (and swap the edges' ports if the order they have now is meant)",
+                )
+
+
+@rule("G109", "control-flow-ports-not-positions", scope="graph")
+def control_flow_ports_not_positions(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A TensorIterator, Loop or If whose port ids are not their positions: OpenVINO reads another model.
+
+    What it checks:
+    The input ports of each TensorIterator, Loop and If are listed as ports 0, 1, 2, ... in this
+    order, and their output ports with ascending ids (as `openvino.save_model` writes them).
+
+    Why it matters:
+    The port_map's `external_port_id` names a port by id, but OpenVINO's reader uses it as the
+    position of the input, and numbers the outputs by the order of the output entries' ids. When
+    ids and positions differ, OpenVINO runs another model than the port_map says, with no message:
+    with the Loop's ports 2 and 3 listed as 3, 2, the initial value and the invariant input trade
+    places (the model computes something else); with its output ports listed as 5, 4, the two
+    outputs trade values; with a TensorIterator's inputs listed as 1, 0, the sliced input becomes
+    the state and OpenVINO refuses the model ("Requested output shape [1,4] is incompatible with
+    input shape"). irlint cannot run the model OpenVINO runs, so it reports an error.
+
+    Example:
+    ```xml
+    <layer type="Loop" ...><input><port id="0"/><port id="1"/><port id="3"/><port id="2"/></input>
+    ```
+
+    How to fix:
+    List the ports in id order and number the inputs from 0 (trip count and condition first for a
+    Loop, the condition first for an If), the outputs after them.
+    """
+    for layer in graph.layers:
+        if layer.type not in CONTROL_FLOW and layer.type not in BRANCHING:
+            continue
+        for what, ports in (("input", layer.inputs), ("output", layer.outputs)):
+            bad = _position_mismatch(ports, what)
+            if bad is None:
+                continue
+            pos, p = bad
+            order = ", ".join(str(q.id) for q in ports)
+            reading = (f"external_port_id={pos} means this port to OpenVINO (which reads the id as a position) "
+                       f"and port {pos} to irlint" if what == "input" else
+                       f"OpenVINO gives this port the value of the output entry with the {_ordinal(pos)} smallest "
+                       f"external_port_id, irlint that of the entry naming port {p.id}")
+            yield Finding(
+                f"the {what} ports of {layer.describe()} are listed as {order}: port {p.id} is at position {pos}; "
+                f"{reading}",
+                layer.port_loc(p),
+                layer=layer.path,
+                port=p.id,
+                hint="list the ports in id order, inputs numbered from 0, as openvino.save_model writes them",
+            )
+
+
+def _ordinal(n: int) -> str:
+    return {0: "1st", 1: "2nd", 2: "3rd"}.get(n, f"{n + 1}th")
+
+
+@rule("G111", "result-misused", scope="graph")
+def result_misused(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A Result with other than one input port, or whose output feeds another layer.
+
+    What it checks:
+    Every Result has exactly one input port, and no edge starts at a Result.
+
+    Why it matters:
+    A Result is where a graph (or a body) ends; it takes one value and gives it to no layer.
+    OpenVINO refuses a Result with two inputs when it reads the model ("Check 'get_input_size()
+    == 1' failed ... Argument has 2 outputs (1 expected)"), and its CPU plugin refuses to compile
+    a model where a Result feeds a layer ("Result node with name 'z' has incorrect number of
+    output edges"). A layer retyped to Result by a hand edit leaves both behind.
+
+    Example:
+    ```xml
+    <layer id="6" name="Add_11" type="Result" version="opset1">  <!-- two inputs, and Tanh reads it -->
+    ```
+
+    How to fix:
+    Give the layer back its op type, or feed the Result from one producer and take the value the
+    next layer needs from that producer.
+    """
+    idx = ctx.index(graph)
+    for layer in graph.layers:
+        if layer.type != "Result":
+            continue
+        if len(layer.inputs) != 1:
+            yield Finding(
+                f"{layer.describe()} has {len(layer.inputs)} input ports; a Result takes exactly one "
+                f"(OpenVINO: \"Argument has {len(layer.inputs)} outputs (1 expected)\")",
+                layer.loc,
+                layer=layer.path,
+                hint="a Result ends the graph with one value: give the layer its op type back, or keep one input",
+            )
+        for e in idx.users(layer) if layer.outputs else ():
+            yield Finding(
+                f"edge {e.from_layer}:{e.from_port} -> {e.to_layer}:{e.to_port} reads the output of "
+                f"{layer.describe()}; a Result feeds no layer (OpenVINO's CPU plugin refuses it: \"Result node "
+                f"... has incorrect number of output edges\")",
+                e.loc,
+                layer=layer.path,
+                port=e.from_port,
+                related=(Related(layer.loc, "the Result"),),
+                hint="take the value from the layer that feeds the Result",
+            )
+
+
 @rule("G110", "unknown-layer-type", severity="info", scope="model")
 def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
     """irlint has no semantics for a layer type (reported once per type).
@@ -345,8 +516,8 @@ def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
     seen: dict[tuple[str, str], Layer] = {}
     count: dict[tuple[str, str], int] = {}
     for _g, layer in ctx.model.layers():
-        if not layer.type or layer.type in STRUCTURAL_TYPES:
-            continue
+        if not layer.type or layer.type in STRUCTURAL_TYPES or not names_an_opset(layer.type, layer.version):
+            continue  # no type or no opset: IR006/IR007 report the layer
         key = (layer.type, layer.version)
         if key not in seen and lookup(layer.type, layer.version) is None:
             seen[key] = layer

@@ -189,16 +189,18 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
 
 @rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """The current_iteration Parameter is repeated, mistyped, or has an external port.
+    """The current_iteration Parameter is repeated, mistyped, or has an external port or an axis.
 
     What it checks:
-    At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"` and names
-    a body Parameter of type i32/i64 that is a scalar or a 1-D tensor of 1 element (OpenVINO: "Rank
-    of CurrentIteration input must be equal to 0 or 1").
+    At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"`, no
+    `axis`, and names a body Parameter of type i32/i64 that is a scalar or a 1-D tensor of 1
+    element (OpenVINO: "Rank of CurrentIteration input must be equal to 0 or 1").
 
     Why it matters:
     The Loop writes the iteration number into that Parameter; OpenVINO rejects other types and
-    would overwrite an external input.
+    would overwrite an external input. An entry with an `axis` is read as a sliced input of port
+    -1 and the Loop is refused ("Number of inputs must be the same as number of input
+    descriptions"); start/end/stride/part_size without an axis are ignored.
 
     Example:
     ```xml
@@ -213,6 +215,11 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
         yield Finding(f"{layer.describe()} has more than one current_iteration entry", e.loc, layer=layer.path,
                       related=(Related(entries[0].loc, "the first one"),))
     for e in entries:
+        if e.sliced:
+            yield Finding(f"the current_iteration entry of {layer.describe()} has axis={e.attrs['axis']!r}: OpenVINO "
+                          "reads it as a sliced input of port -1 and refuses the Loop (\"Number of inputs must be "
+                          "the same as number of input descriptions\")", e.loc, layer=layer.path,
+                          hint="remove the axis: the Loop writes the iteration number, nothing is sliced")
         param = layer.body.layer(e.internal_layer_id) if layer.body else None
         if param is None or param.type != "Parameter":
             continue

@@ -82,11 +82,14 @@ INVALID_ATTRIBUTE = declared(
 
     What it checks:
     Integer attributes (layer and port ids, edge ends, port_map and back-edge fields, Const
-    offset/size), dims (`<dim>`: a non-negative integer, -1, `?` or an interval `lo..hi`) and
-    `shape` attributes.
+    offset/size), port dims and `shape` attributes. A port `<dim>` is what OpenVINO reads: text
+    that starts with an integer of at least -1 (-1 is a dynamic dim); `?`, an empty `<dim>`,
+    `abc`, -2 or a number past 64 bits are refused. `?` and intervals (`1..3`) are valid only in
+    `shape` attributes (text after a dim's integer is IR008).
 
     Why it matters:
-    OpenVINO stops at the first such value with a message that gives no line; irlint reports all
+    OpenVINO stops at the first such value with a message that gives no line ("stoll", or
+    "dimension (?) in node dim must be greater or equal to -1: at offset 228"); irlint reports all
     of them and keeps checking the rest of the file.
 
     Example:
@@ -127,12 +130,18 @@ INVALID_STRUCTURE = declared(
     """An element the IR format requires is missing or in the wrong place.
 
     What it checks:
-    The root is `<net>` with `<layers>` (and `<edges>`); each `<layer>` has `id` and `type`; each
-    `<edge>` has its four ends; a TensorIterator or Loop has a `<body>` with `<layers>`;
-    port_map entries and back edges have their required attributes.
+    The root is `<net>` with `<layers>` (and `<edges>`); each `<layer>` has `id`, `name`,
+    `version` and a non-empty `type`; a Parameter or Const has its `<data>`, and a Const's `<data>`
+    has `element_type`, `shape`, `offset` and `size`; each `<edge>` has its four ends; a
+    TensorIterator or Loop has a `<body>` with `<layers>`; port_map entries and back edges have
+    their required attributes.
 
     Why it matters:
-    OpenVINO stops reading at the first such defect.
+    OpenVINO stops reading at the first such defect ("node <layer> is missing mandatory
+    attribute: version", "Layer data must be defined for: opset1::Parameter x",
+    "No attrtibutes defined for Const op!"). An empty `type` names no op ("Opset opset1 doesn't
+    contain the operation with type: "); OpenVINO drops such a layer silently when no Result
+    depends on it, and the Result itself when it is the one without a type.
 
     Example:
     ```xml
@@ -144,6 +153,60 @@ INVALID_STRUCTURE = declared(
     """,
 )
 
+UNKNOWN_OPSET = declared(
+    "IR007",
+    "unknown-opset",
+    """A layer's `version` names no opset OpenVINO reads.
+
+    What it checks:
+    The `version` attribute of every `<layer>`: it is `opset1` ... `opset17` (the opsets
+    openvino 2026.4 reads), or `experimental`/`extension` on the few ops OpenVINO still reads
+    under those names (ExperimentalDetectron*, GRUCell, RNNCell, Proposal; read as opset6). An
+    empty `version=""`, `opset0`, `opset999` or `experimental` on another op is reported. A
+    missing `version` is IR006.
+
+    Why it matters:
+    OpenVINO refuses the model ("Cannot create Subtract layer Subtract_85 id:2 from unsupported
+    opset: opset999"). irlint would otherwise pick the newest version of the op it knows and check
+    and run a model OpenVINO never reads.
+
+    Example:
+    ```xml
+    <layer id="2" name="sub" type="Subtract" version="opset999">
+    ```
+
+    How to fix:
+    Write the opset the op version is defined in (`opset1` for Subtract); `openvino.save_model`
+    writes it.
+    """,
+)
+
+PARTIAL_DIM = declared(
+    "IR008",
+    "dim-read-partly",
+    """A port `<dim>` holds text after its integer, which OpenVINO's reader drops.
+
+    What it checks:
+    The text of each `<dim>` of a port. OpenVINO reads the integer it starts with and ignores the
+    rest, so `<dim>1..3</dim>` is read as 1 and `<dim>2..?</dim>` as 2; irlint reads it the same
+    way and reports it. (A `<dim>` that does not start with an integer of at least -1, such as
+    `?`, is IR004: OpenVINO refuses it.)
+
+    Why it matters:
+    Intervals and `?` belong in `shape` attributes; in a port's dims they do not mean what they
+    say. OpenVINO's serializer writes port dims as integers only, -1 for any dynamic dim.
+
+    Example:
+    ```xml
+    <dim>1..3</dim>
+    ```
+
+    How to fix:
+    Write the integer (or -1 for a dynamic dim); put bounds in the Parameter's `shape`.
+    """,
+    severity="warning",
+)
+
 LOADER_RULES: tuple[Rule, ...] = (
     MALFORMED_XML,
     DTD_NOT_ALLOWED,
@@ -151,6 +214,8 @@ LOADER_RULES: tuple[Rule, ...] = (
     INVALID_ATTRIBUTE,
     UNKNOWN_PRECISION,
     INVALID_STRUCTURE,
+    UNKNOWN_OPSET,
+    PARTIAL_DIM,
 )
 
 INTERNAL_ERROR = declared(

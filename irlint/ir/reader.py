@@ -9,6 +9,7 @@ reader's, which only collect the dims' text.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
@@ -29,9 +30,10 @@ from irlint.ir.model import (
     Port,
     PortMapEntry,
 )
+from irlint.ir.opsets import KNOWN_OPSETS, LAST_OPSET, LEGACY_TYPES, LEGACY_VERSIONS, names_an_opset
 from irlint.ir.source import LayerParts, SourceMap
 from irlint.rule import Rule
-from irlint.types import ElementType, Shape, element_type, parse_dim
+from irlint.types import DYNAMIC, Dim, ElementType, Shape, element_type
 
 SUPPORTED_VERSIONS = (10, 11)
 MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
@@ -110,7 +112,7 @@ class Reader:
         self.stack: list[_Frame] = [_Document()]
         self.model_parts: tuple[str, int | None, Graph, int] | None = None
         self.data_cache: dict[tuple[tuple[str, str], ...], Mapping[str, str]] = {}
-        self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...]]] = {}
+        self.shape_cache: dict[tuple[str, ...], tuple[Shape | None, tuple[int, ...], tuple[int, ...]]] = {}
         self.precision_cache: dict[str, ElementType | None] = {}
         self.port_cache: dict[tuple[int | None, ElementType | None, int], Port] = {}
         self.tuple_cache: dict[tuple[Port, ...], tuple[Port, ...]] = {}
@@ -285,13 +287,16 @@ class Reader:
             et = self.precision_cache[text] = element_type(text)
             return et
 
-    def shape_of(self, texts: tuple[str, ...]) -> tuple[Shape | None, tuple[int, ...]]:
-        """The shape of a port's dims (shared between ports) and the indices of the dims that do not parse."""
+    def shape_of(self, texts: tuple[str, ...]) -> tuple[Shape | None, tuple[int, ...], tuple[int, ...]]:
+        """The shape of a port's dims as OpenVINO reads them (shared between ports), the indices of
+        the dims it refuses and of those it reads only partly (`port_dim`)."""
         got = self.shape_cache.get(texts)
         if got is None:
-            dims = [parse_dim(t) for t in texts]
-            bad = tuple(i for i, d in enumerate(dims) if d is None)
-            got = self.shape_cache[texts] = (None if bad else tuple(dims), bad)  # type: ignore[arg-type]
+            read = [port_dim(t) for t in texts]
+            bad = tuple(i for i, (d, _) in enumerate(read) if d is None)
+            partly = tuple(i for i, (d, whole) in enumerate(read) if d is not None and not whole)
+            shape = None if bad else tuple(d for d, _ in read)
+            got = self.shape_cache[texts] = (shape, bad, partly)  # type: ignore[assignment]
         return got
 
     def port(self, pid: int | None, precision: ElementType | None, shape: Shape | None,
@@ -447,11 +452,11 @@ class _LayerFrame(_Frame):
         self.ident = ident = a.get("id", "?") if layer_id is None else str(layer_id)
         owner = graph.owner
         path = f"{owner}/{graph.kind}/{ident}" if owner else ident
-        ltype = a.get("type")
-        if ltype is None:
-            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no 'type' attribute", at, path)
-            ltype = ""
-        self.layer = Layer(layer_id, a.get("name", ""), sys.intern(ltype), sys.intern(a.get("version", "")), _EMPTY,
+        ltype, version = a.get("type"), a.get("version")
+        if not ltype or version is None or "name" not in a or version not in KNOWN_OPSETS:
+            _check_identity(r, a, at, ident, path)  # the common case (a name, a type, opsetN) passes above
+        ltype = ltype or ""
+        self.layer = Layer(layer_id, a.get("name", ""), sys.intern(ltype), sys.intern(version or ""), _EMPTY,
                            (), (), at, r.src, path)
         self.inputs: list[Port] = []
         self.outputs: list[Port] = []
@@ -537,6 +542,10 @@ class _LayerFrame(_Frame):
 
     def end(self, r: Reader) -> None:
         layer = self.layer
+        if not self.has_data and layer.type in _NEEDS_DATA:
+            refusal, needed = _NEEDS_DATA[layer.type]
+            r.report(codes.INVALID_STRUCTURE, f"{layer.type} layer {self.ident} '{layer.name}' has no <data>; "
+                     f"OpenVINO refuses it ({refusal})", layer.at, layer.path, hint=f"add <data {needed} />")
         if layer.type in CONTROL_FLOW and layer.body is None:
             r.report(codes.INVALID_STRUCTURE, f"{layer.type} layer {self.ident} '{layer.name}' has no <body>",
                      layer.at, layer.path)
@@ -555,6 +564,52 @@ class _LayerFrame(_Frame):
         r.layer = self.outer
 
 
+# what OpenVINO says of a Parameter or Const without <data>
+_NEEDS_DATA = {
+    "Parameter": ('"Layer data must be defined for: opset1::Parameter ..."', 'shape="..." element_type="..."'),
+    "Const": ('"No attrtibutes defined for Const op!"', 'element_type="..." shape="..." offset="..." size="..."'),
+}
+_NEEDS_DATA["Constant"] = _NEEDS_DATA["Const"]
+_CONST_DATA = ("element_type", "shape", "offset", "size")  # OpenVINO refuses a Const <data> without any of them
+
+
+_LEADING_INT = re.compile(r"[ \t\n\r\f\v]*([+-]?[0-9]+)")
+_INT64_MAX = 2**63 - 1
+
+
+def port_dim(text: str) -> tuple[Dim | None, bool]:
+    """A port `<dim>` as OpenVINO's reader reads it (a C++ stream's `>> int64_t`): the integer the
+    text starts with, None if there is none or it is below -1 or past int64; and whether the
+    integer is the whole text (OpenVINO drops what follows it: `1..3` is 1)."""
+    m = _LEADING_INT.match(text)
+    if m is None:
+        return None, False
+    n = int(m.group(1))
+    if n < -1 or n > _INT64_MAX:
+        return None, False
+    return (DYNAMIC if n == -1 else Dim(n, n)), not text[m.end():].strip()
+
+
+def _check_identity(r: Reader, a: Mapping[str, str], at: int, ident: str, path: str) -> None:
+    """The `type`, `version` and `name` of a `<layer>`, each of which OpenVINO's reader requires: a
+    missing one is refused ("node <layer> is missing mandatory attribute: version"), an empty type
+    names no op, a version that names no opset is refused ("from unsupported opset")."""
+    ltype, version = a.get("type"), a.get("version")
+    for name in ("type", "version", "name"):
+        if name not in a:
+            r.report(codes.INVALID_STRUCTURE, f"layer {ident} has no '{name}' attribute", at, path,
+                     hint=f"OpenVINO refuses a <layer> without {name}=")
+    if ltype == "":
+        r.report(codes.INVALID_STRUCTURE, f"layer {ident} has an empty 'type': it names no op",
+                 r.src.attr_offset(at, "type"), path, hint="write the op's type, e.g. type=\"Add\"")
+    if version is not None and not names_an_opset(ltype or "", version):
+        legacy = (f"; '{version}' is read only for {', '.join(sorted(LEGACY_TYPES))}"
+                  if version in LEGACY_VERSIONS else "")
+        r.report(codes.UNKNOWN_OPSET, f"layer {ident}: version={version!r} names no opset OpenVINO reads "
+                 f"(opset1 ... opset{LAST_OPSET}){legacy}", r.src.attr_offset(at, "version"), path,
+                 hint="write the opset the op is defined in, e.g. version=\"opset1\"")
+
+
 def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str, layer_type: str) -> None:
     et = a.get("element_type")
     if et is not None and element_type(et) is None:
@@ -562,6 +617,11 @@ def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str, layer
                  r.src.attr_offset(at, "element_type"), path)
     if layer_type not in ("Const", "Constant"):  # elsewhere offset is an op attribute (PriorBox: a float)
         return
+    missing = [n for n in _CONST_DATA if n not in a]
+    if missing:
+        r.report(codes.INVALID_STRUCTURE, f"layer {path}: the Const's <data> has no {', '.join(missing)}; "
+                 "OpenVINO refuses it (\"missing mandatory attribute\")", at, path,
+                 hint="a Const's <data> needs element_type, shape, offset and size")
     for name in ("offset", "size"):
         text = a.get(name)
         if text is not None:
@@ -660,11 +720,18 @@ class _PortReader:
         r, pid, dims = self.r, self.pid, self.dims
         r.leave_port()
         r.stack.pop()  # the placeholder the general handler pushed for this port
-        shape, bad = r.shape_of(tuple(dims))
+        shape, bad, partly = r.shape_of(tuple(dims))
         for i in bad:
-            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {pid}: <dim>{dims[i].strip()}</dim> is not a valid "
-                     "dimension", r.src.nth_tag_offset(self.at, "dim", i), self.path,
-                     hint="a dim is a non-negative integer, -1 or ? (dynamic), or an interval lo..hi", port=pid)
+            r.report(codes.INVALID_ATTRIBUTE, f"{self.what} {pid}: <dim>{dims[i].strip()}</dim> is not a dimension "
+                     "OpenVINO reads (\"must be greater or equal to -1\")", r.src.nth_tag_offset(self.at, "dim", i),
+                     self.path, hint="a port's dim is an integer: a size, or -1 for a dynamic dim (`?` and intervals "
+                     "belong in `shape` attributes)", port=pid)
+        for i in partly:
+            d = shape[i]  # type: ignore[index]
+            r.report(codes.PARTIAL_DIM, f"{self.what} {pid}: OpenVINO reads <dim>{dims[i].strip()}</dim> as "
+                     f"{-1 if d.hi is None else d.lo}, dropping the text after the integer",
+                     r.src.nth_tag_offset(self.at, "dim", i), self.path,
+                     hint="write the integer, or -1 for a dynamic dim (bounds go in the Parameter's `shape`)", port=pid)
         self.ports.append(r.port(pid, self.precision, shape, self.names))
         self.texts.clear()
         dims.clear()
