@@ -520,6 +520,9 @@ def main() -> None:
                 shutil.copyfile(src.with_suffix(".bin"), d / f"{case.name}.bin")
             (d / f"{case.name}.xml").write_text(case.edit(src_text) if case.edit else src_text)
             print(case.code, case.name)
+    from tests.rules.make_reader_fixtures import main as make_reader
+
+    make_reader()  # its fail-/pass- files were removed above with the others
 
 
 if __name__ == "__main__":

@@ -366,10 +366,12 @@ def main(only: list[str] | None = None) -> None:
     if only:
         return
     from tests.rules.make_case_fixtures import main as make_cases
+    from tests.rules.make_reader_fixtures import main as make_reader
     from tests.rules.make_state_fixtures import main as make_state
 
     make_cases()
     make_state()
+    make_reader()
 
 
 def make_ir001(text: str) -> str:

@@ -1,0 +1,161 @@
+"""Regenerate the fixtures of what OpenVINO's IR reader refuses: `python tests/rules/make_reader_fixtures.py`.
+
+Like make_fixtures.py (which calls this at its end): small models written by openvino, edited as
+text to hold one defect each, with `<!-- expect: CODE -->` above each reported line. The fixtures
+are listed in READER_FIXTURES below; tests/ir/test_reader_verdicts.py measures what openvino does
+with each of them (the verdicts quoted in docs/rules-openvino.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = Path(__file__).resolve().parent / "fixtures"
+sys.path.insert(0, str(ROOT))
+
+from tests.rules.make_fixtures import Edit, Fixture, base_loop, base_ti, mark, save_bases  # noqa: E402
+
+
+def sub():
+    """z = (x + 10) - y: two Parameters, a Const, two binary ops whose operand order matters, a Result."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2, 3], np.float32, name="x")
+    y = ops.parameter([2, 3], np.float32, name="y")
+    c = ops.constant(np.full((2, 3), 10, np.float32))
+    return ov.Model([ops.result(ops.subtract(ops.add(x, c), y), name="z")], [x, y], "sub")
+
+
+def rnn_cell():
+    """An RNNCell, one of the ops OpenVINO still reads under version="experimental"."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, 3], np.float32, name="x")
+    h = ops.parameter([1, 2], np.float32, name="h")
+    w = ops.constant(np.full((2, 3), 0.5, np.float32))
+    r = ops.constant(np.full((2, 2), 0.25, np.float32))
+    b = ops.constant(np.zeros(2, np.float32))
+    return ov.Model([ops.result(ops.rnn_cell(x, h, w, r, b, 2, ["tanh"], [], []), name="y")], [x, h], "rnn_cell")
+
+
+BASES = {"sub": sub, "loop": base_loop, "ti": base_ti, "rnn": rnn_cell}
+
+X_DATA = '<layer id="0" name="x" type="Parameter" version="opset1">\n\t\t\t<data shape="2,3" element_type="f32" />'
+X_LAYER = '<layer id="0" name="x" type="Parameter" version="opset1">'
+CONST_DATA = '\n\t\t\t<data element_type="f32" shape="2, 3" offset="0" size="24" />'
+
+
+def ports(*specs: tuple) -> str:
+    """Ports as openvino writes them inside a top-level layer's <input>/<output>: (id, dims[, names])."""
+    out = []
+    for pid, dims, *names in specs:
+        attrs = f' names="{names[0]}"' if names else ""
+        body = "".join(f"\t\t\t\t\t<dim>{d}</dim>\n" for d in dims)
+        out.append(f'<port id="{pid}" precision="FP32"{attrs}>\n{body}\t\t\t\t</port>')
+    return "\n\t\t\t\t".join(out)
+
+
+SUB_INPUTS, SUB_SWAPPED = ports((0, (2, 3)), (1, (2, 3))), ports((1, (2, 3)), (0, (2, 3)))
+LOOP_IN, LOOP_IN_SWAPPED = ports((2, (4,)), (3, (4,))), ports((3, (4,)), (2, (4,)))
+LOOP_OUT = ports((4, (4,), "acc"), (5, (-1, 4), "history"))
+LOOP_OUT_SWAPPED = ports((5, (-1, 4), "history"), (4, (4,), "acc"))
+TI_IN, TI_IN_SWAPPED = ports((0, (1, 5, 4)), (1, (1, 3))), ports((1, (1, 3)), (0, (1, 5, 4)))
+CURRENT_ITERATION = 'internal_layer_id="0" purpose="current_iteration"'
+
+
+def consumed_result(text: str) -> str:
+    """The Result z given an output port that a ReLU reads (and a Result after the ReLU)."""
+    port = ('\t\t\t<output>\n\t\t\t\t<port id="1" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n'
+            '\t\t\t\t</port>\n\t\t\t</output>\n')
+    start = text.index('type="Result"')
+    end = text.index("\t\t</layer>", start)
+    relu = ('\t\t<layer id="6" name="r" type="ReLU" version="opset1">\n\t\t\t<input>\n\t\t\t\t<port id="0" '
+            'precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>\n\t\t\t</input>\n'
+            f'{port}\t\t</layer>\n\t\t<layer id="7" name="r_out" type="Result" version="opset1" output_names="r_out">\n'
+            '\t\t\t<input>\n\t\t\t\t<port id="0" precision="FP32">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n'
+            '\t\t\t\t</port>\n\t\t\t</input>\n\t\t</layer>\n')
+    text = text[:end] + port + "\t\t</layer>\n" + relu + text[end + len("\t\t</layer>\n"):]
+    edges_end = text.index("\t</edges>")
+    text = (text[:edges_end] + '\t\t<!-- expect: G111 -->\n\t\t<edge from-layer="5" from-port="1" to-layer="6" '
+            'to-port="0" />\n\t\t<edge from-layer="6" from-port="1" to-layer="7" to-port="0" />\n' + text[edges_end:])
+    return text
+
+
+# (code, file name, base, the edits or a function making the fixture's text from the base's)
+READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
+    ("IR006", "fail-parameter-no-data.xml", "sub", Fixture("IR006", "sub", [Edit(X_DATA, X_LAYER, ("IR006",))])),
+    ("IR006", "fail-const-no-data.xml", "sub", Fixture("IR006", "sub", [Edit(CONST_DATA, "")],
+                                                       also=[('type="Const"', 0, ("IR006",))])),
+    ("IR006", "fail-const-no-offset.xml", "sub", Fixture("IR006", "sub", [
+        Edit('<data element_type="f32" shape="2, 3" offset="0" size="24" />',
+             '<data element_type="f32" shape="2, 3" size="24" />', ("IR006",))])),
+    ("IR006", "fail-no-version.xml", "sub", Fixture("IR006", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="Subtract"', ("IR006",))])),
+    ("IR006", "fail-no-name.xml", "sub", Fixture("IR006", "sub", [
+        Edit('<layer id="0" name="x" type="Parameter"', '<layer id="0" type="Parameter"', ("IR006",))])),
+    ("IR006", "fail-empty-type.xml", "sub", Fixture("IR006", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="" version="opset1"', ("IR006",))])),
+    ("IR006", "fail-empty-type-result.xml", "sub", Fixture("IR006", "sub", [
+        Edit('type="Result" version="opset1"', 'type="" version="opset1"', ("IR006",))])),
+    ("IR007", "fail.xml", "sub", Fixture("IR007", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="Subtract" version="opset999"', ("IR007",))])),
+    ("IR007", "fail-opset0.xml", "sub", Fixture("IR007", "sub", [
+        Edit('type="Add" version="opset1"', 'type="Add" version="opset0"', ("IR007",))])),
+    ("IR007", "fail-empty.xml", "sub", Fixture("IR007", "sub", [
+        Edit('type="Parameter" version="opset1"', 'type="Parameter" version=""', ("IR007",))])),
+    ("IR007", "fail-experimental.xml", "sub", Fixture("IR007", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="Subtract" version="experimental"', ("IR007",))])),
+    ("IR007", "pass-experimental.xml", "rnn", Fixture("IR007", "rnn", [
+        Edit('type="RNNCell" version="opset1"', 'type="RNNCell" version="experimental"')])),
+    ("IR004", "fail-question-mark.xml", "sub", Fixture("IR004", "sub", [
+        Edit("<dim>2</dim>", "<dim>?</dim>", ("IR004",), after='type="Subtract"')])),
+    ("IR008", "fail.xml", "sub", Fixture("IR008", "sub", [
+        Edit("<dim>2</dim>", "<dim>2..3</dim>", ("IR008",), after='type="Subtract"')])),
+    ("G108", "fail.xml", "sub", Fixture("G108", "sub", [Edit(SUB_INPUTS, SUB_SWAPPED, after='type="Subtract"')],
+                                         also=[('<port id="0" precision="FP32">', 0, ("G108",), 'type="Subtract"')])),
+    ("G109", "fail.xml", "loop", Fixture("G109", "loop", [Edit(LOOP_IN, LOOP_IN_SWAPPED, ("G109",))])),
+    ("G109", "fail-outputs.xml", "loop", Fixture("G109", "loop", [Edit(LOOP_OUT, LOOP_OUT_SWAPPED)],
+                                                 also=[('names="acc"', 0, ("G109",), 'type="Loop"')])),
+    ("G109", "fail-tensor-iterator.xml", "ti", Fixture("G109", "ti", [Edit(TI_IN, TI_IN_SWAPPED, ("G109",))])),
+    ("G111", "fail.xml", "sub", Fixture("G111", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="Result" version="opset1"', ("G111",))],
+        also=[('from-layer="4" from-port="2" to-layer="5"', 0, ("G111",))])),
+    ("G111", "fail-body.xml", "ti", Fixture("G111", "ti", [
+        Edit('type="Add" version="opset1"', 'type="Result" version="opset1"', ("G111", "PM409"))],
+        also=[('from-layer="6" from-port="2" to-layer="7"', 0, ("G111",))])),
+    ("G111", "fail-consumed.xml", "sub", consumed_result),
+    ("LP705", "fail-axis.xml", "loop", Fixture("LP705", "loop", [
+        Edit(CURRENT_ITERATION, 'internal_layer_id="0" axis="0" purpose="current_iteration"', ("LP705",))])),
+    ("LP705", "pass-range-ignored.xml", "loop", Fixture("LP705", "loop", [
+        Edit(CURRENT_ITERATION, 'internal_layer_id="0" start="1" end="2" stride="3" part_size="4" '
+             'purpose="current_iteration"')])),
+]
+# rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
+PASSES = {"IR007": "sub", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub"}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        bases = save_bases(BASES, Path(tmp))
+        for code, base in PASSES.items():
+            (OUT / code).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(bases[base], OUT / code / "pass.xml")
+            shutil.copyfile(bases[base].with_suffix(".bin"), OUT / code / "pass.bin")
+        for code, name, base, how in READER_FIXTURES:
+            text = bases[base].read_text()
+            (OUT / code / name).write_text(mark(text, how) if isinstance(how, Fixture) else how(text))
+            shutil.copyfile(bases[base].with_suffix(".bin"), (OUT / code / name).with_suffix(".bin"))
+            print(code, name)
+
+
+if __name__ == "__main__":
+    main()
