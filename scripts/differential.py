@@ -6,8 +6,10 @@ Seeds S .. S+N-1 each build one model (tests/differential/generator.py); in `mut
 XML is then mutated once. irlint's verdict and outputs are compared with OpenVINO's (read_model,
 compile_model on CPU, one inference; tests/differential/compare.py says what counts as agreement).
 The report (JSON, and markdown next to it) groups the disagreements by family, with every seed, the
-notes all the family's models share, and the smallest example (`--minimize` retries it with smaller
-generator knobs; `--keep DIR` copies its XML there). Reproduce one seed with `--count 1 --seed S`.
+notes all the family's models share, and the smallest example (`--minimize` looks for a smaller one:
+the seed with smaller generator knobs, then other seeds with the smallest knobs; `--keep DIR` copies
+its XML there). Reproduce one seed with `--count 1 --seed S` (and `--knobs D,S,I` when the example
+names knobs other than the mode's defaults).
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.differential.campaign import Outcome, check_seed, keep, minimize  # noqa: E402
+from tests.differential.campaign import Outcome, check_seed, default_knobs, keep, minimize  # noqa: E402
+from tests.differential.known import known  # noqa: E402
 from tests.differential.oracle import OpenVINO  # noqa: E402
 
 
@@ -38,9 +42,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report", type=Path, required=True, help="JSON report; a .md is written beside it")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds OpenVINO may take per model")
     ap.add_argument("--keep", type=Path, help="copy each family's smallest model here")
-    ap.add_argument("--minimize", action="store_true", help="retry each family's example with smaller knobs")
+    ap.add_argument("--minimize", action="store_true", help="look for a smaller example of each family")
+    ap.add_argument("--knobs", help="max_depth,max_steps,max_inputs of the generator (default: the mode's)")
     args = ap.parse_args(argv)
 
+    knobs = default_knobs(args.mode)
+    if args.knobs:
+        d, st, i = (int(x) for x in args.knobs.split(","))
+        knobs = replace(knobs, max_depth=d, max_steps=st, max_inputs=i)
     families: dict[str, dict] = {}
     smallest: dict[str, Outcome] = {}
     counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}
@@ -49,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
         work = Path(tmp)
         for seed in range(args.seed, args.seed + args.count):
-            o = check_seed(seed, args.mode, oracle, work)
+            o = check_seed(seed, args.mode, oracle, work, knobs)
             if o.skipped:
                 counts["skipped"] += 1
                 skipped[o.skipped] = skipped.get(o.skipped, 0) + 1
@@ -66,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
                                                  "common_notes": None})
             fam["count"] += 1
             fam["seeds"].append(seed)
+            k = known(o) or "new"
+            fam.setdefault("known", {})[k] = fam.setdefault("known", {}).get(k, 0) + 1
             notes = set(o.notes)
             fam["common_notes"] = notes if fam["common_notes"] is None else fam["common_notes"] & notes
             if d.family not in smallest or size(o) < size(smallest[d.family]):
@@ -114,6 +125,8 @@ def markdown(report: dict) -> str:
                 f"- kind: {f['kind']}; {f['count']} models; seeds: {', '.join(map(str, f['seeds'][:12]))}"
                 + (" ..." if len(f["seeds"]) > 12 else ""),
                 f"- shared by all: {', '.join(f['common_notes']) or '-'}",
+                "- known families (tests/differential/known.py): "
+                + ", ".join(f"{k} ({n})" for k, n in sorted(f["known"].items(), key=lambda kv: -kv[1])),
                 f"- smallest: seed {ex['seed']} ({ex['xml_bytes']} bytes), knobs {ex['knobs']}"
                 + (f", mutation: {ex['mutation']}" if ex["mutation"] else ""),
                 f"- OpenVINO: {ex['openvino']}; irlint errors: {', '.join(ex['irlint_errors']) or 'none'}",

@@ -2,8 +2,10 @@
 
 The rule: irlint reports an error-severity finding iff OpenVINO's read_model or compile_model (CPU)
 refuses the model; except for the findings in `TOLERATED`, which are spec violations OpenVINO is
-known to read and compile anyway (docs/rules-openvino.md measures each). irlint's warnings and infos
-never count. When both accept, both run the model on the same inputs and must compute the same.
+known to read and compile anyway (docs/rules-openvino.md measures each), and except that an irlint
+error on a model OpenVINO compiles but fails to run (or crashes on, or hangs on) agrees too. irlint's
+warnings and infos never count. When both accept, both run the model on the same inputs and must
+compute the same.
 """
 
 from __future__ import annotations
@@ -151,9 +153,10 @@ def judge(side: IrlintSide, ov: Verdict) -> Disagreement | None:
         last = side.crash.strip().splitlines()[-1]
         return Disagreement("crash", f"irlint raises: {normalize(last)}", side.crash)
     if ov.stage in ("crash", "timeout") and not side.rejects:
-        return Disagreement("verdict", f"OpenVINO {ov.stage}es, irlint finds no error", ov.why)
-    if ov.stage in ("crash", "timeout"):
-        return None  # irlint's error and OpenVINO's failure agree
+        what = "crashes" if ov.stage == "crash" else "hangs"
+        return Disagreement("verdict", f"OpenVINO {what}, irlint finds no error", ov.why)
+    if ov.stage in ("crash", "timeout", "infer") and side.rejects:
+        return None  # irlint's error and OpenVINO's failure (at read, compile or run) agree
     intolerable = [e for e in side.errors if e.split(":", 1)[0] not in TOLERATED]
     if not ov.accepts and not side.rejects:
         warn = sorted({w.split(":", 1)[0] for w in side.warnings})
@@ -164,5 +167,9 @@ def judge(side: IrlintSide, ov: Verdict) -> Disagreement | None:
         return Disagreement("verdict", f"irlint error {'+'.join(codes)}, OpenVINO accepts",
                             "; ".join(intolerable)[:600])
     if ov.accepts and not side.rejects and (side.outputs is not None or side.run_error):
-        return compare_outputs(side, ov)
+        d = compare_outputs(side, ov)
+        warn = sorted({w.split(":", 1)[0] for w in side.warnings})
+        if d is not None and warn:  # a warning often names the cause: it splits the family
+            d.family += f" [irlint warns {'+'.join(warn)}]"
+        return d
     return None

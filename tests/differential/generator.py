@@ -219,6 +219,7 @@ class _Builder:
                 mid = self.r.choice([d for d in NUMERIC if d != x.dtype])
                 if x.dtype in FLOAT and mid == "u8":
                     mid = "i32"  # a negative float to u8 is not defined
+                self.note(f"convert {x.dtype} to {mid} and back")
                 x = self.convert(self.convert(x, mid), x.dtype)
             elif op == "reshape":
                 n = int(np.prod(x.shape))
@@ -372,6 +373,9 @@ class _Builder:
             elif self.k.edge_cases and "sliced" in roles and r.random() < 0.03:
                 trip_value = n_iter + 1
                 self.note("trip count above slice count")
+        for role, p, _v, _outer, _sl in bind:
+            if role == "sliced" and not p.output(0).get_target_inputs():
+                self.note(f"sliced input unused in a {kind} body")
         body = ov.Model(results, params)
         if kind == "loop":
             tdt = r.choice(["i64", "i32"])
@@ -385,6 +389,8 @@ class _Builder:
             exec_shape: tuple[int, ...] = r.choice([(), (1,)])
             if top and r.random() < 0.2:
                 on = not (self.k.edge_cases and r.random() < 0.1)
+                if not on:
+                    self.note("zero iterations")
                 cond = self.top_param(exec_shape, "boolean", np.full(exec_shape, on))
                 self.note("execution condition parameter")
             else:

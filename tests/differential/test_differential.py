@@ -36,9 +36,7 @@ BUILD_XFAIL = {
     39: "CPU plugin: dynamic-rank Parameter",
     44: "CPU plugin: dynamic-rank Parameter",
 }
-MUTATE_XFAIL = {
-    25: "TI port_map internal_layer_id moved to a fed Parameter: OpenVINO accepts, irlint BE504/PM407/PM408",
-}
+MUTATE_XFAIL: dict[int, str] = {}
 
 
 def _params(n: int, xfail: dict[int, str]) -> list:
