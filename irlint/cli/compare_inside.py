@@ -51,20 +51,24 @@ class Selection:
     left_out: dict[str, str] = field(default_factory=dict)  # description -> reason
 
 
-def _walk(graph: Graph, chain: list[Layer], in_branch: bool) -> Iterable[tuple[Layer, list[Layer], bool]]:
+def walk(graph: Graph, chain: list[Layer] | None = None, in_branch: bool = False
+         ) -> Iterable[tuple[Layer, list[Layer], bool, Graph]]:
+    """Every layer with its enclosing TI/Loop/If layers (outermost first), whether it is inside an If
+    branch, and the graph that holds it."""
+    chain = chain or []
     for la in graph.layers:
-        yield la, chain, in_branch
+        yield la, chain, in_branch, graph
         if la.type in CONTROL_FLOW and la.type != "If" and la.body is not None:
-            yield from _walk(la.body, [*chain, la], in_branch)
+            yield from walk(la.body, [*chain, la], in_branch)
         for br in la.branches:
-            yield from _walk(br.body, [*chain, la], True)
+            yield from walk(br.body, [*chain, la], True)
 
 
 def select(model: Model, names: list[str]) -> Selection:
     """Every body layer of every TensorIterator/Loop (nested ones through their parents) when `names` is
     empty, else the layers named (by name or id path, top-level ones too)."""
     sel = Selection()
-    everything = list(_walk(model.graph, [], False))
+    everything = [t[:3] for t in walk(model.graph)]
     if names:
         chosen = []
         for n in names:
@@ -176,16 +180,21 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
 
 def _upstream(probe: Probe, its: Iterations, verdicts: dict[tuple[str, Iterations], bool],
               probed: set[str]) -> tuple[list[str], list[str]]:
-    """The layers of the same body that feed the differing one (transitively): those compared and
-    agreeing in that iteration, and those not compared (body Parameters, constants, left-out layers)."""
     graph = probe.chain[-1].body if probe.chain else None
     if graph is None:
         return [], []
+    return upstream(graph, probe.layer, its, verdicts, probed)
+
+
+def upstream(graph: Graph, layer: Layer, its: Iterations, verdicts: dict[tuple[str, Iterations], bool],
+             compared: set[str]) -> tuple[list[str], list[str]]:
+    """The layers of `graph` that feed `layer` (transitively): those compared and agreeing in iteration
+    `its`, and those not compared (body Parameters, left-out layers; constants are not listed)."""
     feeders: dict[int | None, set[int | None]] = {}
     for e in graph.edges:
         feeders.setdefault(e.to_layer, set()).add(e.from_layer)
     seen: set[int | None] = set()
-    todo = [probe.layer.id]
+    todo = [layer.id]
     while todo:
         for f in feeders.get(todo.pop(), ()):
             if f not in seen:
@@ -195,9 +204,9 @@ def _upstream(probe: Probe, its: Iterations, verdicts: dict[tuple[str, Iteration
     for la in graph.layers:
         if la.id not in seen:
             continue
-        if la.path in probed and verdicts.get((la.path, its)) is True:
+        if la.path in compared and verdicts.get((la.path, its)) is True:
             agreeing.append(la.name)
-        elif la.path not in probed and la.type not in ("Const", "Constant"):
+        elif la.path not in compared and la.type not in ("Const", "Constant"):
             unseen.append(f"{la.name} ({la.type})")
     return agreeing, unseen
 

@@ -170,3 +170,42 @@ def two_irs(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str, str]:
     assert weights.count(half) == 1
     b.with_suffix(".bin").write_bytes(weights.replace(half, changed))
     return str(a), str(b), str(d / "in.npz")
+
+
+def test_two_irs_name_the_changed_layer_and_iteration(two_irs: tuple[str, str, str]) -> None:
+    a, b, npz = two_irs
+    res = cli(a, b, "--inputs", npz)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "first layer where A and B part: iteration 0, layer 'scale' (Multiply, A 1/body/2, B 1/body/2)" in res.stdout
+    assert "upstream, not compared: x_t (Parameter)" in res.stdout
+    report = as_json(cli(a, b, "--inputs", npz, "--format", "json"))
+    first = report["first_difference"]
+    assert (first["layer"], first["iteration"]) == ("scale", "0")
+    assert first["b"] == pytest.approx(first["a"] * 0.5001 / 0.5, rel=1e-6)
+    differs = {x["layer"] for x in report["layers"] if x["verdict"] == "differs"}
+    assert differs == {"scale", "squash", "shift", "steps"}
+    assert report["unmatched"]["only_in_a"] == report["unmatched"]["only_in_b"] == []
+
+
+def test_two_irs_that_agree(two_irs: tuple[str, str, str]) -> None:
+    a, _b, npz = two_irs
+    report = as_json(cli(a, a, "--inputs", npz, "--format", "json"))
+    assert report["first_difference"] is None and all(x["verdict"] == "ok" for x in report["layers"])
+    assert {x["layer"] for x in report["layers"]} == {"scale", "squash", "shift", "steps"}
+
+
+def test_two_irs_with_openvino_too(two_irs: tuple[str, str, str]) -> None:
+    a, b, npz = two_irs
+    report = as_json(cli(a, b, "--inputs", npz, "--openvino", "--format", "json"))
+    assert report["openvino"]["precision"] == "f32"
+    assert [o["verdict"] for o in report["openvino"]["outputs"]] == ["differs"]
+
+
+def test_two_irs_usage_errors(two_irs: tuple[str, str, str]) -> None:
+    a, b, npz = two_irs
+    res = cli(a, b, str(EXAMPLES / "lstm_ti.xml"), "--inputs", npz)
+    assert res.returncode == 2 and "one or two models" in res.stderr
+    res = cli(a, str(EXAMPLES / "lstm_ti.xml"), "--inputs", npz)
+    assert res.returncode == 2 and "inputs" in res.stderr and "Traceback" not in res.stderr
+    res = cli(a, "--inputs", npz, "--openvino")
+    assert res.returncode == 2 and "two models" in res.stderr
