@@ -110,26 +110,35 @@ class GraphIndex:
 
 
 def _sort_layers(graph: Graph) -> tuple[list[Layer], int]:
+    """Depth first (a consumer soon after its producer), and among layers ready together the one first in
+    the file first: a TensorIterator's three Results run (and show in the debugger) in file order."""
     indeg: dict[int, int] = {}
-    for layer in graph.layers:
+    pos: dict[int, int] = {}
+    for i, layer in enumerate(graph.layers):
         if layer.id is not None and layer.id not in indeg:
             indeg[layer.id] = 0
+            pos[layer.id] = i
     succ: dict[int, list[int]] = {}
     for e in graph.edges:
         if e.from_layer in indeg and e.to_layer in indeg:
             indeg[e.to_layer] += 1  # type: ignore[index]
             succ.setdefault(e.from_layer, []).append(e.to_layer)  # type: ignore[arg-type]
     ready = [lid for lid in indeg if indeg[lid] == 0]
+    ready.reverse()  # a stack: the last pushed runs first
     order: list[Layer] = []
     seen: set[int] = set()
     while ready:
         lid = ready.pop()
         seen.add(lid)
         order.append(graph.by_id[lid])
+        freed = []
         for nxt in succ.get(lid, ()):
             indeg[nxt] -= 1
             if indeg[nxt] == 0:
-                ready.append(nxt)
+                freed.append(nxt)
+        if len(freed) > 1:
+            freed.sort(key=pos.__getitem__, reverse=True)
+        ready.extend(freed)
     placed = len(order)
     order += [la for la in graph.layers if la.id is not None and la.id not in seen and graph.by_id[la.id] is la]
     return order, placed
