@@ -2,7 +2,10 @@
 
 The condition is a small expression language, checked node by node against a whitelist before it is
 compiled (names, numbers, comparisons, and/or/not, arithmetic, calls of the functions below), so a
-typed condition can read tensors but never touch anything else.
+typed condition can read tensors but never touch anything else. `x.sum()` and the other methods in
+METHODS are no attribute access at run time: the checked tree has every `V.m(...)` rewritten into a
+call of irlint's own function for `m` (and `V.shape`, `V.ndim`, `V.size` likewise), so no attribute
+of any object is ever looked up, whatever `V` is.
 """
 
 from __future__ import annotations
@@ -20,15 +23,55 @@ FUNCTIONS: dict[str, Callable[..., object]] = {
     "norm": lambda a: float(np.linalg.norm(np.asarray(a, dtype=np.float64).reshape(-1))),
     "size": np.size, "len": len, "float": float, "int": int,
 }
+# tensor methods a condition may call, as numpy's ndarray methods compute them (NaN propagates:
+# `x.max()` is NaN when x holds a NaN, unlike the NaN-ignoring function `max(x)`); `abs` is np.abs
+METHODS: dict[str, Callable[..., object]] = {
+    "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "any": np.any, "all": np.all,
+    "std": np.std, "var": np.var, "prod": np.prod, "abs": np.abs, "argmax": np.argmax, "argmin": np.argmin,
+    "item": lambda a: np.asarray(a).item(),
+}
+PROPERTIES: dict[str, Callable[..., object]] = {"shape": np.shape, "ndim": np.ndim, "size": np.size}
+KEYWORDS = ("axis",)  # the one keyword argument the functions and methods take
+_PREFIX = "_irlint_"  # rewritten calls use names the check above refuses in typed text
 NAMES = ("x", "outputs", "iteration", "iterations", "layer", "nan", "inf", "True", "False")
 _ALLOWED = (ast.Expression, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Load,
             ast.Constant, ast.Subscript, ast.Tuple, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
             ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.Pow, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
-            ast.GtE, ast.In, ast.NotIn)
+            ast.GtE, ast.In, ast.NotIn, ast.Attribute, ast.keyword)
 
 
 class ConditionError(ValueError):
     """The typed breakpoint cannot be used (the message says why)."""
+
+
+def _check_attribute(node: ast.Attribute, called: bool) -> None:
+    name = node.attr
+    if name.startswith("_"):
+        raise ConditionError(f"attribute {name!r} is not allowed: a condition can call only the tensor methods "
+                             f"{', '.join(METHODS)} (e.g. x.sum()) and read {', '.join(PROPERTIES)}")
+    if called and name not in METHODS:
+        raise ConditionError(f"'.{name}()' is not one of the tensor methods a condition can call: "
+                             f"{', '.join(METHODS)}")
+    if not called and name not in PROPERTIES:
+        what = f"'.{name}' must be called, e.g. x.{name}()" if name in METHODS else f"'.{name}' is not allowed"
+        raise ConditionError(f"{what}: a condition reads only the attributes {', '.join(PROPERTIES)} "
+                             f"and calls the tensor methods {', '.join(METHODS)}")
+
+
+class _Rewrite(ast.NodeTransformer):
+    """`V.m(args)` -> `<m>(V, args)`, `V.p` -> `<p>(V)`: irlint's functions instead of attribute lookups."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if not isinstance(node.func, ast.Attribute):
+            return self.generic_visit(node)
+        args = [self.visit(a) for a in (node.func.value, *node.args)]
+        keywords = [self.visit(k) for k in node.keywords]
+        return ast.Call(func=ast.Name(id=_PREFIX + "m" + node.func.attr, ctx=ast.Load()), args=args,
+                        keywords=keywords)
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        self.generic_visit(node)
+        return ast.Call(func=ast.Name(id=_PREFIX + "p" + node.attr, ctx=ast.Load()), args=[node.value], keywords=[])
 
 
 def compile_condition(text: str) -> Callable[[dict[str, object]], bool]:
@@ -36,18 +79,28 @@ def compile_condition(text: str) -> Callable[[dict[str, object]], bool]:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
         raise ConditionError(f"cannot parse the condition {text!r}: {e.msg}") from e
+    methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
             raise ConditionError(f"{type(node).__name__} is not allowed in a condition")
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-            raise ConditionError(f"only these functions can be called: {', '.join(sorted(FUNCTIONS))}")
+        if isinstance(node, ast.Attribute):
+            _check_attribute(node, id(node) in methods)
+        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute) and not (
+                isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
+            raise ConditionError(f"only these functions can be called: {', '.join(sorted(FUNCTIONS))} "
+                                 f"(and the tensor methods {', '.join(METHODS)}, e.g. x.sum())")
+        if isinstance(node, ast.keyword) and node.arg not in KEYWORDS:
+            raise ConditionError(f"keyword argument {node.arg!r} is not allowed: only {', '.join(KEYWORDS)}=N")
         if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in NAMES:
             raise ConditionError(f"unknown name {node.id!r}: a condition can use {', '.join(NAMES[:5])}")
         if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool, str)):
             raise ConditionError("only numbers and strings are allowed as constants")
+    tree = ast.fix_missing_locations(_Rewrite().visit(tree))
     code = compile(tree, "<condition>", "eval")
     scope: dict[str, object] = {"__builtins__": {}, **FUNCTIONS, "nan": float("nan"), "inf": float("inf"),
-                                "True": True, "False": False}
+                                "True": True, "False": False,
+                                **{_PREFIX + "m" + k: f for k, f in METHODS.items()},
+                                **{_PREFIX + "p" + k: f for k, f in PROPERTIES.items()}}
 
     def test(env: dict[str, object]) -> bool:
         with np.errstate(all="ignore"):
@@ -57,13 +110,25 @@ def compile_condition(text: str) -> Callable[[dict[str, object]], bool]:
 
 
 def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
-    """`[layer] SPEC [when EXPR]` or `when EXPR` -> a ConditionalBreakpoint (plain layer -> a Breakpoint).
+    """`[layer] SPEC [when EXPR]` or `when EXPR` -> a ConditionalBreakpoint (plain layer -> a Breakpoint);
+    `nonfinite [MAGNITUDE]` -> the Breakpoint on the first NaN/Inf (or |value| > MAGNITUDE) at any depth.
 
     SPEC is an id path (2/body/7), a layer name, or a bare id when one layer at any level has it.
     """
     from irlint.viewer.debugger.session import Breakpoint, ConditionalBreakpoint
 
     text = text.strip()
+    words = text.split()
+    if words and words[0] == "nonfinite":  # `nonfinite [MAGNITUDE]`: NaN/Inf (or |value| > MAGNITUDE) anywhere
+        if len(words) > 2:
+            raise ConditionError("nonfinite takes at most one number: nonfinite 1e6")
+        try:
+            bound = float(words[1]) if len(words) == 2 else None
+        except ValueError as e:
+            raise ConditionError(f"nonfinite {words[1]!r}: expected a magnitude, e.g. nonfinite 1e6") from e
+        if bound is not None and not (bound >= 0 and np.isfinite(bound)):
+            raise ConditionError(f"nonfinite {words[1]}: the magnitude must be a finite number >= 0")
+        return Breakpoint(nonfinite=True, bound=bound)
     head, sep, cond = text.partition(" when ") if not text.startswith("when ") else ("", "when", text[5:])
     head = head.strip()
     if head.startswith("layer "):
