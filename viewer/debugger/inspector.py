@@ -65,7 +65,15 @@ def view_title(a: np.ndarray, index: int) -> str:
 
 
 def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
-    if prev is None or prev.shape != a.shape or a.dtype.kind not in "fiu":
+    """How the tensor differs from the previous recorded iteration's (booleans: how many flipped)."""
+    if prev is None:
         return "no previous iteration"
+    if prev.shape != a.shape:
+        return f"vs previous it: shape {list(prev.shape)} -> {list(a.shape)}"
+    if a.dtype.kind == "b" or prev.dtype.kind == "b":
+        changed = int(np.count_nonzero(a != prev))
+        return f"vs previous it: {changed}/{a.size} changed"
+    if a.dtype.kind not in "fiu" or prev.dtype.kind not in "fiu":
+        return f"vs previous it: {int(np.count_nonzero(a != prev))}/{a.size} changed"
     d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
     return f"vs previous it: max |diff| {d.max(initial=0):.3g}, {int((d > 0).sum())}/{d.size} changed"
