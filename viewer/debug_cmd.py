@@ -8,7 +8,12 @@ from irlint.cli.command import EXIT_CLEAN, EXIT_FINDINGS, Command, UsageError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from irlint.viewer.debugger.keys import keys_text
+
     from irlint.cli.run_support import add_model_arguments
+
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # the key table keeps its lines
+    p.epilog = (keys_text() + "\n\nIterations are 0-based, outer loop first (2.1); docs/viewer.md has the details.")
 
     add_model_arguments(p)
     from irlint.cli.state_file import add_state_arguments

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from irlint.viewer.debugger.keys import KEYS
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -9,28 +10,6 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
-
-KEYS = [
-    ("s", "step: the next event"),
-    ("n", "step over: the next layer at this depth (a TI/Loop runs to its end)"),
-    ("i", "step into: enter the body of the TI/Loop"),
-    ("o", "step out: finish the body being run"),
-    ("t", "next iteration of the innermost loop"),
-    ("c", "continue to a breakpoint or the end (progress in the status line)"),
-    ("Esc", "stop a running continue / go to"),
-    ("g", "go to iteration N (N.M in nested loops, 0-based): shown if recorded, else run to it"),
-    ("b", "toggle a breakpoint on the selected layer (● in the tree)"),
-    ("B", "breakpoint with a condition: layer 12 when iteration == 10, when max(abs(x)) > 1e3, "
-          "when any(isnan(x))"),
-    ("[ / ]", "previous / next recorded iteration of the selected layer"),
-    ("m", "timeline statistic: max, min, mean, norm (click a bar to jump)"),
-    ("p", "next output port of a multi-output layer (LSTMCell H/C, TI/Loop outputs)"),
-    ("j / k", "previous / next slice of a tensor above 2-D"),
-    ("R", "restart the run (breakpoints kept)"),
-    ("r", "render the diagram to MODEL.debug.svg"),
-    ("?", "this help"),
-    ("q", "quit (stops a running continue first)"),
-]
 
 
 def help_table() -> Table:

@@ -1,0 +1,41 @@
+"""The debugger's keys, one table for the `?` help and `irlint debug --help` (no Textual import here:
+`--help` stays fast and works where the UI cannot start)."""
+
+from __future__ import annotations
+
+KEYS = [
+    ("s", "step: the next event"),
+    ("n", "step over: the next layer at this depth (a TI/Loop runs to its end)"),
+    ("i", "step into: enter the body of the TI/Loop"),
+    ("o", "step out: finish the body being run"),
+    ("t", "next iteration of the innermost loop"),
+    ("c", "continue to a breakpoint or the end (progress in the status line)"),
+    ("Esc", "stop a running continue / go to"),
+    ("g", "go to iteration N (N.M in nested loops, 0-based) of the selected layer: shown if recorded, "
+          "else run to it (back: the run restarts)"),
+    ("b", "toggle a breakpoint on the selected layer (● in the tree)"),
+    ("B", "breakpoint with a condition: layer 12 when iteration == 10, when max(abs(x)) > 1e3, "
+          "when x.sum() > 0, when any(isnan(x)); `nonfinite 1e6`: stop at NaN/Inf or |value| > 1e6"),
+    ("!", "stop at the first NaN/Inf any layer makes, in any iteration (toggle)"),
+    ("[ / ]", "previous / next recorded iteration of the selected layer"),
+    ("m", "timeline statistic: max, min, mean, norm (click a bar to jump)"),
+    ("p", "next output port of a multi-output layer (LSTMCell H/C, TI/Loop outputs)"),
+    ("j / k", "previous / next slice of a tensor above 2-D"),
+    ("R", "restart the run (breakpoints kept)"),
+    ("r", "render the diagram to MODEL.debug.svg"),
+    ("?", "this help"),
+    ("q", "quit (stops a running continue first)"),
+]
+
+
+def keys_text(width: int = 78) -> str:
+    """The key table as plain text for `--help`."""
+    import textwrap
+
+    key_w = max(len(k) for k, _ in KEYS) + 2
+    lines = ["keys:"]
+    for k, text in KEYS:
+        wrapped = textwrap.wrap(text, width - key_w - 2) or [""]
+        lines.append(f"  {k:<{key_w}}{wrapped[0]}")
+        lines.extend(" " * (key_w + 2) + w for w in wrapped[1:])
+    return "\n".join(lines)
