@@ -57,3 +57,33 @@ def layer_names(model: Model, diags: Iterable[Diagnostic]) -> dict[str, str]:
             if layer is not None:
                 out[d.layer] = layer.name
     return out
+
+
+def nesting(path: str) -> list[str]:
+    """What each enclosing body of the layer at `path` is, outer first: 'body' (a TensorIterator/Loop
+    iteration) or 'then'/'else' (an If's branch), one per frame of an event there."""
+    parts = path.split("/")[1::2]
+    return [p if p == "body" else p.removesuffix("_body") for p in parts]
+
+
+def loop_positions(path: str) -> list[int]:
+    """Which frames of a layer at `path` are loop iterations (the others are If branches)."""
+    return [i for i, kind in enumerate(nesting(path)) if kind == "body"]
+
+
+def project_its(iterations: tuple[int, ...], path: str) -> tuple[int, ...]:
+    """The loop iterations among a layer's frames (an If's frame, always 0, left out)."""
+    return tuple(iterations[i] for i in loop_positions(path) if i < len(iterations))
+
+
+def iteration_label(iterations: Iterable[int], path: str, branch: str | None = None) -> str:
+    """The iterations of a layer at `path` for people: loop iterations as numbers, an If's frame as the
+    branch that ran, outer first (`2.then.1`); `-` outside any body. The If's frame is `0` in trace keys;
+    shown as a number it read as an iteration of a nested loop. `branch` names the frame of an If's own
+    events (its path does not say which branch runs)."""
+    kinds = nesting(path)
+    out = []
+    for i, k in enumerate(iterations):
+        kind = kinds[i] if i < len(kinds) else (branch or "body")
+        out.append(str(k) if kind == "body" else kind)
+    return ".".join(out) or "-"

@@ -34,6 +34,7 @@ from irlint.controlflow import EntryKind, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Branch, Graph, Layer, Model, PortMapEntry
+from irlint.layerpath import iteration_label, project_its
 from irlint.types import format_shape
 
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
@@ -282,14 +283,17 @@ def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
 
 
 def _taken(ctx: _Ctx, layer: Layer, name: str, depth: int) -> bool:
-    """Whether the trace shows the If's `name` branch running (at the requested outer iterations, if
+    """Whether the trace shows the If's `name` branch running (at the requested outer loop iterations, if
     given): its layers' keys carry the enclosing iterations plus the If's own 0."""
     prefix = f"{layer.path}/{name}_body/"
     want = ctx.opts.iteration
     for path, recorded in ctx.trace.items():
         if path.startswith(prefix) and path.count("/") == prefix.count("/"):
             for it in recorded:
-                if len(it) == depth + 1 and (want is None or it[:depth] == tuple(want)[:depth]):
+                if len(it) != depth + 1:
+                    continue
+                loops = project_its(it[:depth], layer.path)
+                if want is None or loops == tuple(want)[:len(loops)]:
                     return True
     return False
 
@@ -466,8 +470,16 @@ def _trace_value(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: st
     recorded = ctx.trace.get(layer.path)
     if not recorded:
         return _Value()
-    prefix = want[:depth] if pick == REQUESTED else want[:max(depth - 1, 0)]
-    candidates = [it for it in recorded if len(it) == depth and it[:len(prefix)] == prefix]
+    # the requested iteration counts loops (outer first; an If's frame is its branch, no number to give);
+    # FIRST/LAST leave the innermost loop's number free
+    free = 0 if pick == REQUESTED else 1
+    candidates = []
+    for it in recorded:
+        if len(it) == depth:
+            loops = project_its(it, layer.path)
+            fixed = loops[:max(len(loops) - free, 0)]
+            if fixed[:len(want)] == want[:len(fixed)]:
+                candidates.append(it)
     if not candidates:
         return _Value()
     it = max(candidates)
@@ -479,7 +491,7 @@ def _trace_value(ctx: _Ctx, layer: Layer, port: int | None, depth: int, what: st
     if value is None:
         return _Value()
     v = np.asarray(value)
-    at = f"it {'.'.join(map(str, it))}" if it else "value"
+    at = f"it {iteration_label(it, layer.path)}" if it else "value"
     tip = f"{layer.name} {at}: {v.dtype}{list(v.shape)}\n" + np.array2string(
         v, precision=6, threshold=TIP_ELEMENTS, max_line_width=100)
     if v.size <= 4:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from irlint.ir.model import Layer, Model
+from irlint.layerpath import project_its
 
 
 class TraceMismatch(ValueError):
@@ -78,6 +79,7 @@ def check_trace(model: Model, trace: Mapping[str, np.ndarray], iteration: tuple[
                                 f"{layer.describe()} declares {port.precision.name if port.precision else '?'}"
                                 f"{[str(d) for d in port.shape] if port.shape is not None else '?'}: "
                                 "is it a trace of another model?")
+        its = project_its(its, path)  # --iteration counts loops; an If's frame (0 in keys) is no loop
         for n in range(1, len(its) + 1):
             prefix = its[:n - 1]
             loops[prefix] = max(loops.get(prefix, -1), its[n - 1])

@@ -1,4 +1,5 @@
-"""`irlint trace MODEL.xml --watch LAYER...`: a table of watched tensors per loop iteration."""
+"""`irlint trace MODEL.xml --watch LAYER...`: a table of watched tensors per loop iteration;
+`--find-nonfinite [--magnitude X]`: where the first NaN/Inf (or |value| > X) is made, at any depth."""
 
 from __future__ import annotations
 
@@ -21,12 +22,18 @@ from irlint.cli.run_support import (
     options,
 )
 from irlint.cli.state_file import add_state_arguments, load_state, state_paths
+from irlint.layerpath import iteration_label
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_model_arguments(p)
-    p.add_argument("--watch", nargs="+", required=True, metavar="LAYER",
+    p.add_argument("--watch", nargs="+", default=[], metavar="LAYER",
                    help="layers to watch, by id path (2/body/7) or name")
+    p.add_argument("--find-nonfinite", action="store_true",
+                   help="stop at the first layer and iteration that makes a NaN or Inf and report it (exit 1; "
+                        "0 when there is none)")
+    p.add_argument("--magnitude", type=float, metavar="X",
+                   help="with --find-nonfinite: also stop at the first |value| > X")
     p.add_argument("--iterations", metavar="A:B", help="only iterations A..B-1 of the innermost loop")
     p.add_argument("--values", action="store_true", help="print values (small tensors) instead of stats")
     p.add_argument("--plot", metavar="OUT.png",
@@ -47,11 +54,71 @@ def _range(text: str | None) -> range | None:
     return range(lo, hi)
 
 
+def _check_search(args: argparse.Namespace) -> None:
+    if args.magnitude is not None:
+        if not args.find_nonfinite:
+            raise UsageError("--magnitude goes with --find-nonfinite")
+        if not np.isfinite(args.magnitude) or args.magnitude < 0:
+            raise UsageError(f"--magnitude {args.magnitude}: expected a finite number >= 0")
+    if not args.watch and not args.find_nonfinite:
+        raise UsageError("give --watch LAYER... and/or --find-nonfinite")
+
+
+def report_bad(bad, bound: float | None) -> str:  # type: ignore[no-untyped-def]
+    """One line: which layer, output, iteration and element first holds the NaN/Inf (or |value| > bound)."""
+    from irlint.interp.stepper import search_text
+
+    return f"first {search_text(True, bound)}: {safe(bad.describe())}"
+
+
+def _bad_input(model, inputs, bound: float | None):  # type: ignore[no-untyped-def]
+    """A top-level input that already holds a NaN/Inf (or |value| > bound): no layer makes it."""
+    from irlint.interp.stepper import BadValue, first_bad
+
+    for p in model.graph.parameters():
+        if p.name in inputs:
+            t = np.asarray(inputs[p.name])
+            idx = first_bad(t, True, bound)
+            if idx is not None:
+                port = f"out{p.outputs[0].id}" if p.outputs else "out"
+                return BadValue(p.path, p.name, p.type, port, idx, float(t[idx]), ())
+    return None
+
+
+def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str],  # type: ignore[no-untyped-def]
+          series: dict[tuple[str, int | None], object]) -> None:
+    """The table rows of one watched layer's evaluation (and its points for --plot)."""
+    from irlint.interp.trace import stats
+
+    # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
+    k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
+    if its is not None and (k is None or k not in its):
+        return
+    it = iteration_label([i for _p, i in ev.frames], ev.layer.path)  # an If's frame: its branch
+    ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
+    for port, v in zip(ports, ev.outputs or ev.inputs):
+        if args.plot:
+            from irlint.cli.trace_plot import Series
+
+            what = "in" if not ev.outputs else f"out{port.id}"
+            title = f"{ev.layer.path} {ev.layer.name!r} ({ev.layer.type}) {what}"
+            s = series.setdefault((ev.layer.path, port.id), Series(title))
+            s.add(it, v)  # type: ignore[attr-defined]
+        if args.values and v.size <= 16:
+            shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
+        else:
+            s = stats(v)
+            shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
+                             for k in ("min", "max", "mean", "nan", "inf") if k in s)
+        print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+
+
 def run(args: argparse.Namespace) -> int:
     from irlint.interp import ExecutionError, execute
     from irlint.interp.events import LayerEvaluated
-    from irlint.interp.trace import stats
+    from irlint.interp.stepper import bad_value
 
+    _check_search(args)
     its = _range(args.iterations)
     if args.plot:
         from irlint.cli.trace_plot import check_output, import_pyplot
@@ -74,35 +141,20 @@ def run(args: argparse.Namespace) -> int:
     state, _record = load_state(args, model)
     series: dict[tuple[str, int | None], object] = {}
     branching = {la.path for _g, la in model.layers() if la.branches}
-    print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
+    if args.watch:
+        print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
+    search, bound = args.find_nonfinite, args.magnitude
+    found = _bad_input(model, inputs, bound) if search else None
     try:
         watched = set(args.watch)
         with departures():
-            for ev in execute(model, inputs, options(args), state=state):
-                if ev.__class__ is not LayerEvaluated or (ev.layer.path not in watched
-                                                          and ev.layer.name not in watched):
-                    continue
-                # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
-                k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
-                if its is not None and (k is None or k not in its):
-                    continue
-                it = ".".join(str(i) for _p, i in ev.frames) or "-"
-                ports = ev.layer.outputs if ev.outputs else ev.layer.inputs  # a Result shows what it receives
-                for port, v in zip(ports, ev.outputs or ev.inputs):
-                    if args.plot:
-                        from irlint.cli.trace_plot import Series
-
-                        what = "in" if not ev.outputs else f"out{port.id}"
-                        title = f"{ev.layer.path} {ev.layer.name!r} ({ev.layer.type}) {what}"
-                        s = series.setdefault((ev.layer.path, port.id), Series(title))
-                        s.add(it, v)  # type: ignore[attr-defined]
-                    if args.values and v.size <= 16:
-                        shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
-                    else:
-                        s = stats(v)
-                        shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
-                                         for k in ("min", "max", "mean", "nan", "inf") if k in s)
-                    print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+            for ev in execute(model, inputs, options(args), state=state) if found is None else ():
+                if search:
+                    found = bad_value(ev, True, bound)
+                if ev.__class__ is LayerEvaluated and (ev.layer.path in watched or ev.layer.name in watched):
+                    _rows(ev, args, its, branching, series)
+                if found is not None:
+                    break
     except ExecutionError as e:
         run_error(e, args.model)
         return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
@@ -114,6 +166,11 @@ def run(args: argparse.Namespace) -> int:
 
         save(list(series.values()), model.name or args.model, args.plot)  # type: ignore[arg-type]
         print(f"plot: {len(series)} panel{'s' if len(series) != 1 else ''} -> {safe(args.plot)}", file=sys.stderr)
+    if found is not None:
+        print(report_bad(found, bound))
+        return EXIT_FINDINGS
+    if search:
+        print("no NaN or Inf" + (f" and no |value| > {bound:g}" if bound is not None else "") + " in any tensor")
     return EXIT_CLEAN
 
 

@@ -47,6 +47,7 @@ class BodyEntered:
     layer: Layer  # the TensorIterator / Loop / If
     frames: Frames
     branch: str | None = None  # an If's taken branch
+    limit: int | None = None  # TI/Loop: at most this many iterations (slices, trip count); None: no bound
 
 
 @dataclass(slots=True, eq=False)

@@ -588,9 +588,9 @@ class _Executor:
         run = self.start_loop(code, args)
         layer = code.layer
         path = layer.path
-        yield BodyEntered(layer, frames)
-        k = 0
         limit = run.limit
+        yield BodyEntered(layer, frames, None, None if run.unbounded else int(limit))
+        k = 0
         if limit > 0:
             body, value = self.first_iteration(code, run)
             slots, params, current, advance = body.slots, run.params, run.current, run.advance

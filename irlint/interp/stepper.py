@@ -18,18 +18,91 @@ from irlint.interp.events import (
     BodyEntered,
     BodyLeft,
     Event,
-    IterationFinished,
     IterationStarted,
     LayerEvaluated,
     RunFinished,
 )
+from irlint.layerpath import iteration_label
+
+
+@dataclass(frozen=True)
+class BadValue:
+    """The first offending element of a tensor an event produced: the layer (a body Parameter: its value at the
+    iteration's start), the output (`out<port id>`, or `in`), the element's index, its value, the frames."""
+
+    path: str
+    name: str
+    type: str
+    port: str
+    index: tuple[int, ...]
+    value: float
+    frames: tuple[tuple[str, int], ...]
+
+    def describe(self) -> str:
+        """`layer 3/body/8 'root' (Sqrt), port out1, iteration 2.3, element [0] = nan`."""
+        its = iteration_label([k for _p, k in self.frames], self.path)
+        index = "[" + ", ".join(map(str, self.index)) + "]"
+        return (f"layer {self.path} {self.name!r} ({self.type}), port {self.port}, iteration {its}, "
+                f"element {index} = {self.value:g}")
+
+
+def search_text(nonfinite: bool, bound: float | None) -> str:
+    """What a value search looks for, in words."""
+    parts = (["NaN/Inf"] if nonfinite else []) + ([f"|value| > {bound:g}"] if bound is not None else [])
+    return " or ".join(parts)
+
+
+def first_bad(t: np.ndarray, nonfinite: bool = True, bound: float | None = None) -> tuple[int, ...] | None:
+    """The index (C order) of the first NaN/Inf (`nonfinite`) or |element| > `bound` in `t`, or None.
+    Numeric tensors only."""
+    kind = t.dtype.kind
+    if kind not in "fiu" or t.size == 0:
+        return None
+    a = t if kind == "f" else t.astype(np.float64)  # abs(INT_MIN) overflows in its own type
+    bad = nonfinite and kind == "f" and not np.isfinite(a).all()
+    if not bad and bound is None:
+        return None
+    with np.errstate(invalid="ignore"):
+        mask = np.abs(a) > bound if bound is not None else np.zeros(a.shape, bool)
+    if not bad and not mask.any():
+        return None
+    if bad:
+        mask |= ~np.isfinite(a)
+    flat = int(np.flatnonzero(mask)[0])
+    return tuple(int(i) for i in np.unravel_index(flat, t.shape))
+
+
+def bad_value(event: Event, nonfinite: bool = True, bound: float | None = None) -> BadValue | None:
+    """The first NaN/Inf (or |value| > bound) an event brings: a layer's outputs, or the values a body's
+    Parameters take at an iteration's start (a slice of an input holding one); else None. Results and the
+    end of an iteration only pass on values some earlier event produced."""
+    cls = event.__class__
+    if cls is LayerEvaluated:
+        layer = event.layer
+        for i, t in enumerate(event.outputs):
+            idx = first_bad(t, nonfinite, bound)
+            if idx is not None:
+                port = f"out{layer.outputs[i].id}" if i < len(layer.outputs) else f"out?{i}"
+                return BadValue(layer.path, layer.name, layer.type, port, idx, float(t[idx]), event.frames)
+    elif cls is IterationStarted:
+        part = "body" if event.branch is None else f"{event.branch}_body"
+        for pid, t in event.params.items():
+            idx = first_bad(t, nonfinite, bound)
+            if idx is not None:
+                path = f"{event.layer.path}/{part}/{pid}"
+                body = event.layer.body if event.branch is None else event.layer.branch(event.branch).body
+                inner = body.layer(pid) if body is not None else None
+                name = inner.name if inner is not None else str(pid)
+                return BadValue(path, name, "Parameter", "in", idx, float(t[idx]), event.frames)
+    return None
 
 
 @dataclass(frozen=True)
 class Breakpoint:
-    """Stop when a layer (id path or name) is evaluated, a loop reaches an iteration, or a tensor condition holds.
+    """Stop when a layer (id path or name) is evaluated, a loop reaches an iteration, or a value goes bad.
 
-    `nonfinite` stops at the first tensor with NaN/Inf; `bound` at the first |value| > bound.
+    `nonfinite` stops at the first event producing a NaN/Inf, `bound` at the first |value| > bound
+    (`bad_value`: a layer's outputs, a body Parameter's value at an iteration's start).
     """
 
     layer: str | None = None
@@ -45,25 +118,8 @@ class Breakpoint:
             return (isinstance(event, IterationStarted) and event.iteration == self.iteration
                     and (self.loop is None or self.loop in (event.layer.path, event.layer.name)))
         if self.nonfinite or self.bound is not None:
-            return any(self._bad(t) for t in _tensors(event))
+            return bad_value(event, self.nonfinite, self.bound) is not None
         return False
-
-    def _bad(self, t: np.ndarray) -> bool:
-        if not np.issubdtype(t.dtype, np.number):
-            return False
-        if self.nonfinite and np.issubdtype(t.dtype, np.floating) and not np.isfinite(t).all():
-            return True
-        return self.bound is not None and t.size > 0 and float(np.nanmax(np.abs(t.astype(np.float64)))) > self.bound
-
-
-def _tensors(event: Event) -> list[np.ndarray]:
-    if isinstance(event, LayerEvaluated):
-        return list(event.outputs)
-    if isinstance(event, IterationStarted):
-        return list(event.params.values())
-    if isinstance(event, IterationFinished):
-        return list(event.results.values())
-    return []
 
 
 @dataclass

@@ -114,4 +114,5 @@ def test_trace_cli_filters_by_the_loop_iteration_not_the_if(tmp_path: Path, caps
     watch = [la.path for b in iff.branches for la in b.body.layers if la.type in ("Add", "Multiply")]
     assert main(["trace", str(path), "--inputs", str(inputs), "--watch", *watch, "--iterations", "1:3"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:] if line.strip()]
-    assert [r[1] for r in rows] == ["1.0", "2.0"]  # odd iteration: the else branch's Multiply; even: Add
+    # odd iteration: the else branch's Multiply; even: Add (the If's frame named by its branch, not a number)
+    assert [r[1] for r in rows] == ["1.else", "2.then"]

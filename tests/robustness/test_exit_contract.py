@@ -70,6 +70,11 @@ CASES = [
     (["trace", LOOP, "--watch", "acc_next", "--iterations", "x"], 2, "expected A:B"),
     (["trace", LOOP, "--watch", "no-such-layer"], 2, "no layer"),
     (["trace", "{malformed}", "--watch", "0"], 2, "IR001"),
+    (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite"], 0, "no NaN or Inf in any tensor"),
+    (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite", "--magnitude", "0"], 1, "first NaN/Inf or |value| > 0"),
+    (["trace", LOOP, "--find-nonfinite", "--magnitude", "-1"], 2, "finite number >= 0"),
+    (["trace", LOOP, "--magnitude", "3"], 2, "goes with --find-nonfinite"),
+    (["trace", LOOP], 2, "--watch LAYER... and/or --find-nonfinite"),
     # render
     (["render", LOOP, "-o", "{tmp}/g.dot"], 0, "wrote"),
     (["render", BROKEN, "-o", "{tmp}/b.dot", "--lint"], 0, "wrote"),

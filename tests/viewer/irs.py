@@ -52,3 +52,70 @@ def save(model, path: Path) -> Path:
 
     ov.save_model(model, str(path), compress_to_fp16=False)
     return path
+
+
+def trip_from_input(stop_at: float | None = None):
+    """acc += 1 with the trip count a scalar i64 input `trip` (known only once the Loop runs), a bool tensor
+    `flag = acc > [1.5, 2.5]` scanned out per iteration; `stop_at`: the body condition `sum(acc) < stop_at`
+    (a dynamic condition that ends the Loop early), else constant true."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2], np.float32, name="x")
+    trip = ops.parameter([], np.int64, name="trip")
+    acc = ops.parameter([2], np.float32, name="acc")
+    acc_next = ops.add(acc, ops.constant(np.ones(2, np.float32)))
+    acc_res = ops.result(acc_next, name="acc_next")
+    flag = ops.greater(acc_next, ops.constant(np.array([1.5, 2.5], np.float32)))
+    flag.set_friendly_name("flag")
+    flag_res = ops.result(ops.unsqueeze(flag, ops.constant(np.int64(0))), name="flag_out")
+    if stop_at is None:
+        cond = ops.constant(np.bool_(True))
+    else:
+        cond = ops.less(ops.reduce_sum(acc_next, ops.constant(np.int64(0))), ops.constant(np.float32(stop_at)))
+    cond_res = ops.result(cond, name="cond")
+    loop = ops.loop(trip, ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([acc_res, cond_res, flag_res], [acc], "body"))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), acc_res.output(0))
+    out = loop.get_iter_value(acc_res.output(0), -1)
+    flags = loop.get_concatenated_slices(flag_res.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(out, name="y"), ops.result(flags, name="flags")], [x, trip], "trip_loop")
+
+
+def nan_in_nested_loops():
+    """A Loop (3 its) around a Loop (4 its) whose body takes `sqrt([4, 5, 10] - (outer it + inner it))`:
+    the first NaN is element 0 of the Sqrt in iteration 2.3 (outer 2, inner 3), nowhere earlier."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([3], np.float32, name="x")
+    # inner body: Parameters (current inner iteration i64 scalar, outer iteration f32 [1], acc)
+    i_it = ops.parameter([], np.int64, name="i_it")
+    o_in = ops.parameter([1], np.float32, name="o_in")
+    acc = ops.parameter([3], np.float32, name="acc")
+    t = ops.subtract(ops.constant(np.array([4.0, 5.0, 10.0], np.float32)),
+                     ops.add(ops.convert(i_it, np.float32), o_in))
+    v = ops.sqrt(t)
+    v.set_friendly_name("root")
+    acc_next = ops.add(acc, v)
+    inner_res = ops.result(acc_next, name="inner_acc")
+    inner = ops.loop(ops.constant(np.int64(4)), ops.constant(np.bool_(True)))
+    inner.set_function(ov.Model([inner_res, ops.result(ops.constant(np.bool_(True)), name="icond")],
+                                [i_it, o_in, acc], "inner"))
+    inner.set_special_body_ports([0, 1])
+    # outer body
+    o_it = ops.parameter([], np.int64, name="o_it")
+    oacc = ops.parameter([3], np.float32, name="oacc")
+    o_f = ops.unsqueeze(ops.convert(o_it, np.float32), ops.constant(np.int64(0)))
+    inner.set_invariant_input(o_in, o_f.output(0))
+    inner.set_merged_input(acc, oacc.output(0), inner_res.output(0))
+    inner_out = inner.get_iter_value(inner_res.output(0), -1)
+    outer_res = ops.result(inner_out, name="outer_acc")
+    outer = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    outer.set_function(ov.Model([outer_res, ops.result(ops.constant(np.bool_(True)), name="ocond")],
+                                [o_it, oacc], "outer"))
+    outer.set_special_body_ports([0, 1])
+    outer.set_merged_input(oacc, x.output(0), outer_res.output(0))
+    out = outer.get_iter_value(outer_res.output(0), -1)
+    return ov.Model([ops.result(out, name="y")], [x], "nan_nested")

@@ -14,7 +14,7 @@ import numpy as np
 from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
 from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
 from irlint.viewer.debugger.screens import HelpScreen, PromptScreen
-from irlint.viewer.debugger.session import Session, iteration_text, parse_iteration
+from irlint.viewer.debugger.session import Session, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from rich.text import Text
 from textual import work
@@ -27,11 +27,13 @@ from textual.widgets.option_list import Option
 
 from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
+from irlint.interp.stepper import search_text
 from irlint.ir.model import Graph, Layer, Model
+from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "history", "slice", "render", "goto", "restart", "metric",
-               "port", "interrupt"}
+RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
+               "metric", "port", "interrupt"}
 
 
 
@@ -68,6 +70,7 @@ class DebuggerApp(App[None]):
         Binding("g", "goto", "goto"),
         Binding("b", "breakpoint", "bp"),
         Binding("B", "conditional", "cond. break", show=False),
+        Binding("exclamation_mark", "nonfinite", "NaN stop", show=False),
         Binding("escape", "interrupt", "stop", show=False),
         Binding("left_square_bracket", "history(-1)", "prev it", show=False),
         Binding("right_square_bracket", "history(1)", "next it", show=False),
@@ -100,6 +103,7 @@ class DebuggerApp(App[None]):
         self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
         self._wide = False
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
+        self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -264,7 +268,12 @@ class DebuggerApp(App[None]):
             log.write(plain(message.error, style="bold red"))
         ev = self.session.stepper.current
         layer = getattr(ev, "layer", None)
-        if layer is not None:
+        goto, self._goto = self._goto, None
+        reached = self.session.recorded_at(goto[0], goto[1]) if goto is not None else None
+        if reached is not None:  # a go-to stays on the layer it was asked for (at a Parameter, too)
+            self.shown_iteration = reached
+            self._highlight(self.selected)  # type: ignore[arg-type]
+        elif layer is not None:
             self.selected = layer
             self.shown_iteration = self.session.current_iteration
             self._highlight(layer)
@@ -312,7 +321,8 @@ class DebuggerApp(App[None]):
             return
         start = f"layer {self.selected.path} when " if self.selected is not None else "when "
         self.push_screen(PromptScreen("breakpoint: [layer ID|PATH|NAME] [when CONDITION]",
-                                      "layer 12 when iteration == 10 | when any(isnan(x))", start),
+                                      "layer 12 when iteration == 10 | when x.max() > 1e3 | nonfinite 1e6",
+                                      start),
                          self.add_breakpoint)
 
     def add_breakpoint(self, text: str | None) -> None:
@@ -324,9 +334,20 @@ class DebuggerApp(App[None]):
         except ConditionError as e:
             log.write(plain(f"breakpoint not set: {e}", style="bold red"))
             return
-        self.session.add_breakpoint(bp)
-        log.write(plain(f"breakpoint set: {text.strip()}"))
+        if bp.nonfinite and bp.layer is None:
+            log.write(plain(self.session.set_value_breakpoint(bp.bound)))
+        else:
+            self.session.add_breakpoint(bp)
+            log.write(plain(f"breakpoint set: {text.strip()}"))
         self._refresh_markers()
+        self._status()
+
+    def action_nonfinite(self) -> None:
+        """Toggle stopping at the first NaN/Inf (`B` then `nonfinite 1e6` adds a magnitude)."""
+        if self.session is None:
+            return
+        on = self.session.value_breakpoint() is None
+        self.query_one("#log", RichLog).write(plain(self.session.set_value_breakpoint(on=on)))
         self._status()
 
     def action_goto(self) -> None:
@@ -343,11 +364,14 @@ class DebuggerApp(App[None]):
         except ValueError as e:
             self.query_one("#log", RichLog).write(Text(str(e), style="bold red"))
             return
-        if self.selected is not None and target in self.session.iterations_seen(self.selected.path):
-            self.shown_iteration = target  # recorded: just show it
+        path = self.selected.path if self.selected is not None else None
+        recorded = self.session.recorded_at(path, target) if path is not None else None
+        if recorded is not None:
+            self.shown_iteration = recorded  # recorded: just show it
             self._inspect()
             return
-        self._start(lambda s: s.run_to_iteration(target))
+        self._goto = (path, target) if path is not None else None
+        self._start(lambda s: s.run_to_iteration(target, path))
 
     def action_restart(self) -> None:
         if self.session is None:
@@ -431,13 +455,15 @@ class DebuggerApp(App[None]):
         st = self.session.stepper
         if self.busy:
             p = self.session.progress
-            where = " > ".join(f"{k} of {n}" for (_l, k), n in zip(p.frames, self.session.totals(p.frames)))
+            where = " > ".join(self.session.loop_totals(p.frames))
             text = f"running: {p.events} events, iteration {where or '-'} (Esc stops)"
         else:
             its = " > ".join(self.session.loop_totals()) or "-"
             nbp = len(self.session.breakpoints)
             state = "finished" if st.finished else "paused"
-            text = f"{state} | iteration {its} | {nbp} breakpoint{'s' if nbp != 1 else ''} | ? help"
+            vbp = self.session.value_breakpoint()
+            watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
+            text = f"{state} | iteration {its} | {nbp} breakpoint{'s' if nbp != 1 else ''}{watch} | ? help"
         self.query_one("#status", Static).update(plain(text))
 
     def _inspect(self) -> None:
@@ -467,7 +493,7 @@ class DebuggerApp(App[None]):
         idx = seen.index(it)
         self.port %= max(1, len(tensors))
         names = port_names(layer, len(tensors))
-        lines = [plain(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_text(it)} "
+        lines = [plain(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
                       f"[{idx + 1}/{len(seen)} recorded]", style="bold")]
         for i, t in enumerate(tensors[:6]):
             mark = "▸" if i == self.port and len(tensors) > 1 else " "

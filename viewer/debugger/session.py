@@ -16,6 +16,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from irlint.controlflow.values import scalar_flag
 from irlint.interp import Options, State, execute
 from irlint.interp.events import (
     BodyEntered,
@@ -26,9 +27,9 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.stepper import Breakpoint, Stepper
+from irlint.interp.stepper import Breakpoint, Stepper, bad_value, first_bad, search_text
 from irlint.ir.model import Layer, Model
-from irlint.layerpath import find_layer
+from irlint.layerpath import find_layer, iteration_label, loop_positions, project_its
 
 MAX_RECORDED = 200_000  # tensors kept for revisiting; older ones are dropped first
 _NBYTES = attrgetter("nbytes")
@@ -58,10 +59,17 @@ def short(layer: Layer) -> str:
     return f"#{layer.id} {layer.name} ({layer.type})" if layer.type not in layer.name else f"#{layer.id} {layer.name}"
 
 
+def event_label(ev: Event) -> str:
+    """The iterations an event happened in, an If's frame shown as its branch (`2.then`); '-' outside."""
+    layer = getattr(ev, "layer", None)
+    return iteration_label(iteration_of(getattr(ev, "frames", ())), layer.path if layer is not None else "",
+                           getattr(ev, "branch", None))
+
+
 def describe_event(ev: Event | None) -> str:
     if ev is None:
         return "finished"
-    its = iteration_text(iteration_of(getattr(ev, "frames", ())))
+    its = event_label(ev)
     at = f" it {its}" if its != "-" else ""
     if isinstance(ev, LayerEvaluated):
         return f"evaluated {short(ev.layer)}{at}"
@@ -134,6 +142,8 @@ class Session:
         self._until: Callable[[Event], bool] | None = None
         self._hook = _Hook(self)
         self._consts: dict[str, tuple[np.ndarray, ...]] = {}
+        self._limits: dict[str, int | None] = {}  # TI/Loop path -> iteration bound of its latest run
+        self._last: dict[str, Iteration] = {}  # layer path -> the latest iteration it was recorded at
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -178,6 +188,7 @@ class Session:
             if seen is None:
                 seen = self._seen[path] = {}
             seen[its] = None
+            self._last[path] = its
             held = self._held = self._held + size
             if held > self.options.memory_budget or len(values) > MAX_RECORDED:
                 while len(values) > 1 and (len(values) > MAX_RECORDED or self._held > self.options.memory_budget):
@@ -207,6 +218,8 @@ class Session:
             elif cls is IterationFinished:
                 with self._lock:
                     self.conditions.setdefault(ev.layer.path, {})[its] = ev.condition
+            elif cls is BodyEntered and ev.branch is None:
+                self._limits[ev.layer.path] = ev.limit
             yield ev
 
     @property
@@ -221,18 +234,55 @@ class Session:
               "continue": self.stepper.continue_}[command]
         return self._go(fn)
 
-    def run_to_iteration(self, target: Iteration) -> Event | None:
-        """Run until iteration `target` (outer first, 0-based) of a loop starts (or a breakpoint, or the end)."""
+    def loop_chain(self, layer_path: str) -> list[str]:
+        """The TI/Loop paths whose iterations a layer's values are numbered by, outer first (Ifs left out;
+        a TI/Loop itself included: its iterations are what one goes to)."""
+        parts = layer_path.split("/")
+        chain = ["/".join(parts[:2 * i + 1]) for i in loop_positions(layer_path)]
+        layer = find_layer(self.model, layer_path)
+        if layer is not None and layer.body is not None:
+            chain.append(layer_path)
+        return chain
 
-        def reached(ev: Event) -> bool:  # outer first: "2" is the outer loop's, "2.1" the inner one's
-            return isinstance(ev, IterationStarted) and iteration_of(ev.frames) == target
+    def recorded_at(self, layer_path: str, target: Iteration) -> Iteration | None:
+        """The recorded iteration of a layer whose loop iterations are `target` (If frames skipped)."""
+        if len(loop_positions(layer_path)) != len(target):
+            return None
+        for its in self.iterations_seen(layer_path):
+            if project_its(its, layer_path) == target:
+                return its
+        return None
 
-        self._until = reached
+    def run_to_iteration(self, target: Iteration, layer_path: str | None = None) -> Event | None:
+        """Go to loop iteration `target` (outer first, 0-based, counting TIs/Loops only) of the loops around
+        `layer_path` (else around the current event, else the first loop that deep): forward to it, or, when
+        it is behind (its values dropped from memory, or the run is past it), by restarting the run and
+        replaying up to it with the user's breakpoints set aside. It stops at the layer's value of that
+        iteration (at the iteration's start without a layer), and never runs past it: where the iteration
+        does not come (the loop ends before it, the layer does not run in it) it stops and says why."""
+        goal = _Goal(self, target, layer_path)
+        why = goal.impossible()
+        if why:
+            self.log.append(f"iteration {iteration_text(target)} cannot be reached: {why}")
+            return self.stepper.current
+        if goal.behind():
+            user = self.breakpoints
+            self.restart()
+            self.log.append(f"going back to iteration {iteration_text(target)}: the run restarted "
+                            "(breakpoints are set aside until it gets there)")
+            self.stepper.breakpoints[:] = [self._hook]
+        else:
+            user = None
+        self._until = goal.stop
         try:
             ev = self._go(self.stepper.continue_)
         finally:
             self._until = None
-        if ev is None or (self.stepper.stopped_by is None and not reached(ev)):
+            if user is not None:
+                self.stepper.breakpoints[:] = [self._hook, *user]
+        if goal.missed:
+            self.log.append(f"iteration {iteration_text(target)} was not reached: {goal.missed}")
+        elif ev is None or (self.stepper.stopped_by is None and not goal.reached):
             self.log.append(f"iteration {iteration_text(target)} was not reached (R restarts the run)")
         return ev
 
@@ -245,6 +295,12 @@ class Session:
             if self._interrupt.is_set():
                 text = f"interrupted: {text}"
             self.stepper.stopped_by = None
+        elif by is not None and not isinstance(by, ConditionalBreakpoint) and (by.nonfinite or by.bound is not None):
+            bad = bad_value(ev, by.nonfinite, by.bound) if ev is not None else None
+            found = text if bad is None else (
+                f"{bad.path} {bad.name} ({bad.type}) {bad.port}[{', '.join(map(str, bad.index))}] = {bad.value:g}, "
+                f"it {iteration_label([k for _p, k in bad.frames], bad.path)}")
+            text = f"breakpoint ({search_text(by.nonfinite, by.bound)}): {found}"
         elif by is not None:
             text = f"breakpoint{f' ({by.when})' if isinstance(by, ConditionalBreakpoint) else ''}: {text}"
         self._interrupt.clear()
@@ -263,6 +319,8 @@ class Session:
             self._seen.clear()
             self.conditions.clear()
         self._events, self._frames = 0, ()
+        self._last.clear()
+        self._limits.clear()
         self.stepper = self._new_stepper(user)
         self._record_inputs()
         self.log.append("restarted")
@@ -287,6 +345,30 @@ class Session:
                 return False
         self.stepper.breakpoints.append(Breakpoint(layer=layer_path))
         return True
+
+    def value_breakpoint(self) -> Breakpoint | None:
+        """The breakpoint on bad values (NaN/Inf, |value| above a magnitude), if one is set."""
+        return next((bp for bp in self.breakpoints if not isinstance(bp, ConditionalBreakpoint)
+                     and bp.layer is None and (bp.nonfinite or bp.bound is not None)), None)
+
+    def set_value_breakpoint(self, bound: float | None = None, on: bool = True) -> str:
+        """Set (replacing any other) or clear the breakpoint that stops at the first event producing a NaN/Inf
+        (or a |value| > bound) at any depth; returns what the log says, naming an input that holds one
+        already (no layer makes that one, so the breakpoint cannot stop there)."""
+        old = self.value_breakpoint()
+        if old is not None:
+            self.remove_breakpoint(old)
+        if not on:
+            return "no longer stopping at NaN/Inf"
+        bp = Breakpoint(nonfinite=True, bound=bound)
+        self.add_breakpoint(bp)
+        text = f"stopping at the first {search_text(True, bound)} (any layer, any iteration)"
+        for p in self.model.graph.parameters():
+            if p.name in self.inputs:
+                idx = first_bad(np.asarray(self.inputs[p.name]), True, bound)
+                if idx is not None:
+                    text += f"; input {p.name!r} holds one already at [{', '.join(map(str, idx))}]"
+        return text
 
     def breakpoint_paths(self) -> set[str]:
         """Layer paths that carry a breakpoint (for the markers in the tree)."""
@@ -333,32 +415,66 @@ class Session:
         with self._lock:
             return dict(self.conditions.get(loop_path, {}))
 
-    def loop_totals(self) -> list[str]:
-        """'k of N' per enclosing loop of the current event (k 0-based; N from static inference, '?' if
-        unknown); an enclosing If shows the branch that runs instead ('else branch')."""
+    def loop_totals(self, frames: tuple[tuple[str, int], ...] | None = None) -> list[str]:
+        """'k of N' per enclosing loop of the current event, or of `frames` (k 0-based; N the iteration
+        count: known statically, else from the loop's trip count or slices once it runs, 'at most N' while
+        its condition may end it sooner, '?' if unknown); an enclosing If shows the branch that runs
+        ('else branch')."""
         ev = self.stepper.current
-        frames = self.progress.frames if ev is None else getattr(ev, "frames", ())
-        here = getattr(getattr(ev, "layer", None), "path", "")
+        if frames is None:
+            frames = self.progress.frames if ev is None else getattr(ev, "frames", ())
+            here = getattr(getattr(ev, "layer", None), "path", "")
+            branch = getattr(ev, "branch", None)
+        else:
+            here, branch = self._branch_path(frames), None
         out = []
         for (path, k), total in zip(frames, self.totals(frames)):
             layer = find_layer(self.model, path)
             if layer is not None and layer.branches:
                 inner = here[len(path) + 1:].split("/", 1)[0] if here.startswith(path + "/") else ""
-                branch = getattr(ev, "branch", None) if here == path else inner.removesuffix("_body")
-                out.append(f"{branch} branch" if branch else "branch")
+                name = branch if here == path else inner.removesuffix("_body")
+                out.append(f"{name} branch" if name else "branch")
             else:
                 out.append(f"{k} of {total}")
         return out
 
-    def totals(self, frames: tuple[tuple[str, int], ...]) -> list[str]:
+    def _branch_path(self, frames: tuple[tuple[str, int], ...]) -> str:
+        """While running: the path of the latest layer recorded inside the innermost frame (which says
+        the branch an If frame runs)."""
+        if not frames:
+            return ""
+        inner = frames[-1][0] + "/"
+        with self._lock:
+            last = next(reversed(self.values), None)
+        return last[0] if last is not None and last[0].startswith(inner) else ""
+
+    def _loop_info(self, path: str):  # type: ignore[no-untyped-def]
         if not hasattr(self, "_shapes"):
             from irlint.shapes import infer_model
 
             self._shapes = infer_model(self.model)
+        return self._shapes.loops.get(path)
+
+    def static_count(self, path: str) -> tuple[bool, int | None]:
+        """(exact, count) of a TI/Loop known before running: its exact count, else an upper bound."""
+        info = self._loop_info(path)
+        if info is None:
+            return False, None
+        if info.iterations is not None:
+            return True, info.iterations
+        return False, info.max_iterations
+
+    def totals(self, frames: tuple[tuple[str, int], ...]) -> list[str]:
+        self._loop_info("")
         out = []
         for path, _k in frames:
             info = self._shapes.loops.get(path)
-            total = info.iterations if info is not None and info.iterations is not None else None
+            total: object = info.iterations if info is not None else None
+            limit = self._limits.get(path)
+            if total is None and limit is not None:  # known once the loop runs (a trip count from an input)
+                exact = info is None or not info.plan.is_loop or info.plan.condition is None or \
+                    scalar_flag(info.body_condition.value) is True
+                total = limit if exact else f"<={limit}"
             if total is None and info is not None and info.max_iterations is not None:
                 total = f"<={info.max_iterations}"
             out.append("?" if total is None else str(total))
@@ -368,6 +484,120 @@ class Session:
     def current_iteration(self) -> Iteration:
         ev = self.stepper.current
         return iteration_of(getattr(ev, "frames", ())) if ev is not None else ()
+
+
+def project(frames: tuple[tuple[str, int], ...], chain: list[str]) -> Iteration:
+    """The iterations of the loops in `chain` (outer first) that `frames` are inside."""
+    out: list[int] = []
+    n = len(chain)
+    for p, k in frames:
+        if len(out) < n and p == chain[len(out)]:
+            out.append(k)
+    return tuple(out)
+
+
+class _Goal:
+    """Where a go-to stops: the loops it counts, whether the target is behind, and the stop test."""
+
+    def __init__(self, session: Session, target: Iteration, layer_path: str | None) -> None:
+        self.session, self.target = session, target
+        self.layer: str | None = None  # stop at this layer's value (else at the iteration's start)
+        self.param: tuple[str, str, int] | None = None  # a body Parameter: (owner, branch or None, id)
+        self.reached = False
+        self.missed = ""
+        self.too_deep = ""
+        chain = session.loop_chain(layer_path) if layer_path else []
+        if chain:
+            if len(target) > len(chain):
+                self.too_deep = (f"{layer_path} is inside {len(chain)} loop{'s' if len(chain) > 1 else ''}: "
+                                 f"give at most {len(chain)} number{'s' if len(chain) > 1 else ''}")
+            elif len(target) == len(chain) and chain[-1] != layer_path:
+                self.layer = layer_path
+                layer = find_layer(session.model, layer_path)
+                if layer is not None and layer.type == "Parameter" and layer_path.count("/") >= 2:
+                    owner, part, pid = layer_path.rsplit("/", 2)
+                    self.param = (owner, None if part == "body" else part.removesuffix("_body"), int(pid))
+            chain = chain[:len(target)]
+        else:  # no layer in a loop: the loops around the current event, else the first loop that deep
+            ev = session.stepper.current
+            frames = getattr(ev, "frames", ()) if ev is not None else ()
+            chain = [p for p, _k in frames if (la := find_layer(session.model, p)) is not None and la.body is not None]
+            chain = chain[:len(target)] if len(chain) >= len(target) else []
+        self.chain: list[str] = chain
+
+    def impossible(self) -> str:
+        """Why the target cannot be reached at all (known before running), else ''."""
+        if self.too_deep:
+            return self.too_deep
+        s = self.session
+        for path, k in zip(self.chain, self.target):
+            loop = find_layer(s.model, path)
+            name = short(loop) if loop is not None else path
+            exact, bound = s.static_count(path)
+            if bound is not None and k >= bound:
+                return f"{name} runs {'' if exact else 'at most '}{bound} iterations (0..{bound - 1})"
+            cap = s.options.max_iterations
+            if k >= cap:
+                return f"{name} stops at --max-iterations {cap} (0..{cap - 1})"
+        return ""
+
+    def behind(self) -> bool:
+        """Whether the target lies behind the run's position (so only a restart gets there)."""
+        s = self.session
+        if s.stepper.finished:
+            return True
+        ev = s.stepper.current
+        if ev is None or not self.chain:
+            return False
+        pos = project(getattr(ev, "frames", ()), self.chain)
+        want = self.target[:len(pos)]
+        if pos != want:
+            return pos > want
+        if len(pos) < len(self.target):
+            return False  # outside the target's inner loops, within its outer iterations: ahead
+        if self.layer is None:  # inside the target iteration: its start has passed
+            return not (isinstance(ev, IterationStarted) and ev.layer.path == self.chain[-1])
+        last = s._last.get(self.layer)
+        return last is not None and project_its(last, self.layer) == self.target
+
+    def stop(self, ev: Event) -> bool:
+        """The hook's test: True at the target, or as soon as the run is past it (`missed` says why)."""
+        cls = ev.__class__
+        if cls is RunFinished:
+            return False
+        chain = self.chain
+        if not chain:  # the first loop as deep as the target decides which loops are meant
+            if cls is not IterationStarted or ev.branch is not None:
+                return False
+            loops = [p for p, _k in ev.frames if (la := find_layer(self.session.model, p)) is not None
+                     and la.body is not None]
+            if len(loops) != len(self.target):
+                return False
+            self.chain = chain = loops
+        pos = project(ev.frames, chain)
+        want = self.target[:len(pos)]
+        if pos == self.target:
+            if self.layer is None:
+                hit = cls is IterationStarted and ev.layer.path == chain[-1]
+            elif self.param is not None:
+                owner, branch, pid = self.param
+                hit = cls is IterationStarted and ev.layer.path == owner and ev.branch == branch and pid in ev.params
+            else:
+                hit = cls is LayerEvaluated and ev.layer.path == self.layer
+            if hit:
+                self.reached = True
+            return hit
+        if pos < want:
+            return False
+        if pos > want:
+            self.missed = (f"{self.layer} was not evaluated in iteration {iteration_text(self.target)}"
+                           if self.layer is not None and len(pos) == len(self.target) else "the run went past it")
+            return True
+        if cls is BodyLeft and len(pos) < len(chain) and ev.layer.path == chain[len(pos)]:
+            self.missed = f"{short(ev.layer)} ended after {ev.iterations} iteration{'s' if ev.iterations != 1 else ''}"
+            return True
+        return False
+
 
 
 @dataclass(frozen=True)
