@@ -123,11 +123,15 @@ def main(argv: list[str]) -> int:
                 compiled2 = core.compile_model(inst, "CPU", _config(job["precision"]))
                 _stage("infer instrumented")
                 res2 = compiled2(feed)
-                same = []
+                same, apart = [], []
                 for i in range(len(names)):
                     a, b = arrays[f"r{i}"], np.asarray(res2[i])
                     same.append(bool(a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
+                    numeric = a.shape == b.shape and a.dtype.kind in "fiub" and b.dtype.kind in "fiub" and a.size
+                    gap = np.abs(a.astype(np.float64) - b.astype(np.float64)) if numeric else None
+                    apart.append(float(np.nanmax(gap)) if gap is not None and not np.isnan(gap).all() else None)
                 data["instrumented_same"] = same
+                data["instrumented_max_abs"] = apart
                 for j, i in enumerate(placed):
                     arrays[f"p{i}"] = np.array(res2[len(names) + j])
         _stage("save")

@@ -219,8 +219,8 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     for la, chain in sel.layers:
         path = la.path
         if path in rec.dropped:
-            sel.left_out[la.describe()] = f"left out to fit --memory-budget {rec.budget * 4} (its values take " \
-                                          "more than the quarter of it that --inside keeps)"
+            sel.left_out[la.describe()] = (f"left out to fit --memory-budget (its values would take more than the "
+                                           f"{rec.budget} bytes, a quarter of it, that --inside keeps)")
             continue
         seen = rec.values.get(path)
         if not seen:
@@ -261,6 +261,7 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
                       "rows": r.rows} for r in compared],
         "left_out": [{"layer": k, "why": v} for k, v in sel.left_out.items()],
         "instrumented_outputs_same": same,
+        "instrumented_outputs_max_abs": got_ov.instrumented_max_abs,
     }
     if first is not None:
         inside["first_difference"] = {
@@ -270,7 +271,7 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
             "upstream_not_compared": first.not_compared_upstream}
     report["inside"] = inside
     if args.format == "text":
-        _print_inside(compared, first, sel, same)
+        _print_inside(compared, first, sel, same, got_ov.names, got_ov.instrumented_max_abs)
     panels = []
     if first is not None:
         r = next(x for x in compared if x.probe is first.probe)
@@ -282,7 +283,7 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
 
 
 def _print_inside(compared: list[ProbeResult], first: FirstDifference | None, sel: Selection,
-                  same: list[bool] | None) -> None:
+                  same: list[bool] | None, names: list[str], apart: list[float | None] | None) -> None:
     from irlint.cli.compare_stats import table
     from irlint.cli.printing import safe
 
@@ -324,5 +325,8 @@ def _print_inside(compared: list[ProbeResult], first: FirstDifference | None, se
     if same is not None and all(same):
         print("the instrumented model's original outputs are bit-identical to the uninstrumented model's")
     elif same is not None:
+        gaps = ", ".join(f"{safe(n)} by up to {g:.3g}" for n, s, g in zip(names, same, apart or [None] * len(names))
+                         if not s and g is not None)
         print("warning: with the extra outputs, OpenVINO's original outputs are not bit-identical to the "
-              "uninstrumented model's (its optimisations changed): differences inside may partly come from that")
+              "uninstrumented model's" + (f": {gaps}" if gaps else "")
+              + "; the body values compared are the instrumented model's")

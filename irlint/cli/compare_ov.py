@@ -28,6 +28,7 @@ class OvRun:
     probes: dict[int, np.ndarray] = field(default_factory=dict)
     skipped: dict[int, str] = field(default_factory=dict)
     instrumented_same: list[bool] | None = None
+    instrumented_max_abs: list[float | None] | None = None  # per Result: instrumented against original
 
 
 def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray], timeout: float,
@@ -68,7 +69,8 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
             values = [z[f"r{i}"] for i in range(len(report["names"]))]
             probes = {int(i): z[f"p{i}"] for i in report.get("placed", [])}
         return OvRun(list(report["names"]), values, str(report.get("precision", "unknown")), probes,
-                     {int(k): v for k, v in report.get("skipped", {}).items()}, report.get("instrumented_same"))
+                     {int(k): v for k, v in report.get("skipped", {}).items()}, report.get("instrumented_same"),
+                     report.get("instrumented_max_abs"))
 
 
 def _last_stage(stdout: str | bytes | None) -> str:

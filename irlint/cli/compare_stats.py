@@ -54,7 +54,11 @@ def ulp_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
         return np.abs(got.astype(np.float64) - want.astype(np.float64))
     g = np.ascontiguousarray(got.astype(want.dtype))
     w = np.ascontiguousarray(want)
-    d = np.abs(_ordered(g).astype(np.float64) - _ordered(w).astype(np.float64))
+    og, ow = _ordered(g), _ordered(w)
+    same_sign = (og >= 0) == (ow >= 0)  # then the int64 difference cannot overflow, and is exact
+    with np.errstate(over="ignore"):
+        d = np.where(same_sign, np.abs(og - ow).astype(np.float64),
+                     np.abs(og).astype(np.float64) + np.abs(ow).astype(np.float64))
     gn, wn = np.isnan(g), np.isnan(w)
     return np.where(gn & wn, 0.0, np.where(gn | wn, np.inf, d))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import sys
 from typing import Any
 
 import numpy as np
@@ -119,8 +120,9 @@ def run_two(args: argparse.Namespace, second: list[str]) -> int:
         if first is not None:
             hit = next(x for x in layers if x["path_a"] == first["path_a"] and x["port"] == first["port"])
             panels.insert(0, (f"first to part: {first['layer']} out{first['port']}", hit["rows"]))
-        save(panels or [(f"output {o['name']}", o.get("rows", [])) for o in outs],
-             f"irlint compare: {model_a.name or args.model} against {b_path}", args.rtol, args.plot)
+        panels = panels or [(f"output {o['name']}", o.get("rows", [])) for o in outs]
+        save(panels, f"irlint compare: {model_a.name or args.model} against {b_path}", args.rtol, args.plot)
+        print(f"plot: {len(panels)} panel{'s' if len(panels) != 1 else ''} -> {safe(args.plot)}", file=sys.stderr)
     return status
 
 

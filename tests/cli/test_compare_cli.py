@@ -209,3 +209,37 @@ def test_two_irs_usage_errors(two_irs: tuple[str, str, str]) -> None:
     assert res.returncode == 2 and "inputs" in res.stderr and "Traceback" not in res.stderr
     res = cli(a, "--inputs", npz, "--openvino")
     assert res.returncode == 2 and "two models" in res.stderr
+
+
+def test_inside_a_top_level_layer_and_a_model_without_bodies(int_divide: tuple[str, str], tmp_path: Path) -> None:
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    xml, npz = int_divide
+    report = as_json(cli(xml, "--inputs", npz, "--inside", "steps", "--format", "json"))
+    (only,) = report["inside"]["compared"]
+    assert (only["path"], only["verdict"], [r["iteration"] for r in only["rows"]]) == ("1", "differs", ["-"])
+    x = ops.parameter([2], np.float32, name="x")
+    flat = save(ov.Model([ops.result(ops.tanh(x), name="y")], [x], "flat"), tmp_path / "flat.xml")
+    res = cli(str(flat), "--random-inputs", "--inside")
+    assert res.returncode == 0 and "inside the bodies: 0 layer outputs compared" in res.stdout, res.stderr
+
+
+def test_a_precision_the_plugin_replaces_is_said() -> None:
+    res = cli(*LSTM, "--precision", "f16")
+    first = res.stdout.splitlines()[0]
+    assert first.startswith("OpenVINO CPU plugin, inference precision ")
+    if not first.endswith("precision f16"):
+        assert "(asked f16: the plugin chose" in first
+
+
+def test_plots_of_inside_and_of_two_irs(int_divide: tuple[str, str], two_irs: tuple[str, str, str],
+                                        tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    xml, npz = int_divide
+    res = cli(xml, "--inputs", npz, "--inside", "--plot", str(tmp_path / "inside.svg"))
+    assert res.returncode == 1 and "plot: 4 panels" in res.stderr  # Y, then quotient first, then the others
+    assert (tmp_path / "inside.svg").read_text().lstrip().startswith("<?xml")
+    a, b, npz2 = two_irs
+    res = cli(a, b, "--inputs", npz2, "--plot", str(tmp_path / "two.png"))
+    assert res.returncode == 1 and (tmp_path / "two.png").stat().st_size > 1000 and "plot: 2 panels" in res.stderr
