@@ -334,3 +334,22 @@ async def _value_key(path: Path) -> None:
         await pilot.pause()
         assert app.session.value_breakpoint().bound == 9.5
         assert "|value| > 9.5" in plain(app.query_one("#status"))
+
+
+def test_value_breakpoint_selects_the_body_parameter_that_receives_it() -> None:
+    asyncio.run(_value_param())
+
+
+async def _value_param() -> None:
+    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        x = dict(app.session.inputs)
+        x["X"] = x["X"].copy()
+        x["X"][0, 2, 1] = np.inf  # the slice iteration 2 reads
+        app.session.inputs = x
+        app.session.restart()
+        await pilot.press("exclamation_mark")
+        await pilot.press("c")
+        await settle(app, pilot)
+        assert app.selected.name == "x_t" and app.shown_iteration == (2,)
+        assert np.isinf(app.inspected[0, 0, 1]) and "x_t (Parameter) in[0, 0, 1] = inf, it 2" in app.session.log[-1]

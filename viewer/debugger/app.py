@@ -270,9 +270,18 @@ class DebuggerApp(App[None]):
         layer = getattr(ev, "layer", None)
         goto, self._goto = self._goto, None
         reached = self.session.recorded_at(goto[0], goto[1]) if goto is not None else None
+        bad = self.session.last_bad
+        bad_layer = self.session.find_layer(bad.path) if bad is not None else None
         if reached is not None:  # a go-to stays on the layer it was asked for (at a Parameter, too)
             self.shown_iteration = reached
             self._highlight(self.selected)  # type: ignore[arg-type]
+        elif bad is not None and bad_layer is not None:  # the layer and output that holds the NaN/Inf
+            self.selected = bad_layer
+            self.shown_iteration = tuple(k for _p, k in bad.frames)
+            recorded = self.session.tensor(bad.path, self.shown_iteration) or ()
+            ids = [f"out{p.id}" for p in bad_layer.outputs]
+            self.port = ids.index(bad.port) if bad.port in ids and len(recorded) > 1 else 0
+            self._highlight(bad_layer)
         elif layer is not None:
             self.selected = layer
             self.shown_iteration = self.session.current_iteration
@@ -353,8 +362,9 @@ class DebuggerApp(App[None]):
     def action_goto(self) -> None:
         if self.session is None or self.busy:
             return
-        self.push_screen(PromptScreen("go to iteration (0-based; N.M in nested loops)", "e.g. 10 or 2.1"),
-                         self.goto)
+        where = f" of {self.selected.name}" if self.selected is not None else ""
+        self.push_screen(PromptScreen(safe_lines(f"go to iteration{where} (0-based, loops outer first: N or N.M)"),
+                                      "e.g. 10 or 2.1"), self.goto)
 
     def goto(self, text: str | None) -> None:
         if self.session is None or not text:

@@ -27,7 +27,7 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.stepper import Breakpoint, Stepper, bad_value, first_bad, search_text
+from irlint.interp.stepper import BadValue, Breakpoint, Stepper, bad_value, first_bad, search_text
 from irlint.ir.model import Layer, Model
 from irlint.layerpath import find_layer, iteration_label, loop_positions, project_its
 
@@ -134,6 +134,7 @@ class Session:
     _frames: tuple[tuple[str, int], ...] = ()
     # loop path -> {iteration tuple: condition} of finished iterations (Loop: the body condition; TI: None)
     conditions: dict[str, dict[Iteration, bool | None]] = field(default_factory=dict)
+    last_bad: BadValue | None = None  # what the breakpoint on bad values found at the last stop
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -288,6 +289,7 @@ class Session:
 
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
         self._interrupt.clear()
+        self.last_bad = None
         ev = fn()
         text = describe_event(ev)
         by = self.stepper.stopped_by
@@ -296,7 +298,7 @@ class Session:
                 text = f"interrupted: {text}"
             self.stepper.stopped_by = None
         elif by is not None and not isinstance(by, ConditionalBreakpoint) and (by.nonfinite or by.bound is not None):
-            bad = bad_value(ev, by.nonfinite, by.bound) if ev is not None else None
+            bad = self.last_bad = bad_value(ev, by.nonfinite, by.bound) if ev is not None else None
             found = text if bad is None else (
                 f"{bad.path} {bad.name} ({bad.type}) {bad.port}[{', '.join(map(str, bad.index))}] = {bad.value:g}, "
                 f"it {iteration_label([k for _p, k in bad.frames], bad.path)}")
