@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -114,6 +115,39 @@ def _fork_context() -> multiprocessing.context.BaseContext | None:
     return multiprocessing.get_context("fork")
 
 
+def _in_parallel(jobs: list[tuple[str, dict, dict]], workers: int) -> list[FileResult]:
+    """`_work` on every job in `workers` processes. Interrupted (irlint.cli.interrupts) or failing, the
+    workers are killed and reaped before the exception goes on: none outlives irlint, and the pool's
+    own shutdown would first finish every queued file."""
+    from irlint import forksafe
+
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_fork_context())
+    try:  # (not pool.map: its cancelling of pending futures races the pool's own breaking in Python 3.11)
+        with forksafe.signals_held():  # the first submit forks the workers
+            futures = [pool.submit(_work, job) for job in jobs]
+        results = [f.result() for f in futures]
+    except BrokenProcessPool as e:
+        _kill_workers(pool)
+        raise UsageError("a worker process ended unexpectedly (killed, or out of memory); -j 1 checks "
+                         "every file in this process") from e
+    except BaseException:
+        _kill_workers(pool)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    workers = multiprocessing.active_children()
+    for p in workers:
+        p.kill()
+    for p in workers:
+        p.join(5)
+    # its thread sees the workers gone, fails the pending futures and ends; waiting for it here keeps
+    # Python's exit from waking it while it closes its pipe (an 'Exception ignored' traceback in 3.11)
+    pool.shutdown(wait=True)
+
+
 def use_color(choice: str, stream: object) -> bool:
     if choice == "always":
         return True
@@ -163,8 +197,7 @@ def run(args: argparse.Namespace) -> int:
     ignores = _per_file(config)
     jobs = [(f, kwargs, how | {"unfixable": ignores.codes_for(f) if ignores else ()}) for f in files]
     if parallel_files:
-        with ProcessPoolExecutor(max_workers=min(args.jobs, len(files)), mp_context=_fork_context()) as pool:
-            results = list(pool.map(_work, jobs))
+        results = _in_parallel(jobs, min(args.jobs, len(files)))
     else:
         results = [_work(j) for j in jobs]
     outcomes = [r[2] for r in results if r[2] is not None]

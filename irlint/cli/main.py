@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 
 from irlint import __version__
 from irlint.cli.command import EXIT_FAILURE, Command, UsageError
@@ -28,6 +28,8 @@ ENTRY_POINT_GROUP = "irlint.commands"
 
 
 def _registry() -> dict[str, tuple[str, str]]:
+    from importlib.metadata import entry_points
+
     reg = dict(BUILTIN)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         reg.setdefault(ep.name, (ep.value, f"(from {ep.dist.name if ep.dist else 'a plugin'})"))
@@ -69,29 +71,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in == ["--version"]:  # the fast path: no command module is imported
         print(f"irlint {__version__}")
         return 0
-    reg = _registry()
-    first = next((a for a in args_in if not a.startswith("-")), None)
-    if first is not None and first not in reg and args_in[:1] != ["--version"]:
-        args_in.insert(0, "check")  # `irlint model.xml` means `irlint check model.xml`
-        first = "check"
-    only = first if first in reg and not {"-h", "--help"} & set(args_in[:1]) else None
-    parser = _parser(reg, only)
-    args = parser.parse_args(args_in)
-    cmd: Command | None = getattr(args, "_command", None)
-    if cmd is None:
-        parser.print_help()
-        return EXIT_FAILURE
-    from irlint import gcpause
+    from irlint.cli import interrupts
 
-    gcpause.freeze_after = True  # this process is ours: see irlint.gcpause
+    with interrupts.handled():  # from the start: a signal while the command is imported ends cleanly too
+        try:
+            reg = _registry()
+            first = next((a for a in args_in if not a.startswith("-")), None)
+            if first is not None and first not in reg and args_in[:1] != ["--version"]:
+                args_in.insert(0, "check")  # `irlint model.xml` means `irlint check model.xml`
+                first = "check"
+            only = first if first in reg and not {"-h", "--help"} & set(args_in[:1]) else None
+            parser = _parser(reg, only)
+            args = parser.parse_args(args_in)
+        except KeyboardInterrupt as e:
+            return _interrupted(getattr(e, "signum", signal.SIGINT))
+        cmd: Command | None = getattr(args, "_command", None)
+        if cmd is None:
+            parser.print_help()
+            return EXIT_FAILURE
+        from irlint import gcpause
+
+        gcpause.freeze_after = True  # this process is ours: see irlint.gcpause
+        return _run(cmd, args)
+
+
+def _run(cmd: Command, args: argparse.Namespace) -> int:
+    """Run `cmd`: every way it can end becomes a message and an exit code."""
+    from irlint.cli import interrupts
+
     try:
         return cmd.run(args)
     except UsageError as e:
+        if interrupts.received() is not None:  # a write cut short by the signal
+            return _interrupted(interrupts.received())
         print(f"irlint {cmd.name}: error: {e}", file=sys.stderr)
         return EXIT_FAILURE
-    except KeyboardInterrupt:
-        print("irlint: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP (irlint.cli.interrupts)
+        return _interrupted(getattr(e, "signum", signal.SIGINT))
     except BrokenPipeError:
         return EXIT_FAILURE
     except MemoryError:
@@ -99,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               "lower --memory-budget)", file=sys.stderr)
         return EXIT_FAILURE
     except Exception as e:  # the boundary: internal errors become a message and exit 2
+        signum = interrupts.received()
+        if signum is not None:  # raised while unwinding after a signal (a worker pool it broke): not a bug
+            return _interrupted(signum)
         if getattr(args, "debug", False):
             raise
         print(
@@ -107,6 +126,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILURE
+
+
+def _interrupted(signum: int) -> int:
+    from irlint.cli import interrupts
+
+    print(interrupts.message(signum), file=sys.stderr)
+    return 128 + signum
 
 
 def entry() -> None:

@@ -11,10 +11,13 @@ result is the same either way, only the time differs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 from collections.abc import Sequence
 
+from irlint import forksafe
 from irlint.diagnostics import Diagnostic
 from irlint.engine.context import Context
 from irlint.engine.runner import RunOptions, run_rules
@@ -48,7 +51,7 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
             ctx.index(g).sorted_layers()
     try:
         read_end, write_end = os.pipe()
-        pid = os.fork()
+        pid = forksafe.fork()  # an interrupt meanwhile is raised here, not lost
     except OSError:
         return run_rules(model, rules, options, context=ctx)
     if pid == 0:  # the child: never returns
@@ -62,11 +65,16 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
         finally:
             os._exit(code)  # no cleanup: the parent owns stdout, temporary files and the model
     os.close(write_end)
+    pipe = os.fdopen(read_end, "rb")
     try:
         mine = run_rules(model, plain, options, context=ctx)
+        data = pipe.read()
+    except BaseException:  # interrupted (or failing) here: the child's work is not wanted, end it now
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        raise
     finally:
-        with os.fdopen(read_end, "rb") as pipe:
-            data = pipe.read()
+        pipe.close()
         _, status = os.waitpid(pid, 0)
     theirs: list[Diagnostic] | None = None
     if os.waitstatus_to_exitcode(status) == 0:

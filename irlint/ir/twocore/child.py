@@ -16,6 +16,7 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import IO
 
+from irlint import forksafe
 from irlint.ir.reader import LayersPart, PartialParse, Reader
 from irlint.ir.source import SourceMap
 from irlint.ir.twocore import codec
@@ -35,7 +36,7 @@ class Child:
             return None
         try:
             read_end, write_end = os.pipe()
-            pid = os.fork()
+            pid = forksafe.fork()  # an interrupt meanwhile is raised here, not lost
         except OSError:
             return None
         if pid == 0:  # never returns
