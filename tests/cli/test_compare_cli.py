@@ -243,3 +243,18 @@ def test_plots_of_inside_and_of_two_irs(int_divide: tuple[str, str], two_irs: tu
     a, b, npz2 = two_irs
     res = cli(a, b, "--inputs", npz2, "--plot", str(tmp_path / "two.png"))
     assert res.returncode == 1 and (tmp_path / "two.png").stat().st_size > 1000 and "plot: 2 panels" in res.stderr
+
+
+@pytest.mark.parametrize("name", ["lstm_ti", "loop_scan", "nested_loop_in_ti", "if_in_loop"])
+def test_inside_agrees_on_every_example(name: str) -> None:
+    """TensorIterator and Loop bodies alike: every probed layer agrees at f32, and the instrumented
+    model's outputs are the original's, bit for bit."""
+    res = cli(str(EXAMPLES / f"{name}.xml"), "--inputs", str(EXAMPLES / "inputs" / f"{name}.npz"), "--inside",
+              "--format", "json")
+    report = as_json(res)
+    assert res.returncode == 0
+    inside = report["inside"]
+    assert inside["compared"] and all(c["verdict"] == "ok" and c["rows"] for c in inside["compared"])
+    assert all(inside["instrumented_outputs_same"]) and inside["instrumented_outputs_max_abs"] == \
+        [0.0] * len(report["outputs"])
+    assert "first_difference" not in inside
