@@ -51,6 +51,10 @@ class Diagnostic:
     port: int | None = None
     related: tuple[Related, ...] = field(default_factory=tuple)
     hint: str | None = None
+    # Recovery (irlint/engine/recovery.py): what this finding says is wrong (`claims`), and the defects
+    # it follows from (`because`); a finding whose cause another finding claims becomes its note.
+    claims: tuple[str, ...] = field(default=(), compare=False)
+    because: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def path(self) -> str:

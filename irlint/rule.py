@@ -40,6 +40,9 @@ class Finding:
     related: tuple[Related, ...] = ()
     hint: str | None = None
     severity: Severity | None = None
+    # keys of irlint.causes: what this finding reports as wrong, and the defects it is a consequence of
+    claims: tuple[str, ...] = ()
+    because: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

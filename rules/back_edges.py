@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.controlflow import CONTROL_FLOW
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
@@ -150,7 +151,8 @@ def without_initial_value(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         if e is None:
             yield Finding(f"{edge_text(be)} of {layer.describe()}: body {dst.describe()} has no port_map "
                           "<input> entry giving its initial value", be.loc, layer=layer.path,
-                          related=(Related(dst.loc, "the state Parameter"),))
+                          related=(Related(dst.loc, "the state Parameter"),),
+                          because=(causes.unfed(dst), causes.entries(layer, "input"), causes.unmapped(layer, "input")))
         elif e.sliced or e.purpose is not None:
             what = "is sliced" if e.sliced else f"is the {e.purpose}"
             yield Finding(f"{edge_text(be)} of {layer.describe()}: the entry feeding body {dst.describe()} {what}; "

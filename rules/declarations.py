@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Edge, Graph, Layer, Port
@@ -70,6 +71,7 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{sp.precision.precision}"), Related(e.loc, "the edge")),
                 hint="insert a Convert if a cast is intended",
+                because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
             )
 
 
@@ -105,6 +107,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 port=dp.id,
                 related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
+                because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
             )
 
 
@@ -133,6 +136,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s element_type"),),
+            because=(causes.layer(layer), causes.port(layer, port.id)),
         )
     shape_text = layer.data.get("shape")
     if shape_text is None:
@@ -150,6 +154,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s shape attribute"),),
+            because=(causes.layer(layer), causes.port(layer, port.id)),
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
@@ -53,6 +54,7 @@ def duplicate_layer_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 layer=layer.path,
                 related=(Related(other.loc, f"id {layer.id} is first used by '{other.name}' ({other.type})"),),
                 hint="layer ids must be unique within a graph level",
+                claims=(causes.ids(graph.where),),
             )
 
 
@@ -78,11 +80,14 @@ def edge_unknown_layer(ctx: Context, graph: Graph) -> Iterator[Finding]:
     for e in graph.edges:
         for end, lid in (("from-layer", e.from_layer), ("to-layer", e.to_layer)):
             if lid is not None and lid not in graph.by_id:
+                dst = graph.by_id.get(e.to_layer) if end == "from-layer" else None  # type: ignore[arg-type]
                 yield Finding(
                     f"edge {end}={lid}: no layer {lid} in {_where(graph)}",
                     e.loc,
                     layer=graph.owner or None,
                     hint="edges connect layers of the same level; bodies connect through port_map",
+                    claims=(causes.edges_into(dst),) if dst is not None else (),
+                    because=(causes.ids(graph.where),),
                 )
 
 
@@ -127,6 +132,7 @@ def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 layer=dst.path,
                 port=e.to_port,
                 related=(Related(dst.loc, f"'{dst.name}' is declared here"),),
+                claims=(causes.edges_into(dst),),
             )
 
 
@@ -158,6 +164,7 @@ def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
                     layer=layer.path,
                     port=p.id,
                     hint="every input port needs exactly one incoming <edge>",
+                    because=(causes.edges_into(layer),),
                 )
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.controlflow.readings import names_sub_range, sub_range, unread
 from irlint.diagnostics import Related
@@ -61,6 +62,15 @@ def _scalar_port_finding(ctx: Context, graph: Graph, layer: Layer, port_id: int,
     return Finding(f"{layer.describe()}: {problem}", e.loc, layer=layer.path, port=port_id, related=tuple(notes))
 
 
+def _claiming(ctx: Context, graph: Graph, layer: Layer, port_id: int, found: Finding) -> Finding:
+    """`found` claiming the Loop's count (what follows from it is poisoned, irlint.shapes) and the layer
+    that produces the port's tensor (whose own declaration then disagrees too, T204)."""
+    e = ctx.index(graph).source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    keys = (causes.trip(layer),) + ((causes.layer(src),) if src is not None else ())
+    return replace(found, claims=keys)
+
+
 def _check_port(info: TensorInfo | None, allowed: tuple, what: str) -> str | None:
     if info is None:
         return None
@@ -94,7 +104,7 @@ def trip_count_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
     problem = _check_port(_input(ctx, graph, layer, 0), (I32, I64), "the trip count (input 0)")
     found = _scalar_port_finding(ctx, graph, layer, 0, problem, "the trip count") if problem else None
     if found is not None:
-        yield found
+        yield _claiming(ctx, graph, layer, 0, found)
 
 
 @rule("LP702", "loop-condition-type", types=("Loop",), uses_shapes=True)
@@ -119,7 +129,7 @@ def condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding
     problem = _check_port(_input(ctx, graph, layer, 1), (BOOL,), "the execution condition (input 1)")
     found = _scalar_port_finding(ctx, graph, layer, 1, problem, "the execution condition") if problem else None
     if found is not None:
-        yield found
+        yield _claiming(ctx, graph, layer, 1, found)
 
 
 @rule("LP703", "loop-condition-output-missing", types=("Loop",))
@@ -146,7 +156,8 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     loc = layer.port_map_loc or layer.loc
     if not entries:
         yield Finding(f"{layer.describe()} has no port_map <output purpose=\"execution_condition\"> entry", loc,
-                      layer=layer.path, hint="name the body Result that computes whether to continue")
+                      layer=layer.path, hint="name the body Result that computes whether to continue",
+                      because=(causes.entries(layer, "output"),))
     for e in entries[1:]:
         yield Finding(f"{layer.describe()} has more than one execution_condition entry", e.loc, layer=layer.path,
                       related=(Related(entries[0].loc, "the first one"),))

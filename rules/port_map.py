@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
@@ -60,6 +61,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
             e.loc, layer=layer.path, port=e.external_port_id,
             related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
             hint=f"external_port_id of an <{e.direction}> entry is the id of one of the layer's {side} ports",
+            claims=(causes.entries(layer, e.direction),),
         )
 
 
@@ -94,6 +96,8 @@ def external_port_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                 f"{entry_text(e)} of {layer.describe()}: {e.direction} port {e.external_port_id} is already mapped",
                 e.loc, layer=layer.path, port=e.external_port_id,
                 related=(Related(seen[key].loc, "first mapped here"),),
+                claims=(causes.entries(layer, e.direction),
+                        causes.conflict(layer, e.direction, e.external_port_id)),
             )
         else:
             seen[key] = e
@@ -126,12 +130,14 @@ def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
         if p.id is not None and p.id not in reserved and ("input", p.id) not in mapped:
             yield Finding(f"input port {p.id} of {layer.describe()} has no port_map <input> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
-                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
+                          claims=(causes.unmapped(layer, "input"),), because=(causes.entries(layer, "input"),))
     for p in layer.outputs:
         if p.id is not None and ("output", p.id) not in mapped:
             yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
-                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()))
+                          related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
+                          claims=(causes.unmapped(layer, "output"),), because=(causes.entries(layer, "output"),))
 
 
 @rule("PM404", "port-map-internal-layer-missing", types=CONTROL_FLOW)
@@ -159,7 +165,8 @@ def internal_layer_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator
         if e.internal_layer_id is not None and layer.body.layer(e.internal_layer_id) is None:
             yield Finding(f"{entry_text(e)} of {layer.describe()}: the body has no layer {e.internal_layer_id}",
                           e.loc, layer=layer.path,
-                          hint="internal_layer_id names a layer of this layer's <body>, not of the outer graph")
+                          hint="internal_layer_id names a layer of this layer's <body>, not of the outer graph",
+                          claims=(causes.entries(layer, e.direction),))
 
 
 @rule("PM405", "port-map-internal-layer-wrong-type", types=CONTROL_FLOW)
@@ -192,6 +199,7 @@ def internal_layer_wrong_type(ctx: Context, graph: Graph, layer: Layer) -> Itera
                 e.loc, layer=layer.path,
                 related=(Related(target.loc, f"'{target.name}' is a {target.type}"),),
                 hint=f"<{e.direction}> entries map body {want}s",
+                claims=(causes.entries(layer, e.direction),),
             )
 
 
@@ -229,7 +237,8 @@ def invalid_special_entry(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         elif e.external_port_id is not None and e.external_port_id < 0:
             problem = f"external_port_id={e.external_port_id} without a purpose"
         if problem:
-            yield Finding(f"{entry_text(e)} of {layer.describe()}: {problem}", e.loc, layer=layer.path)
+            yield Finding(f"{entry_text(e)} of {layer.describe()}: {problem}", e.loc, layer=layer.path,
+                          claims=(causes.entries(layer, e.direction),))
 
 
 @rule("PM407", "body-parameter-not-fed", types=CONTROL_FLOW)
@@ -263,17 +272,19 @@ def body_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     fed = [e.internal_layer_id for e in layer.port_map if e.direction == "input"]
     idx = ctx.index(layer.body)
     where = (Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()
+    because = (causes.entries(layer, "input"), causes.unmapped(layer, "input"))
     for p in layer.body.parameters():
         if p.id is None or p.id in fed:
             continue
         if idx.users(p):
             yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry, and the "
                           "body reads it: OpenVINO runs the model and its CPU plugin gives the Parameter zeros",
-                          p.loc, layer=p.path, related=where, hint=_not_fed_hint(layer, p))
+                          p.loc, layer=p.path, related=where, hint=_not_fed_hint(layer, p),
+                          claims=(causes.unfed(p),), because=because)
         else:
             yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry (nothing "
                           "reads it)", p.loc, layer=p.path, related=where, severity=Severity.WARNING,
-                          hint=_not_fed_hint(layer, p) + ", or remove it")
+                          hint=_not_fed_hint(layer, p) + ", or remove it", claims=(causes.unfed(p),), because=because)
 
 
 def _not_fed_hint(layer: Layer, p: Layer) -> str:
@@ -311,7 +322,8 @@ def body_parameter_fed_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             continue
         if e.internal_layer_id in seen:
             yield Finding(f"{entry_text(e)} of {layer.describe()}: body layer {e.internal_layer_id} is already fed",
-                          e.loc, layer=layer.path, related=(Related(seen[e.internal_layer_id].loc, "first here"),))
+                          e.loc, layer=layer.path, related=(Related(seen[e.internal_layer_id].loc, "first here"),),
+                          claims=(causes.entries(layer, "input"),))
         else:
             seen[e.internal_layer_id] = e
 
@@ -342,7 +354,8 @@ def body_result_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     for r in layer.body.results():
         if r.id is not None and r.id not in used:
             yield Finding(f"body {r.describe()} of {layer.describe()} is never used: no port_map <output> "
-                          "entry and no back edge reads it", r.loc, layer=r.path)
+                          "entry and no back edge reads it", r.loc, layer=r.path,
+                          because=(causes.entries(layer, "output"),))
 
 
 @rule("PM410", "body-parameter-unused", severity="warning", types=CONTROL_FLOW)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from irlint import forksafe
 from irlint.diagnostics import Diagnostic
 from irlint.engine.context import Context
+from irlint.engine.recovery import fold_consequences
 from irlint.engine.runner import RunOptions, run_rules
 from irlint.gcpause import paused_gc
 from irlint.ir.model import Model
@@ -58,7 +59,8 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
         code = _CHILD_FAILED
         try:
             os.close(read_end)
-            data = pickle.dumps(run_rules(model, shaped, options, loader_diagnostics=False, context=ctx))
+            data = pickle.dumps(run_rules(model, shaped, options, loader_diagnostics=False, context=ctx,
+                                             fold=False))
             with os.fdopen(write_end, "wb") as out:
                 out.write(data)
             code = 0
@@ -67,7 +69,7 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
     os.close(write_end)
     pipe = os.fdopen(read_end, "rb")
     try:
-        mine = run_rules(model, plain, options, context=ctx)
+        mine = run_rules(model, plain, options, context=ctx, fold=False)
         data = pipe.read()
     except BaseException:  # interrupted (or failing) here: the child's work is not wanted, end it now
         with contextlib.suppress(OSError):
@@ -83,5 +85,5 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
         except Exception:
             theirs = None
     if theirs is None:  # the child failed: run its rules here
-        theirs = run_rules(model, shaped, options, loader_diagnostics=False, context=ctx)
-    return mine + theirs
+        theirs = run_rules(model, shaped, options, loader_diagnostics=False, context=ctx, fold=False)
+    return fold_consequences(mine + theirs)

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from irlint.diagnostics import Diagnostic, Location, Severity
 from irlint.engine.context import Context
+from irlint.engine.recovery import fold_consequences
 from irlint.gcpause import paused_gc
 from irlint.ir.codes import INTERNAL_ERROR
 from irlint.ir.model import Model
@@ -53,7 +54,7 @@ def _bucket(rules: Iterable[Rule]) -> _Buckets:
 
 def _stamp(r: Rule, f: Finding) -> Diagnostic:
     return Diagnostic(r.code, f.severity or r.severity, f.message, f.loc, r.name, f.layer, f.port, f.related,
-                      f.hint)
+                      f.hint, f.claims, f.because)
 
 
 def _not_running(ctx: Context, d: Diagnostic) -> Diagnostic:
@@ -96,10 +97,13 @@ def _drain(r: Rule, args: tuple[object, ...], out: list[Diagnostic], where: _Loc
 
 
 def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = None, *,
-              loader_diagnostics: bool = True, context: Context | None = None) -> list[Diagnostic]:
+              loader_diagnostics: bool = True, context: Context | None = None,
+              fold: bool = True) -> list[Diagnostic]:
     """Every diagnostic of `rules` on `model`, loader diagnostics included (when their code is selected).
 
     `context` lets callers share indexes already built (irlint.engine.parallel builds them before it forks).
+    `fold`: consequences become notes of their root (irlint.engine.recovery); a caller that merges the
+    diagnostics of several runs folds the union itself.
     """
     opts = options or RunOptions()
     codes = {r.code for r in rules}
@@ -108,7 +112,7 @@ def run_rules(model: Model, rules: Sequence[Rule], options: RunOptions | None = 
         return out  # nothing parsed (a DTD or an IR version refused): further rules would only repeat that
     with paused_gc():
         _run(context or Context(model), _bucket(rules), out, opts.debug)
-    return out
+    return fold_consequences(out) if fold else out
 
 
 def _run(ctx: Context, b: _Buckets, out: list[Diagnostic], debug: bool) -> None:
