@@ -173,6 +173,15 @@ def _result_info(ctx: Context, body: Graph, result: Layer):  # type: ignore[no-u
     return None, result.inputs[0] if result.inputs else None
 
 
+def _result_poison(ctx: Context, body: Graph, result: Layer):  # type: ignore[no-untyped-def]
+    """The defect that the tensor reaching a body Result derives from, if any."""
+    if not result.inputs:
+        return None
+    e = ctx.index(body).source(result.id, result.inputs[0].id)
+    src = body.layer(e.from_layer) if e else None
+    return ctx.shapes.poison(src, e.from_port) if src is not None and e is not None else None
+
+
 @rule("BE505", "back-edge-type-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The two ends of a back edge have different element types or incompatible shapes.
@@ -204,6 +213,11 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
         if src is None or dst is None or src.type != "Result" or dst.type != "Parameter":
             continue
         info, port = _result_info(ctx, layer.body, src)
+        poison = _result_poison(ctx, layer.body, src)
+        # the Parameter's own declaration (SL605 holds it against its entry) or a poisoned value
+        param_port = causes.port(dst, dst.outputs[0].id if dst.outputs else 0)
+        because = (param_port,) + ((poison.key,) if poison else ())
+        notes = (poison.note(),) if poison is not None else ()
         produced_et = info.etype if info is not None else (port.precision if port else None)
         # inferred (None: a dynamic rank); else the Result's port, unless it has no <dim> (maybe a dynamic rank)
         produced_shape = info.shape if info is not None and info.shape is not None else (
@@ -213,13 +227,15 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
                 and not want.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
                           f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
-                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")))
+                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter"), *notes),
+                          claims=(param_port,), because=because)
         elif not fits(produced_shape, want.shape):
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
                           f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}",
                           be.loc, layer=layer.path,
-                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter")),
-                          hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter")
+                          related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter"), *notes),
+                          hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter",
+                          claims=(param_port,), because=because)
 
 
 @rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW)

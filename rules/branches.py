@@ -174,11 +174,14 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
             got = ctx.shapes.output(src, edge.from_port)
             if (got.etype is not None and port.precision is not None and not got.etype.is_dynamic
                     and not port.precision.is_dynamic and got.etype != port.precision):
+                poison = ctx.shapes.poison(src, edge.from_port)  # derived from a defect: its finding carries it
                 yield Finding(f"the {b.name} branch of {layer.describe()} gives output port {port.id} element type "
                               f"{got.etype.name}, the port declares {port.precision.name}", layer.port_loc(port),
                               layer=layer.path, port=port.id,
                               related=(Related(e.loc, f"the {b.name}_port_map entry"),
-                                       Related(res.loc, f"the {b.name} branch's Result")))
+                                       Related(res.loc, f"the {b.name} branch's Result"),
+                                       *((poison.note(),) if poison is not None else ())),
+                              because=(poison.key,) if poison is not None else ())
     for port in layer.outputs:
         merged = ctx.shapes.output(layer, port.id).shape
         declared = output_shape(layer, port, lambda s=merged: TensorInfo(None, s))

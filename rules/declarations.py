@@ -136,7 +136,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s element_type"),),
-            because=(causes.layer(layer), causes.port(layer, port.id)),
+            claims=(causes.layer(layer),), because=(causes.layer(layer), causes.port(layer, port.id)),
         )
     shape_text = layer.data.get("shape")
     if shape_text is None:
@@ -154,7 +154,7 @@ def _declaration_findings(layer: Layer, what: str) -> Iterator[Finding]:
             layer=layer.path,
             port=port.id,
             related=(Related(layer.data_loc or layer.loc, f"the {what}'s shape attribute"),),
-            because=(causes.layer(layer), causes.port(layer, port.id)),
+            claims=(causes.layer(layer),), because=(causes.layer(layer), causes.port(layer, port.id)),
         )
 
 

@@ -6,11 +6,13 @@ Also G120: a TensorIterator directly inside a TensorIterator body (OpenVINO refu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from irlint import causes
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Graph, Layer, Port
 from irlint.rule import Finding, rule
 from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
 from irlint.shapes.merge import fits
@@ -46,7 +48,11 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
     for p in ctx.shapes.problems:
         if p.internal:
             continue
-        yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port)
+        if p.poison is not None:  # a consequence: the defect's finding carries it
+            yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, related=(p.poison.note(),),
+                          because=(p.poison.key,))
+        else:
+            yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, claims=(causes.op(p.layer),))
 
 
 @rule("T211", "declared-output-mismatch", scope="graph", uses_shapes=True)
@@ -82,18 +88,29 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
 
 def _output_mismatches(shapes: ShapeResult, layer: Layer, dynamic: frozenset[int]) -> Iterator[Finding]:
     for port in layer.outputs:
-        info = shapes.output(layer, port.id)
-        if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
-                and not port.precision.is_dynamic and info.etype != port.precision:
-            yield Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
-                          f"but the op produces {info.etype.precision}", layer.port_loc(port), layer=layer.path,
-                          port=port.id)
-        elif info.shape is not None and port.shape is not None and info.shape != port.shape \
-                and not fits(info.shape, port.shape) \
-                and output_shape(layer, port, lambda i=info: i, dynamic) is not None:  # no <dim>: scalar, dynamic rank
-            yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
-                          f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
-                          port=port.id)
+        f = _port_mismatch(shapes, layer, port, dynamic)
+        if f is not None:
+            poison = shapes.poison(layer, port.id)
+            if poison is None:
+                yield replace(f, claims=(causes.port(layer, port.id),))
+            else:  # derived from a defect: its finding carries this one
+                yield replace(f, related=(poison.note(),), because=(poison.key,))
+
+
+def _port_mismatch(shapes: ShapeResult, layer: Layer, port: Port, dynamic: frozenset[int]) -> Finding | None:
+    info = shapes.output(layer, port.id)
+    if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
+            and not port.precision.is_dynamic and info.etype != port.precision:
+        return Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
+                      f"but the op produces {info.etype.precision}", layer.port_loc(port), layer=layer.path,
+                      port=port.id)
+    elif info.shape is not None and port.shape is not None and info.shape != port.shape \
+            and not fits(info.shape, port.shape) \
+            and output_shape(layer, port, lambda i=info: i, dynamic) is not None:  # no <dim>: scalar, dynamic rank
+        return Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
+                      f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
+                      port=port.id)
+    return None
 
 
 @rule("T212", "shape-function-failed", severity="info", scope="model", uses_shapes=True)

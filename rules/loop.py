@@ -339,7 +339,8 @@ def never_ends(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
         return
     if any(sl.entry.direction == "input" and sl.spec is not None for sl in info.slicing):
         return  # its slices end it (LP708 says that OpenVINO's CPU plugin fails there instead)
-    if int(np.asarray(trip).reshape(-1)[0]) < 0 and bool(np.asarray(cond).reshape(-1)[0]) and not (
+    trip_count = _trip(info)  # None for a trip count of another type (LP701's)
+    if trip_count is not None and trip_count < 0 and bool(np.asarray(cond).reshape(-1)[0]) and not (
         start is not None and not bool(np.asarray(start).reshape(-1)[0])
     ):
         p = layer.input(0)
@@ -369,9 +370,9 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     Make the trip count the number of slices (or stop the loop with its condition).
     """
     info = ctx.shapes.loop(layer)
-    if info is None or info.trip_count.value is None or np.asarray(info.trip_count.value).size != 1:
+    trip = _trip(info) if info is not None else None  # None for a trip count of another type (LP701's)
+    if info is None or trip is None:
         return
-    trip = int(np.asarray(info.trip_count.value).reshape(-1)[0])
     endless = trip < 0 and _scalar(info.body_condition, (BOOL,)) == 1 and _start(info) != 0
     for sl in info.slicing:
         if sl.entry.direction != "input" or sl.spec is None or not (trip > sl.spec.iterations or endless):

@@ -323,7 +323,7 @@ def body_parameter_fed_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterat
         if e.internal_layer_id in seen:
             yield Finding(f"{entry_text(e)} of {layer.describe()}: body layer {e.internal_layer_id} is already fed",
                           e.loc, layer=layer.path, related=(Related(seen[e.internal_layer_id].loc, "first here"),),
-                          claims=(causes.entries(layer, "input"),))
+                          claims=(causes.entries(layer, "input"), causes.conflict(layer, "body", e.internal_layer_id)))
         else:
             seen[e.internal_layer_id] = e
 

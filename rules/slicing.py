@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, cpu_differs, cpu_plugin_plan, spec_plan
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
-from irlint.shapes import EntrySlicing, LoopInfo
+from irlint.shapes import EntrySlicing, LoopInfo, Poison
 from irlint.shapes.dimless import output_shape
 from irlint.shapes.merge import fits
 from irlint.types import format_shape
@@ -27,6 +28,15 @@ def _describe(e: PortMapEntry) -> str:
 
 def _loop(ctx: Context, layer: Layer) -> LoopInfo | None:
     return ctx.shapes.loop(layer)
+
+
+def _entry_keys(layer: Layer, sl: EntrySlicing) -> dict[str, tuple[str, ...]]:
+    """An entry whose slicing fails claims its irlint.causes key (what derives from it is poisoned);
+    when what it slices is itself poisoned, the slicing error follows from that defect."""
+    keys = {"claims": tuple(causes.entry(layer, i) for i, x in enumerate(layer.port_map) if x is sl.entry)}
+    if sl.poison is not None:
+        keys["because"] = (sl.poison.key,)
+    return keys
 
 
 @rule("SL601", "slice-axis-out-of-range", types=CONTROL_FLOW, uses_shapes=True)
@@ -53,7 +63,7 @@ def axis_out_of_range(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
         if sl.error and sl.error.startswith("axis"):
             yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error} "
                           f"{format_shape(sl.outer.shape)}", sl.entry.loc, layer=layer.path,
-                          port=sl.entry.external_port_id)
+                          port=sl.entry.external_port_id, **_entry_keys(layer, sl))
 
 
 @rule("SL602", "negative-input-axis", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
@@ -116,7 +126,7 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     for sl in info.slicing if info else ():
         if sl.error and not sl.error.startswith("axis"):
             yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error}", sl.entry.loc,
-                          layer=layer.path, port=sl.entry.external_port_id)
+                          layer=layer.path, port=sl.entry.external_port_id, **_entry_keys(layer, sl))
 
 
 @rule("SL604", "iteration-count-mismatch", types=CONTROL_FLOW, uses_shapes=True)
@@ -217,10 +227,18 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
             continue
         got = info.params[e.internal_layer_id]
         declared = declared_info(param)
+        own = causes.port(param, param.outputs[0].id if param.outputs else 0)
+        poison = info.poisoned.get(e.internal_layer_id)
+        if poison is not None and poison.key == own:
+            poison = None  # the Parameter's own misfit: this finding is that defect
+        keys = {"claims": (own,)}
+        if poison is not None:  # what the entry delivers derives from a defect: its finding carries this one
+            keys = {"because": (poison.key,)}
         if got.etype is not None and declared.etype is not None and got.etype != declared.etype \
                 and not declared.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"body {param.describe()} declares {declared.etype} but {_describe(e)} delivers "
-                          f"{got.etype}", param.loc, layer=param.path, related=(Related(e.loc, "the entry"),))
+                          f"{got.etype}", param.loc, layer=param.path,
+                          related=(Related(e.loc, "the entry"), *_noted(poison)), **keys)
             continue
         if got.shape is None or declared.shape is None:
             continue
@@ -230,9 +248,13 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
                 f"body {param.describe()} declares {format_shape(declared.shape)} but {how} is "
                 f"{format_shape(got.shape)} ({_describe(e)} of {layer.describe()})",
                 param.port_loc(param.outputs[0]) if param.outputs else param.loc, layer=param.path,
-                related=(Related(e.loc, "the port_map entry"),),
-                hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere",
+                related=(Related(e.loc, "the port_map entry"), *_noted(poison)),
+                hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere", **keys,
             )
+
+
+def _noted(poison: Poison | None) -> tuple[Related, ...]:
+    return (poison.note(),) if poison is not None else ()
 
 
 def _outer_port(layer: Layer, e: PortMapEntry):  # type: ignore[no-untyped-def]
@@ -281,9 +303,11 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                    else f"the body Result concatenated along axis {e.axis}")
         else:
             how = "the body Result's last value"
+        poison = ctx.shapes.poison(layer, port.id)
+        keys = {"because": (poison.key,)} if poison is not None else {"claims": (causes.port(layer, port.id),)}
         yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, but "
                       f"{how} is {format_shape(inferred.shape)}", layer.port_loc(port), layer=layer.path, port=port.id,
-                      related=(Related(e.loc, "the port_map entry"),))
+                      related=(Related(e.loc, "the port_map entry"), *_noted(poison)), **keys)
 
 
 @rule("SL607", "slicing-depends-on-runtime", severity="warning", types=CONTROL_FLOW, uses_shapes=True)

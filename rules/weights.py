@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 from irlint.rule import Finding, rule
@@ -128,4 +129,5 @@ def const_size_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
         f"size is {size}",
         layer.data_loc or layer.loc,
         layer=layer.path,
+        because=(causes.layer(layer),),  # a wrong element_type that another rule reports makes the size wrong too
     )

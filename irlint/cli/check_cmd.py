@@ -304,7 +304,7 @@ def _apply_baseline(args: argparse.Namespace, baseline: Baseline | None, diags: 
 def _fix_summary(outcomes: list[FixOutcome], dry: bool = False) -> list[str]:
     """'Fixed 10 findings (5 fixes) in 1 file.': findings gone (a fix can resolve several), fixes applied."""
     applied = sum(len(o.applied) for o in outcomes)
-    fixed = sum(o.found - len(o.diagnostics) for o in outcomes if o.changed)
+    fixed = sum(o.resolved for o in outcomes if o.changed)
     files = sum(1 for o in outcomes if o.changed)
     out = [f"{'Would fix' if dry else 'Fixed'} {fixed} finding{'s' if fixed != 1 else ''} ({applied} "
            f"fix{'es' if applied != 1 else ''}) in {files} file{'s' if files != 1 else ''}."] if applied else []

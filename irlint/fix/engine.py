@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from irlint.diagnostics import Diagnostic, Location, Severity
 from irlint.engine.context import Context
 from irlint.engine.discovery import all_rules
+from irlint.engine.recovery import fold_consequences
 from irlint.engine.runner import RunOptions, run_rules
 from irlint.engine.selection import Selection
 from irlint.fix import providers as _providers  # noqa: F401  (registers the built-in providers)
@@ -50,6 +51,7 @@ class FixOutcome:
     withheld: str | None = None  # why fixes that were found were not applied
     names: dict[str, str] = field(default_factory=dict)
     found: int = 0  # findings before fixing  # layer id path -> name, for the diagnostics' layers
+    resolved: int = 0  # findings gone, the consequences folded into others counted too
 
     @property
     def changed(self) -> bool:
@@ -65,7 +67,8 @@ class _Checker:
     def __call__(self, data: bytes) -> tuple[Model, Context, list[Diagnostic]]:
         model = parse_bytes(data, self.path, self.weights)
         ctx = Context(model)
-        diags = run_rules(model, self.rules, RunOptions(debug=self.debug), context=ctx)
+        # unfolded: a consequence's own fix is offered too (its root may have none); reports fold them
+        diags = run_rules(model, self.rules, RunOptions(debug=self.debug), context=ctx, fold=False)
         return model, ctx, sorted(diags, key=Diagnostic.sort_key)
 
 
@@ -114,7 +117,8 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
     """Fix the IR text `data` (named `path` in locations) with the fixes of `rules`."""
     check = _Checker(path, Weights.open(weights or default_weights_path(path)), rules, debug)
     model, ctx, diags = check(data)
-    out = FixOutcome(path, data, data, diagnostics=diags, names=layer_names(model, diags), found=len(diags))
+    shown = fold_consequences(diags)
+    out = FixOutcome(path, data, data, diagnostics=shown, names=layer_names(model, shown), found=len(shown))
     if any(d.code in NOT_PARSED for d in diags):
         return out
     before = _targets(diags)
@@ -140,8 +144,9 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
         what = ", ".join(f"{c} at layer {layer}" for c, layer, _p in sorted(introduced, key=str))
         out.withheld = f"the repaired file would have new findings ({what}); nothing was changed"
         return out
-    out.fixed, out.applied, out.diagnostics = current, applied, diags
-    out.names = layer_names(model, diags)
+    out.fixed, out.applied, out.diagnostics = current, applied, fold_consequences(diags)
+    out.resolved = sum(before.values()) - len(diags)
+    out.names = layer_names(model, out.diagnostics)
     return out
 
 

@@ -8,6 +8,6 @@ comes from the op registry (`irlint.ops`), the same one the interpreter uses.
 """
 
 from irlint.shapes.infer import infer_model
-from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult
+from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, Poison, ShapeProblem, ShapeResult
 
-__all__ = ["UNKNOWN", "EntrySlicing", "LoopInfo", "ShapeProblem", "ShapeResult", "infer_model"]
+__all__ = ["UNKNOWN", "EntrySlicing", "LoopInfo", "Poison", "ShapeProblem", "ShapeResult", "infer_model"]

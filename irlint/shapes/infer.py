@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from irlint import causes
 from irlint.controlflow import (
     CONTROL_FLOW,
     EntryKind,
@@ -25,7 +26,7 @@ from irlint.controlflow import (
     resolve,
     resolve_entry,
 )
-from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
+from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT, LoopPlan
 from irlint.controlflow.readings import part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
 from irlint.ir.declared import declared_info
@@ -34,8 +35,8 @@ from irlint.ir.model import Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.ops.base import NotComputable
-from irlint.shapes.merge import one_element, union, widen
-from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, ShapeProblem, ShapeResult, port_key
+from irlint.shapes.merge import fits, one_element, union, widen
+from irlint.shapes.result import UNKNOWN, EntrySlicing, LoopInfo, Poison, ShapeProblem, ShapeResult, port_key
 from irlint.types import DYNAMIC, Dim, shape_values
 
 FOLD_MAX_ELEMENTS = 4096  # constants larger than this are not folded (or read from the .bin)
@@ -55,7 +56,9 @@ def _small(info: TensorInfo) -> bool:
 
 
 def _scalar(info: TensorInfo) -> int | None:
-    """The single value of a known 1-element constant, else None."""
+    """The single value of a known 1-element integer constant, else None."""
+    if info.etype is None or info.etype.dtype is None or info.etype.dtype.kind not in "iu":
+        return None
     return scalar_value(info.value)
 
 
@@ -69,6 +72,84 @@ def _widens_rank(layer: Layer, result: Layer) -> bool:
     last-value output of the Loop; its TensorIterator never compares them (docs/semantics.md)."""
     return layer.type == "Loop" and any(e.direction == "output" and e.internal_layer_id == result.id
                                         and e.axis is None and e.purpose is None for e in layer.port_map)
+
+
+def _conflicts(layer: Layer) -> dict[tuple[str, int | None], Poison]:
+    """Poisons for the external ports that two port_map entries of the layer map (PM402 reports them):
+    what either entry's body Parameter or Result carries is in doubt."""
+    seen: dict[tuple[str, int | None], PortMapEntry] = {}
+    out: dict[tuple[str, int | None], Poison] = {}
+    fed: dict[int, PortMapEntry] = {}
+    for e in layer.port_map:  # a body Parameter that two input entries feed (PM408)
+        if e.direction == "input" and e.internal_layer_id is not None:
+            if e.internal_layer_id in fed and ("body", e.internal_layer_id) not in out:
+                out[("body", e.internal_layer_id)] = Poison(
+                    causes.conflict(layer, "body", e.internal_layer_id),
+                    f"two port_map entries feed body layer {e.internal_layer_id}", e)
+            fed.setdefault(e.internal_layer_id, e)
+    for e in layer.port_map:
+        if e.external_port_id is None or e.external_port_id < 0 or e.purpose is not None:
+            continue
+        key = (e.direction, e.external_port_id)
+        if key in seen and key not in out:
+            out[key] = Poison(causes.conflict(layer, e.direction, e.external_port_id),
+                              f"two port_map entries map {e.direction} port {e.external_port_id}", e)
+        seen.setdefault(key, e)
+    return out
+
+
+def _contradicts_itself(layer: Layer, info: TensorInfo) -> Poison | None:
+    """A Parameter or Const whose `<data>` declares another element type or shape than its output port
+    (T203/T204 report it): OpenVINO builds the tensor from `<data>`, so the ports written downstream
+    for the port's declaration disagree with what flows."""
+    port = layer.outputs[0] if layer.outputs else None
+    if port is None:
+        return None
+    etype = info.etype
+    if etype is not None and port.precision is not None and etype != port.precision and not etype.is_dynamic \
+            and not port.precision.is_dynamic:
+        return Poison(causes.layer(layer), f"{layer.describe()} declares {etype} in <data>, its port "
+                                           f"{port.precision.precision}", layer)
+    if info.shape is not None and port.shape is not None and info.shape != port.shape and port.shape != () \
+            and not fits(info.shape, port.shape):
+        return Poison(causes.layer(layer), f"{layer.describe()} declares another shape in <data> than its port",
+                      layer)
+    return None
+
+
+def _misfit(param: Layer | None, delivered: TensorInfo) -> Poison | None:
+    """A body Parameter whose declaration contradicts what its entry delivers (SL605 reports it): what
+    the body derives from it differs from what the file declares downstream."""
+    if param is None or param.type != "Parameter":
+        return None
+    declared = declared_info(param)
+    etype_differs = delivered.etype is not None and declared.etype is not None and delivered.etype != declared.etype \
+        and not declared.etype.is_dynamic
+    if not etype_differs and fits(delivered.shape, declared.shape):
+        return None
+    port_id = param.outputs[0].id if param.outputs else 0
+    return Poison(causes.port(param, port_id), f"{param.describe()} declares another tensor than it receives", param)
+
+
+def _unmapped_poison(layer: Layer, plan: LoopPlan) -> Poison | None:
+    """An input port without a port_map entry (PM403 reports it): a slice it fed may be missing from
+    the iteration count, so the concatenated outputs are in doubt."""
+    mapped = {e.entry.external_port_id for e in plan.entries if e.entry.direction == "input"}
+    reserved = (TRIP_COUNT_PORT, CONDITION_PORT) if plan.is_loop else ()
+    for p in layer.inputs:
+        if p.id is not None and p.id not in reserved and p.id not in mapped:
+            return Poison(causes.unmapped(layer, "input"), f"input port {p.id} has no port_map entry", layer)
+    return None
+
+
+def _loop_port_poison(layer: Layer, info: LoopInfo) -> Poison | None:
+    """A Loop whose trip count is no integer or whose condition is no boolean (LP701/LP702 report it):
+    its iteration count, and so its concatenated outputs, are in doubt."""
+    for what, tensor, ok in (("trip count", info.trip_count, "iu"), ("execution condition", info.condition, "b")):
+        dtype = tensor.etype.dtype if tensor.etype is not None else None
+        if dtype is not None and dtype.kind not in ok:
+            return Poison(causes.trip(layer), f"the {what} is {tensor.etype}", layer)
+    return None
 
 
 class _Inferer:
@@ -101,8 +182,33 @@ class _Inferer:
             hit = self.attrs_cache[key] = (data, attrs, problems)
         return hit[1], hit[2]
 
-    def problem(self, layer: Layer, message: str, port: int | None = None, internal: bool = False) -> None:
-        self.res.problems.append(ShapeProblem(layer, message, port, internal))
+    def problem(self, layer: Layer, message: str, port: int | None = None, internal: bool = False,
+                poison: Poison | None = None) -> None:
+        """Record what an op rejects; its outputs are poisoned (by its inputs' defect, or by this one)."""
+        self.res.problems.append(ShapeProblem(layer, message, port, internal, poison))
+        if not internal:
+            self.poison_outputs(layer, poison or Poison(causes.op(layer), message, layer))
+
+    def poison_outputs(self, layer: Layer, poison: Poison | None) -> None:
+        if poison is not None:
+            for port in layer.outputs:
+                if port.id is not None:
+                    self.res.poisoned[port_key(layer, port.id)] = poison
+
+    def input_poison(self, graph: Graph, layer: Layer) -> Poison | None:
+        """The defect one of `layer`'s inputs derives from (None on the fast path: nothing is poisoned)."""
+        poisoned = self.res.poisoned
+        if not poisoned:
+            return None
+        source, by_id = self.index(graph).source, graph.by_id
+        for p in layer.inputs:
+            e = source(layer.id, p.id)
+            src = by_id.get(e.from_layer) if e is not None else None  # type: ignore[arg-type]
+            if src is not None and e is not None and e.from_port is not None:
+                found = poisoned.get(port_key(src, e.from_port))
+                if found is not None:
+                    return found
+        return None
 
     # -- one level -----------------------------------------------------------------------------
     def inputs_of(self, graph: Graph, layer: Layer) -> list[TensorInfo]:
@@ -121,13 +227,20 @@ class _Inferer:
             out.append(outputs.get(src if outs and outs[0].id == fp else (src, fp), UNKNOWN))
         return out
 
-    def graph(self, graph: Graph, params: Mapping[int, TensorInfo]) -> None:
+    def graph(self, graph: Graph, params: Mapping[int, TensorInfo],
+              poisons: Mapping[int, Poison] | None = None) -> None:
         for layer in self.index(graph).topological_order():
             if layer.type == "Parameter":
                 info = params.get(layer.id, declared_info(layer)) if layer.id is not None else UNKNOWN
                 self.set_outputs(layer, [info])
+                if poisons and layer.id in poisons:
+                    self.poison_outputs(layer, poisons[layer.id])
+                elif layer.id not in params:
+                    self.poison_outputs(layer, _contradicts_itself(layer, info))
             elif layer.type == "Const":
-                self.set_outputs(layer, [self.const(layer)])
+                info = self.const(layer)
+                self.set_outputs(layer, [info])
+                self.poison_outputs(layer, _contradicts_itself(layer, info))
             elif layer.type == "Result":
                 continue
             elif layer.type in CONTROL_FLOW and layer.body is not None:
@@ -175,9 +288,10 @@ class _Inferer:
         if op is None:
             return  # unknown type: outputs stay unknown (G110 says so once per type)
         attrs, problems = self.bind(op.Attrs, layer.data)
+        poison = self.input_poison(graph, layer)
         if problems:
             for msg in problems:
-                self.problem(layer, f"{layer.describe()}: {msg}")
+                self.problem(layer, f"{layer.describe()}: {msg}", poison=poison)
             return
         inputs = self.inputs_of(graph, layer)
         if op.infer_reads_values or all(i.value is not None or id(i) in self.unread for i in inputs):
@@ -185,19 +299,21 @@ class _Inferer:
         lo, hi = op.arity
         if len(inputs) < lo or (hi is not None and len(inputs) > hi):
             want = f"{lo}" if lo == hi else f"{lo} to {'any number' if hi is None else hi}"
-            self.problem(layer, f"{layer.describe()} has {len(inputs)} inputs; {layer.type} takes {want}")
+            self.problem(layer, f"{layer.describe()} has {len(inputs)} inputs; {layer.type} takes {want}",
+                         poison=poison)
             return
         try:
             outs = self.infer(op, attrs, inputs)
             if all(i.value is not None for i in inputs) and all(_small(o) for o in outs):
                 outs = self.fold(op, attrs, inputs, outs)
         except OpError as e:
-            self.problem(layer, f"{layer.describe()}: {e}")
+            self.problem(layer, f"{layer.describe()}: {e}", poison=poison)
             return
         except Exception as e:  # a crashing shape function must not take the other checks down
             self.problem(layer, f"shape function of {layer.type} crashed: {type(e).__name__}: {e}", internal=True)
             return
         self.set_outputs(layer, outs)
+        self.poison_outputs(layer, poison)
 
     @staticmethod
     def fold(op: Any, attrs: Any, inputs: list[TensorInfo], outs: list[TensorInfo]) -> list[TensorInfo]:
@@ -232,16 +348,23 @@ class _Inferer:
         outer = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
         flag = _flag(outer.get(0, UNKNOWN))
         produced: dict[str, dict[int, TensorInfo]] = {}
+        outer_poison = self.outer_poisons(graph, layer)
         for b in layer.branches:
             params = {e.internal_layer_id: outer[e.external_port_id] for e in b.port_map
                       if e.direction == "input" and e.internal_layer_id is not None and e.external_port_id in outer}
-            self.graph(b.body, params)
+            poisons = {e.internal_layer_id: outer_poison[e.external_port_id] for e in b.port_map
+                       if e.direction == "input" and e.internal_layer_id is not None
+                       and e.external_port_id in outer_poison}
+            self.graph(b.body, params, poisons)
             outs = produced[b.name] = {}
             for e in b.port_map:
                 res_layer = b.body.layer(e.internal_layer_id)
                 if (e.direction == "output" and e.external_port_id is not None and res_layer is not None
                         and res_layer.type == "Result" and res_layer.inputs):
                     outs.setdefault(e.external_port_id, self.inputs_of(b.body, res_layer)[0])
+                    poison = self.input_poison(b.body, res_layer)
+                    if poison is not None:
+                        self.res.poisoned.setdefault(port_key(layer, e.external_port_id), poison)
         then, other = produced.get("then", {}), produced.get("else", {})
         if flag is not None:
             for b in layer.branches:
@@ -275,7 +398,9 @@ class _Inferer:
 
         params: dict[int, TensorInfo] = {}
         counts: list[tuple[int, str]] = []
-        for pe in plan.entries:
+        outer_poison = self.outer_poisons(graph, layer)
+        conflicts = _conflicts(layer)
+        for index, pe in enumerate(plan.entries):
             entry, kind = pe.entry, pe.kind
             if kind is EntryKind.CURRENT_ITERATION:
                 target = body.layer(entry.internal_layer_id)
@@ -286,29 +411,48 @@ class _Inferer:
                 continue
             assert entry.internal_layer_id is not None
             outer = outer_inputs.get(entry.external_port_id, UNKNOWN)
+            poison = (conflicts.get(("input", entry.external_port_id))
+                      or conflicts.get(("body", entry.internal_layer_id)) or outer_poison.get(entry.external_port_id))
             if kind is EntryKind.SLICED_INPUT:
                 sl = self.slice_entry(entry, outer, plan.is_loop)
+                sl.poison = poison
                 info.slicing.append(sl)
                 params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry)
                 if sl.spec is not None:
                     counts.append((sl.spec.iterations, self.describe_count(entry, sl)))
+                if sl.error is not None and poison is None:
+                    poison = Poison(causes.entry(layer, index), sl.error, entry)
+                if poison is not None and info.count_poison is None:
+                    info.count_poison = poison  # the iteration count rests on this slice
             elif kind is EntryKind.MERGED_INPUT:
                 params[entry.internal_layer_id] = TensorInfo(outer.etype, outer.shape)  # changes per iteration
             else:
                 params[entry.internal_layer_id] = outer
+            if poison is None:
+                poison = _misfit(body.layer(entry.internal_layer_id), params[entry.internal_layer_id])
+            if poison is not None:
+                info.poisoned[entry.internal_layer_id] = poison
+        if plan.is_loop and info.count_poison is None:
+            info.count_poison = _loop_port_poison(layer, info) or outer_poison.get(TRIP_COUNT_PORT)
+        if info.count_poison is None:
+            info.count_poison = _unmapped_poison(layer, plan)
         info.bound = iteration_bound(plan.is_loop, counts, _scalar(info.trip_count), _flag(info.condition),
                                      sliced=bool(plan.sliced_inputs))
 
         # Fixed point over back edges.
         for round_no in range(MAX_FIXED_POINT_ROUNDS + 1):
             info.params = dict(params)
-            self.graph(body, params)
+            self.graph(body, params, info.poisoned)
             changed = False
             for be in layer.back_edges:
                 res_layer, par = body.layer(be.from_layer), be.to_layer
                 if res_layer is None or res_layer.type != "Result" or par not in params:
                     continue
                 produced = self.inputs_of(body, res_layer)[0] if res_layer.inputs else UNKNOWN
+                poison = self.input_poison(body, res_layer)
+                if poison is not None and par not in info.poisoned:  # the next iteration receives it
+                    info.poisoned[par] = poison
+                    changed = True
                 current = params[par]
                 if current.shape is not None and produced.shape is not None \
                         and one_element(current.shape, produced.shape) and not _widens_rank(layer, res_layer):
@@ -328,6 +472,21 @@ class _Inferer:
         if plan.is_loop:
             self.loop_condition(info, body)
         self.loop_outputs(layer, body, info)
+
+    def outer_poisons(self, graph: Graph, layer: Layer) -> dict[int, Poison]:
+        """The defects the layer's inputs derive from, by input port (empty on the fast path)."""
+        if not self.res.poisoned:
+            return {}
+        out = {}
+        source = self.index(graph).source
+        for p in layer.inputs:
+            e = source(layer.id, p.id)
+            src = graph.by_id.get(e.from_layer) if e is not None else None  # type: ignore[arg-type]
+            if src is not None and e is not None and e.from_port is not None and p.id is not None:
+                found = self.res.poisoned.get(port_key(src, e.from_port))
+                if found is not None:
+                    out[p.id] = found
+        return out
 
     def slice_entry(self, entry: PortMapEntry, outer: TensorInfo, is_loop: bool) -> EntrySlicing:
         """The entry's slicing of `outer`, in the reading irlint follows for a TensorIterator or a Loop."""
@@ -384,6 +543,10 @@ class _Inferer:
                 continue
             produced = self.inputs_of(body, res_layer)[0]
             assert entry.external_port_id is not None
+            poison = _conflicts(layer).get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
+                or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None)
+            if poison is not None:
+                self.res.poisoned[port_key(layer, entry.external_port_id)] = poison
             if pe.kind is EntryKind.CONCAT_OUTPUT:
                 sl = EntrySlicing(entry, produced)
                 info.slicing.append(sl)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from irlint.controlflow import IterationBound, LoopPlan, SliceSpec
 from irlint.controlflow.bound import UNBOUNDED
+from irlint.diagnostics import Related
 from irlint.ir.model import Layer, PortMapEntry
 from irlint.ops.base import TensorInfo
 
@@ -13,13 +15,31 @@ UNKNOWN = TensorInfo(None, None)
 
 
 @dataclass(frozen=True, slots=True)
+class Poison:
+    """A value derived from one already in error (a slice that cannot be taken, an op that rejects its
+    inputs, two entries mapping one port, a trip count that is no integer): the rules that compare
+    shapes report nothing of their own on it, only a consequence of the defect (`key`, an
+    irlint.causes key) that the defect's finding carries as a note (irlint/engine/recovery.py)."""
+
+    key: str
+    cause: str  # what is wrong, for a note that names it
+    origin: Any  # the entry or layer whose `loc` places the defect
+
+    def note(self) -> Related:
+        """The note a consequence carries when no finding of the defect absorbs it."""
+        return Related(self.origin.loc, f"this follows from a defect here: {self.cause}")
+
+
+@dataclass(frozen=True, slots=True)
 class ShapeProblem:
-    """An op rejected its inputs (OpError) or attributes; `internal` marks a crash of a shape function."""
+    """An op rejected its inputs (OpError) or attributes; `internal` marks a crash of a shape function;
+    `poison` says that an input was already poisoned (the problem follows from that defect)."""
 
     layer: Layer
     message: str
     port: int | None = None
     internal: bool = False
+    poison: Poison | None = None
 
 
 @dataclass
@@ -31,6 +51,7 @@ class EntrySlicing:
     axis: int | None = None  # normalised
     spec: SliceSpec | None = None
     error: str | None = None
+    poison: Poison | None = None  # the tensor sliced derives from a defect (or two entries map its port)
 
 
 @dataclass
@@ -45,6 +66,8 @@ class LoopInfo:
     condition: TensorInfo = UNKNOWN
     body_condition: TensorInfo = UNKNOWN
     params: dict[int, TensorInfo] = field(default_factory=dict)  # body Parameter id -> what it receives
+    poisoned: dict[int, Poison] = field(default_factory=dict)  # body Parameter id -> what it derives from
+    count_poison: Poison | None = None  # the iteration count derives from a defect
 
     @property
     def iterations(self) -> int | None:
@@ -67,6 +90,7 @@ class ShapeResult:
     """Inferred tensors of every output port at every level (by layer), and each loop's view (by id path)."""
 
     outputs: dict[object, TensorInfo] = field(default_factory=dict)  # by `port_key`
+    poisoned: dict[object, Poison] = field(default_factory=dict)  # by `port_key`: derived from a defect
     problems: list[ShapeProblem] = field(default_factory=list)
     loops: dict[str, LoopInfo] = field(default_factory=dict)
     # branch graphs that never run (an If with a constant condition), by id of the graph -> the If
@@ -89,6 +113,12 @@ class ShapeResult:
         if port_id is None:
             return UNKNOWN
         return self.outputs.get(port_key(layer, port_id), UNKNOWN)
+
+    def poison(self, layer: Layer, port_id: int | None) -> Poison | None:
+        """The defect that `layer`'s output port `port_id` derives from, if any."""
+        if not self.poisoned or port_id is None:
+            return None
+        return self.poisoned.get(port_key(layer, port_id))
 
     def loop(self, layer: Layer) -> LoopInfo | None:
         return self.loops.get(layer.path)

@@ -111,7 +111,8 @@ def test_fix_on_mutated_examples_is_sound_and_idempotent(name: str, data: st.Dat
     rules = all_rules()
     weights = str(xml.with_suffix(".bin"))
     model = parse_bytes(text, str(xml), Weights.open(weights))
-    before = Counter((d.code, d.layer, d.port) for d in run_rules(model, rules))
+    # unfolded: a fix may resolve a root and leave what was its note (irlint/engine/recovery.py)
+    before = Counter((d.code, d.layer, d.port) for d in run_rules(model, rules, fold=False))
     for unsafe in (False, True):
         out = fix_bytes(text, str(xml), weights=weights, rules=rules, unsafe=unsafe)
         assert not [d for d in out.diagnostics if d.code == "IR900"]
@@ -120,4 +121,4 @@ def test_fix_on_mutated_examples_is_sound_and_idempotent(name: str, data: st.Dat
         if out.changed:
             again = fix_bytes(out.fixed, str(xml), weights=weights, rules=rules, unsafe=unsafe)
             assert not again.changed, [f.description for f in again.applied]
-            assert len(out.diagnostics) < out.found
+            assert out.resolved > 0

@@ -141,12 +141,12 @@ FIXTURES = [
     Fixture("IR005", "ti", [Edit('<port id="0" precision="FP32">', '<port id="0" precision="FP33">', ("IR005",))]),
     Fixture("IR006", "ti", [Edit('<layer id="3" name="last" type="Result"', '<layer id="3" name="last"', ("IR006",))]),
     # ---- graph ----
-    Fixture("G101", "ti", [Edit('<layer id="4" name="all"', '<layer id="3" name="all"', ("G101",))],
-            also=[('to-layer="4" to-port="0" />', 0, ("G102",))]),
+    # the edge that named id 4 is a consequence (G102): a note of G101
+    Fixture("G101", "ti", [Edit('<layer id="4" name="all"', '<layer id="3" name="all"', ("G101",))]),
     Fixture("G102", "ti", [Edit('from-port="3" to-layer="4"', 'from-port="3" to-layer="42"', ("G102",))],
             also=[('<layer id="4" name="all"', 2, ("G104",))]),
     Fixture("G103", "ti", [Edit('from-port="3" to-layer="4" to-port="0"', 'from-port="3" to-layer="4" to-port="5"',
-                                ("G103",))], also=[('<layer id="4" name="all"', 2, ("G104",))]),
+                                ("G103",))]),  # the port it leaves unconnected (G104) is a note
     Fixture("G104", "ti", [Edit('<edge from-layer="2" from-port="3" to-layer="4" to-port="0" />\n', '', ())],
             also=[('<layer id="4" name="all"', 2, ("G104",))]),
     Fixture("G105", "ti", [Edit('<edge from-layer="2" from-port="3" to-layer="4" to-port="0" />',
@@ -159,7 +159,7 @@ FIXTURES = [
             also=[('<layer id="0" name="Parameter_3"', 0, ("PM410",)),
                   ('<layer id="3" name="Reshape_7"', 3, ("T202",))]),
     Fixture("G107", "ti", [Edit('<port id="2" precision="FP32" names="last">', '<port id="1" precision="FP32" names="last">',
-                                ("G107", "PM403"))], also=[('<output external_port_id="2"', 0, ("PM401",)),
+                                ("G107",))], also=[('<output external_port_id="2"', 0, ("PM401",)),
                                                            ('from-port="2" to-layer="3"', 0, ("G103",))]),
     Fixture("G120", "loop_in_ti", [], also=[]),  # built by make_g120
     Fixture("G110", "ti", [Edit('type="Tanh" version="opset1"', 'type="FancyTanh" version="opset1"', ())],
@@ -170,16 +170,16 @@ FIXTURES = [
     Fixture("T202", "ti", [Edit('<dim>5</dim>', '<dim>6</dim>', (), after='<layer id="4" name="all"')],
             also=[('<layer id="4" name="all"', 2, ("T202",))]),
     Fixture("T203", "ti", [Edit('<data shape="1,5,4" element_type="f32" />', '<data shape="1,6,4" element_type="f32" />',
-                                ())], also=[('<layer id="0" name="X"', 3, ("T203",)), ('names="all">', 0, ("SL606",))]),
+                                ())], also=[('<layer id="0" name="X"', 3, ("T203",))]),  # SL606 is its note
     Fixture("T204", "ti", [Edit('<data element_type="i64" shape="1" offset="64" size="8" />',
                                 '<data element_type="i32" shape="1" offset="64" size="4" />', ())],
             also=[('<layer id="8" name="Constant_15"', 3, ("T204",))]),
-    Fixture("T210", "ti", [Edit('<data element_type="f32" shape="4, 3" offset="16" size="48" />',
-                                '<data element_type="f32" shape="4, 2" offset="16" size="32" />', ())],
-            also=[('<layer id="4" name="Constant_9"', 3, ("T204",)), ('<layer id="6" name="Add_11"', 0, ("T210",)),
-                  ('<layer id="5" name="MatMul_10"', 13, ("T211",))]),
+    # what follows from the MatMul's failure is poisoned: nothing after it is reported
+    Fixture("T210", "ti", [Edit('<data transpose_a="false" transpose_b="false" />',
+                                '<data transpose_a="false" transpose_b="true" />', (), after='name="MatMul_10"')],
+            also=[('<layer id="5" name="MatMul_10"', 0, ("T210",))]),
     Fixture("T211", "ti", [Edit('<dim>3</dim>', '<dim>7</dim>', (), after='names="Result_17"')],
-            also=[('names="Result_17">', 0, ("T211",)), ('<layer id="11" name="Result_17"', 2, ("T202",))]),
+            also=[('names="Result_17">', 0, ("T211",))]),  # the Result's T202 is its note
     # ---- weights ----
     Fixture("W301", "ti", [], also=[('<layer id="2" name="Constant_6"', 0, ("W301",))]),  # .bin removed
     Fixture("W302", "ti", [], bin_edit=40, also=[('<data element_type="f32" shape="4, 3"', 0, ("W302",)),
@@ -187,11 +187,10 @@ FIXTURES = [
     Fixture("W303", "ti", [Edit('offset="16" size="48"', 'offset="16" size="40"', ("W303",))]),
     # ---- port_map ----
     Fixture("PM401", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
-                                 '<output external_port_id="7" internal_layer_id="10" />', ("PM401",))],
-            also=[('<port id="2" precision="FP32" names="last">', 0, ("PM403",))]),
+                                 '<output external_port_id="7" internal_layer_id="10" />', ("PM401",))]),
+    # port 2, left without an entry (PM403), is a note of PM401
     Fixture("PM402", "ti", [Edit('<output axis="1" external_port_id="3"', '<output axis="1" external_port_id="2"',
-                                 ("PM402",))], also=[('<port id="3" precision="FP32" names="all">', 0, ("PM403",)),
-                                                     ('names="last">', 0, ("SL606",))]),
+                                 ("PM402",))]),  # port 3 left unmapped and port 2's shapes are its notes
     Fixture("PM403", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />\n', '', ())],
             also=[('<port id="2" precision="FP32" names="last">', 0, ("PM403",))]),
     Fixture("PM404", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
@@ -199,15 +198,17 @@ FIXTURES = [
     Fixture("PM405", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
                                  '<output external_port_id="2" internal_layer_id="7" />', ("PM405",))]),
     Fixture("PM406", "loop", [Edit('purpose="current_iteration"', 'purpose="current_itteration"', ("PM406",))]),
-    Fixture("PM407", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />\n', '', ())],
-            also=[('<port id="1" precision="FP32">', 0, ("PM403",)), ('<edge from-layer="10" to-layer="1" />', 0,
-                                                                       ("BE504",)),
-                  ('<layer id="1" name="Parameter_4"', 0, ("PM407",))]),
+    # the entry, the port it mapped and the outer edge into that port removed: only the Parameter is left
+    # unfed (with the port still there, the unmapped port is the root: PM403); BE504 is a note of PM407
+    Fixture("PM407", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />\n', '', ()),
+                            Edit('\t\t\t\t<port id="1" precision="FP32">\n\t\t\t\t\t<dim>1</dim>\n\t\t\t\t\t<dim>3</dim>\n'
+                                 '\t\t\t\t</port>\n', '', (), after='<layer id="2" name="TensorIterator'),
+                            Edit('\t\t<edge from-layer="1" from-port="0" to-layer="2" to-port="1" />\n', '', ())],
+            also=[('<layer id="1" name="Parameter_4"', 0, ("PM407",))]),
     Fixture("PM408", "ti", [Edit('<input external_port_id="1" internal_layer_id="1" />',
-                                 '<input external_port_id="1" internal_layer_id="0" />', ("PM408",))],
-            also=[('<layer id="1" name="Parameter_4"', 0, ("PM407",)), ('<edge from-layer="10" to-layer="1" />', 0,
-                                                                          ("BE504",)),
-                  (TI_BODY, 3, ("SL605",)), ('<layer id="3" name="Reshape_7"', 0, ("T210",))]),
+                                 '<input external_port_id="1" internal_layer_id="0" />', ("PM408",))]),
+    # the unfed Parameter 1 (PM407, BE504), both deliveries to Parameter 0 (SL605) and the Reshape that
+    # fails on one (T210) are notes of PM408
     Fixture("PM409", "ti", [Edit('<output axis="1" external_port_id="3" internal_layer_id="11" start="0" end="-1" '
                                  'stride="1" part_size="1" />\n', '', ())],
             also=[('<layer id="11" name="Result_17"', 0, ("PM409",)),
@@ -246,20 +247,20 @@ FIXTURES = [
                                  'stride="-1" part_size="1" />', ("SL603",))], pass_base="reverse_ti"),
     Fixture("SL604", "ti", [], also=[]),  # built by make_sl604
     Fixture("SL605", "ti", [Edit('<data shape="1,1,4" element_type="f32" />', '<data shape="1,2,4" element_type="f32" />',
-                                 ())], also=[(TI_BODY, 3, ("SL605", "T203"))]),
+                                 ())], also=[(TI_BODY, 3, ("SL605",))]),  # T203 (data vs port) is its note
     Fixture("SL606", "ti", [Edit('<dim>5</dim>', '<dim>4</dim>', (), after='<port id="3" precision="FP32" names="all">')],
-            also=[('names="all">', 0, ("SL606",)), ('<layer id="4" name="all"', 2, ("T202",))]),
+            also=[('names="all">', 0, ("SL606",))]),  # the consumer's T202 is its note
     Fixture("SL607", "ti", [Edit('internal_layer_id="0" start="0" end="-1"', 'internal_layer_id="0" start="1" end="-1"',
                                  ("SL607",))], also=[('<port id="3" precision="FP32" names="all">', 0, ("SL606",)),
                                                             ]),
     # ---- Loop ----
     Fixture("LP701", "loop", [Edit('<data element_type="i64" shape="" offset="0" size="8" />',
                                    '<data element_type="f64" shape="" offset="0" size="8" />', ())],
-            also=[('<data element_type="f64" shape="" offset="0"', 2, ("T204", "LP701"))],
+            also=[('<data element_type="f64" shape="" offset="0"', 2, ("LP701",))],  # T204 is its note
             pass_base="i32_loop"),
     Fixture("LP702", "loop", [Edit('<data element_type="boolean" shape="" offset="8" size="1" />',
                                    '<data element_type="u8" shape="" offset="8" size="1" />', ())],
-            also=[('<data element_type="u8" shape="" offset="8"', 2, ("T204", "LP702"))],
+            also=[('<data element_type="u8" shape="" offset="8"', 2, ("LP702",))],  # T204 is its note
             pass_base="i32_loop"),
     Fixture("LP703", "loop", [Edit('<output external_port_id="-1" internal_layer_id="15" purpose="execution_condition" />\n',
                                    '', ())], also=[('<port_map>', 0, ("LP703",)), ('<layer id="15" name="cond"', 0,
@@ -401,8 +402,7 @@ def make_lp708(text: str) -> str:
     """Slice the invariant input x (4 elements) although the trip count is 10."""
     fx = Fixture("LP708", "loop", [Edit('<input external_port_id="3" internal_layer_id="2" />',
                                         '<input axis="0" external_port_id="3" internal_layer_id="2" />', ("LP708",))],
-                 also=[('<layer id="2" name="x_body"', 3, ("SL605",)),
-                       ('<port id="2" precision="FP32">', 0, ("T211",), 'type="Multiply"')])
+                 also=[('<layer id="2" name="x_body"', 3, ("SL605",))])  # the Multiply's T211 is a note of SL605
     return mark(text, fx)
 
 

@@ -1,0 +1,44 @@
+"""Folding consequences into their root (irlint/engine/recovery.py)."""
+
+from __future__ import annotations
+
+from irlint.diagnostics import Diagnostic, Location, Severity
+from irlint.engine.recovery import fold_consequences
+
+
+def diag(code: str, line: int, *, claims: tuple[str, ...] = (), because: tuple[str, ...] = (),
+         severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(code, severity, f"{code} message", Location("m.xml", line), claims=claims, because=because)
+
+
+def test_a_consequence_becomes_a_note_of_its_root_at_its_location() -> None:
+    root = diag("PM401", 10, claims=("a",))
+    out = fold_consequences([root, diag("PM403", 20, because=("a",))])
+    assert [d.code for d in out] == ["PM401"]
+    (note,) = out[0].related
+    assert note.loc.line == 20 and note.note == "this also gives PM403: PM403 message"
+
+
+def test_a_chain_folds_into_its_first_link() -> None:
+    out = fold_consequences([diag("BE504", 5, because=("unfed",)),
+                             diag("PM407", 30, claims=("unfed",), because=("unmapped",)),
+                             diag("PM403", 20, claims=("unmapped",), because=("entries",)),
+                             diag("PM401", 10, claims=("entries",))])
+    assert [d.code for d in out] == ["PM401"]
+    assert [n.loc.line for n in out[0].related] == [5, 20, 30]  # in file order
+
+
+def test_without_a_claimed_cause_a_consequence_stands_alone() -> None:
+    alone = diag("PM403", 20, because=("entries",))
+    assert fold_consequences([alone]) == [alone]
+
+
+def test_an_error_never_folds_into_a_warning() -> None:
+    diags = [diag("LP712", 10, claims=("x",), severity=Severity.WARNING), diag("SL606", 20, because=("x",))]
+    assert [d.code for d in fold_consequences(diags)] == ["LP712", "SL606"]
+
+
+def test_a_cycle_keeps_its_first_member() -> None:
+    diags = [diag("SL605", 30, claims=("p",), because=("q",)), diag("BE505", 10, claims=("q",), because=("p",))]
+    out = fold_consequences(diags)
+    assert [(d.code, [n.loc.line for n in d.related]) for d in out] == [("BE505", [30])]
