@@ -34,6 +34,7 @@ from irlint.interp.program import OP, Instr, Program, program_for, slot_getter
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Layer
 from irlint.ops.rnn.cells import CellKernel
+from irlint.types import shape_values
 
 # How a body Parameter receives its value in each iteration.
 FROM_STATE, FROM_SLICE, FROM_ITERATION, UNFED = 0, 1, 2, 3
@@ -72,6 +73,10 @@ class LoopCode:
     # The plan's sliced and state (merged, invariant) inputs, read once per execution.
     sliced: tuple[PlanEntry, ...] = ()
     states: tuple[PlanEntry, ...] = ()
+    # Back edges into a Parameter declared [] or [1]. A one-element value of the
+    # other rank takes the Parameter's shape, as OpenVINO carries it (docs/semantics.md, "Where two
+    # shapes meet").
+    back_one: tuple[tuple[int, int | None, tuple[int, ...]], ...] = ()  # (slot, Parameter id, shape)
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
@@ -140,9 +145,23 @@ def loop_code(layer: Layer) -> LoopCode:
                     slot_getter([body.params[k] for k in keys]) if simple else None, result_keys,
                     slot_getter(list(body.result_slots.values())),
                     () if plan.is_loop else hoistable(body, sliced), tuple(plan.sliced_inputs),
-                    tuple(plan.state_inputs))
+                    tuple(plan.state_inputs), _one_element_params(layer, back_slots, body))
     _CODE[layer] = code
     return code
+
+
+def _one_element_params(layer: Layer, back_slots: tuple[tuple[int, int], ...], body: Program
+                        ) -> tuple[tuple[int, int | None, tuple[int, ...]], ...]:
+    """The back-edge targets declared [] or [1], with their slots, ids and shapes."""
+    assert layer.body is not None
+    by_slot = {slot: pid for pid, slot in body.params.items()}
+    out = []
+    for dst, _src in back_slots:
+        param = layer.body.layer(by_slot.get(dst))
+        shape = shape_values(declared_info(param).shape) if param is not None else None
+        if param is not None and shape in ((), (1,)):
+            out.append((dst, param.id, shape))
+    return tuple(out)
 
 
 def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> tuple[int, ...]:
@@ -150,13 +169,15 @@ def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> t
     values of `slots` (the Parameters of `param_keys`, then the Results), `constants` the body's slots
     holding constants. What makes it exact: a current-iteration value comes from one table of one type
     and rank; an invariant input's slot is filled once per run (`enter`) and a back edge's target only
-    by `advance`, with its Result's value itself; no op writes a Parameter's or a constant's slot."""
+    by `advance`, with its Result's value itself (or, into a Parameter declared [] or [1], that value
+    reshaped: a new array each iteration); no op writes a Parameter's or a constant's slot."""
     params = code.param_keys or ()
     n = len(params)
     at: dict[int, int] = {}
     for i, slot in enumerate(slots[n:], n):
         at.setdefault(slot, i)
     carried = {dst: at.get(src, FRESH) for dst, src in code.back_slots}  # (a back edge reads a Result: in `at`)
+    carried.update((dst, FRESH) for dst, _pid, _shape in code.back_one)  # may be reshaped: a new array
     sliced = {pe.body_layer for pe in code.sliced}
     layout = []
     for pid, slot in zip(params, slots):
@@ -536,6 +557,12 @@ class LoopRun:
         else:
             for dst, src in code.back_slots:
                 slots[dst] = slots[src]
+        for dst, pid, shape in code.back_one:
+            v = slots[dst]
+            if isinstance(v, np.ndarray) and v.ndim != len(shape) and v.size == 1:
+                slots[dst] = v = v.reshape(shape)
+                if self.events:
+                    self.state[pid] = v
         return last
 
 

@@ -374,6 +374,23 @@ def ti_scalar_state():
     return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [x, h], "ti_scalar_state")
 
 
+def ti_scalar_state_reversed():
+    """A TensorIterator whose state Parameter is [] while the back-edge Result gets [1] (an Unsqueeze):
+    the CPU plugin carries the one element into the scalar (the output is [1], h + sum(x))."""
+    ov, ops = _ov()
+    x = ops.parameter([3, 1], np.float32, name="x")
+    h = ops.parameter([], np.float32, name="h")
+    xi = ops.parameter([1, 1], np.float32)
+    hi = ops.parameter([], np.float32)
+    s = ops.add(hi, ops.reduce_sum(xi, ops.constant(np.array([0, 1], np.int64)), False))
+    r = ops.result(ops.unsqueeze(s, ops.constant(np.array([0], np.int64))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    ti.set_merged_input(hi, h.output(0), r.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [x, h], "ti_scalar_state_reversed")
+
+
 def _if_branches(cond, x, then_build, else_build, shape):
     """An If on `cond` whose branches both read `x` (a Parameter of `shape` each) and build one output."""
     ov, ops = _ov()
@@ -511,7 +528,7 @@ ALL: dict[str, Callable] = {
         loop_zero_iterations, loop_scan_axis1, loop_sliced_input, loop_in_ti, ti_in_loop, loop_in_loop,
         loop_growing_state, loop_sliced_reversed, loop_sliced_reversed_fewer_iterations, loop_sliced_part_size_2,
         loop_sliced_reversed_part_size_2, loop_sliced_different_lengths, ti_if_ti,
-        loop_scalar_state, ti_scalar_state, if_scalar_or_one, if_scalar_or_vector,
+        loop_scalar_state, ti_scalar_state, ti_scalar_state_reversed, if_scalar_or_one, if_scalar_or_vector,
         if_constant_then_ranks, if_constant_else_ranks, if_stale_branch, if_stale_else_branch,
     )
 }
