@@ -54,20 +54,20 @@ def search_text(nonfinite: bool, bound: float | None) -> str:
 
 def first_bad(t: np.ndarray, nonfinite: bool = True, bound: float | None = None) -> tuple[int, ...] | None:
     """The index (C order) of the first NaN/Inf (`nonfinite`) or |element| > `bound` in `t`, or None.
-    Numeric tensors only."""
-    kind = t.dtype.kind
-    if kind not in "fiu" or t.size == 0:
+
+    Floating-point tensors only: what blows up or turns into NaN are values; integer tensors hold
+    shapes, indices and iteration counters, whose size says nothing about a run going wrong."""
+    if t.dtype.kind != "f" or t.size == 0:
         return None
-    a = t if kind == "f" else t.astype(np.float64)  # abs(INT_MIN) overflows in its own type
-    bad = nonfinite and kind == "f" and not np.isfinite(a).all()
+    bad = nonfinite and not np.isfinite(t).all()
     if not bad and bound is None:
         return None
     with np.errstate(invalid="ignore"):
-        mask = np.abs(a) > bound if bound is not None else np.zeros(a.shape, bool)
+        mask = np.abs(t) > bound if bound is not None else np.zeros(t.shape, bool)
     if not bad and not mask.any():
         return None
     if bad:
-        mask |= ~np.isfinite(a)
+        mask |= ~np.isfinite(t)
     flat = int(np.flatnonzero(mask)[0])
     return tuple(int(i) for i in np.unravel_index(flat, t.shape))
 

@@ -278,8 +278,8 @@ def test_first_bad_index() -> None:
 
     assert first_bad(np.array([[1.0, 2.0], [np.inf, np.nan]])) == (1, 0)
     assert first_bad(np.array([1.0, 2.0])) is None
-    assert first_bad(np.array([1, -5, 3], np.int32), bound=4) == (1,)
-    assert first_bad(np.array([np.iinfo(np.int64).min]), bound=1e18) == (0,)
+    assert first_bad(np.array([1.0, -5.0, 3.0], np.float16), bound=4) == (1,)
+    assert first_bad(np.array([1, -5, 3], np.int32), bound=4) is None  # shapes, indices, counters: no values
     assert first_bad(np.array([np.nan, 7.0]), nonfinite=False, bound=5) == (1,)
     assert first_bad(np.array([True, True])) is None
 
@@ -299,6 +299,8 @@ def test_value_breakpoint_stops_at_the_first_nan_at_any_depth(models: dict[str, 
     assert s.current_iteration == (0, 0) and "(Subtract) out2[2] = 10, it 0.0" in s.log[-1]
     s.set_value_breakpoint(on=False)
     assert s.breakpoints == []
+    with pytest.raises(ConditionError, match="type it alone"):
+        parse_breakpoint("layer root when nonfinite", model)
 
 
 def test_value_breakpoint_on_an_input_that_holds_a_nan(models: dict[str, Path]) -> None:
@@ -353,3 +355,14 @@ async def _value_param() -> None:
         await settle(app, pilot)
         assert app.selected.name == "x_t" and app.shown_iteration == (2,)
         assert np.isinf(app.inspected[0, 0, 1]) and "x_t (Parameter) in[0, 0, 1] = inf, it 2" in app.session.log[-1]
+
+
+def test_goto_a_depth_no_loop_has_says_the_run_finished_first() -> None:
+    s = Session(irlint.load(EXAMPLES / "lstm_ti.xml"), dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz")))
+    s.run_to_iteration((1, 2))  # no loop inside the TensorIterator
+    assert s.stepper.finished and s.log[-1] == "iteration 1.2 was not reached: the run finished first"
+    s.run_to_iteration((7,))  # no layer: the first loop that deep, run from the start again, ends first
+    assert s.log[-1] == "iteration 7 was not reached: #3 TensorIterator_23 ended after 5 iterations"
+    assert not s.stepper.finished and s.stepper.current.layer.type == "TensorIterator"
+    s.run_to_iteration((7,), "3/body/8")  # with a layer: its TensorIterator has 5, refused before running
+    assert s.log[-1] == "iteration 7 cannot be reached: #3 TensorIterator_23 runs 5 iterations (0..4)"

@@ -141,6 +141,9 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
             raise ConditionError("type a layer (id path, name or id) and/or `when CONDITION`")
         return Breakpoint(layer=path)
     cond = cond.strip()
+    if cond.split()[:1] == ["nonfinite"]:
+        raise ConditionError("`nonfinite [MAGNITUDE]` stops at any layer: type it alone on the line; for one layer "
+                             "type `layer SPEC when not all(isfinite(x))` or `when max(abs(x)) > 1e6`")
     if not cond:
         raise ConditionError("`when` needs a condition, e.g. when max(abs(x)) > 1e3")
     return ConditionalBreakpoint(layer=path, when=cond, test=compile_condition(cond))

@@ -283,9 +283,9 @@ class Session:
                 self.stepper.breakpoints[:] = [self._hook, *user]
         if goal.missed:
             self.log.append(f"iteration {iteration_text(target)} was not reached: {goal.missed}")
-        elif ev is None or (self.stepper.stopped_by is None and not goal.reached):
-            self.log.append(f"iteration {iteration_text(target)} was not reached (R restarts the run)")
-        return ev
+        elif not goal.reached and (ev is None or self.stepper.finished):
+            self.log.append(f"iteration {iteration_text(target)} was not reached: the run finished first")
+        return ev  # else a breakpoint or Esc stopped it (the log says which); `g` again goes on
 
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
         self._interrupt.clear()
