@@ -1,0 +1,214 @@
+"""The Model Explorer adapter (irlint[explorer]): IR -> graphs, findings and trace values as node data,
+the extension loading the way `model-explorer --extensions=irlint.viewer.explorer` loads it, and
+`irlint explore` serving a model."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("model_explorer")
+
+from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, trace_node_data
+
+import irlint
+from irlint.api import check_model
+from irlint.interp.trace import load_trace
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def cli(*args: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irlint", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def by_id(graphs):  # type: ignore[no-untyped-def]
+    return {g.id: g for g in graphs}
+
+
+def node(graph, name: str):  # type: ignore[no-untyped-def]
+    return next(n for n in graph.nodes if attr(n, "name") == name)
+
+
+def attr(n, key: str) -> str | None:  # type: ignore[no-untyped-def]
+    return next((kv.value for kv in n.attrs if kv.key == key), None)
+
+
+def out_meta(n, port: int) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    item = next(m for m in n.outputsMetadata if m.id == str(port))
+    return {kv.key: kv.value for kv in item.attrs}
+
+
+def traced(tmp_path: Path, name: str) -> dict[str, np.ndarray]:
+    trace = tmp_path / "t.npz"
+    r = cli("run", str(EXAMPLES / f"{name}.xml"), "--inputs", str(EXAMPLES / "inputs" / f"{name}.npz"),
+            "--trace", str(trace))
+    assert r.returncode == 0, r.stderr
+    values, _ = load_trace(trace)
+    return values
+
+
+def test_bodies_are_subgraphs_and_edges_stay_inside_their_graph() -> None:
+    model = irlint.load(EXAMPLES / "nested_loop_in_ti.xml")
+    graphs = convert(model)
+    ids = by_id(graphs)
+    assert len(ids) == len(graphs) == 3  # the model, the TI body, the Loop body inside it
+    for g in graphs:
+        nodes = {n.id for n in g.nodes}
+        for n in g.nodes:
+            assert all(e.sourceNodeId in nodes for e in n.incomingEdges), (g.id, n.id)
+            assert all(s in ids for s in n.subgraphIds)
+    ti = next(n for n in graphs[0].nodes if n.label == "TensorIterator")
+    body = ids[ti.subgraphIds[0]]
+    loop = next(n for n in body.nodes if n.label == "Loop")
+    assert loop.subgraphIds and ids[loop.subgraphIds[0]].nodes
+    json.dumps({"graphs": [asdict(g) for g in graphs]})  # what the server sends
+
+
+def test_edges_types_attributes_and_const_preview() -> None:
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    graphs = convert(model)
+    main, body = graphs
+    ti = node(main, "TensorIterator_23")
+    assert attr(ti, "iterations") == "5" and attr(ti, "location").endswith("lstm_ti.xml:" + str(
+        model.graph.layer(3).loc.line))
+    assert any(kv.key.startswith("back_edge") for kv in ti.attrs)
+    cell = next(n for n in body.nodes if n.label == "LSTMCell")
+    assert attr(cell, "hidden_size") == "4"
+    assert out_meta(cell, 6)["shape"] == "f32[1,4]"
+    assert {(e.sourceNodeId, e.targetNodeInputId) for e in cell.incomingEdges} >= {("1", "1"), ("2", "2")}
+    w = next(n for n in body.nodes if n.label == "Const" and "[16, 8]" in (attr(n, "value") or ""))
+    layer = model.graph.layer(3).body.layer(int(w.id))
+    data = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), layer.outputs[0].precision,
+                               (16, 8))
+    assert f"{data.reshape(-1)[0]:.4g}"[:5] in attr(w, "value")
+    h_prev = node(body, "h_prev")
+    assert "initial value from outer input 1" in attr(h_prev, "port map")
+    assert "from #11 h_next" in attr(h_prev, "back edge")
+
+
+def test_if_branches_are_subgraphs() -> None:
+    model = irlint.load(EXAMPLES / "if_in_loop.xml")
+    ids = by_id(convert(model))
+    if_node = next(n for g in ids.values() for n in g.nodes if n.label == "If")
+    assert [s.rsplit(" ", 1)[1] for s in if_node.subgraphIds] == ["then", "else"]
+    assert all(ids[s].nodes for s in if_node.subgraphIds)
+
+
+def test_name_scopes_become_namespaces(tmp_path: Path) -> None:
+    pytest.importorskip("openvino")
+    from tests.viewer.irs import bracket_names, save
+
+    model = irlint.load(save(bracket_names(), tmp_path / "b.xml"))
+    graphs = convert(model)
+    body = graphs[1]
+    assert node(body, "Net/LSTM[rnn]/x_t").namespace == "Net/LSTM[rnn]"
+    assert node(graphs[0], "Net/input[x]").namespace == "Net"
+
+
+def test_findings_on_nodes_with_colour_code_and_line() -> None:
+    model = irlint.load(EXAMPLES / "broken" / "lstm_ti_broken.xml")
+    diags = check_model(model)
+    assert diags
+    graphs = convert(model, diags)
+    flagged = [n for g in graphs for n in g.nodes if attr(n, "finding 1")]
+    assert flagged and all(n.style is not None and n.style.borderColor for n in flagged)
+    text = attr(flagged[0], "finding 1")
+    assert any(d.code in text and f":{d.loc.line})" in text for d in diags)
+    data = findings_node_data(graphs, model, diags)
+    values = [r.value for gd in data.graphsData.values() for r in gd.results.values()]
+    assert values and max(values) == max(d.severity.rank for d in diags)
+    json.loads(data.to_json_string())
+
+
+def test_trace_values_at_the_iteration(tmp_path: Path) -> None:
+    values = traced(tmp_path, "lstm_ti")
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    graphs = convert(model, (), Trace.from_arrays(values, (3,)))
+    body = graphs[1]
+    h_prev = out_meta(node(body, "h_prev"), 0)["value at iteration 3"]
+    expected = values["3/body/1@3:in"].reshape(-1)
+    assert np.array2string(expected, precision=4) .split()[1] in h_prev
+    # body-internal: the LSTMCell's h output carries what the h_next Result records
+    cell = next(n for n in body.nodes if n.label == "LSTMCell")
+    assert "value at iteration 3" in out_meta(cell, 6)
+    other = convert(model, (), Trace.from_arrays(values, (0,)))[1]
+    assert out_meta(node(other, "h_prev"), 0)["value at iteration 0"].endswith("[0. 0. 0. 0.]  min 0 max 0")
+    data = trace_node_data(graphs, model, Trace.from_arrays(values, (3,)))
+    body_data = data.graphsData[body.id].results
+    assert body_data["1"].value == pytest.approx(float(np.abs(values["3/body/1@3:in"]).max()))
+
+
+def test_adapter_loads_as_a_model_explorer_extension() -> None:
+    from model_explorer.extension_manager import ExtensionManager
+
+    manager = ExtensionManager(["irlint.viewer.explorer"])
+    manager.load_extensions()
+    meta = [m for m in manager.get_extensions_metadata() if m["id"] == "irlint_openvino_ir"]
+    assert meta and meta[0]["fileExts"] == ["xml"]
+    resp = manager.run_cmd({"extensionId": "irlint_openvino_ir", "cmdId": "convert",
+                            "modelPath": str(EXAMPLES / "lstm_ti.xml"), "settings": {},
+                            "deleteAfterConversion": False})
+    assert resp["graphs"][0]["id"] == "lstm_ti"
+
+
+def test_explore_refuses_bad_input(tmp_path: Path) -> None:
+    r = cli("explore", str(tmp_path / "missing.xml"), "--no-open")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    r = cli("explore", str(EXAMPLES / "lstm_ti.xml"), "--iteration", "1", "--no-open")
+    assert r.returncode == 2 and "--trace" in r.stderr
+    values = traced(tmp_path, "lstm_ti")
+    assert values
+    r = cli("explore", str(EXAMPLES / "loop_scan.xml"), "--trace", str(tmp_path / "t.npz"), "--no-open")
+    assert r.returncode == 2 and "another model" in r.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str, data: bytes | None = None) -> bytes:
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=20) as resp:
+        return resp.read()
+
+
+def test_explore_serves_the_model_with_findings() -> None:
+    port = _free_port()
+    model = EXAMPLES / "broken" / "lstm_ti_broken.xml"
+    proc = subprocess.Popen([sys.executable, "-m", "irlint", "explore", str(model), "--no-open", "--port", str(port),
+                             "--host", "127.0.0.1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert _get(base + "/check_health") == b"model_explorer_ok"
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
+                time.sleep(0.5)
+        cmd = {"extensionId": "irlint_openvino_ir", "cmdId": "convert", "modelPath": str(model), "settings": {},
+               "deleteAfterConversion": False}
+        graphs = json.loads(_get(base + "/apipost/v1/send_command", json.dumps(cmd).encode()))["graphs"]
+        assert any(kv["key"] == "finding 1" for g in graphs for n in g["nodes"] for kv in n["attrs"])
+        findings = json.loads(json.loads(_get(base + "/api/v1/load_node_data?node_data_index=0"))["content"])
+        assert any(gd["results"] for gd in findings.values())
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=20)

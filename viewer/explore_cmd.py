@@ -1,0 +1,98 @@
+"""`irlint explore MODEL.xml`: the model in Google's Model Explorer, with findings and trace values.
+
+A shortcut for `model-explorer MODEL.xml --extensions=irlint.viewer.explorer` that checks its input
+first (exit 2 with a message, never a traceback), passes a trace and its iteration to the adapter,
+and adds irlint's findings and the traced magnitudes as Model Explorer node data. Needs the extra
+`irlint[explorer]`; the server runs until Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+from irlint.cli.argtypes import positive_int
+from irlint.cli.arrays import load_npz
+from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
+from irlint.cli.paths import regular_file
+from irlint.cli.printing import safe
+
+ADAPTER_ID = "irlint_openvino_ir"
+EXTENSION = "irlint.viewer.explorer"
+DEFAULT_PORT = 8080  # Model Explorer's own default: it then takes the first free port up to 8099
+TRACE_BUDGET = 4 * 1024**3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", help="the IR .xml")
+    p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
+    p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`: its values become node data")
+    p.add_argument("--iteration", metavar="K[.M]", default=None,
+                   help="with --trace: the iteration whose values are shown (0-based, outer first; default 0)")
+    p.add_argument("--host", default="localhost", help="the address the server listens on (default: localhost)")
+    p.add_argument("--port", type=positive_int, default=DEFAULT_PORT, metavar="N",
+                   help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)")
+    p.add_argument("--no-open", action="store_true", help="do not open a browser tab")
+
+
+def _port_in_use(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        return s.connect_ex((host, port)) == 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import model_explorer
+    except ImportError as e:
+        raise UsageError(f"`irlint explore` needs Model Explorer: pip install 'irlint[explorer]' ({e})") from e
+    from irlint.viewer.explorer import main as adapter
+    from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, trace_node_data
+    from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
+
+    from irlint.api import check_model
+    from irlint.interp.trace import TraceFormatError, trace_arrays
+    from irlint.ir.loader import LoadError, load
+
+    if args.iteration is not None and args.trace is None:
+        raise UsageError("--iteration needs --trace")
+    if args.port != DEFAULT_PORT and _port_in_use(args.host, args.port):
+        raise UsageError(f"--port {args.port}: the port is in use")
+    regular_file(args.model, "model")
+    try:
+        model = load(args.model, args.weights)
+    except LoadError as e:
+        raise UsageError(str(e)) from e
+    if model.diagnostics and not model.graph.layers:
+        d = model.diagnostics[0]
+        print(safe(f"{model.path}: {d.code} [error] cannot show: {d.message}"), file=sys.stderr)
+        return EXIT_FAILURE
+    trace = None
+    if args.trace:
+        arrays = load_npz(args.trace, "--trace", TRACE_BUDGET)
+        try:
+            values, _stats = trace_arrays(arrays)
+        except TraceFormatError as e:
+            raise UsageError(f"--trace {args.trace} is not a trace written by `irlint run --trace` ({e})") from e
+        try:
+            iteration = parse_iteration(args.iteration or "0")
+            check_trace(model, values, iteration)
+        except TraceMismatch as e:
+            raise UsageError(f"--trace {args.trace}: {e}") from e
+        trace = Trace.from_arrays(values, iteration)
+    adapter.OPTIONS = adapter.Options(args.weights, trace)
+    diagnostics = check_model(model)
+    graphs = convert(model, diagnostics, trace)
+    config = model_explorer.config()
+    config.add_model_from_path(args.model, adapterId=ADAPTER_ID)
+    if diagnostics:
+        config.add_node_data("irlint findings", findings_node_data(graphs, model, diagnostics))
+    if trace is not None:
+        config.add_node_data(f"trace it {'.'.join(map(str, trace.iteration))}", trace_node_data(graphs, model, trace))
+    print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
+    model_explorer.visualize_from_config(config=config, host=args.host, port=args.port, extensions=[EXTENSION],
+                                         no_open_in_browser=args.no_open)
+    return EXIT_CLEAN
+
+
+COMMAND = Command("explore", "show the model in Google's Model Explorer (needs irlint[explorer])", add_arguments, run)

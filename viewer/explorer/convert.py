@@ -1,0 +1,368 @@
+"""An IR model as Model Explorer graphs: one graph for the model and one per body or If branch.
+
+Each layer is a node labelled with its type, in the namespace of its name's scope (`a/b/c` puts
+the layer in the collapsible group `a/b`); a TensorIterator/Loop/If node lists its bodies as
+subgraphs the user steps into. Edges carry the producer's element type and shape (the `shape`
+output metadata Model Explorer prints on edges), nodes carry their attributes, a Const a preview
+of its value, a TI/Loop its port map and back edges in words, a body Parameter/Result what the port
+map does with it. irlint's findings become node attributes and colours; a trace's values at one
+iteration become output metadata. `node_data` gives the same findings and values as Model
+Explorer node data (colour-coded overlays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from model_explorer import graph_builder as gb
+from model_explorer import node_data_builder as ndb
+
+from irlint.controlflow import EntryKind, loop_plan
+from irlint.diagnostics import Diagnostic, Severity
+from irlint.ir.model import Graph, Layer, Model, Port
+from irlint.types import format_shape
+
+PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
+CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
+SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
+    Severity.ERROR: ("#f4cccc", "#cc0000"),
+    Severity.WARNING: ("#fce5cd", "#e69138"),
+    Severity.INFO: ("#cfe2f3", "#3d85c6"),
+}
+FIXED_ATTRS = ("name", "type", "opset", "id", "location", "iterations")
+
+
+@dataclass
+class Trace:
+    """Recorded values by layer path, then by loop iteration (outer first), then by what
+    (`in`, `out`, `outN`), and the iteration to show (outer first; deeper loops: their last)."""
+
+    values: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = field(default_factory=dict)
+    iteration: tuple[int, ...] = ()
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], iteration: tuple[int, ...]) -> Trace:
+        values: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = {}
+        for key, value in arrays.items():
+            base, _, what = key.rpartition(":")
+            path, _, its = base.partition("@")
+            try:
+                it = tuple(int(x) for x in its.split(".")) if its else ()
+            except ValueError:
+                continue
+            values.setdefault(path, {}).setdefault(it, {})[what] = np.asarray(value)
+        return cls(values, tuple(iteration))
+
+    def at(self, layer: Layer, depth: int) -> tuple[tuple[int, ...], dict[str, np.ndarray]] | None:
+        """The iteration and values of `layer` (inside `depth` loops) at the requested iteration."""
+        recorded = self.values.get(layer.path)
+        if not recorded:
+            return None
+        prefix = self.iteration[:depth]
+        candidates = [it for it in recorded if len(it) == depth and it[:len(prefix)] == prefix]
+        if not candidates:
+            return None
+        it = max(candidates)
+        return it, recorded[it]
+
+
+def preview(value: np.ndarray) -> str:
+    """dtype[shape] and the first elements, plus min/max of a larger numeric tensor."""
+    v = np.asarray(value)
+    head = f"{v.dtype}{list(v.shape)}"
+    flat = v.reshape(-1)
+    text = np.array2string(flat[:PREVIEW], precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
+    if flat.size > PREVIEW:
+        text = text[:-1] + " ...]"
+    if flat.size > 1 and v.dtype.kind in "fiub":
+        f = flat.astype(np.float64)
+        text += f"  min {np.nanmin(f):.4g} max {np.nanmax(f):.4g}"
+    return f"{head} {text}"
+
+
+def port_type(port: Port) -> str:
+    return f"{port.precision.name if port.precision else '?'}{format_shape(port.shape)}"
+
+
+def scope(name: str) -> str:
+    """The namespace of a layer name: its `/`-separated scopes without the last part."""
+    parts = [p for p in name.split("/") if p]
+    return "/".join(parts[:-1])
+
+
+def graph_ids(model: Model) -> dict[int, list[str]]:
+    """id(layer) -> the ids of its body graphs (one for TI/Loop, one per If branch)."""
+    ids: dict[int, list[str]] = {}
+    for _g, layer in model.layers():
+        if layer.body is not None:
+            ids[id(layer)] = [f"{layer.name} #{layer.path} body"]
+        elif layer.branches:
+            ids[id(layer)] = [f"{layer.name} #{layer.path} {b.name}" for b in layer.branches]
+    return ids
+
+
+@dataclass
+class _Ctx:
+    model: Model
+    sub_ids: dict[int, list[str]]
+    findings: dict[str, list[Diagnostic]]  # layer path -> findings on it
+    trace: Trace | None
+    loops: Mapping[str, object]
+    roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # body layer path -> port-map roles
+
+
+def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace | None = None) -> list[gb.Graph]:
+    """The model's graphs: the main graph first, then every body/branch graph (nested ones too)."""
+    loops: Mapping[str, object] = {}
+    if any(la.body is not None for _g, la in model.layers()):
+        from irlint.shapes import infer_model
+
+        try:
+            loops = dict(infer_model(model).loops)
+        except Exception:  # the graph must not depend on shape inference succeeding
+            loops = {}
+    ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops)
+    _roles(ctx)
+    main_id = model.name or "model"
+    graphs: list[gb.Graph] = []
+    _convert_graph(ctx, model.graph, main_id, 0, graphs)
+    unplaced = [d for d in diagnostics if not any(d in found for found in ctx.findings.values())]
+    info = {"model": model.path, "IR version": str(model.version), "findings": str(len(diagnostics))}
+    for n, d in enumerate(unplaced, 1):
+        info[f"finding {n}"] = finding_text(d)
+    graphs[0].groupNodeAttributes = {"": info}
+    return graphs
+
+
+def findings_by_layer(model: Model, diagnostics: Iterable[Diagnostic]) -> dict[str, list[Diagnostic]]:
+    """Each finding on the layer it is about: its layer, or for one on an edge, port_map entry or
+    back edge (found by line) the layer the edge enters or the TI/Loop/If owning the entry."""
+    owner_by_line: dict[int, str] = {}
+    for graph in model.graphs():
+        for e in graph.edges:
+            target = graph.layer(e.to_layer) or graph.layer(e.from_layer)
+            if target is not None:
+                owner_by_line.setdefault(e.loc.line, target.path)
+    for _g, layer in model.layers():
+        for el in (*layer.port_map, *layer.back_edges, *(pe for b in layer.branches for pe in b.port_map)):
+            owner_by_line.setdefault(el.loc.line, layer.path)
+    out: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        path = d.layer if d.layer is not None else owner_by_line.get(d.loc.line)
+        if path is not None:
+            out.setdefault(path, []).append(d)
+    return out
+
+
+def finding_text(d: Diagnostic) -> str:
+    return f"{d.code} [{d.severity.value}] {d.message} ({d.loc.path}:{d.loc.line})"
+
+
+def _roles(ctx: _Ctx) -> None:
+    """What each port map entry and back edge does with a body layer, in words, by body layer path."""
+    for _g, layer in ctx.model.layers():
+        if layer.body is not None:
+            from irlint.viewer.diagram import slicing_label
+
+            info = ctx.loops.get(layer.path)
+            for pe in loop_plan(layer).entries:
+                inner = layer.body.layer(pe.body_layer)
+                if inner is None:
+                    continue
+                e = pe.entry
+                if pe.kind is EntryKind.SLICED_INPUT:
+                    spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is e), None)
+                    text = f"sliced from outer input {e.external_port_id}: {slicing_label(e, spec)}"
+                elif pe.kind is EntryKind.MERGED_INPUT:
+                    text = f"initial value from outer input {e.external_port_id} (iteration 0), then the back edge"
+                elif pe.kind is EntryKind.INVARIANT_INPUT:
+                    text = f"invariant: outer input {e.external_port_id} every iteration"
+                elif pe.kind is EntryKind.CONCAT_OUTPUT:
+                    text = f"concatenated on axis {e.axis} into outer output {e.external_port_id}"
+                elif pe.kind is EntryKind.LAST_VALUE_OUTPUT:
+                    text = f"last value: outer output {e.external_port_id}"
+                else:
+                    text = pe.kind.value
+                ctx.roles.setdefault(inner.path, []).append(("port map", text))
+            for be in layer.back_edges:
+                src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
+                if src is not None and dst is not None:
+                    ctx.roles.setdefault(src.path, []).append(
+                        ("back edge", f"carried to #{dst.id} {dst.name} for the next iteration"))
+                    ctx.roles.setdefault(dst.path, []).append(
+                        ("back edge", f"from #{src.id} {src.name} of the previous iteration"))
+        for b in layer.branches:
+            for e in b.port_map:
+                inner = b.body.layer(e.internal_layer_id)
+                if inner is not None:
+                    what = "outer input" if e.direction == "input" else "outer output"
+                    ctx.roles.setdefault(inner.path, []).append(
+                        ("port map", f"{b.name} branch: {what} {e.external_port_id}"))
+
+
+def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph]) -> None:
+    g = gb.Graph(id=graph_id)
+    out.append(g)
+    incoming: dict[int | None, list[gb.IncomingEdge]] = {}
+    feeds: dict[tuple[int | None, int | None], Layer] = {}  # (layer id, output port) -> the Result it feeds
+    for e in graph.edges:
+        dst = graph.layer(e.to_layer)
+        if graph.layer(e.from_layer) is None or dst is None:
+            continue  # the reader's findings say so; Model Explorer cannot draw an edge to nothing
+        if dst.type == "Result":
+            feeds[(e.from_layer, e.from_port)] = dst
+        incoming.setdefault(e.to_layer, []).append(gb.IncomingEdge(
+            sourceNodeId=str(e.from_layer), sourceNodeOutputId=str(e.from_port),
+            targetNodeInputId=str(e.to_port)))
+    for layer in graph.layers:
+        if layer.id is None:
+            continue
+        g.nodes.append(_node(ctx, layer, depth, incoming.get(layer.id, []), feeds))
+    for layer in graph.layers:
+        subs = ctx.sub_ids.get(id(layer), [])
+        for sub_id, sub in zip(subs, layer.subgraphs()):
+            _convert_graph(ctx, sub, sub_id, depth + 1, out)
+
+
+def _node(ctx: _Ctx, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
+          feeds: Mapping[tuple[int | None, int | None], Layer]) -> gb.GraphNode:
+    attrs = [gb.KeyValue("name", layer.name), gb.KeyValue("type", layer.type),
+             gb.KeyValue("opset", layer.version), gb.KeyValue("id", layer.path),
+             gb.KeyValue("location", f"{layer.loc.path}:{layer.loc.line}")]
+    if layer.body is not None:
+        info = ctx.loops.get(layer.path)
+        n = getattr(info, "iterations", None)
+        attrs.append(gb.KeyValue("iterations", "known at run time" if n is None else str(n)))
+        for n_entry, e in enumerate(layer.port_map):
+            body_layer = layer.body.layer(e.internal_layer_id)
+            inner = f"#{e.internal_layer_id} {body_layer.name}" if body_layer else f"#{e.internal_layer_id} (missing)"
+            attrs.append(gb.KeyValue(f"port_map {n_entry}", f"{e.direction} port {e.external_port_id} <-> {inner}"
+                                     + "".join(f", {k}={v}" for k, v in e.attrs.items()
+                                               if k not in ("external_port_id", "internal_layer_id"))))
+        for n_edge, be in enumerate(layer.back_edges):
+            attrs.append(gb.KeyValue(f"back_edge {n_edge}", f"#{be.from_layer} -> #{be.to_layer}"))
+    for key, value in layer.data.items():
+        attrs.append(gb.KeyValue(f"data {key}" if key in FIXED_ATTRS else key, value))
+    const = _const_preview(ctx.model, layer)
+    if const:
+        attrs.append(gb.KeyValue("value", const))
+    seen: dict[str, int] = {}
+    for kind, text in ctx.roles.get(layer.path, []):
+        seen[kind] = seen.get(kind, 0) + 1
+        attrs.append(gb.KeyValue(f"{kind} {seen[kind]}" if seen[kind] > 1 else kind, text))
+    found = sorted(ctx.findings.get(layer.path, []), key=lambda d: -d.severity.rank)
+    for n_found, d in enumerate(found, 1):
+        attrs.append(gb.KeyValue(f"finding {n_found}", finding_text(d)))
+    node_style = None
+    if found:
+        bg, border = SEVERITY_COLOURS[found[0].severity]
+        node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
+    recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
+    outputs = []
+    for port in layer.outputs:
+        meta = [gb.KeyValue("shape", port_type(port))]
+        if port.names:
+            meta.append(gb.KeyValue("__tensor_tag", ",".join(port.names)))
+        value = _traced_output(ctx, layer, port, depth, recorded, feeds)
+        if value is not None:
+            meta.append(gb.KeyValue(_at(value[0]), preview(value[1])))
+        outputs.append(gb.MetadataItem(id=str(port.id), attrs=meta))
+    if recorded is not None and layer.type == "Result" and "out" in recorded[1]:
+        attrs.append(gb.KeyValue(_at(recorded[0]), preview(recorded[1]["out"])))
+    inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", port_type(p))]) for p in layer.inputs]
+    return gb.GraphNode(id=str(layer.id), label=layer.type, namespace=scope(layer.name),
+                        subgraphIds=list(ctx.sub_ids.get(id(layer), [])), attrs=attrs, incomingEdges=incoming,
+                        outputsMetadata=outputs, inputsMetadata=inputs, style=node_style)
+
+
+def _traced_output(ctx: _Ctx, layer: Layer, port: Port, depth: int,
+                   recorded: tuple[tuple[int, ...], dict[str, np.ndarray]] | None,
+                   feeds: Mapping[tuple[int | None, int | None], Layer]) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """The value on an output port at the iteration: recorded for the layer, or (a trace records
+    body Parameters and Results by default) the value of the Result the port feeds."""
+    if recorded is not None:
+        value = recorded[1].get(f"out{port.id}")
+        if value is None and layer.type == "Parameter":
+            value = recorded[1].get("in")
+        if value is not None:
+            return recorded[0], value
+    result = feeds.get((layer.id, port.id))
+    if result is not None and ctx.trace is not None:
+        at = ctx.trace.at(result, depth)
+        if at is not None and "out" in at[1]:
+            return at[0], at[1]["out"]
+    return None
+
+
+def _at(it: tuple[int, ...]) -> str:
+    return f"value at iteration {'.'.join(map(str, it))}" if it else "value"
+
+
+def _const_preview(model: Model, layer: Layer) -> str:
+    if layer.type != "Const" or not layer.outputs or layer.outputs[0].shape is None:
+        return ""
+    port = layer.outputs[0]
+    dims = [d.value for d in port.shape]
+    if any(d is None for d in dims) or port.precision is None:
+        return ""
+    if int(np.prod(dims, dtype=np.int64)) > CONST_READ_LIMIT:
+        return f"{port_type(port)} (too large to preview)"
+    try:
+        v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
+    except Exception as e:  # a missing/short .bin or bad attributes: the lint rules report those
+        return f"unreadable: {e}"
+    return preview(v)
+
+
+# -- node data (Model Explorer's colour-coded overlays) ---------------------------------------------
+def findings_node_data(graphs: Sequence[gb.Graph], model: Model,
+                       diagnostics: Sequence[Diagnostic]) -> ndb.ModelNodeData:
+    """Per graph: each layer with findings, valued by its worst severity (3 error, 2 warning, 1 info)."""
+    by_layer = findings_by_layer(model, diagnostics)
+    data: dict[str, ndb.GraphNodeData] = {}
+    for graph_id, layers in _layers_by_graph(graphs, model).items():
+        results: dict[str, ndb.NodeDataResult] = {}
+        for layer in layers:
+            found = by_layer.get(layer.path)
+            if found:
+                worst = max(found, key=lambda d: d.severity.rank).severity
+                results[str(layer.id)] = ndb.NodeDataResult(value=worst.rank, bgColor=SEVERITY_COLOURS[worst][0])
+        data[graph_id] = ndb.GraphNodeData(results=results, name="irlint findings (severity)")
+    return ndb.ModelNodeData(graphsData=data)
+
+
+def trace_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace) -> ndb.ModelNodeData:
+    """Per graph: each traced layer valued by the largest magnitude of its value at the iteration."""
+    data: dict[str, ndb.GraphNodeData] = {}
+    depth_of = _depths(model)
+    for graph_id, layers in _layers_by_graph(graphs, model).items():
+        results: dict[str, ndb.NodeDataResult] = {}
+        for layer in layers:
+            recorded = trace.at(layer, depth_of.get(layer.path, 0))
+            if recorded is None:
+                continue
+            numeric = [v for v in recorded[1].values() if v.size and v.dtype.kind in "fiub"]
+            if numeric:
+                results[str(layer.id)] = ndb.NodeDataResult(
+                    value=float(np.nanmax(np.abs(numeric[0].astype(np.float64)))))
+        data[graph_id] = ndb.GraphNodeData(
+            results=results, name="max |value| at iteration " + ".".join(map(str, trace.iteration)),
+            gradient=[ndb.GradientItem(stop=0, bgColor="#ffffff"), ndb.GradientItem(stop=1, bgColor="#ff9800")])
+    return ndb.ModelNodeData(graphsData=data)
+
+
+def _depths(model: Model) -> dict[str, int]:
+    """Layer path -> how many bodies/branches enclose it (a trace key of an If branch's layer carries
+    the If's own iteration 0 too)."""
+    return {la.path: la.path.count("/") // 2 for _g, la in model.layers()}
+
+
+def _layers_by_graph(graphs: Sequence[gb.Graph], model: Model) -> dict[str, list[Layer]]:
+    ids = graph_ids(model)
+    out: dict[str, list[Layer]] = {graphs[0].id: [la for la in model.graph.layers if la.id is not None]}
+    for _g, layer in model.layers():
+        for sub_id, sub in zip(ids.get(id(layer), []), layer.subgraphs()):
+            out[sub_id] = [la for la in sub.layers if la.id is not None]
+    return out
