@@ -42,3 +42,30 @@ def test_a_cycle_keeps_its_first_member() -> None:
     diags = [diag("SL605", 30, claims=("p",), because=("q",)), diag("BE505", 10, claims=("q",), because=("p",))]
     out = fold_consequences(diags)
     assert [(d.code, [n.loc.line for n in d.related]) for d in out] == [("BE505", [30])]
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parents[1] / "rules" / "fixtures"
+
+
+def test_the_defect_carries_what_follows_from_it() -> None:
+    """Two entries feed one body Parameter: one error, the Parameter's unfed neighbour, both deliveries
+    and the Reshape that fails on one of them are its notes, each at its own line."""
+    import irlint
+
+    (d,) = [d for d in irlint.check(FIXTURES / "PM408" / "fail.xml") if d.severity is Severity.ERROR]
+    assert d.code == "PM408"
+    folded = sorted(n.note.split(":")[0].removeprefix("this also gives ") for n in d.related
+                    if n.note.startswith("this also gives "))
+    assert folded == ["BE504", "PM407", "SL605", "SL605", "T210"]
+
+
+def test_a_consequence_of_a_deselected_defect_names_its_cause() -> None:
+    import irlint
+
+    path = FIXTURES / "PM408" / "fail.xml"
+    entry_line = next(d.loc.line for d in irlint.check(path) if d.code == "PM408")
+    shown = irlint.check(path, select=["SL605", "T210"])
+    assert sorted(d.code for d in shown) == ["SL605", "SL605", "T210"]
+    for d in shown:
+        assert any(n.loc.line == entry_line and n.note.startswith("this follows from a defect here: two port_map "
+                                                                  "entries feed body layer 0") for n in d.related)

@@ -30,6 +30,7 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "T213/pass.xml", "T214/pass.xml", "PM420/pass.xml", "IF807/pass.xml", "BE505/pass-scalar-state.xml",
             "BE505/pass-ti-scalar-state.xml", "IF804/pass-scalar-or-one.xml", "IF804/pass-constant-ranks.xml",
             "T211/pass-stale-branch.xml", "T210/fail-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
+            "PM407/fail.xml",
             "IF806/fail-unused.xml"]
 
 
