@@ -59,6 +59,7 @@ def test_goto_an_evicted_iteration_restarts_and_stops_there(models: dict[str, Pa
     s.run_to_iteration((5,), acc.path)  # ran forward to the 100,000-iteration limit
     assert s.current_iteration == (5,) and s.stepper.current.layer is acc and not s.stepper.finished
     np.testing.assert_array_equal(s.tensor(acc.path, (5,))[0], [6, 6])
+    assert s.iterations_seen(acc.path) == [(k,) for k in range(6)]  # the replay is recorded, 0 to 5
     assert any(line.startswith("going back to iteration 5") for line in s.log)
     assert len(s.breakpoints) == 1  # set aside while going back, kept afterwards
     s.run_to_iteration((7,), acc.path)  # ahead: forward, no restart

@@ -320,6 +320,7 @@ class Session:
             self.values.clear()
             self._seen.clear()
             self.conditions.clear()
+            self._held = 0  # else the bytes of the dropped values still counted: one tensor kept after that
         self._events, self._frames = 0, ()
         self._last.clear()
         self._limits.clear()
