@@ -9,7 +9,7 @@ from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import BRANCHING, CONTROL_FLOW, Edge, Graph, Layer, Port
-from irlint.ir.opsets import names_an_opset
+from irlint.ir.opsets import opset_holds
 from irlint.ops import lookup
 from irlint.rule import Finding, rule
 
@@ -506,7 +506,8 @@ def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
     """irlint has no semantics for a layer type (reported once per type).
 
     What it checks:
-    That every layer type/version has a shape function and kernel in irlint.
+    That every layer type/version has a shape function and kernel in irlint. A type the opset its
+    `version` names does not hold (OpenVINO refuses it) is IR009, not this.
 
     Why it matters:
     The model may be perfectly valid; irlint simply cannot infer shapes past such layers nor run
@@ -514,7 +515,7 @@ def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
 
     Example:
     ```xml
-    <layer id="4" name="nms" type="NonMaxSuppression" version="opset9">
+    <layer id="4" name="erfinv" type="ErfInv" version="opset17">
     ```
 
     How to fix:
@@ -523,8 +524,8 @@ def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
     seen: dict[tuple[str, str], Layer] = {}
     count: dict[tuple[str, str], int] = {}
     for _g, layer in ctx.model.layers():
-        if not layer.type or layer.type in STRUCTURAL_TYPES or not names_an_opset(layer.type, layer.version):
-            continue  # no type or no opset: IR006/IR007 report the layer
+        if not layer.type or layer.type in STRUCTURAL_TYPES or not opset_holds(layer.type, layer.version):
+            continue  # no type, no opset, not in the opset: IR006/IR007/IR009 report the layer
         key = (layer.type, layer.version)
         if key not in seen and lookup(layer.type, layer.version) is None:
             seen[key] = layer

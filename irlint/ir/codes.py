@@ -207,6 +207,36 @@ PARTIAL_DIM = declared(
     severity="warning",
 )
 
+OP_NOT_IN_OPSET = declared(
+    "IR009",
+    "op-not-in-opset",
+    """A layer's type is not an op of the opset its `version` names.
+
+    What it checks:
+    That the opset the `version` names holds an op of the layer's `type`, as OpenVINO's reader
+    looks it up: without case, after its renames (`Const` is Constant, `ReLU` Relu, `PReLU` PRelu,
+    `SoftMax` Softmax), with MVN, ROIPooling and ReorgYolo of `opset1` taken from opset2. The
+    table of which opset holds which type is generated from OpenVINO's own opset tables.
+
+    Why it matters:
+    OpenVINO refuses the model ("Opset opset1 doesn't contain the operation with type: Loop"), and
+    refuses a type no opset holds the same way ("... with type: FancyTanh"). irlint would
+    otherwise check and run a model OpenVINO never reads (it finds ops by type, newest version
+    first).
+
+    Example:
+    ```xml
+    <layer id="4" name="loop" type="Loop" version="opset1">   <!-- Loop is in opset5 ... opset16 -->
+    ```
+
+    How to fix:
+    Write the opset the op version is defined in (`openvino.save_model` writes the first opset
+    that holds it). A custom op is read by OpenVINO only with the extension that defines it
+    loaded (`core.add_extension`); irlint does not know extensions: `--ignore IR009` for such a
+    model.
+    """,
+)
+
 LOADER_RULES: tuple[Rule, ...] = (
     MALFORMED_XML,
     DTD_NOT_ALLOWED,
@@ -216,6 +246,7 @@ LOADER_RULES: tuple[Rule, ...] = (
     INVALID_STRUCTURE,
     UNKNOWN_OPSET,
     PARTIAL_DIM,
+    OP_NOT_IN_OPSET,
 )
 
 INTERNAL_ERROR = declared(

@@ -30,7 +30,7 @@ from irlint.ir.model import (
     Port,
     PortMapEntry,
 )
-from irlint.ir.opsets import KNOWN_OPSETS, LAST_OPSET, LEGACY_TYPES, LEGACY_VERSIONS, names_an_opset
+from irlint.ir.opsets import LAST_OPSET, LEGACY_TYPES, LEGACY_VERSIONS, names_an_opset, opset_holds, opsets_holding
 from irlint.ir.source import LayerParts, SourceMap
 from irlint.rule import Rule
 from irlint.types import DYNAMIC, Dim, ElementType, Shape, element_type
@@ -117,6 +117,7 @@ class Reader:
         self.port_cache: dict[tuple[int | None, ElementType | None, int], Port] = {}
         self.tuple_cache: dict[tuple[Port, ...], tuple[Port, ...]] = {}
         self.layer: _LayerFrame | None = None  # the innermost open <layer>
+        self.good_types: set[tuple[str | None, str | None]] = set()  # (type, version) pairs OpenVINO reads
         self.ids: dict[int, int] = {}  # each layer id once, as one int object shared by the layer and its edges
         self.parser = p = expat.ParserCreate()
         p.buffer_text = True
@@ -453,8 +454,8 @@ class _LayerFrame(_Frame):
         owner = graph.owner
         path = f"{owner}/{graph.kind}/{ident}" if owner else ident
         ltype, version = a.get("type"), a.get("version")
-        if not ltype or version is None or "name" not in a or version not in KNOWN_OPSETS:
-            _check_identity(r, a, at, ident, path)  # the common case (a name, a type, opsetN) passes above
+        if (ltype, version) not in r.good_types or "name" not in a:
+            _check_identity(r, a, at, ident, path)  # the common case (a name, a type and version seen) passes
         ltype = ltype or ""
         self.layer = Layer(layer_id, a.get("name", ""), sys.intern(ltype), sys.intern(version or ""), _EMPTY,
                            (), (), at, r.src, path)
@@ -602,12 +603,29 @@ def _check_identity(r: Reader, a: Mapping[str, str], at: int, ident: str, path: 
     if ltype == "":
         r.report(codes.INVALID_STRUCTURE, f"layer {ident} has an empty 'type': it names no op",
                  r.src.attr_offset(at, "type"), path, hint="write the op's type, e.g. type=\"Add\"")
-    if version is not None and not names_an_opset(ltype or "", version):
+    if not ltype or version is None:
+        return
+    if not names_an_opset(ltype, version):
         legacy = (f"; '{version}' is read only for {', '.join(sorted(LEGACY_TYPES))}"
                   if version in LEGACY_VERSIONS else "")
-        r.report(codes.UNKNOWN_OPSET, f"layer {ident}: version={version!r} names no opset OpenVINO reads "
+        r.report(codes.UNKNOWN_OPSET, f"layer {ident} ({ltype}): version={version!r} names no opset OpenVINO reads "
                  f"(opset1 ... opset{LAST_OPSET}){legacy}", r.src.attr_offset(at, "version"), path,
-                 hint="write the opset the op is defined in, e.g. version=\"opset1\"")
+                 hint=_opset_hint(ltype))
+    elif not opset_holds(ltype, version):
+        held = opsets_holding(ltype)
+        where = f"{ltype} is in {held}" if held else f"no opset of OpenVINO holds an op {ltype}"
+        r.report(codes.OP_NOT_IN_OPSET, f"layer {ident}: {version} holds no op of type {ltype!r} ({where})",
+                 r.src.attr_offset(at, "type" if not held else "version"), path, hint=_opset_hint(ltype))
+    else:
+        r.good_types.add((ltype, version))
+
+
+def _opset_hint(ltype: str) -> str:
+    held = opsets_holding(ltype)
+    if not held:
+        return "use an op of OpenVINO's opsets (a custom op is read only with the extension that defines it loaded)"
+    return (f"write the opset the op version is defined in ({ltype} is in {held}); openvino.save_model writes the "
+            "first opset holding that version")
 
 
 def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str, layer_type: str) -> None:

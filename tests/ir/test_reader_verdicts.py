@@ -1,6 +1,6 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, G108, G109, G111 and LP705. Skipped when openvino is not installed."""
+IR008, IR009, G108, G109, G110, G111 and LP705. Skipped when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -74,6 +74,9 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("IR007/fail-opset0.xml", "read", "from unsupported opset: opset0"),
     ("IR007/fail-empty.xml", "read", "Cannot create Parameter layer x id:0 from unsupported opset: \n"),
     ("IR007/fail-experimental.xml", "read", "from unsupported opset: experimental"),
+    ("IR009/fail.xml", "read", "Opset opset1 doesn't contain the operation with type: Loop"),
+    ("IR009/fail-opset17.xml", "read", "Opset opset17 doesn't contain the operation with type: Subtract"),
+    ("IR009/fail-no-such-op.xml", "read", "Opset opset1 doesn't contain the operation with type: FancySubtract"),
     ("IR004/fail-question-mark.xml", "read", "dimension (?) in node dim must be greater or equal to -1"),
     ("G109/fail-tensor-iterator.xml", "read", "Requested output shape [1,4] is incompatible with input shape"),
     ("G111/fail.xml", "read", "Argument has 2 outputs (1 expected)"),
@@ -139,3 +142,16 @@ def test_the_last_opset() -> None:
             f"u.find_spec('openvino.opset{LAST_OPSET + 1}') is not None)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["True", "False"], done.stderr[-2000:]
+
+
+def test_an_op_irlint_lacks_is_read() -> None:
+    """G110's fixture (an ErfInv of opset17 in a TensorIterator body) is a model OpenVINO reads."""
+    got = openvino_verdict("G110/fail.xml")
+    assert got["stage"] != "read", got
+
+
+def test_the_opset_table_is_current() -> None:
+    """irlint/ir/opset_members.py is what scripts/opset_members.py makes of the installed openvino."""
+    from tests.scripts import script
+
+    assert script("opset_members").render() == (Path(irlint.__file__).parent / "ir" / "opset_members.py").read_text()

@@ -116,6 +116,12 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
         Edit('type="Subtract" version="opset1"', 'type="Subtract" version="experimental"', ("IR007",))])),
     ("IR007", "pass-experimental.xml", "rnn", Fixture("IR007", "rnn", [
         Edit('type="RNNCell" version="opset1"', 'type="RNNCell" version="experimental"')])),
+    ("IR009", "fail.xml", "loop", Fixture("IR009", "loop", [
+        Edit('type="Loop" version="opset5"', 'type="Loop" version="opset1"', ("IR009",))])),
+    ("IR009", "fail-opset17.xml", "sub", Fixture("IR009", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="Subtract" version="opset17"', ("IR009",))])),
+    ("IR009", "fail-no-such-op.xml", "sub", Fixture("IR009", "sub", [
+        Edit('type="Subtract" version="opset1"', 'type="FancySubtract" version="opset1"', ("IR009",))])),
     ("IR004", "fail-question-mark.xml", "sub", Fixture("IR004", "sub", [
         Edit("<dim>2</dim>", "<dim>?</dim>", ("IR004",), after='type="Subtract"')])),
     ("IR008", "fail.xml", "sub", Fixture("IR008", "sub", [
@@ -140,7 +146,7 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
              'purpose="current_iteration"')])),
 ]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR007": "sub", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub"}
+PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub"}
 
 
 def main() -> None:
