@@ -64,6 +64,7 @@ def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Kno
             return out
         xml.write_bytes(m.xml)
         out.mutation = m.what
+        out.notes = [*out.notes, f"mutation: {m.what}"]  # known.py can name a family by its mutation
     side = irlint_side(xml, case.inputs, want_run=True)
     ov = oracle.check(xml, case.inputs)
     out.ov_stage = ov.stage

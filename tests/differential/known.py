@@ -46,12 +46,47 @@ KNOWN = [
     Known("CPU plugin: TI sliced input unused in the body", "", "sliced input unused in a ti body",
           "the CPU plugin runs the TensorIterator once (or refuses its concatenated outputs) when the body "
           "does not use a sliced input; irlint iterates over the slices (PM410 is a warning)"),
-    Known("f16 body: a value rounded to f16 then truncated to an integer", r"values differ",
-          r"convert f16 to (i32|i64|u8) and back",
-          "irlint rounds every f16 op's result (0.99988 -> 1.0, then Convert to i32 gives 1); the CPU plugin computes "
-          "the f16 body in f32 and truncates 0.99988 to 0"),
-    Known("u8 overflow: the CPU plugin saturates", r"values differ \(uint8\)", "",
+    Known("float -> integer Convert amplifies a rounding difference", r"values differ",
+          r"convert f(16|32) to (i32|i64|u8) and back",
+          "Convert truncates, so one ulp decides the integer: irlint rounds every f16 op's result (0.99988 -> 1.0, "
+          "then Convert to i32 gives 1) where the CPU plugin computes the f16 body in f32 (0.99988 -> 0); f32 "
+          "bodies differ in the last bit after some iterations"),
+    Known("f16 data reaching f32 outputs: f16 rounding", r"float values differ \(f32\)", "element type f16",
+          "irlint rounds each f16 op; the CPU plugin computes f16 ops in f32: f32 outputs differ by ~1e-4"),
+    Known("If: scalar branch output merged with [1]", r"output shapes differ", r"if at depth \d",
+          "OpenVINO merges a () and a [1] branch output into [1] and returns (1,) from either branch; irlint "
+          "returns the branch's own shape"),
+    Known("IR reader: negative axis", r"not an unsigned \w+ bit integer", "",
+          "OpenVINO's reader refuses a negative axis on any port_map entry; irlint warns (SL602) or says nothing"),
+    Known("Loop: output slicing attributes refused at compile", r"Invalid start, stride, part_size, or end", "",
+          "compile_model re-validates the Loop and refuses start/end/stride/part_size other than 0/-1/1/1 that "
+          "read_model let through; irlint warns (LP709)"),
+    Known("TensorIterator slicing the CPU plugin refuses",
+          r"(OpenVINO inference fails, irlint runs|OpenVINO refuses at compile, irlint finds no error): "
+          r"(TensorIterator|Node Loop_N|Shape mismatch for tensor iterator)", "",
+          "start/end/stride/part_size that the CPU plugin rejects at compile or only when it runs the model"),
+    Known("negative axis on a concatenated output entry", r"output shapes differ|object is not initialized",
+          r"mutation: axis .* -> '-\d+' in .*output.*",
+          "the CPU plugin places or sizes the output otherwise (or fails at run time)"),
+    Known("CPU plugin: Loop condition or trip count memory not statically [1]",
+          r"Loop node with name <name> Check <name> failed", "",
+          "the CPU plugin checks that a body condition (or trip count) memory has shape [1] at run time; one "
+          "declared with a dynamic dim fails there"),
+    Known("CPU plugin: vector::_M_range_check at compile", r"_M_range_check", "",
+          "an internal error of the CPU plugin on models with a nested Loop (current_iteration set, a "
+          "concatenated output); not minimised"),
+    Known("irlint error on text OpenVINO ignores", r"irlint error .*computes the same as unmutated", "",
+          "OpenVINO runs the mutated model and computes what the unmutated one computes (irlint is stricter)"),
+    Known("irlint error warranted: OpenVINO computes something else", r"irlint error .*computes something else", "",
+          "OpenVINO runs the mutated model silently and computes something else than the unmutated one"),
+    Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
+          "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
+    Known("u8 overflow: the CPU plugin saturates or computes wider", r"values differ \(uint8\)", "",
           "Add/Multiply overflow wraps in irlint and saturates on the CPU plugin (a documented departure)"),
+    Known("u8 overflow: the CPU plugin saturates or computes wider", r"integer/boolean values differ",
+          "element type u8",
+          "a u8 ReduceSum past 255 wraps in irlint (221) and not on the CPU plugin (288, seen through a Convert "
+          "to i32): the plugin computes u8 reductions in a wider type"),
     Known("CPU plugin: Convert f32 -> f16 -> f32 not rounded", r"float values differ \(f32\)",
           "convert f32 to f16 and back", "the CPU plugin removes the Convert pair; irlint rounds to f16"),
 ]
