@@ -211,6 +211,14 @@ def upstream(graph: Graph, layer: Layer, its: Iterations, verdicts: dict[tuple[s
     return agreeing, unseen
 
 
+def trace_key(probe: Probe, its: Iterations) -> str:
+    """The key `irlint run --trace-all` records this output under in this iteration (docs/trace-format.md)."""
+    from irlint.interp.trace import key
+
+    frames = tuple((c.path, k) for c, k in zip(probe.chain, its))
+    return key(probe.layer.path, frames, f"out{probe.layer.outputs[probe.port_index].id}")
+
+
 def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     """The probes of the layers irlint recorded whole: every iteration of every enclosing loop run (an
     inner loop that runs a different number of times per outer iteration cannot be concatenated by
@@ -267,6 +275,7 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
         inside["first_difference"] = {
             "iteration": label(first.iterations), "layer": first.probe.layer.name, "path": first.probe.layer.path,
             "port": first.probe.layer.outputs[first.probe.port_index].id, "index": list(first.index),
+            "trace_key": trace_key(first.probe, first.iterations),
             "ours": first.ours, "openvino": first.theirs, "upstream_agreeing": first.agreeing_upstream,
             "upstream_not_compared": first.not_compared_upstream}
     report["inside"] = inside

@@ -112,6 +112,7 @@ def test_inside_names_the_layer_where_the_cpu_plugin_departs(int_divide: tuple[s
     first = report["inside"]["first_difference"]
     assert (first["iteration"], first["layer"], first["index"], first["ours"], first["openvino"]) == \
         ("2", "quotient", [0, 0], -3.0, -2.0)
+    assert first["trace_key"] == "1/body/4@2:out2"  # as `irlint run --trace-all` records it
     verdicts = {c["layer"]: c["verdict"] for c in report["inside"]["compared"]}
     assert verdicts == {"shifted": "ok", "quotient": "differs", "twice": "differs"}
     assert report["inside"]["instrumented_outputs_same"] == [True]
