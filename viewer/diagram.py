@@ -35,6 +35,7 @@ from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRI
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Branch, Graph, Layer, Model, PortMapEntry
 from irlint.layerpath import iteration_label, project_its
+from irlint.report.text import clean
 from irlint.types import format_shape
 
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
@@ -175,14 +176,17 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
         _claim(ctx, model)
     if o.trace is not None:
         _index_trace(ctx, o.trace)
-    label = model.path + "".join(f"\n{n}" for n in ctx.notes)
-    g = graphviz.Digraph(model.name or "model", graph_attr={**style.GRAPH, "rankdir": o.rankdir,
+    label = clean(model.path + "".join(f"\n{n}" for n in ctx.notes))
+    g = graphviz.Digraph(clean(model.name or "model"), graph_attr={**style.GRAPH, "rankdir": o.rankdir,
                                                             "label": label, "compound": "true"},
                          node_attr=style.NODE, edge_attr=style.EDGE)
     _graph(g, model.graph, ctx, 0, specials={})
     _edges(g, model.graph, ctx, 0)
     if o.diagnostics:
         _legend(g, ctx)
+    # names, types, messages and values come from the file: controls and bidi overrides (U+202E would
+    # show a layer name reversed) are drawn as the text report prints them, visibly
+    g.body[:] = [clean(line) for line in g.body]
     g.irlint_notes = list(ctx.notes)  # type: ignore[attr-defined]  # for the CLI to print
     return g
 

@@ -15,6 +15,7 @@ from irlint.viewer.diagram import node_id
 
 from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Model
+from irlint.report.text import clean
 from irlint.types import format_shape
 
 
@@ -38,6 +39,18 @@ def layer_details(model: Model, diagnostics: Sequence[Diagnostic] = ()) -> dict[
     return out
 
 
+def _visible(obj: object) -> object:
+    """Every string in `obj` with controls and bidi overrides made visible, as the text report shows them:
+    the page puts them in the DOM as text, where U+202E would reorder a name and C1 controls hide."""
+    if isinstance(obj, str):
+        return clean(obj)
+    if isinstance(obj, dict):
+        return {clean(str(k)): _visible(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_visible(v) for v in obj]
+    return obj
+
+
 def _json_for_script(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
@@ -50,8 +63,8 @@ def page(model: Model, svg: str, diagnostics: Sequence[Diagnostic] = ()) -> str:
     """The HTML page around an SVG rendered by dot."""
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg  # drop the XML declaration and DOCTYPE (not allowed inline)
-    details = _json_for_script(layer_details(model, diagnostics))
-    title = _text(f"irlint: {model.name or model.path}")
+    details = _json_for_script(_visible(layer_details(model, diagnostics)))
+    title = _text(clean(f"irlint: {model.name or model.path}"))
     return _TEMPLATE.replace("@TITLE@", title).replace("@SVG@", svg).replace("@DETAILS@", details)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS, Command, UsageError
 from irlint.cli.options import add_selection_arguments, resolve_selection
+from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -289,15 +290,15 @@ def _apply_baseline(args: argparse.Namespace, baseline: Baseline | None, diags: 
     if args.baseline_update or baseline is None:
         text, n = baseline_text(path, diags, name_of)
         write_text(args.baseline, text)  # atomic, through a symlink to the file it points at
-        print(f"irlint: recorded {n} finding{'s' if n != 1 else ''} in baseline {path}; later runs with "
-              f"--baseline {path} report only new ones", file=sys.stderr)
+        print(safe(f"irlint: recorded {n} finding{'s' if n != 1 else ''} in baseline {path}; later runs with "
+                   f"--baseline {path} report only new ones"), file=sys.stderr)
         return [d for d in diags if d.code in NEVER_IGNORED]
     new, matched, gone = baseline.split(diags, name_of)
     if matched or gone:
         msg = f"irlint: {matched} finding{'s' if matched != 1 else ''} in baseline {path} not shown"
         if gone:
             msg += f"; {gone} recorded finding{'s' if gone != 1 else ''} no longer occur (--baseline-update drops them)"
-        print(msg, file=sys.stderr)
+        print(safe(msg), file=sys.stderr)
     return new
 
 
@@ -308,7 +309,7 @@ def _fix_summary(outcomes: list[FixOutcome], dry: bool = False) -> list[str]:
     files = sum(1 for o in outcomes if o.changed)
     out = [f"{'Would fix' if dry else 'Fixed'} {fixed} finding{'s' if fixed != 1 else ''} ({applied} "
            f"fix{'es' if applied != 1 else ''}) in {files} file{'s' if files != 1 else ''}."] if applied else []
-    out += [f"{o.path}: fixes withheld: {o.withheld}" for o in outcomes if o.withheld]
+    out += [safe(f"{o.path}: fixes withheld: {o.withheld}") for o in outcomes if o.withheld]
     return out
 
 
@@ -325,7 +326,7 @@ def _write_fixes(outcomes: list[FixOutcome], show: bool) -> list[str]:
         except OSError as e:
             raise UsageError(f"cannot write the fixed {o.path}: {e.strerror or e}") from e
         if show:
-            notes += [f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}" for f in o.applied]
+            notes += [safe(f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}") for f in o.applied]
     return notes + _fix_summary(outcomes)
 
 
@@ -342,13 +343,13 @@ def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult], show: bo
         before = o.original.decode("utf-8", "replace").splitlines(keepends=True)
         after = o.fixed.decode("utf-8", "replace").splitlines(keepends=True)
         rel = relative_path(o.path)
-        old, new = (f"a/{rel}", f"b/{rel}") if rel else (o.path, o.path)
+        old, new = (safe(f"a/{rel}"), safe(f"b/{rel}")) if rel else (safe(o.path), safe(o.path))
         sys.stdout.writelines(difflib.unified_diff(before, after, old, new))
     sys.stdout.flush()
     if show:
         for o in outcomes:
             for f in o.applied if o.changed else ():
-                print(f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}", file=sys.stderr)
+                print(safe(f"{o.path}: {f.code} {f.description}{'' if f.safe else ' (unsafe)'}"), file=sys.stderr)
     for line in _fix_summary(outcomes, dry=True):
         print(line, file=sys.stderr)
     if any(d.code in UNCHECKABLE for r in results for d in r[0]):

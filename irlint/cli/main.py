@@ -11,6 +11,7 @@ import importlib
 import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from irlint import __version__
 from irlint.cli.command import EXIT_FAILURE, Command, UsageError
@@ -41,8 +42,17 @@ def _load(spec: str) -> Command:
     return getattr(importlib.import_module(module), attr)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with the arguments its error messages quote made visible (`irlint x $'\\e[2J'`)."""
+
+    def error(self, message: str) -> NoReturn:
+        from irlint.cli.printing import safe
+
+        super().error(safe(message))
+
+
 def _parser(reg: dict[str, tuple[str, str]], only: str | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="irlint",
         description="Validate, run and debug OpenVINO IR models with TensorIterator and Loop.",
         epilog="A bare `irlint FILE...` means `irlint check FILE...`. Exit codes: 0 clean, 1 errors found, "
@@ -98,13 +108,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(cmd: Command, args: argparse.Namespace) -> int:
     """Run `cmd`: every way it can end becomes a message and an exit code."""
     from irlint.cli import interrupts
+    from irlint.cli.printing import safe
 
     try:
         return cmd.run(args)
     except UsageError as e:
         if interrupts.received() is not None:  # a write cut short by the signal
             return _interrupted(interrupts.received())
-        print(f"irlint {cmd.name}: error: {e}", file=sys.stderr)
+        print(f"irlint {cmd.name}: error: {safe(e)}", file=sys.stderr)  # paths it quotes are anyone's
         return EXIT_FAILURE
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP (irlint.cli.interrupts)
         return _interrupted(getattr(e, "signum", signal.SIGINT))
@@ -121,7 +132,7 @@ def _run(cmd: Command, args: argparse.Namespace) -> int:
         if getattr(args, "debug", False):
             raise
         print(
-            f"irlint {cmd.name}: internal error: {type(e).__name__}: {str(e) or '(no message)'}\n"
+            f"irlint {cmd.name}: internal error: {type(e).__name__}: {safe(str(e) or '(no message)')}\n"
             "This is a bug in irlint; please report it with the model (--debug shows the traceback).",
             file=sys.stderr,
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from irlint.cli.command import UsageError
+from irlint.cli.printing import safe
 from irlint.config import Config, ConfigError, load_config, trusted_for_code
 
 
@@ -37,9 +38,9 @@ def resolve_selection(args: argparse.Namespace) -> tuple[dict[str, Any], Config]
     ignore = list(config.get("ignore", [])) + list(args.ignore)
     packs = [str(base / d) for d in config.get("rules", [])]
     if packs and not trusted_for_code(config, bool(args.config), Path.cwd()):
-        print(f"irlint: warning: not loading the rule packs {config.get('rules')} of {config.path}: rule packs "
-              "load only from --rules, --config or the configuration of the current directory "
-              "(docs/security.md)", file=sys.stderr)
+        print(safe(f"irlint: warning: not loading the rule packs {config.get('rules')} of {config.path}: rule packs "
+                   "load only from --rules, --config or the configuration of the current directory "
+                   "(docs/security.md)"), file=sys.stderr)
         packs = []
     rule_dirs = packs + list(args.rules)
     return (

@@ -7,20 +7,11 @@ Why: layer, Parameter and Result names come from the file. A name holding ESC, C
 
 from __future__ import annotations
 
-import re
 import sys
 
-from irlint.report.text import clean
+from irlint.report.text import one_line as safe  # what every CLI message quotes goes through it
 
-# Bidi embeddings/overrides/isolates and the line/paragraph separators: shown as \uXXXX escapes.
-_INVISIBLE = re.compile("[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
-
-
-def safe(text: object) -> str:
-    """`text` with control characters as visible stand-ins and bidi/separator characters as \\uXXXX;
-    newlines and tabs too (a table cell is one line)."""
-    s = str(text).replace("\n", "\u2424").replace("\t", "\u2409")
-    return clean(_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", s))
+__all__ = ["out_of_memory", "run_error", "safe"]
 
 
 def run_error(e: Exception, model_path: str) -> None:

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         save_state(args, model, state, record)
         if trace is not None:
             atomic_write(args.trace, trace.save)
-            print(f"trace: {trace.count()} tensors -> {args.trace}", file=sys.stderr)
+            print(safe(f"trace: {trace.count()} tensors -> {args.trace}"), file=sys.stderr)
     finally:
         if trace is not None:
             trace.close()

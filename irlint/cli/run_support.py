@@ -162,7 +162,7 @@ def announce(notes: list[str], stdout: bool = True) -> None:
     """Say which inputs are random: on stderr as warnings and, so that it travels with the results,
     one line on stdout too."""
     for n in notes:
-        sys.stderr.write(f"warning: {n}\n")
+        sys.stderr.write(f"warning: {safe(n)}\n")
     if notes and stdout:
         print(f"# results from RANDOM inputs ({len(notes)} of them; see the warnings above)")
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from irlint.diagnostics import Diagnostic
-from irlint.report.text import Painter, clean, summary
+from irlint.report.text import Painter, clean, one_line, summary
 
 
 def format_concise(d: Diagnostic, paint: Painter) -> str:
     sev = d.severity.value
     message = " ".join(clean(d.message).split())
-    return f"{paint(clean(str(d.loc)), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] {message}"
+    return f"{paint(one_line(d.loc), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] {message}"
 
 
 def render_concise(diags: Sequence[Diagnostic], *, files: Sequence[str], color: bool = False) -> str:

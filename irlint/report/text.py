@@ -72,6 +72,19 @@ def clean(text: str) -> str:
     return _UNSAFE.sub(_stand_in, text)
 
 
+# Bidi embeddings/overrides/isolates and the line/paragraph separators: shown by `one_line` as \uXXXX escapes.
+_INVISIBLE = re.compile("[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def one_line(text: object) -> str:
+    """`text` as one visible line: controls as stand-ins (`clean`), newline and tab as ␤ and ␉, bidi and
+    separator characters as \\uXXXX. For what the report quotes (file paths) and every CLI message: a
+    newline in a file name must not start a line of its own (a forged `FILE:LINE:COL` finding, or a
+    `::warning` command to GitHub Actions)."""
+    s = str(text).replace("\n", "\u2424").replace("\t", "\u2409")
+    return clean(_INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", s))
+
+
 def char_width(ch: str) -> int:
     if unicodedata.combining(ch):
         return 0
@@ -133,11 +146,13 @@ def _snippet(loc: Location, sources: SourceLines, gutter: int, paint: Painter, s
 
 
 def _arrow(loc: Location, gutter: int, paint: Painter) -> str:
-    return f"{' ' * gutter}{paint('-->', 'gutter')} {clean(str(loc))}"
+    return f"{' ' * gutter}{paint('-->', 'gutter')} {one_line(loc)}"
 
 
 def _indent_continuation(text: str) -> str:
-    return clean(text).replace("\n", "\n    ")
+    """A message, note or hint: its later lines (a --debug traceback) indented behind a bar, so that no line
+    of it starts, even after blanks, as a finding (`FILE:LINE:COL:`) or a GitHub Actions command (`::`)."""
+    return "\n    | ".join(one_line(line) for line in text.split("\n"))
 
 
 def format_diagnostic(d: Diagnostic, sources: SourceLines, paint: Painter) -> list[str]:
@@ -145,7 +160,7 @@ def format_diagnostic(d: Diagnostic, sources: SourceLines, paint: Painter) -> li
     sev = d.severity.value
     gutter = max(len(str(loc.line)) for loc in (d.loc, *(r.loc for r in d.related)))
     out = [
-        f"{paint(clean(str(d.loc)), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] "
+        f"{paint(one_line(d.loc), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] "
         f"{_indent_continuation(d.message)}"
     ]
     frame = _snippet(d.loc, sources, gutter, paint, sev)

@@ -112,8 +112,9 @@ def test_control_characters_never_reach_the_terminal() -> None:
 
 
 def test_multiline_message_continues_indented() -> None:
+    """Behind a bar: a later line of a message never starts, even after blanks, like a finding or a `::` command."""
     out = text([d for d in sample() if d.code == "T203"])
-    assert "<tags> & ampersands,\n    newline, 100% ünïcode" in out
+    assert "<tags> & ampersands,\n    | newline, 100% ünïcode" in out
 
 
 def test_colour_only_when_asked() -> None:

@@ -7,6 +7,7 @@ Every command runs in a subprocess under a time limit and an address-space cap (
 from __future__ import annotations
 
 import os
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -410,6 +411,63 @@ def test_control_characters_are_escaped_by_every_report_format(tmp_path: Path, f
         import json
 
         assert evil in json.dumps(json.loads(res.stdout), ensure_ascii=False)
+
+
+HOSTILE = "\x1b]8;;http://x\x1b\\link\x1b[2J\r\u202e\u0085\u009bN"  # OSC 8 link, screen clear, CR, bidi, C1
+RAW = {"\x1b", "\r", "\u202e", "\u0085", "\u009b"}
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "{tmp}/m{e}.xml"], ["run", "{tmp}/m{e}.xml"], ["render", "{tmp}/m{e}.xml", "-o", "{tmp}/g.dot"],
+    ["run", "{xml}", "--inputs", "{tmp}/in{e}.npz"], ["run", "{xml}", "x={tmp}/in{e}.npy"],
+    ["check", "{xml}", "-o", "{tmp}/no{e}/r.txt"], ["run", "{xml}", "--inputs", "{inputs}", "-o", "{tmp}/no{e}/o.npz"],
+    ["run", "{xml}", "--inputs", "{inputs}", "--trace", "{tmp}/no{e}/t.npz"],
+    ["render", "{xml}", "-o", "{tmp}/no{e}/g.dot"], ["check", "{xml}", "--config", "{tmp}/c{e}.toml"],
+    ["check", "{xml}", "--baseline", "{tmp}/no{e}/b.json"], ["check", "{xml}", "--format", "{e}"],
+    ["check", "{xml}", "--bogus{e}"], ["trace", "{xml}", "--inputs", "{inputs}", "--watch", "{e}"],
+])
+def test_messages_escape_what_they_quote(tmp_path: Path, args: list[str]) -> None:
+    """A usage error quoting a path or argument shows its controls as the text report does: an ESC, CR,
+    OSC 8 hyperlink or bidi override in a path typed or generated never reaches the terminal raw."""
+    xml, inputs = copy_example(tmp_path)
+    res = cli(*(a.format(xml=xml, inputs=inputs, tmp=tmp_path, e=HOSTILE) for a in args))
+    out = no_traceback(res)
+    assert res.returncode == 2 and not RAW & set(out), (args, out)
+    assert "\u241b" in out or "\\x1b" in out, out  # shown: ␛ (or argparse's repr)
+
+
+def test_a_newline_in_a_file_name_starts_no_line(tmp_path: Path) -> None:
+    """The text and concise reports print a file name on its line: `x\\n::warning file=y::z.xml` neither forges
+    a GitHub Actions command (the runner takes any line that starts with `::` after blanks) nor a
+    FILE:LINE:COL finding of its own."""
+    import re
+
+    name = "x\n::warning file=y,line=1::forged\nf.xml:1:1: E999 [error] fake\r.xml"
+    shutil.copy(Path(__file__).parents[1] / "rules" / "fixtures" / "G101" / "fail.xml", tmp_path / name)
+    for fmt in ("text", "concise"):
+        res = cli("check", "--format", fmt, str(tmp_path / name))
+        out = no_traceback(res)
+        assert res.returncode == 1, out
+        lines = res.stdout.splitlines()
+        assert not [ln for ln in lines if ln.lstrip().startswith("::")], out
+        findings = [ln for ln in lines if re.match(r"\s*(-->\s*)?[^ |].*:\d+:\d+", ln)]
+        assert findings and all(str(tmp_path / "x\u2424::warning") in ln for ln in findings), out
+        assert "\r" not in res.stdout
+
+
+@pytest.mark.parametrize("ext", ["svg", "html", "dot"])
+def test_rendered_names_show_their_controls(tmp_path: Path, ext: str) -> None:
+    """SVG, HTML and DOT draw layer names with bidi overrides, isolates, marks and C1 controls made
+    visible, as the text report prints them."""
+    evil = "L\u202eS\u2066T\u2069U\u200fV\u0085W\u009bX"
+    xml, _ = copy_example(tmp_path)
+    xml.write_text(xml.read_text().replace('name="acc" type="Result"', f'name="{evil}" type="Result"'))
+    out = tmp_path / f"g.{ext}"
+    res = cli("render", str(xml), "-o", str(out))
+    assert res.returncode == 0, no_traceback(res)
+    text = out.read_text(encoding="utf-8")
+    assert not {"\u202e", "\u2066", "\u2069", "\u200f", "\u0085", "\u009b"} & set(text)
+    assert "L\ufffdS\ufffdT\ufffdU\ufffdV\ufffdW\ufffdX" in text
 
 
 DEBUG_SCRIPT = """
