@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from irlint.diagnostics import Diagnostic, Location, Severity
@@ -57,17 +57,6 @@ def _stamp(r: Rule, f: Finding) -> Diagnostic:
                       f.hint, f.claims, f.because)
 
 
-def _not_running(ctx: Context, d: Diagnostic) -> Diagnostic:
-    """An error of a shape rule inside an If branch that never runs, as a warning: OpenVINO checks only
-    the branch a constant condition takes (docs/semantics.md, If), so the file is read and runs."""
-    branch = ctx.shapes.not_running(d.layer) if d.severity is Severity.ERROR else None
-    if branch is None:
-        return d
-    return replace(d, severity=Severity.WARNING,
-                   message=f"{d.message} (in {branch}, which never runs: the If's condition is a constant, and "
-                           "OpenVINO checks only the branch that runs)")
-
-
 def _internal(r: Rule, exc: BaseException, loc: Location, debug: bool) -> Diagnostic:
     msg = f"rule {r.code} ({r.name}) crashed: {type(exc).__name__}: {exc}"
     if debug:
@@ -90,8 +79,7 @@ def _drain(r: Rule, args: tuple[object, ...], out: list[Diagnostic], where: _Loc
         result = r.check(*args)  # type: ignore[misc]
         if result is not None:
             for f in result:
-                d = _stamp(r, f)
-                out.append(_not_running(args[0], d) if r.uses_shapes else d)  # type: ignore[arg-type]
+                out.append(_stamp(r, f))
     except Exception as e:  # the contract: a broken rule becomes IR900 and the other rules still run
         out.append(_internal(r, e, where.loc, debug))
 

@@ -344,17 +344,21 @@ class _Inferer:
         """Both branches are inferred with what their port maps give their Parameters; an output is
         the taken branch's when the condition is a known constant, else the merge of both
         (`irlint.shapes.merge.union`, OpenVINO's reading of If). With a constant condition the other
-        branch is recorded as not running: OpenVINO validates only the branch that runs."""
+        branch is recorded as not running and inferred from its own Parameters' declarations: OpenVINO
+        checks it with those as it reads it, and never with what the If receives."""
         outer = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
         flag = _flag(outer.get(0, UNKNOWN))
         produced: dict[str, dict[int, TensorInfo]] = {}
         outer_poison = self.outer_poisons(graph, layer)
         for b in layer.branches:
-            params = {e.internal_layer_id: outer[e.external_port_id] for e in b.port_map
-                      if e.direction == "input" and e.internal_layer_id is not None and e.external_port_id in outer}
-            poisons = {e.internal_layer_id: outer_poison[e.external_port_id] for e in b.port_map
-                       if e.direction == "input" and e.internal_layer_id is not None
-                       and e.external_port_id in outer_poison}
+            # a branch that never runs: what its Parameters declare, as OpenVINO reads and checks it
+            dead = flag is not None and b.name == ("else" if flag else "then")
+            params = {} if dead else {
+                e.internal_layer_id: outer[e.external_port_id] for e in b.port_map
+                if e.direction == "input" and e.internal_layer_id is not None and e.external_port_id in outer}
+            poisons = {} if dead else {
+                e.internal_layer_id: outer_poison[e.external_port_id] for e in b.port_map
+                if e.direction == "input" and e.internal_layer_id is not None and e.external_port_id in outer_poison}
             self.graph(b.body, params, poisons)
             outs = produced[b.name] = {}
             for e in b.port_map:

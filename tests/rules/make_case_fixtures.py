@@ -152,7 +152,8 @@ def loop_unsqueeze_dynamic_axes():
 
 def if_dead_branch_add():
     """A constant-true If built on a dynamic-rank x and reshaped to [2,3]: the else branch, which never
-    runs, adds a [5] constant, which does not broadcast with [2,3]. OpenVINO reads, compiles and runs it."""
+    runs, keeps its Parameter of dynamic rank and adds a [5] constant to it. OpenVINO reads, compiles
+    and runs it; declared [2,3] (what the If feeds it), OpenVINO refuses it at read."""
     ov, ops = _ov()
     import openvino.opset8 as ops8
 
@@ -446,7 +447,9 @@ CASES = [
     # a constant condition: OpenVINO checks only the branch that runs
     Case("IF804", "pass-constant-ranks", if_constant_then_ranks),
     Case("T211", "pass-stale-branch", if_stale_branch),
-    Case("T210", "fail-dead-branch", if_dead_branch_add, lambda text: _mark_line(text, 'type="Add"', "T210")),
+    Case("T210", "pass-dead-branch", if_dead_branch_add),
+    Case("T210", "fail-dead-branch", if_dead_branch_add, lambda text: _mark_line(
+        _declare_dead_parameter(text), 'type="Add"', "T210")),
     # an unfed body Parameter: an error when the body reads it, a warning when nothing does
     Case("PM407", "fail-read", lambda: loop_without_current_iteration(True),
          lambda text: _mark_line(text, 'name="iter" type="Parameter"', "PM407")),
@@ -481,6 +484,18 @@ CASES = [
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]
+
+
+def _declare_dead_parameter(text: str) -> str:
+    """The else branch's Parameter declared [2,3] (what the If feeds it) instead of a dynamic rank."""
+    at = text.index("<else_body>")
+    old = '<data shape="..." element_type="f32" />'
+    at = text.index(old, at)
+    text = text[:at] + '<data shape="2,3" element_type="f32" />' + text[at + len(old):]
+    port_at = text.index("<port ", at)
+    end = text.index("/>", port_at) + 2
+    dims = "\n\t\t\t\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t\t\t</port>"
+    return text[:port_at] + text[port_at:end - 2].rstrip() + ">" + dims + text[end:]
 
 
 def _mark_line(text: str, needle: str, code: str) -> str:
