@@ -259,6 +259,18 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
     """Compare, print (text) or fill `report["inside"]` (json); (whether anything differs, plot panels)."""
     for i, why in got_ov.skipped.items():
         sel.left_out[probes[i].title] = f"OpenVINO could not expose it: {why}"
+    if got_ov.instrument_error:
+        inside_error = f"OpenVINO failed on the instrumented model: {got_ov.instrument_error}"
+        report["inside"] = {"error": inside_error,
+                            "left_out": [{"layer": k, "why": v} for k, v in sel.left_out.items()]}
+        if args.format == "text":
+            from irlint.cli.printing import safe
+
+            lines = inside_error.splitlines() or [""]
+            print(safe(f"\n{args.model}: OPENVINO [error] {lines[0]}"))
+            for line in lines[1:]:
+                print(f"    {safe(line)}")
+        return True, []
     results, first = compare_probes(probes, got_ov.probes, rec, args.rtol, args.atol)
     compared = [r for r in results if r.probe in [probes[i] for i in got_ov.probes]]
     same = got_ov.instrumented_same

@@ -132,7 +132,7 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
     key_b, layers_b, _graphs_b, dup_b = _keys(model_b)
     keys_b = set(key_b.values())
     unmatched = {"only_in_a": [], "only_in_b": [], "ambiguous": [], "left_out_for_memory": [],
-                 "other_iterations": []}  # type: dict[str, list[str]]
+                 "never_ran_in_b": []}  # type: dict[str, list[str]]
     results: list[dict[str, Any]] = []
     verdicts: dict[tuple[str, Iterations], bool] = {}
     first_at: tuple[int, str, int, Iterations] | None = None
@@ -149,7 +149,7 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
         lb = layers_b[key]
         theirs = rec_b.values.get(lb.path)
         if theirs is None:
-            why = "left_out_for_memory" if lb.path in rec_b.dropped else "other_iterations"
+            why = "left_out_for_memory" if lb.path in rec_b.dropped else "never_ran_in_b"
             unmatched[why].append(name)
             continue
         for port in range(len(la.outputs)):
