@@ -137,7 +137,8 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     For every `<output>` entry of the branches that run, the inferred element type reaching the
     branch Result against the If's declared output port; and the rank of the If's output against
     the port's. The output is what OpenVINO makes of the branches: with a constant condition the
-    taken branch's (OpenVINO does not check the other branch, so neither does this rule), otherwise
+    taken branch's (the other branch's Results reach no output, and this rule does not compare
+    them; OpenVINO checks that branch only against its own declarations), otherwise
     the union of both (docs/semantics.md, "Where two shapes meet": `[]` and `[1]` give `[1]`, other
     ranks 0 and 1 a dynamic 1-D shape, other different ranks a dynamic rank, which OpenVINO writes as
     a port without dims). A scalar and a one-element 1-D shape fit each other; dims may differ (a

@@ -16,7 +16,7 @@ from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.shapes import EntrySlicing, LoopInfo, Poison
-from irlint.shapes.dimless import output_shape
+from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
 from irlint.shapes.merge import fits
 from irlint.types import format_shape
 
@@ -295,7 +295,8 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         if inferred.shape is None:
             continue
         # a port without <dim> may be a dynamic rank
-        if fits(inferred.shape, port.shape) or output_shape(layer, port, lambda i=inferred: i) is None:
+        if fits(inferred.shape, port.shape) or output_shape(layer, port, lambda i=inferred: i, ctx.memo(
+                "declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))) is None:
             continue
         if e.sliced:
             how = (f"the body Result concatenated over {info.iterations} iterations "

@@ -99,7 +99,8 @@ class ShapeResult:
 
     def not_running(self, path: str | None) -> str | None:
         """For a layer path inside an If branch that never runs (at any depth), that branch's path
-        ("3/else_body"); else None. OpenVINO validates only the branch a constant condition takes."""
+        ("3/else_body"); else None. OpenVINO infers the If from the branch a constant condition takes,
+        and checks the other only with its own declarations."""
         if path is None or not self.dead:
             return None
         if self._dead_prefixes is None:
