@@ -113,9 +113,26 @@ def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str], 
         print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
 
 
+def _watched_params(ev, watched: set[str]) -> list:  # type: ignore[no-untyped-def,type-arg]
+    """The watched body Parameters of one iteration, as evaluations with the value they hold in it: a
+    body Parameter is not evaluated, its value arrives with the iteration (as `--trace` records it)."""
+    from irlint.interp.events import LayerEvaluated
+
+    body = ev.layer.body if ev.branch is None else next(
+        (b.body for b in ev.layer.branches if b.name == ev.branch), None)
+    if body is None:
+        return []
+    out = []
+    for pid, value in ev.params.items():
+        layer = body.layer(pid) if isinstance(pid, int) else None
+        if layer is not None and (layer.path in watched or layer.name in watched):
+            out.append(LayerEvaluated(layer, (), (np.asarray(value),), ev.frames))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from irlint.interp import ExecutionError, execute
-    from irlint.interp.events import LayerEvaluated
+    from irlint.interp.events import IterationStarted, LayerEvaluated
     from irlint.interp.stepper import bad_value
 
     _check_search(args)
@@ -153,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
                     found = bad_value(ev, True, bound)
                 if ev.__class__ is LayerEvaluated and (ev.layer.path in watched or ev.layer.name in watched):
                     _rows(ev, args, its, branching, series)
+                elif ev.__class__ is IterationStarted:  # body Parameters are given, not evaluated
+                    for param in _watched_params(ev, watched):
+                        _rows(param, args, its, branching, series)
                 if found is not None:
                     break
     except ExecutionError as e:

@@ -55,6 +55,45 @@ def test_trace_prints_a_row_per_iteration() -> None:
     assert res.returncode == 0 and len(rows) == 4 and "[10.   5.  20.   2.5]" in rows[-1]
 
 
+@pytest.mark.parametrize(("name", "watch"), [
+    ("loop_scan", ["4/body/1", "x_body", "i"]),  # the back-edge state, a sliced input, the iteration counter
+    ("if_in_loop", ["then_x", "4/body/7/else_body/0", "4/body/1"]),  # in the If's branches, in the Loop
+    ("nested_loop_in_ti", None),  # every body Parameter, at both depths
+])
+def test_trace_watches_body_parameters_per_iteration(tmp_path: Path, name: str, watch: list[str] | None) -> None:
+    """A body Parameter is not evaluated (its value comes with the iteration): `trace --watch` shows it per
+    iteration, the values `run --trace` records as `PATH@ITERATIONS:in`."""
+    import re
+
+    from irlint.ir import load
+
+    xml, inputs = EXAMPLES / f"{name}.xml", EXAMPLES / "inputs" / f"{name}.npz"
+    model = load(xml)
+    params = {la.path: la for g, la in model.layers() if la.type == "Parameter" and g is not model.graph}
+    if watch is None:
+        watch = sorted(params)
+    trace = tmp_path / "t.npz"
+    assert cli("run", str(xml), "--inputs", str(inputs), "--trace", str(trace)).returncode == 0
+    res = cli("trace", str(xml), "--inputs", str(inputs), "--watch", *watch, "--values")
+    assert res.returncode == 0, res.stderr
+    rows = [re.match(r"(\S+)\s+(\S+)\s+\S+\s+(\[[^]]*\])\s+\[(.*)\]$", line) for line in res.stdout.splitlines()[1:]]
+    assert rows and all(rows), res.stdout
+    by_name = {la.name: path for path, la in params.items()}
+    from irlint.interp.trace import load_trace
+
+    z, _ = load_trace(trace)
+    want = {k for k in z if k.split("@")[0] in {by_name.get(w, w) for w in watch} and k.endswith(":in")}
+    got = set()
+    for m in rows:
+        path = by_name[m.group(1)]
+        its = m.group(2).replace(".then", ".0").replace(".else", ".0")  # an If's frame is iteration 0
+        key = f"{path}@{its}:in"
+        assert key in z, key
+        assert np.allclose(np.array(m.group(4).split(), float), z[key].reshape(-1), rtol=1e-4, atol=1e-5), key
+        got.add(key)
+    assert got == want and len(got) >= 6
+
+
 def test_compare_agrees_with_openvino() -> None:
     res = cli("compare", str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"))
     assert res.returncode == 0, res.stdout + res.stderr
