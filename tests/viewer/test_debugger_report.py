@@ -367,3 +367,15 @@ def test_goto_a_depth_no_loop_has_says_the_run_finished_first() -> None:
     assert not s.stepper.finished and s.stepper.current.layer.type == "TensorIterator"
     s.run_to_iteration((7,), "3/body/8")  # with a layer: its TensorIterator has 5, refused before running
     assert s.log[-1] == "iteration 7 cannot be reached: #3 TensorIterator_23 runs 5 iterations (0..4)"
+
+
+def test_goto_an_inner_iteration_whose_loop_already_ran_in_this_outer_iteration() -> None:
+    model = irlint.load(EXAMPLES / "nested_loop_in_ti.xml")
+    s = Session(model, dict(np.load(EXAMPLES / "inputs" / "nested_loop_in_ti.npz")))
+    inner = next(la for _g, la in model.layers() if la.path.count("/body/") == 2 and la.type == "Multiply")
+    s.run_to_iteration((1, 2), inner.path)
+    s.do("out")  # the inner Loop finished: the run stands in the TensorIterator's iteration 1, after it
+    assert s.current_iteration == (1,)
+    s.run_to_iteration((1, 0), inner.path)  # behind, though the outer iteration is still 1
+    assert s.current_iteration == (1, 0) and s.stepper.current.layer is inner
+    assert any(line.startswith("going back to iteration 1.0") for line in s.log)

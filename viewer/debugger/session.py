@@ -145,6 +145,7 @@ class Session:
         self._consts: dict[str, tuple[np.ndarray, ...]] = {}
         self._limits: dict[str, int | None] = {}  # TI/Loop path -> iteration bound of its latest run
         self._last: dict[str, Iteration] = {}  # layer path -> the latest iteration it was recorded at
+        self._started: dict[str, Iteration] = {}  # TI/Loop/If path -> the iterations at its latest start
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -213,6 +214,7 @@ class Session:
             if cls is LayerEvaluated:
                 record(ev.layer.path, its, ev.outputs or ev.inputs)
             elif cls is IterationStarted:
+                self._started[ev.layer.path] = its
                 part = "body" if ev.branch is None else f"{ev.branch}_body"  # an If: the branch that runs
                 for pid, v in ev.params.items():
                     record(f"{ev.layer.path}/{part}/{pid}", its, (v,))
@@ -323,6 +325,7 @@ class Session:
             self._held = 0  # else the bytes of the dropped values still counted: one tensor kept after that
         self._events, self._frames = 0, ()
         self._last.clear()
+        self._started.clear()
         self._limits.clear()
         self.stepper = self._new_stepper(user)
         self._record_inputs()
@@ -505,7 +508,7 @@ class _Goal:
     def __init__(self, session: Session, target: Iteration, layer_path: str | None) -> None:
         self.session, self.target = session, target
         self.layer: str | None = None  # stop at this layer's value (else at the iteration's start)
-        self.param: tuple[str, str, int] | None = None  # a body Parameter: (owner, branch or None, id)
+        self.param: tuple[str, str | None, int] | None = None  # a body Parameter: (owner, branch or None, id)
         self.reached = False
         self.missed = ""
         self.too_deep = ""
@@ -545,21 +548,24 @@ class _Goal:
         return ""
 
     def behind(self) -> bool:
-        """Whether the target lies behind the run's position (so only a restart gets there)."""
+        """Whether the target lies behind the run's position (so only a restart gets there): the innermost
+        loop it counts has started that iteration or a later one, and its start (or the layer's value in
+        it) has passed."""
         s = self.session
         if s.stepper.finished:
             return True
-        ev = s.stepper.current
-        if ev is None or not self.chain:
+        if not self.chain:
             return False
-        pos = project(getattr(ev, "frames", ()), self.chain)
-        want = self.target[:len(pos)]
-        if pos != want:
-            return pos > want
-        if len(pos) < len(self.target):
-            return False  # outside the target's inner loops, within its outer iterations: ahead
-        if self.layer is None:  # inside the target iteration: its start has passed
-            return not (isinstance(ev, IterationStarted) and ev.layer.path == self.chain[-1])
+        loop = self.chain[-1]
+        started = s._started.get(loop)
+        if started is None:
+            return False
+        at = project_its(started, f"{loop}/body/0")  # the loops' iterations at that start, its own last
+        if at != self.target:
+            return at > self.target
+        if self.layer is None:  # in the target iteration: behind unless the run stands at its start
+            ev = s.stepper.current
+            return not (isinstance(ev, IterationStarted) and ev.layer.path == loop)
         last = s._last.get(self.layer)
         return last is not None and project_its(last, self.layer) == self.target
 
