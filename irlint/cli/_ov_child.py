@@ -14,7 +14,8 @@ holds the layer, the layer and its output index. The model read from the file is
 memory (the input file is never written): the probed output gets an Unsqueeze to a leading axis of
 1 and a new body Result, and each enclosing TensorIterator/Loop concatenates that Result along axis
 0 into a new output, up to a new top-level Result, so a probe arrives as one array
-[iterations of the outermost loop, ..., iterations of the innermost, *the tensor's shape]. The
+[iterations of the outermost loop, ..., iterations of the innermost, *the tensor's shape]. An If
+on the way passes the value out through a new output (zeros from its other branch). The
 original model runs first; the instrumented one's original outputs are compared with it bit for bit
 (`instrumented_same`).
 
@@ -44,7 +45,12 @@ def _by_name(ops: list[Any], name: str) -> Any:
 
 
 def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list[int], dict[str, str]]:
-    """Add a top-level Result per probe (in place); (the probes placed, in order; why the others were not)."""
+    """Add a top-level Result per probe (in place); (the probes placed, in order; why the others were not).
+
+    A chain step is a TensorIterator/Loop (its name) or an If and the branch the layer is in
+    (`{"name", "branch"}`): the If gets a new output, the probed value from that branch and, from the
+    other one, zeros of the probe's `shape` and `dtype` (that branch has no such tensor; the parent
+    compares only the iterations in which the probed branch ran)."""
     import numpy as np
     import openvino.opset8 as ops
 
@@ -53,20 +59,33 @@ def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list
     added = []
     for i, probe in enumerate(probes):
         try:
-            levels = []  # (loop op, its body) from the top level down
+            levels = []  # (op, the body holding the next step, branch or None) from the top level down
             graph = model
-            for loop_name in probe["chain"]:
-                loop = _by_name(list(graph.get_ordered_ops()), loop_name)
-                graph = loop.get_function()
-                levels.append((loop, graph))
+            for step in probe["chain"]:
+                name, branch = (step["name"], step["branch"]) if isinstance(step, dict) else (step, None)
+                op = _by_name(list(graph.get_ordered_ops()), name)
+                if branch is None:
+                    graph = op.get_function()
+                else:
+                    graph = op.get_then_body() if branch == "then" else op.get_else_body()
+                levels.append((op, graph, branch))
             node = _by_name(list(graph.get_ordered_ops()), probe["layer"])
             value = node.output(int(probe["port"]))
-            for loop, body in reversed(levels):
+            for op, body, branch in reversed(levels):
+                if branch is not None:
+                    res = ops.result(value)
+                    body.add_results([res])
+                    other_body = op.get_else_body() if branch == "then" else op.get_then_body()
+                    zeros = ops.result(ops.constant(np.zeros(probe["shape"], np.dtype(probe["dtype"]))))
+                    other_body.add_results([zeros])
+                    value = op.set_output(*((res, zeros) if branch == "then" else (zeros, res)))
+                    op.validate_and_infer_types()
+                    continue
                 axis0 = ops.constant(np.array([0], np.int64))
                 res = ops.result(ops.unsqueeze(value, axis0))
                 body.add_results([res])
-                value = loop.get_concatenated_slices(res.output(0), 0, 1, 1, -1, 0)
-                loop.validate_and_infer_types()
+                value = op.get_concatenated_slices(res.output(0), 0, 1, 1, -1, 0)
+                op.validate_and_infer_types()
             top = ops.result(value)
             top.set_friendly_name(f"__irlint_probe_{i}")
             added.append(top)

@@ -4,9 +4,8 @@ OpenVINO shows only a model's Results. To see inside a TensorIterator/Loop body,
 (`irlint.cli._ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
 and a concatenated output per enclosing TI/Loop up to a top-level Result (a nested body through its
 parents). irlint records the same layers' outputs (`irlint.cli.compare_record`). An If's branch
-layers are not instrumented (an If's outputs must come from both branches, and the branch not taken
-has no such tensor): the If layer itself is probed like any body layer, so its outputs compare the
-taken branch's results.
+layer reaches out through a new If output, fed by zeros from the other branch (an If output needs
+a value from both): only the iterations in which irlint ran that branch are compared.
 """
 
 from __future__ import annotations
@@ -26,13 +25,27 @@ from irlint.ir.model import Graph, Layer, Model
 SKIPPED_TYPES = {"Parameter", "Result", "Const", "Constant"}
 
 
+def branch_of(if_layer: Layer, layer: Layer) -> str:
+    """Which branch of `if_layer` holds `layer` (a layer somewhere below it): "then" or "else"."""
+    return "then" if layer.path.startswith(f"{if_layer.path}/then_body/") else "else"
+
+
+def loop_positions(chain: list[Layer]) -> list[int]:
+    """The positions in `chain` of TensorIterators/Loops: an If adds an iteration 0 to irlint's frames
+    (docs/trace-format.md) but no axis to OpenVINO's probe array."""
+    return [i for i, c in enumerate(chain) if c.type != "If"]
+
+
 @dataclass
 class Probe:
-    """One layer output OpenVINO is asked to show: the loops from the top level down, the layer, its port."""
+    """One layer output OpenVINO is asked to show: the TI/Loop/If layers around it from the top level
+    down, the layer, its port; `shape` and `dtype` (from irlint's run) for an If's other branch."""
 
     layer: Layer
     port_index: int  # the output's position among the layer's outputs (OpenVINO's output index)
-    chain: list[Layer]  # enclosing TensorIterators/Loops, outermost first
+    chain: list[Layer]  # enclosing TensorIterators/Loops/Ifs, outermost first
+    shape: tuple[int, ...] = ()
+    dtype: str = "float32"
 
     @property
     def title(self) -> str:
@@ -40,7 +53,13 @@ class Probe:
         return f"{self.layer.name} ({self.layer.type}, {self.layer.path}) out{port}"
 
     def as_job(self) -> dict[str, object]:
-        return {"chain": [la.name for la in self.chain], "layer": self.layer.name, "port": self.port_index}
+        chain: list[object] = [{"name": c.name, "branch": branch_of(c, self.layer)} if c.type == "If" else c.name
+                               for c in self.chain]
+        return {"chain": chain, "layer": self.layer.name, "port": self.port_index, "shape": list(self.shape),
+                "dtype": self.dtype}
+
+    def openvino_index(self, its: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(its[i] for i in loop_positions(self.chain))
 
 
 @dataclass
@@ -78,14 +97,10 @@ def select(model: Model, names: list[str]) -> Selection:
             chosen.extend(h for h in hits if h not in chosen)
     else:
         chosen = [t for t in everything if t[1]]
-    for la, chain, in_branch in chosen:
+    for la, chain, _in_branch in chosen:
         if la.type in SKIPPED_TYPES:
             if names:
                 sel.left_out[la.describe()] = f"a {la.type} is not compared (nothing is computed there)"
-            continue
-        if in_branch:
-            sel.left_out[la.describe()] = ("inside an If branch, which OpenVINO cannot show (the If's own outputs "
-                                           "are compared where the If is in a body)")
             continue
         if not unique_names(model, la, chain):
             sel.left_out[la.describe()] = "its name, or an enclosing loop's, is not unique in its body"
@@ -98,13 +113,20 @@ def select(model: Model, names: list[str]) -> Selection:
 
 def unique_names(model: Model, la: Layer, chain: list[Layer]) -> bool:
     """OpenVINO finds a layer by name within its body: each name on the way must be unique there."""
-    graph = model.graph
+    graph: Graph | None = model.graph
     for step in [*chain, la]:
-        if [x.name for x in graph.layers].count(step.name) != 1:
+        if graph is None or [x.name for x in graph.layers].count(step.name) != 1:
             return False
-        if step.body is not None:
-            graph = step.body
+        graph = body_holding(step, la)
     return True
+
+
+def body_holding(step: Layer, layer: Layer) -> Graph | None:
+    """The body of `step` (a TI/Loop, or an If's branch) on the way down to `layer`."""
+    if step.type == "If":
+        br = step.branch(branch_of(step, layer))
+        return br.body if br is not None else None
+    return step.body
 
 
 @dataclass
@@ -148,7 +170,7 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
         for its, outs in sorted(ours_by_it.items()):
             ours = outs[probe.port_index] if probe.port_index < len(outs) else None
             try:
-                want = theirs[its]
+                want = theirs[probe.openvino_index(its)]
             except IndexError:
                 problem = f"OpenVINO ran fewer iterations ({list(theirs.shape[:len(its)])}) than irlint"
                 break
@@ -171,7 +193,7 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
         return results, None
     _, probe, its = first
     ours = rec.values[probe.layer.path][its][probe.port_index]
-    want = got[probes.index(probe)][its]
+    want = got[probes.index(probe)][probe.openvino_index(its)]
     bad = beyond_tolerance(ours, want, rtol, atol)
     index = tuple(int(x) for x in np.argwhere(bad)[0])
     agreeing, unseen = _upstream(probe, its, verdicts, {p.layer.path for p in probes})
@@ -180,7 +202,7 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
 
 def _upstream(probe: Probe, its: Iterations, verdicts: dict[tuple[str, Iterations], bool],
               probed: set[str]) -> tuple[list[str], list[str]]:
-    graph = probe.chain[-1].body if probe.chain else None
+    graph = body_holding(probe.chain[-1], probe.layer) if probe.chain else None
     if graph is None:
         return [], []
     return upstream(graph, probe.layer, its, verdicts, probed)
@@ -234,8 +256,10 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
         if not seen:
             sel.left_out[la.describe()] = "never ran (a loop around it ran zero times)"
             continue
-        counts = [{n for (p, _o), n in rec.runs.items() if p == c.path} for c in chain]
-        if any(len(c) != 1 for c in counts) or len(seen) != int(np.prod([next(iter(c)) for c in counts])):
+        counts = [{n for (p, _o), n in rec.runs.items() if p == chain[i].path} for i in loop_positions(chain)]
+        whole = int(np.prod([next(iter(c)) for c in counts])) if all(len(c) == 1 for c in counts) else -1
+        in_branch = len(counts) != len(chain)  # only the iterations in which its branch ran
+        if whole < 0 or (len(seen) > whole if in_branch else len(seen) != whole):
             sel.left_out[la.describe()] = ("an enclosing loop runs a different number of iterations from one "
                                            "outer iteration to the next")
             rec.values.pop(path, None)
@@ -250,7 +274,7 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
                 sel.left_out[f"{la.describe()} out{la.outputs[port].id}"] = (
                     "its shape changes between iterations" if len(shapes) != 1 else "not a numeric tensor")
                 continue
-            probes.append(Probe(la, port, chain))
+            probes.append(Probe(la, port, chain, first[port].shape, str(first[port].dtype)))
     return probes
 
 

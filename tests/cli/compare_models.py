@@ -99,3 +99,27 @@ def save(model, path: Path) -> Path:  # type: ignore[no-untyped-def]
 
     ov.save_model(model, str(path), compress_to_fp16=False)
     return path
+
+
+def if_divide_ti():  # type: ignore[no-untyped-def]
+    """Per step an If on x > 0: then x / 3 ('pos_quotient'), else (x - 1) / 3 ('neg_quotient', after
+    'minus_one'), i32 with Divide's default floor division, which the CPU plugin truncates instead."""
+    import openvino as ov
+    import openvino.opset8 as ops
+
+    def body(xi):  # type: ignore[no-untyped-def]
+        three = np.array(3, np.int32)
+        pt, pe = ops.parameter([1, 1], np.int32, name="x_then"), ops.parameter([1, 1], np.int32, name="x_else")
+        rt = ops.result(ops.divide(pt, ops.constant(three), name="pos_quotient"))
+        minus = ops.subtract(pe, ops.constant(np.array(1, np.int32)), name="minus_one")
+        re = ops.result(ops.divide(minus, ops.constant(three), name="neg_quotient"))
+        cond = ops.squeeze(ops.greater(xi, ops.constant(np.array(0, np.int32))),
+                           ops.constant(np.array([0, 1], np.int64)), name="positive")
+        branch = ops.if_op(cond.output(0))
+        branch.set_friendly_name("sign")
+        branch.set_then_body(ov.Model([rt], [pt]))
+        branch.set_else_body(ov.Model([re], [pe]))
+        branch.set_input(xi.output(0), pt, pe)
+        return branch.set_output(rt, re)
+
+    return _ti(body, [1, 4], np.int32, "if_divide_ti")

@@ -138,9 +138,10 @@ def test_inside_nested_bodies_through_their_parents() -> None:
 def test_inside_if_branches_are_compared_through_the_if() -> None:
     report = as_json(cli(str(EXAMPLES / "if_in_loop.xml"), "--inputs", str(EXAMPLES / "inputs" / "if_in_loop.npz"),
                          "--inside", "--format", "json"))
-    assert any(c["type"] == "If" and c["verdict"] == "ok" for c in report["inside"]["compared"])
-    assert {x["layer"].split("'")[1] for x in report["inside"]["left_out"]} == {"h_plus_x", "h_halved"}
-    assert all("If branch" in x["why"] for x in report["inside"]["left_out"])
+    rows = {c["layer"]: [r["iteration"] for r in c["rows"]] for c in report["inside"]["compared"]}
+    assert rows["even_or_odd"] == ["0", "1", "2", "3"]  # the If itself
+    assert sorted(rows["h_plus_x"] + rows["h_halved"]) == ["0.0", "1.0", "2.0", "3.0"]  # each where it ran
+    assert all(c["verdict"] == "ok" for c in report["inside"]["compared"]) and not report["inside"]["left_out"]
 
 
 def test_inside_fits_the_memory_budget(tmp_path: Path) -> None:
@@ -259,3 +260,23 @@ def test_inside_agrees_on_every_example(name: str) -> None:
     assert all(inside["instrumented_outputs_same"]) and inside["instrumented_outputs_max_abs"] == \
         [0.0] * len(report["outputs"])
     assert "first_difference" not in inside
+
+
+def test_inside_an_if_branch(tmp_path: Path) -> None:
+    """The layers of both branches are shown through new If outputs; each is compared in the
+    iterations where irlint ran its branch (x = 6, -6, 3, -4: else in iterations 1 and 3)."""
+    from tests.cli.compare_models import if_divide_ti
+
+    xml = save(if_divide_ti(), tmp_path / "ifdiv.xml")
+    np.savez(tmp_path / "in.npz", X=np.array([[6, -6, 3, -4]], np.int32))
+    res = cli(str(xml), "--inputs", str(tmp_path / "in.npz"), "--inside", "--format", "json")
+    report = as_json(res)
+    assert res.returncode == 1
+    rows = {c["layer"]: [r["iteration"] for r in c["rows"]] for c in report["inside"]["compared"]}
+    assert rows["pos_quotient"] == ["0.0", "2.0"] and rows["neg_quotient"] == ["1.0", "3.0"]
+    assert rows["minus_one"] == ["1.0", "3.0"] and rows["sign"] == ["0", "1", "2", "3"]
+    first = report["inside"]["first_difference"]
+    # (-6 - 1) / 3: floor -3, the CPU plugin -2; minus_one before it still agrees
+    assert (first["layer"], first["iteration"], first["ours"], first["openvino"]) == ("neg_quotient", "1.0", -3, -2)
+    assert first["upstream_agreeing"] == ["minus_one"] and first["trace_key"] == f"{first['path']}@1.0:out2"
+    assert report["inside"]["instrumented_outputs_same"] == [True]
