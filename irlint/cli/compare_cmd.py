@@ -39,8 +39,9 @@ PRECISIONS = ("f32", "bf16", "f16", "default")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_model_arguments(p)
-    p.add_argument("--rtol", type=non_negative_float, default=1e-4)
-    p.add_argument("--atol", type=non_negative_float, default=1e-5)
+    p.add_argument("--rtol", type=non_negative_float, default=1e-4,
+                   help="an element differs when |a - b| > atol + rtol * |b| (default 1e-4)")
+    p.add_argument("--atol", type=non_negative_float, default=1e-5, help="(default 1e-5)")
     p.add_argument("--timeout", type=positive_float, default=600, metavar="SECONDS",
                    help="kill OpenVINO's process after this long (default 600); reported as a finding")
     p.add_argument("--precision", choices=PRECISIONS, default="f32",
@@ -50,10 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="OUT.png",
                    help="draw each compared tensor's error per iteration (png, svg or pdf; needs irlint[plot])")
     p.add_argument("--inside", nargs="*", metavar="LAYER",
-                   help="also compare the TensorIterator/Loop bodies' layer outputs, per iteration: every body "
-                        "layer, or the LAYERs named (name or id path such as 3/body/7)")
+                   help="also compare the TensorIterator/Loop bodies' (and If branches') layer outputs, per "
+                        "iteration: every body layer, or the LAYERs named (name or id path such as 3/body/7)")
     p.add_argument("--openvino", action="store_true",
-                   help="with two models (A.xml B.xml): also run both in OpenVINO and compare its outputs")
+                   help="two IRs of one model are compared as 'compare A.xml B.xml' (both run by irlint, "
+                        "layers matched by name); --openvino also runs both in OpenVINO and compares its outputs")
 
 
 def _concat_source(model, result_name: str, ndim: int, iterations: dict[str, int]

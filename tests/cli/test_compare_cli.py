@@ -38,6 +38,7 @@ def test_the_default_precision_is_f32_and_agrees() -> None:
     assert res.returncode == 0
     assert report["precision"] == {"asked": "f32", "openvino": "f32"}
     assert [o["verdict"] for o in report["outputs"]] == ["ok", "ok", "ok"]
+    assert "(default f32" in " ".join(cli("--help").stdout.split())
 
 
 def test_bf16_drifts_and_is_reported_per_iteration() -> None:
