@@ -1,9 +1,11 @@
 """Baselines: adopt irlint on many existing models by recording today's findings and reporting only new ones.
 
-A finding is recorded by its file (relative to the baseline's folder), code, layer *name* and
-message (without the model's folder where it names a file), never by line or column: editing a
-model elsewhere moves lines but keeps these, so old findings stay matched. Layer names rather than
-id paths, because re-exporting renumbers layers.
+A finding is recorded by its file (relative to the baseline's folder), code, layer *name path*
+(`irlint.layerpath.name_path`: "lstm/body/h_next") and message, never by line or column: editing a
+model elsewhere moves lines but keeps these, so old findings stay matched. Re-exporting renumbers
+layers, so names rather than id paths, and the message is kept without the layer ids and line
+numbers it quotes ("layer 3 'lstm'" is recorded as "layer # 'lstm'", `from-layer=11` as
+`from-layer=#`), and without the model's folder where it names a file.
 Findings are counted: if a model had two identical findings and now has three, one is new.
 
 The file is JSON, sorted, one finding per line, so that it diffs well in version control.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -35,6 +38,24 @@ def _rel(path: str, base: Path) -> str:
         return Path(os.path.relpath(os.path.abspath(path), os.path.abspath(base))).as_posix()
     except ValueError:  # another drive on Windows
         return Path(os.path.abspath(path)).as_posix()
+
+
+# Where messages quote layer ids, id paths and lines: replaced by "#" (the names beside them stay).
+_ID_PATTERNS = (
+    (re.compile(r"\b\d+(?:/(?:body|then_body|else_body)/\d+)+\b"), "#"),  # id paths: 2/body/7
+    (re.compile(r"\b((?:from|to)-layer|internal_layer_id)=\d+\b"), r"\1=#"),
+    (re.compile(r"\b(layers?) \d+\b"), r"\1 #"),  # layer 3, body layer 5
+    (re.compile(r"\bedge \d+:(\d+) -> \d+:(\d+)"), r"edge #:\1 -> #:\2"),
+    (re.compile(r"\b(lines?) \d+\b"), r"\1 #"),
+    (re.compile(r"(\.xml|\.bin):\d+(?::\d+)?\b"), r"\1:#"),  # a location: model.xml:12:3
+)
+
+
+def without_ids(message: str) -> str:
+    """`message` without the layer ids and line numbers it quotes, which a re-export changes."""
+    for pattern, repl in _ID_PATTERNS:
+        message = pattern.sub(repl, message)
+    return message
 
 
 def portable(message: str, path: str) -> str:
@@ -66,7 +87,8 @@ class Baseline:
         counts: Counter[Key] = Counter()
         for row in data.get("findings", []):
             try:
-                key = (str(row["path"]), str(row["code"]), str(row.get("layer") or ""), str(row["message"]))
+                key = (str(row["path"]), str(row["code"]), str(row.get("layer") or ""),
+                       without_ids(str(row["message"])))  # (files that kept the ids match too)
                 n = int(row.get("count", 1))
             except (TypeError, KeyError, ValueError) as e:
                 raise BaselineError(f"baseline {path}: malformed entry {row!r}") from e
@@ -74,7 +96,8 @@ class Baseline:
         return Baseline(path, counts)
 
     def key(self, d: Diagnostic, name_of: NameOf) -> Key:
-        return (_rel(d.loc.path, self.path.parent), d.code, name_of(d) or "", portable(d.message, d.loc.path))
+        return (_rel(d.loc.path, self.path.parent), d.code, name_of(d) or "",
+                without_ids(portable(d.message, d.loc.path)))
 
     def split(self, diags: Sequence[Diagnostic], name_of: NameOf) -> tuple[list[Diagnostic], int, int]:
         """(new findings, how many matched the baseline, baseline entries no longer found).
@@ -85,6 +108,8 @@ class Baseline:
         matched = 0
         for d in diags:
             k = self.key(d, name_of)
+            if left[k] <= 0 and "/" in k[2]:  # recorded by the layer's own name only (files written before)
+                k = (*k[:2], k[2].rsplit("/", 1)[-1], k[3])
             if d.code not in NEVER_IGNORED and left[k] > 0:
                 left[k] -= 1
                 matched += 1

@@ -48,14 +48,29 @@ def owner_of(model: Model, path: str) -> Layer | None:
     return find_layer(model, "/".join(parts[:-2])) if len(parts) >= 3 else None
 
 
+def name_path(model: Model, path: str) -> str | None:
+    """The layer at id path `path` named by names: "2/body/7" -> "lstm/body/h_next" (the enclosing
+    layers' names, then its own), or None if a layer on the way is missing. A re-export that renumbers
+    layers keeps it."""
+    parts = path.split("/")
+    names = []
+    for i in range(0, len(parts), 2):
+        layer = find_layer(model, "/".join(parts[: i + 1]))
+        if layer is None:
+            return None
+        names += [layer.name] if i == 0 else [parts[i - 1], layer.name]
+    return "/".join(names)
+
+
 def layer_names(model: Model, diags: Iterable[Diagnostic]) -> dict[str, str]:
-    """Layer id path -> layer name for the layers `diags` name (how baselines match findings)."""
+    """Layer id path -> its name path (`name_path`) for the layers `diags` name (how baselines match
+    findings)."""
     out: dict[str, str] = {}
     for d in diags:
         if d.layer and d.layer not in out:
-            layer = find_layer(model, d.layer)
-            if layer is not None:
-                out[d.layer] = layer.name
+            named = name_path(model, d.layer)
+            if named is not None:
+                out[d.layer] = named
     return out
 
 

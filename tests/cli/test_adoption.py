@@ -99,7 +99,9 @@ def test_baseline_records_then_reports_only_new(broken_copy, tmp_path: Path,
     assert "recorded" in err and base.is_file()
     data = json.loads(base.read_text())
     assert data["irlint-baseline"] == 1 and all(r["path"] == "broken.xml" for r in data["findings"])
-    assert any((r["layer"] or "").startswith("Add") for r in data["findings"])  # names, not id paths
+    # name paths, not id paths: a body layer is named with the layer whose body holds it
+    assert any((r["layer"] or "").split("/")[-1].startswith("Add") for r in data["findings"])
+    assert all(not (r["layer"] or "x")[0].isdigit() for r in data["findings"])
 
     assert main(["check", "--baseline", str(base), str(path)]) == 0
     out = capsys.readouterr()
@@ -160,4 +162,90 @@ def test_baseline_matches_however_the_files_are_named(broken_copy, tmp_path: Pat
     monkeypatch.chdir(other)
     capsys.readouterr()
     assert main(["check", "--baseline", str(tmp_path / "base.json"), "--format", "json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def _renumber(src: Path, dst: Path, shift: int) -> None:
+    """Re-export `src` as a converter that numbers layers differently would: every layer id, at the top
+    level and in every body, becomes id * 10 + shift (edges, port_map and back edges follow), and the
+    file is written out again with other line breaks. Names, types and the .bin stay."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(src)
+
+    def graph(g: ET.Element) -> None:
+        new = {la.get("id"): str(int(la.get("id", "0")) * 10 + shift) for la in g.find("layers") or []}
+        for la in g.find("layers") or []:
+            la.set("id", new[la.get("id")])
+            body = la.find("body")
+            if body is not None:
+                inner = {x.get("id"): str(int(x.get("id", "0")) * 10 + shift) for x in body.find("layers") or []}
+                for entry in la.iter("input"):
+                    if entry.get("internal_layer_id") in inner:
+                        entry.set("internal_layer_id", inner[entry.get("internal_layer_id")])
+                for entry in la.iter("output"):
+                    if entry.get("internal_layer_id") in inner:
+                        entry.set("internal_layer_id", inner[entry.get("internal_layer_id")])
+                for edge in la.find("back_edges") or []:
+                    edge.set("from-layer", inner.get(edge.get("from-layer"), edge.get("from-layer")))
+                    edge.set("to-layer", inner.get(edge.get("to-layer"), edge.get("to-layer")))
+                graph(body)
+        for edge in g.find("edges") or []:
+            edge.set("from-layer", new.get(edge.get("from-layer"), edge.get("from-layer")))
+            edge.set("to-layer", new.get(edge.get("to-layer"), edge.get("to-layer")))
+
+    graph(tree.getroot())
+    ET.indent(tree, "  ")
+    tree.write(dst, encoding="utf-8", xml_declaration=True)
+
+
+def test_baseline_survives_a_renumbering_re_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/ci.md: a re-export that renumbers layer ids (and moves every line) keeps old findings matched:
+    findings are keyed by code, file, layer name path and the message without ids and line numbers."""
+    from irlint.api import check
+
+    broken = Path(__file__).resolve().parents[2] / "examples" / "broken" / "lstm_ti_broken"
+    models = tmp_path / "models"
+    models.mkdir()
+    xml = models / "m.xml"
+    shutil.copy(broken.with_suffix(".xml"), xml)
+    shutil.copy(broken.with_suffix(".bin"), models / "m.bin")
+    before = check(str(xml))
+    base = tmp_path / "baseline.json"
+    assert main(["check", "--baseline", str(base), str(models)]) == 0
+    capsys.readouterr()
+
+    _renumber(broken.with_suffix(".xml"), xml, 7)
+    after = check(str(xml))
+    assert sorted(d.code for d in after) == sorted(d.code for d in before)
+    assert {d.message for d in after}.isdisjoint({d.message for d in before})  # every message quotes an id
+    assert {d.loc.line for d in after} != {d.loc.line for d in before}
+    assert main(["check", "--baseline", str(base), "--format", "json", str(models)]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out) == [] and f"{len(before)} findings in baseline" in out.err
+    assert "no longer occur" not in out.err
+
+    # a body layer is known by its name path: the same name in the body of another layer is a new finding
+    data = json.loads(base.read_text())
+    assert any(r["layer"] and "/body/" in r["layer"] for r in data["findings"])
+
+
+def test_baselines_recorded_with_ids_and_plain_names_still_match(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A baseline written before findings were keyed without ids (raw messages, a body layer's own name)
+    still hides the findings it recorded."""
+    from irlint.api import check
+    from irlint.ir import load
+    from irlint.layerpath import find_layer
+
+    broken = Path(__file__).resolve().parents[2] / "examples" / "broken" / "lstm_ti_broken"
+    xml = tmp_path / "m.xml"
+    shutil.copy(broken.with_suffix(".xml"), xml)
+    shutil.copy(broken.with_suffix(".bin"), tmp_path / "m.bin")
+    model, diags = load(xml), check(str(xml))
+    rows = [{"path": "m.xml", "code": d.code, "message": d.message, "count": 1,
+             "layer": (find_layer(model, d.layer).name if d.layer else None)} for d in diags]  # type: ignore[union-attr]
+    base = tmp_path / "old.json"
+    base.write_text(json.dumps({"irlint-baseline": 1, "findings": rows}))
+    assert main(["check", "--baseline", str(base), "--format", "json", str(xml)]) == 0
     assert json.loads(capsys.readouterr().out) == []
