@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Set up everything irlint needs on a fresh Debian machine with Python >= 3.10: Debian's graphviz
-# (for `dot`) and tmux when root, and a virtual environment in .venv with irlint (editable) and its
-# test extras. Idempotent: a second run only checks.
+# (for `dot`) and chromium (for the Model Explorer browser test, driven by Playwright; no browser is
+# downloaded) when root, and a virtual environment in .venv with irlint (editable) and its test
+# extras. Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v dot >/dev/null 2>&1 || need_apt+=(graphviz)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "setup: installing Debian packages: ${need_apt[*]}"
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   else
-    echo "setup: warning: ${need_apt[*]} missing and not root; rendering to SVG/PNG will be unavailable" >&2
+    echo "setup: warning: ${need_apt[*]} missing and not root; rendering to SVG/PNG (graphviz) or the browser test (chromium) will be unavailable or skipped" >&2
   fi
 fi
 
