@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 import graphviz
 import numpy as np
 from irlint.viewer import style
+from irlint.viewer.names import short_names
 
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
@@ -38,6 +39,7 @@ from irlint.layerpath import iteration_label, project_its
 from irlint.report.text import clean
 from irlint.types import format_shape
 
+NAME_LIMIT, EDGE_NAME_LIMIT = 40, 24  # characters of a layer name in a node label / an edge label
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
 LEGEND_MAX = 60
 
@@ -66,6 +68,8 @@ class _Ctx:
     notes: list[str] = field(default_factory=list)
     trace: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = field(default_factory=dict)
     loops: dict[str, object] = field(default_factory=dict)  # loop path -> LoopInfo (static inference)
+    short: dict[str, str] = field(default_factory=dict)  # layer name -> node label (viewer.names)
+    short_edge: dict[str, str] = field(default_factory=dict)  # layer name -> its name in edge labels
 
 
 def node_id(layer: Layer) -> str:
@@ -122,7 +126,7 @@ def _const_value(model: Model, layer: Layer) -> str:
 def _label(ctx: _Ctx, layer: Layer, extra: str = "") -> str:
     outs = layer.outputs[:2]
     types = ", ".join(f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}" for p in outs)
-    lines = [layer.type, layer.name[:40], f"#{layer.id}" + (f"  {types}" if types else "")]
+    lines = [layer.type, ctx.short.get(layer.name, layer.name), f"#{layer.id}" + (f"  {types}" if types else "")]
     value = _const_value(ctx.model, layer)
     if value:
         lines.append(value)
@@ -160,6 +164,8 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
     if isinstance(o.iteration, int):
         o = replace(o, iteration=(o.iteration,))
     ctx = _Ctx(o, model)
+    names = [la.name for _g, la in model.layers()]
+    ctx.short, ctx.short_edge = short_names(names, NAME_LIMIT), short_names(names, EDGE_NAME_LIMIT)
     body_layers = sum(1 for g, _la in model.layers() if g is not model.graph)
     if o.auto_collapse is not None and body_layers > o.auto_collapse and o.depth is None and not o.collapse:
         ctx.collapse = True
@@ -235,11 +241,12 @@ def _ghost(g: graphviz.Digraph, ctx: _Ctx, text: str) -> str:
 
 def _layer_attrs(ctx: _Ctx, layer: Layer, special: str = "") -> dict[str, str]:
     attrs = dict(style.BY_TYPE.get(layer.type, {}))
+    attrs["tooltip"] = f"{layer.type} {layer.name} #{layer.path}"  # the whole name: the label may be short
     found = ctx.by_layer.get(layer.path, [])
     if found:
         worst = max(found, key=lambda d: d.severity.rank).severity
         attrs.update(style.SEVERITY[worst.value])
-        attrs["tooltip"] = "\n".join(f"{d.code} {d.message}" for d in found)[:2000]
+        attrs["tooltip"] += "\n" + "\n".join(f"{d.code} {d.message}" for d in found)[:2000]
     if special:
         attrs.update(style.SPECIAL)
     return attrs
@@ -379,7 +386,7 @@ def _branch_ends(layer: Layer, ctx: _Ctx, level: int, direction: str, port: int 
             inner = b.body.layer(entry.internal_layer_id)
             ghost = ctx.entry_ghost.get(id(entry))
             if inner is not None:
-                note = _trace_value(ctx, inner, None, level + 1, side).named(inner)
+                note = _trace_value(ctx, inner, None, level + 1, side).named(ctx.short_edge.get(inner.name, inner.name))
                 ends.append((_endpoint(inner, ctx, level + 1, side), _join(b.name, note.text), entry, note.tip))
             elif ghost is not None:
                 ends.append((ghost, f"{b.name}: {missing}", entry, ""))
@@ -448,10 +455,10 @@ class _Value:
     text: str = ""
     tip: str = ""
 
-    def named(self, layer: Layer) -> _Value:
-        """Prefixed with the body layer it is about ('h_prev it 3: ...'), so that a port-map edge says
-        which end of the iteration the value belongs to."""
-        return replace(self, text=f"{layer.name[:24]} {self.text}") if self.text else self
+    def named(self, name: str) -> _Value:
+        """Prefixed with (the short name of) the body layer it is about ('h_prev it 3: ...'), so that a
+        port-map edge says which end of the iteration the value belongs to."""
+        return replace(self, text=f"{name} {self.text}") if self.text else self
 
 
 # Which iteration of the innermost loop a value is taken from: the requested one, the first (what an
@@ -569,7 +576,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                     kind = slicing_label(entry, spec) if pe.kind is EntryKind.SLICED_INPUT else \
                         "initial value (iteration 0 only)" if merged else "invariant"
                     inner = _trace_value(ctx, par, None, level + 1, "in", FIRST if merged else REQUESTED)
-                    inner = inner.named(par)
+                    inner = inner.named(ctx.short_edge.get(par.name, par.name))
                     targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
                     targets.append((ghost, "to a missing body layer", entry, ""))
@@ -594,7 +601,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                     if concat and pe.reversed:
                         kind += " (reversed)"
                     inner = _trace_value(ctx, res, None, level + 1, "out", REQUESTED if concat else LAST)
-                    inner = inner.named(res)
+                    inner = inner.named(ctx.short_edge.get(res.name, res.name))
                     sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
                     sources.append((ghost, "from a missing body layer", entry, ""))

@@ -1,0 +1,56 @@
+"""Readable layer names in `irlint render`: labels keep the part that tells names apart, tooltips the whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from irlint.viewer.diagram import DiagramOptions, build_diagram
+from irlint.viewer.names import short_names
+
+import irlint
+
+KERAS = "functional_1_lstm_1_while_functional_1_lstm_1_while_"
+
+
+def test_long_names_keep_their_distinguishing_tails() -> None:
+    names = [KERAS + "loop_counter", KERAS + "strided_slice_3", "functional_1/lstm_1/while/lstm_cell_1/Sigmoid",
+             "functional_1/lstm_1/while/lstm_cell_1/Sigmoid_1", "x", "y" * 90]
+    short = short_names(names)
+    assert short[KERAS + "loop_counter"] == "…functional_1_lstm_1_while_loop_counter"
+    assert short[KERAS + "strided_slice_3"].endswith("_while_strided_slice_3")
+    assert short["functional_1/lstm_1/while/lstm_cell_1/Sigmoid"] == "…lstm_1/while/lstm_cell_1/Sigmoid"
+    assert short["x"] == "x"
+    assert len(set(short.values())) == len(names) and all(len(v) <= 40 for v in short.values())
+    assert short["y" * 90].startswith("…") and "…" in short["y" * 90][1:]  # its start and its end
+
+
+def keras_like_loop(path: Path) -> Path:
+    """A Loop whose body Parameters carry the names TensorFlow's front end writes for a Keras LSTM."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2], np.float32, name="x")
+    counter = ops.parameter([], np.int64, name=KERAS + "loop_counter")
+    acc = ops.parameter([2], np.float32, name=KERAS + "strided_slice_3")
+    nxt = ops.add(acc, ops.constant(np.ones(2, np.float32)))
+    nxt.set_friendly_name("functional_1/lstm_1/while/lstm_cell_1/Add")
+    acc_res = ops.result(nxt, name="functional_1/lstm_1/while/Identity_3")
+    cond = ops.result(ops.constant(np.bool_(True)), name="functional_1/lstm_1/while/Identity")
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([acc_res, cond], [counter, acc], "body"))
+    loop.set_special_body_ports([0, 1])
+    loop.set_merged_input(acc, x.output(0), acc_res.output(0))
+    out = loop.get_iter_value(acc_res.output(0), -1)
+    ov.save_model(ov.Model([ops.result(out, name="y")], [x], "keras_like"), str(path), compress_to_fp16=False)
+    return path
+
+
+def test_render_labels_tell_keras_parameters_apart(tmp_path: Path) -> None:
+    pytest.importorskip("openvino")
+    src = build_diagram(irlint.load(keras_like_loop(tmp_path / "k.xml")), DiagramOptions()).source
+    assert "…functional_1_lstm_1_while_loop_counter" in src
+    assert "…1_lstm_1_while_strided_slice_3" in src
+    assert f'tooltip="Parameter {KERAS}loop_counter #' in src  # the whole name on hover
+    assert KERAS[:40] + "\n" not in src  # no label cut at 40 characters
