@@ -127,12 +127,17 @@ def test_output_element_maps_to_the_iteration_that_produced_it(stride: int, part
 
 
 def test_compare_names_the_iteration_whose_part_differs() -> None:
-    from irlint.cli.compare_cmd import _first_difference, _run_ours
-    from irlint.interp import Options
+    from argparse import Namespace
+
+    from irlint.cli.compare_cmd import _describe_first, compare_output
+    from irlint.cli.compare_record import Recorder
+    from irlint.interp import run
 
     model = irlint.load(EXAMPLES / "loop_scan.xml")
     inputs = dict(np.load(EXAMPLES / "inputs" / "loop_scan.npz"))
-    outputs, iterations = _run_ours(model, inputs, Options())
+    rec = Recorder()
+    outputs = run(model, inputs, listener=rec)
+    iterations = rec.top_iterations
     layer = _loop_layer("loop_scan.xml")
     n = iterations[layer.path]
     concat = loop_plan(layer).output_for_port(5)
@@ -143,8 +148,10 @@ def test_compare_names_the_iteration_whose_part_differs() -> None:
     for k in (0, n - 1):
         want = got.copy()
         want[(slice(None),) * concat.entry.axis + (k * part,)] += 1
-        text = _first_difference(model, name, got, want, 1e-6, 1e-6, iterations)
+        out = compare_output(model, name, got, want, Namespace(rtol=1e-6, atol=1e-6), iterations)
+        text = _describe_first(out)
         assert text.endswith(f"in the part of iteration {k} of {layer.describe()}"), text
+        assert [r.iteration for r in out["rows"] if r.beyond] == [str(k)]
 
 
 def test_a_loop_reads_the_whole_axis_as_openvino_does() -> None:
