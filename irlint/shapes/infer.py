@@ -540,6 +540,7 @@ class _Inferer:
 
     def loop_outputs(self, layer: Layer, body: Graph, info: LoopInfo) -> None:
         outs: dict[int, TensorInfo] = {}
+        conflicts = _conflicts(layer)
         for pe in info.plan.data_outputs:
             entry = pe.entry
             res_layer = body.layer(entry.internal_layer_id)
@@ -547,7 +548,7 @@ class _Inferer:
                 continue
             produced = self.inputs_of(body, res_layer)[0]
             assert entry.external_port_id is not None
-            poison = _conflicts(layer).get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
+            poison = conflicts.get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
                 or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None)
             if poison is not None:
                 self.res.poisoned[port_key(layer, entry.external_port_id)] = poison

@@ -225,7 +225,22 @@ def _bump(dims: list[int], i: int | None) -> list[int] | None:
     return out
 
 
+def _sliced_attr(attr: str, value: str) -> Callable[[etree._Element], Iterator[tuple[str, Edit]]]:
+    """Every sliced entry (input or output) gets `attr`=`value`."""
+
+    def op(ti: etree._Element) -> Iterator[tuple[str, Edit]]:
+        for e in _entries(ti):
+            if e.get("axis") is not None:
+                yield (f"{e.tag}{e.get('external_port_id')}",
+                       lambda lines, e=e: {_set_attr(lines, e, attr, value)})
+
+    return op
+
+
 OPERATORS: dict[str, Callable[[etree._Element], Iterator[tuple[str, Edit]]]] = {
+    "sliced-axis-out-of-range": _sliced_attr("axis", "7"),
+    "sliced-stride-zero": _sliced_attr("stride", "0"),
+    "sliced-start-outside": _sliced_attr("start", "40"),
     "external-port-twice": op_external_port_twice,
     "part-size-not-dividing": op_part_size_not_dividing,
     "back-edge-parameter-shape": op_back_edge_parameter_shape,
