@@ -79,6 +79,9 @@ KNOWN = [
           "OpenVINO runs the mutated model and computes what the unmutated one computes (irlint is stricter)"),
     Known("irlint error warranted: OpenVINO computes something else", r"irlint error .*computes something else", "",
           "OpenVINO runs the mutated model silently and computes something else than the unmutated one"),
+    Known("CPU plugin: Swish fusion with a non-scalar beta", r"Swish input with beta must be scalar", "",
+          "x * Sigmoid(x * b) with b a [1] tensor that is not a constant is fused into a Swish the plugin then "
+          "refuses; the model is valid and irlint finds nothing"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
     Known("u8 overflow: the CPU plugin saturates or computes wider", r"values differ \(uint8\)", "",
