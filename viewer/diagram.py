@@ -30,6 +30,7 @@ import graphviz
 import numpy as np
 from irlint.viewer import style
 from irlint.viewer.names import short_names
+from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
 
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
@@ -53,6 +54,7 @@ class DiagramOptions:
     trace: Mapping[str, np.ndarray] | None = None  # --trace values by key
     iteration: tuple[int, ...] | int | None = None  # outer first, 0-based; inner loops not given: their last
     auto_collapse: int | None = AUTO_COLLAPSE  # None: never collapse automatically
+    expand: Sequence[str] = ()  # name scopes drawn as clusters ("all": every one); others are one node
 
 
 @dataclass
@@ -70,6 +72,9 @@ class _Ctx:
     loops: dict[str, object] = field(default_factory=dict)  # loop path -> LoopInfo (static inference)
     short: dict[str, str] = field(default_factory=dict)  # layer name -> node label (viewer.names)
     short_edge: dict[str, str] = field(default_factory=dict)  # layer name -> its name in edge labels
+    hidden_in: dict[str, str] = field(default_factory=dict)  # layer path -> node of its collapsed scope
+    scope_edges: set[tuple[str, str]] = field(default_factory=set)  # edges drawn to/from collapsed scopes
+    scopes: int = 0  # scope clusters and nodes drawn so far (their DOT names)
 
 
 def node_id(layer: Layer) -> str:
@@ -253,7 +258,58 @@ def _layer_attrs(ctx: _Ctx, layer: Layer, special: str = "") -> dict[str, str]:
 
 
 def _graph(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int, specials: Mapping[int, str]) -> None:
-    for layer in graph.layers:
+    tree = scope_tree(la for la in graph.layers if la.id is not None)
+    _scope(g, tree, ctx, level, specials, len(tree.all_layers()), graph)
+
+
+def _scope(g: graphviz.Digraph, scope: Scope, ctx: _Ctx, level: int, specials: Mapping[int, str], whole: int,
+           graph: Graph) -> None:
+    """A scope's own layers, then each sub-scope: flat when small, a cluster when expanded, else one
+    node standing for its layers (Parameters, Results and TI/Loop/If layers stay drawn beside it)."""
+    _layers(g, scope.layers, ctx, level, specials)
+    expand = [e.strip("/") for e in ctx.opts.expand]
+    for child in scope.children.values():
+        if len(child.all_layers()) < MIN_LAYERS:
+            _layers(g, child.all_layers(), ctx, level, specials)
+        elif expanded(child, expand, whole):
+            ctx.scopes += 1
+            with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
+                sub.attr(label=_scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
+                _scope(sub, child, ctx, level, specials, whole, graph)
+        else:
+            _collapsed_scope(g, child, scope.path, ctx, level, specials, graph)
+
+
+def _scope_label(path: str, parent: str) -> str:
+    """A scope's path below its parent's, shortened like a layer name."""
+    rel = path[len(parent) + 1:] if parent and path.startswith(parent + "/") else path
+    return short_names([rel], NAME_LIMIT)[rel] + "/"
+
+
+def _collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: _Ctx, level: int,
+                     specials: Mapping[int, str], graph: Graph) -> None:
+    hidden = scope.hidden()
+    ctx.scopes += 1
+    name = f"scope_{ctx.scopes}"
+    for layer in hidden:
+        ctx.hidden_in[layer.path] = name
+    found = [d for la in hidden for d in ctx.by_layer.get(la.path, [])]
+    attrs = dict(style.COLLAPSED_SCOPE)
+    if found:
+        worst = max(found, key=lambda d: d.severity.rank).severity
+        attrs.update(style.SEVERITY[worst.value])
+    types = sorted({la.type for la in hidden if la.type != "Const"})
+    summary = ", ".join(types[:4]) + (", ..." if len(types) > 4 else "")
+    tags = _tags(ctx, found)
+    label = _join(_scope_label(scope.path, parent), f"{len(hidden)} layers (--expand {scope.path})", summary, tags)
+    tip = "\n".join(f"{la.type} {la.name} #{la.path}" for la in hidden[:200])
+    g.node(name, label, tooltip=f"scope {scope.path}\n{tip}"[:4000], **attrs)
+    _layers(g, [la for la in scope.all_layers() if pinned(la)], ctx, level, specials)
+
+
+def _layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: _Ctx, level: int,
+            specials: Mapping[int, str]) -> None:
+    for layer in layers:
         if layer.id is None:
             continue
         if _expanded(layer, level, ctx) and layer.branches:
@@ -427,7 +483,10 @@ def _dangling_entries(g: graphviz.Digraph, sub: graphviz.Digraph, layer: Layer, 
 
 
 def _endpoint(layer: Layer, ctx: _Ctx, level: int, side: str) -> str:
-    """The node an edge attaches to: the layer, or for an expanded TI/Loop its first body node."""
+    """The node an edge attaches to: the layer (or the collapsed scope hiding it), or for an expanded
+    TI/Loop its first body node."""
+    if layer.path in ctx.hidden_in:
+        return ctx.hidden_in[layer.path]
     if _expanded(layer, level, ctx):
         first = layer.subgraphs()[0]
         inner = next((la for la in first.layers if la.id is not None), None)
@@ -549,6 +608,14 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
         src_exp, dst_exp = _expanded(src, level, ctx), _expanded(dst, level, ctx)
         note = _edge_value(ctx, graph, src, e.from_port, dst, level)
         etype = _edge_type(src, e.from_port)
+        a, b = ctx.hidden_in.get(src.path), ctx.hidden_in.get(dst.path)
+        if (a or b) and not src_exp and not dst_exp:
+            # To, from or inside a collapsed scope: one edge per pair of drawn nodes, none inside.
+            ends = (a or node_id(src), b or node_id(dst))
+            if a != b and ends not in ctx.scope_edges:
+                ctx.scope_edges.add(ends)
+                g.edge(*ends, label=_join(etype, tags), **extra)
+            continue
         if not src_exp and not dst_exp:
             tip = {"tooltip": note.tip} if note.tip else {}
             g.edge(node_id(src), node_id(dst), label=_join(etype, note.text, tags), **{**ports, **extra, **tip})
@@ -581,7 +648,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 elif ghost is not None:
                     targets.append((ghost, "to a missing body layer", entry, ""))
         else:
-            targets.append((node_id(dst), "", None, ""))
+            targets.append((ctx.hidden_in.get(dst.path, node_id(dst)), "", None, ""))
         sources: list[tuple[str, str, PortMapEntry | None, str]] = []
         if src_exp and src.branches:
             sources += _branch_ends(src, ctx, level, "output", e.from_port)
@@ -606,7 +673,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 elif ghost is not None:
                     sources.append((ghost, "from a missing body layer", entry, ""))
         else:
-            sources.append((node_id(src), note.text, None, note.tip))
+            sources.append((ctx.hidden_in.get(src.path, node_id(src)), note.text, None, note.tip))
         # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.
         for exp, side, port, items in ((dst_exp, dst, e.to_port, targets), (src_exp, src, e.from_port, sources)):
             if exp and not items:

@@ -6,6 +6,9 @@ GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.25", "ranksep"
 NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
         "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
 EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}
+SCOPE = {"style": "rounded,dotted", "color": "#888888", "fontname": "Helvetica", "fontsize": "9",
+         "fontcolor": "#555555"}
+COLLAPSED_SCOPE = {"shape": "folder", "style": "filled", "fillcolor": "#eeeeee", "color": "#888888"}
 CLUSTER = {"style": "rounded,dashed", "color": "#4c72b0", "fontname": "Helvetica-Bold", "fontsize": "10"}
 
 BY_TYPE = {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +57,55 @@ def test_render_labels_tell_keras_parameters_apart(tmp_path: Path) -> None:
     assert "…1_lstm_1_while_strided_slice_3" in src
     assert f'tooltip="Parameter {KERAS}loop_counter #' in src  # the whole name on hover
     assert KERAS[:40] + "\n" not in src  # no label cut at 40 characters
+
+
+def scoped_loop(path: Path) -> Path:
+    """A Loop whose body holds the scope enc/cell (four layers) beside enc/out (one)."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2], np.float32, name="x")
+    acc = ops.parameter([2], np.float32, name="enc/acc")
+    layers = []
+    v = acc
+    for n, op in enumerate((ops.tanh, ops.sigmoid, ops.relu, ops.exp)):
+        v = op(v)
+        v.set_friendly_name(f"enc/cell/{op.__name__}_{n}")
+        layers.append(v)
+    out = ops.negative(v)
+    out.set_friendly_name("enc/out/Neg")
+    acc_res = ops.result(out, name="enc/acc_next")
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([acc_res, ops.result(ops.constant(np.bool_(True)))], [acc], "body"))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, x.output(0), acc_res.output(0))
+    y = loop.get_iter_value(acc_res.output(0), -1)
+    ov.save_model(ov.Model([ops.result(y, name="y")], [x], "scoped"), str(path), compress_to_fp16=False)
+    return path
+
+
+def test_scopes_collapse_to_one_node_and_expand_on_request(tmp_path: Path) -> None:
+    pytest.importorskip("openvino")
+    model = irlint.load(scoped_loop(tmp_path / "s.xml"))
+    cell = [la for _g, la in model.layers() if la.name.startswith("enc/cell/")]
+    assert len(cell) == 4
+    collapsed = build_diagram(model, DiagramOptions()).source
+    assert "4 layers (--expand enc/cell)" in collapsed
+    assert not any(f"L_{la.path.replace('/', '_')} [" in collapsed for la in cell)  # hidden in the scope node
+    assert "enc/cell/tanh_0" in collapsed  # listed in the scope node's tooltip
+    assert re.search(r"L_\d+_body_\d+ -> scope_\d+", collapsed)  # the Parameter feeds the scope node
+    assert re.search(r"scope_\d+ -> L_\d+_body_\d+", collapsed)  # which feeds Neg
+    opened = build_diagram(model, DiagramOptions(expand=("enc/cell",))).source
+    assert "cluster_scope_" in opened and "4 layers" not in opened
+    assert all(f"L_{la.path.replace('/', '_')} [" in opened for la in cell)
+
+
+def test_render_expand_option(tmp_path: Path) -> None:
+    pytest.importorskip("openvino")
+    xml = scoped_loop(tmp_path / "s.xml")
+    out = tmp_path / "s.dot"
+    for args, collapsed in (((), True), (("--expand", "all"), False), (("--expand", "enc/cell/"), False)):
+        r = subprocess.run([sys.executable, "-m", "irlint", "render", str(xml), "-o", str(out), *args],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert ("--expand enc/cell" in out.read_text()) is collapsed, args
