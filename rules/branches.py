@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint import causes
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
@@ -182,7 +183,8 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                               related=(Related(e.loc, f"the {b.name}_port_map entry"),
                                        Related(res.loc, f"the {b.name} branch's Result"),
                                        *((poison.note(),) if poison is not None else ())),
-                              because=(poison.key,) if poison is not None else ())
+                              claims=(causes.port(layer, port.id),),
+                              because=((poison.key,) if poison is not None else ()) + (causes.port(layer, port.id),))
     for port in layer.outputs:
         merged = ctx.shapes.output(layer, port.id).shape
         declared = output_shape(layer, port, lambda s=merged: TensorInfo(None, s))
@@ -192,7 +194,8 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                       f"{_what_runs(ctx, layer, port.id)} rank {len(merged)} ({format_shape(merged)})",
                       layer.port_loc(port), layer=layer.path, port=port.id,
                       related=tuple(Related(e.loc, f"the {b.name}_port_map entry") for b in layer.branches
-                                    for e in b.port_map if e.direction == "output" and e.external_port_id == port.id))
+                                    for e in b.port_map if e.direction == "output" and e.external_port_id == port.id),
+                      claims=(causes.port(layer, port.id),), because=(causes.port(layer, port.id),))
 
 
 def _what_runs(ctx: Context, layer: Layer, port_id: int | None) -> str:

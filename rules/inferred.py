@@ -91,8 +91,9 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer, dynamic: frozenset[int
         f = _port_mismatch(shapes, layer, port, dynamic)
         if f is not None:
             poison = shapes.poison(layer, port.id)
-            if poison is None:
-                yield replace(f, claims=(causes.port(layer, port.id),))
+            if poison is None:  # another rule that reports this port (IF804) carries it, or it stands
+                key = causes.port(layer, port.id)
+                yield replace(f, claims=(key,), because=(key,))
             else:  # derived from a defect: its finding carries this one
                 yield replace(f, related=(poison.note(),), because=(poison.key,))
 

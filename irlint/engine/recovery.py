@@ -26,7 +26,7 @@ def _parent(i: int, diags: list[Diagnostic], claimed: dict[str, list[int]]) -> i
         for j in claimed.get(key, ()):
             if j == i or diags[j].severity.rank < rank:
                 continue
-            if best is None or diags[j].sort_key() < diags[best].sort_key():
+            if best is None or (diags[j].sort_key(), j) < (diags[best].sort_key(), best):
                 best = j
     return best
 
@@ -48,7 +48,7 @@ def _roots(diags: list[Diagnostic]) -> list[int]:
             roots.append(chain[-1])
         else:  # a cycle: its first member in file order is the root
             cycle = chain[chain.index(current):]
-            roots.append(min(cycle, key=lambda j: diags[j].sort_key()))
+            roots.append(min(cycle, key=lambda j: (diags[j].sort_key(), j)))
     return roots
 
 

@@ -288,7 +288,7 @@ FIXTURES = [
                                  after="<else_port_map>")],
             also=[('<port id="3" precision="FP32" names="out">', 0, ("IF803",))]),
     Fixture("IF804", "if", [Edit('<port id="3" precision="FP32" names="out">', '<port id="3" precision="I32" names="out">',
-                                 ("IF804", "T211")),
+                                 ("IF804",)),  # the port's T211 is its note
                             Edit('<port id="0" precision="FP32">', '<port id="0" precision="I32">', (),
                                  after='name="out" type="Result"')]),
     Fixture("IF806", "if", [Edit('<input external_port_id="2" internal_layer_id="1" />\n', '', (), after="<then_port_map>")],
