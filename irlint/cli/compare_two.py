@@ -158,12 +158,16 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
             for its, outs in sorted(by_it.items()):
                 other = theirs.get(its)
                 if other is None or port >= len(outs) or port >= len(other):
-                    problem = f"B has no iteration {label(its)} of it" if other is None else "B has fewer outputs"
+                    problem = problem or (f"B has no iteration {label(its)} of it" if other is None
+                                          else "B has fewer outputs")
                     continue
                 g, w = outs[port], other[port]
                 if g.shape != w.shape:
-                    problem = f"iteration {label(its)}: shape {list(g.shape)} in A, {list(w.shape)} in B"
+                    problem = problem or f"iteration {label(its)}: shape {list(g.shape)} in A, {list(w.shape)} in B"
                     verdicts[(path, its)] = False
+                    at = rec_a.order[(path, its)]
+                    if first_at is None or (at, port) < (first_at[0], first_at[2]):
+                        first_at = (at, path, port, its)
                     continue
                 if g.dtype.kind not in "fiub" or w.dtype.kind not in "fiub":
                     continue
@@ -189,11 +193,15 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
     la = rec_a.layer_of[path]
     lb = layers_b[key_a[path]]
     g, w = rec_a.values[path][its][port], rec_b.values[lb.path][its][port]
-    index = tuple(int(x) for x in np.argwhere(beyond_tolerance(g, w, rtol, atol))[0])
     agreeing, unseen = upstream(graphs_a[path], la, its, verdicts, set(rec_a.values))
     first = {"iteration": label(its), "layer": la.name, "type": la.type, "path_a": path, "path_b": lb.path,
-             "port": la.outputs[port].id, "index": list(index), "a": float(g[index]), "b": float(w[index]),
+             "port": la.outputs[port].id, "index": None, "a": None, "b": None, "shapes": None,
              "upstream_agreeing": agreeing, "upstream_not_compared": unseen}
+    if g.shape != w.shape:
+        first["shapes"] = [list(g.shape), list(w.shape)]
+    else:
+        index = tuple(int(x) for x in np.argwhere(beyond_tolerance(g, w, rtol, atol))[0])
+        first.update(index=list(index), a=float(g[index]), b=float(w[index]))
     return results, first, unmatched
 
 
@@ -205,9 +213,10 @@ def _print_layers(layers: list[dict[str, Any]], first: dict[str, Any] | None, un
         if report[f"outputs_only_in_{side}"]:
             print(safe(f"outputs only in {side.upper()}: {', '.join(report[f'outputs_only_in_{side}'])}"))
     if first is not None:
+        what = (f"shape {first['shapes'][0]} in A, {first['shapes'][1]} in B" if first["shapes"] else
+                f"element {tuple(first['index'])}: A {first['a']:.9g}, B {first['b']:.9g}")
         print(safe(f"first layer where A and B part: iteration {first['iteration']}, layer '{first['layer']}' "
-                   f"({first['type']}, A {first['path_a']}, B {first['path_b']}) out{first['port']}, element "
-                   f"{tuple(first['index'])}: A {first['a']:.9g}, B {first['b']:.9g}"))
+                   f"({first['type']}, A {first['path_a']}, B {first['path_b']}) out{first['port']}, {what}"))
         print(safe("    upstream in that iteration, still agreeing: "
                    + (", ".join(first["upstream_agreeing"]) or "none compared")))
         if first["upstream_not_compared"]:
@@ -215,6 +224,8 @@ def _print_layers(layers: list[dict[str, Any]], first: dict[str, Any] | None, un
         hit = next(x for x in layers if x["path_a"] == first["path_a"] and x["port"] == first["port"])
         if len(hit["rows"]) > 1:
             print("\n".join(table(hit["rows"])))
+    for x in [x for x in layers if x["problem"]][:5]:
+        print(safe(f"    {x['layer']} out{x['port']}: {x['problem']}"))
     for what, names in unmatched.items():
         if names:
             shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")

@@ -123,3 +123,17 @@ def if_divide_ti():  # type: ignore[no-untyped-def]
         return branch.set_output(rt, re)
 
     return _ti(body, [1, 4], np.int32, "if_divide_ti")
+
+
+def widened_ti(widen: bool):  # type: ignore[no-untyped-def]
+    """Per step 'double' then 'squash' (tanh): 'double' is x * 2, or with `widen` x and x concatenated."""
+    import openvino.opset13 as ops
+
+    def body(xi):  # type: ignore[no-untyped-def]
+        if widen:
+            d = ops.concat([xi, xi], 2, name="double")
+        else:
+            d = ops.multiply(xi, ops.constant(np.array(2, np.float32)), name="double")
+        return ops.tanh(d, name="squash")
+
+    return _ti(body, [1, 3, 3], np.float32, "widened_ti")

@@ -281,3 +281,17 @@ def test_inside_an_if_branch(tmp_path: Path) -> None:
     assert (first["layer"], first["iteration"], first["ours"], first["openvino"]) == ("neg_quotient", "1.0", -3, -2)
     assert first["upstream_agreeing"] == ["minus_one"] and first["trace_key"] == f"{first['path']}@1.0:out2"
     assert report["inside"]["instrumented_outputs_same"] == [True]
+
+
+def test_two_irs_that_part_in_a_shape(tmp_path: Path) -> None:
+    from tests.cli.compare_models import widened_ti
+
+    a = save(widened_ti(False), tmp_path / "a.xml")
+    b = save(widened_ti(True), tmp_path / "b.xml")
+    np.savez(tmp_path / "in.npz", X=np.ones((1, 3, 3), np.float32))
+    res = cli(str(a), str(b), "--inputs", str(tmp_path / "in.npz"))
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert ("first layer where A and B part: iteration 0, layer 'double' (Multiply, A 1/body/2, B 1/body/1) out2, "
+            "shape [1, 1, 3] in A, [1, 1, 6] in B") in res.stdout, res.stdout
+    assert "shape [1, 3, 3] vs B [1, 3, 6]" in res.stdout  # the output Y
+    assert "    squash out1: iteration 0: shape [1, 1, 3] in A, [1, 1, 6] in B" in res.stdout
