@@ -68,7 +68,9 @@ def run_two(args: argparse.Namespace, second: list[str]) -> int:
     args.assign = [a for a in args.assign if a != b_path]
     args_b = copy.copy(args)
     args_b.model, args_b.weights = b_path, None
-    _check_plot(args, [("B", b_path)])
+    from irlint.ir.loader import default_weights_path
+
+    _check_plot(args, [("B", b_path), ("B's weights", default_weights_path(b_path))])
     try:
         model_a = load_checked(args)
         model_b = load_checked(args_b)

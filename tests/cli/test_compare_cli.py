@@ -295,3 +295,14 @@ def test_two_irs_that_part_in_a_shape(tmp_path: Path) -> None:
             "shape [1, 1, 3] in A, [1, 1, 6] in B") in res.stdout, res.stdout
     assert "shape [1, 3, 3] vs B [1, 3, 6]" in res.stdout  # the output Y
     assert "    squash out1: iteration 0: shape [1, 1, 3] in A, [1, 1, 6] in B" in res.stdout
+
+
+def test_two_irs_plot_never_overwrites_b(two_irs: tuple[str, str, str], tmp_path: Path) -> None:
+    a, b, npz = two_irs
+    weights = Path(b).with_suffix(".bin")
+    link = tmp_path / "b.png"
+    link.symlink_to(weights)
+    before = weights.read_bytes()
+    res = cli(a, b, "--inputs", npz, "--plot", str(link))
+    assert res.returncode == 2 and "would overwrite an input (B's weights" in res.stderr
+    assert weights.read_bytes() == before
