@@ -70,3 +70,8 @@ def ids(graph_path: str) -> str:
 def edges_into(layer: _Pathed) -> str:
     """An edge that was meant to reach the layer names a port or layer that does not exist."""
     return f"{layer.path}:edges-into"
+
+
+def port_ids(layer: _Pathed) -> str:
+    """Two ports of the layer share an id (a renamed port: edges and entries that named it lose it)."""
+    return f"{layer.path}:port-ids"

@@ -55,6 +55,9 @@ class Diagnostic:
     # it follows from (`because`); a finding whose cause another finding claims becomes its note.
     claims: tuple[str, ...] = field(default=(), compare=False)
     because: tuple[str, ...] = field(default=(), compare=False)
+    # what the defect does here in concrete terms ("makes output port 5 of ... [3,1,2] instead of its
+    # declared [3,4,2]"): the note a root carries for this finding when it is folded into it
+    effect: str | None = field(default=None, compare=False)
 
     @property
     def path(self) -> str:

@@ -43,6 +43,8 @@ class Finding:
     # keys of irlint.causes: what this finding reports as wrong, and the defects it is a consequence of
     claims: tuple[str, ...] = ()
     because: tuple[str, ...] = ()
+    # for a consequence: what the defect does here, for its root's note (Diagnostic.effect)
+    effect: str | None = None
 
 
 @dataclass(frozen=True)

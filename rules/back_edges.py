@@ -228,14 +228,18 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives {produced_et}, "
                           f"Parameter '{dst.name}' is {want.etype}", be.loc, layer=layer.path,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter"), *notes),
-                          claims=(param_port,), because=because)
+                          claims=(param_port,), because=because,
+                          effect=f"makes Result '{src.name}' carry {produced_et} back into Parameter '{dst.name}', "
+                          f"which declares {want.etype}")
         elif not fits(produced_shape, want.shape):
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
                           f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}",
                           be.loc, layer=layer.path,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter"), *notes),
                           hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter",
-                          claims=(param_port,), because=because)
+                          claims=(param_port,), because=because,
+                          effect=f"makes Result '{src.name}' carry {format_shape(produced_shape)} back into Parameter "
+                          f"'{dst.name}' instead of its declared {format_shape(want.shape)}")
 
 
 @rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW)

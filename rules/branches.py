@@ -184,7 +184,9 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                                        Related(res.loc, f"the {b.name} branch's Result"),
                                        *((poison.note(),) if poison is not None else ())),
                               claims=(causes.port(layer, port.id),),
-                              because=((poison.key,) if poison is not None else ()) + (causes.port(layer, port.id),))
+                              because=((poison.key,) if poison is not None else ()) + (causes.port(layer, port.id),),
+                              effect=f"makes the {b.name} branch give output port {port.id} of {layer.describe()} "
+                              f"{got.etype.name} instead of its declared {port.precision.name}")
     for port in layer.outputs:
         merged = ctx.shapes.output(layer, port.id).shape
         declared = output_shape(layer, port, lambda s=merged: TensorInfo(None, s))
@@ -195,7 +197,9 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                       layer.port_loc(port), layer=layer.path, port=port.id,
                       related=tuple(Related(e.loc, f"the {b.name}_port_map entry") for b in layer.branches
                                     for e in b.port_map if e.direction == "output" and e.external_port_id == port.id),
-                      claims=(causes.port(layer, port.id),), because=(causes.port(layer, port.id),))
+                      claims=(causes.port(layer, port.id),), because=(causes.port(layer, port.id),),
+                      effect=f"makes output port {port.id} of {layer.describe()} {format_shape(merged)} instead of its "
+                      f"declared {format_shape(declared)}")
 
 
 def _what_runs(ctx: Context, layer: Layer, port_id: int | None) -> str:

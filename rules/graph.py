@@ -122,6 +122,7 @@ def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 layer=src.path,
                 port=e.from_port,
                 related=(Related(src.loc, f"'{src.name}' is declared here"),),
+                because=(causes.port_ids(src),),  # the port it named may have been renamed to a duplicate
             )
         if dst is not None and e.to_port is not None and dst.input(e.to_port) is None:
             kind = "an output port" if dst.output(e.to_port) is not None else "not a port"
@@ -133,6 +134,7 @@ def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 port=e.to_port,
                 related=(Related(dst.loc, f"'{dst.name}' is declared here"),),
                 claims=(causes.edges_into(dst),),
+                because=(causes.port_ids(dst),),
             )
 
 
@@ -326,6 +328,7 @@ def duplicate_port_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
                     layer=layer.path,
                     port=p.id,
                     related=(Related(layer.port_loc(seen[p.id]), "first used here"),),
+                    claims=(causes.port_ids(layer),),
                 )
             else:
                 seen[p.id] = p

@@ -50,7 +50,7 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
             continue
         if p.poison is not None:  # a consequence: the defect's finding carries it
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, related=(p.poison.note(),),
-                          because=(p.poison.key,))
+                          because=(p.poison.key,), effect=f"makes {p.layer.describe()} fail: {p.message}")
         else:
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, claims=(causes.op(p.layer),))
 
@@ -104,13 +104,15 @@ def _port_mismatch(shapes: ShapeResult, layer: Layer, port: Port, dynamic: froze
             and not port.precision.is_dynamic and info.etype != port.precision:
         return Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
                       f"but the op produces {info.etype.precision}", layer.port_loc(port), layer=layer.path,
-                      port=port.id)
+                      port=port.id, effect=f"makes output port {port.id} of {layer.describe()} "
+                      f"{info.etype.precision} instead of its declared {port.precision.precision}")
     elif info.shape is not None and port.shape is not None and info.shape != port.shape \
             and not fits(info.shape, port.shape) \
             and output_shape(layer, port, lambda i=info: i, dynamic) is not None:  # no <dim>: scalar, dynamic rank
         return Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, "
                       f"but the op produces {format_shape(info.shape)}", layer.port_loc(port), layer=layer.path,
-                      port=port.id)
+                      port=port.id, effect=f"makes output port {port.id} of {layer.describe()} "
+                      f"{format_shape(info.shape)} instead of its declared {format_shape(port.shape)}")
     return None
 
 

@@ -62,6 +62,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
             related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
             hint=f"external_port_id of an <{e.direction}> entry is the id of one of the layer's {side} ports",
             claims=(causes.entries(layer, e.direction),),
+            because=(causes.port_ids(layer),),  # the port it named may have been renamed to a duplicate
         )
 
 

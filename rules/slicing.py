@@ -238,7 +238,9 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
                 and not declared.etype.is_dynamic:  # a dynamic type is PM412's (or harmless in a Loop)
             yield Finding(f"body {param.describe()} declares {declared.etype} but {_describe(e)} delivers "
                           f"{got.etype}", param.loc, layer=param.path,
-                          related=(Related(e.loc, "the entry"), *_noted(poison)), **keys)
+                          related=(Related(e.loc, "the entry"), *_noted(poison)),
+                          effect=f"makes body {param.describe()} receive {got.etype} instead of its declared "
+                          f"{declared.etype}", **keys)
             continue
         if got.shape is None or declared.shape is None:
             continue
@@ -249,7 +251,9 @@ def sliced_parameter_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) ->
                 f"{format_shape(got.shape)} ({_describe(e)} of {layer.describe()})",
                 param.port_loc(param.outputs[0]) if param.outputs else param.loc, layer=param.path,
                 related=(Related(e.loc, "the port_map entry"), *_noted(poison)),
-                hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere", **keys,
+                hint="a sliced Parameter has part_size along the axis and the outer dims elsewhere",
+                effect=f"makes body {param.describe()} receive {format_shape(got.shape)} instead of its declared "
+                f"{format_shape(declared.shape)}", **keys,
             )
 
 
@@ -306,9 +310,12 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
             how = "the body Result's last value"
         poison = ctx.shapes.poison(layer, port.id)
         keys = {"because": (poison.key,)} if poison is not None else {"claims": (causes.port(layer, port.id),)}
+        runs = f" ({info.iterations} iterations)" if e.sliced and info.iterations is not None else ""
         yield Finding(f"output port {port.id} of {layer.describe()} declares {format_shape(port.shape)}, but "
                       f"{how} is {format_shape(inferred.shape)}", layer.port_loc(port), layer=layer.path, port=port.id,
-                      related=(Related(e.loc, "the port_map entry"), *_noted(poison)), **keys)
+                      related=(Related(e.loc, "the port_map entry"), *_noted(poison)),
+                      effect=f"makes output port {port.id} of {layer.describe()} {format_shape(inferred.shape)}{runs} "
+                      f"instead of its declared {format_shape(port.shape)}", **keys)
 
 
 @rule("SL607", "slicing-depends-on-runtime", severity="warning", types=CONTROL_FLOW, uses_shapes=True)

@@ -5,10 +5,12 @@ from (`Diagnostic.because`, keys of irlint.causes; a rule that reads a poisoned 
 poison's key). Here each consequence is folded into its root, the finding that claims its cause,
 followed to the end of the chain (an unmapped port that follows from a wrong external_port_id, a
 body Parameter left unfed by that port, ...): the root carries it as a related note at the
-consequence's location, so the report keeps the information and the place, and counts one error.
-A root is never of a lower severity than what it absorbs. A consequence whose cause no finding
-claims (its rule is not selected, say) stays a finding of its own; rules that read poisoned values
-give such findings a note naming the cause themselves.
+consequence's location (what it does there in concrete terms, `Diagnostic.effect`, when the rule
+says so: "this also makes output port 5 of ... [3,1,2] instead of its declared [3,4,2]"), so the
+report keeps the information and the place, and counts one error. The same note is kept once. A
+root is never of a lower severity than what it absorbs. A consequence whose cause no finding claims
+(its rule is not selected, say) stays a finding of its own; rules that read poisoned values give
+such findings a note naming the cause themselves.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def _roots(diags: list[Diagnostic]) -> list[int]:
     return roots
 
 
+def _note(d: Diagnostic) -> str:
+    """What a consequence says under its root: its concrete effect when its rule gives one."""
+    return f"this also {d.effect}" if d.effect else f"this also gives {d.code}: {d.message}"
+
+
 def fold_consequences(diags: list[Diagnostic]) -> list[Diagnostic]:
     """`diags` with every consequence folded into its root as a note (order otherwise kept)."""
     if not any(d.because for d in diags):
@@ -60,7 +67,10 @@ def fold_consequences(diags: list[Diagnostic]) -> list[Diagnostic]:
     notes: dict[int, list[Related]] = {}
     for i, d in sorted(enumerate(diags), key=lambda pair: pair[1].sort_key()):
         if roots[i] != i:
-            notes.setdefault(roots[i], []).append(Related(d.loc, f"this also gives {d.code}: {d.message}"))
+            note = Related(d.loc, _note(d))
+            kept = notes.setdefault(roots[i], [])
+            if note not in kept:  # one port mapped by two entries gives the same consequence twice
+                kept.append(note)
     out = []
     for i, d in enumerate(diags):
         if roots[i] != i:

@@ -54,7 +54,7 @@ def _bucket(rules: Iterable[Rule]) -> _Buckets:
 
 def _stamp(r: Rule, f: Finding) -> Diagnostic:
     return Diagnostic(r.code, f.severity or r.severity, f.message, f.loc, r.name, f.layer, f.port, f.related,
-                      f.hint, f.claims, f.because)
+                      f.hint, f.claims, f.because, f.effect)
 
 
 def _internal(r: Rule, exc: BaseException, loc: Location, debug: bool) -> Diagnostic:

@@ -124,6 +124,9 @@ class Fixture:
     pass_base: str | None = None
     # Collateral findings on other lines: (substring of the line, line offset, codes).
     also: list[tuple] = field(default_factory=list)  # (needle, offset, codes[, after needle])
+    # Consequences folded into a finding as notes (docs/architecture.md, "Recovery"): (needle, offset, codes
+    # of the findings that carry a note at that line), marked `<!-- expect-note: ... -->`.
+    notes: list[tuple] = field(default_factory=list)
     bin_edit: int | None = None  # truncate the .bin to this many bytes
 
 
@@ -159,8 +162,8 @@ FIXTURES = [
             also=[('<layer id="0" name="Parameter_3"', 0, ("PM410",)),
                   ('<layer id="3" name="Reshape_7"', 3, ("T202",))]),
     Fixture("G107", "ti", [Edit('<port id="2" precision="FP32" names="last">', '<port id="1" precision="FP32" names="last">',
-                                ("G107",))], also=[('<output external_port_id="2"', 0, ("PM401",)),
-                                                           ('from-port="2" to-layer="3"', 0, ("G103",))]),
+                                ("G107",))], notes=[('<output external_port_id="2"', 0, ("G107",)),
+                                                            ('from-port="2" to-layer="3"', 0, ("G107",))]),
     Fixture("G120", "loop_in_ti", [], also=[]),  # built by make_g120
     # an op of OpenVINO's opset17 that irlint has no module for (a type of no opset is IR009)
     Fixture("G110", "ti", [Edit('type="Tanh" version="opset1"', 'type="ErfInv" version="opset17"', ())],
@@ -318,9 +321,14 @@ def mark(text: str, fx: Fixture) -> str:
         first = next(i for i, line in enumerate(lines) if after[0] in line) if after else 0
         n = next(i for i, line in enumerate(lines) if i >= first and needle in line) + offset
         marks.setdefault(n, []).extend(codes)
-    for n in sorted(marks, reverse=True):
+    notes: dict[int, list[str]] = {}
+    for needle, offset, codes in fx.notes:
+        notes.setdefault(next(i for i, line in enumerate(lines) if needle in line) + offset, []).extend(codes)
+    for n in sorted(marks.keys() | notes.keys(), reverse=True):
         indent = lines[n][: len(lines[n]) - len(lines[n].lstrip())]
-        lines.insert(n, f"{indent}<!-- expect: {' '.join(marks[n])} -->")
+        for kind, codes in (("expect-note", notes.get(n)), ("expect", marks.get(n))):
+            if codes:
+                lines.insert(n, f"{indent}<!-- {kind}: {' '.join(codes)} -->")
     return "\n".join(lines)
 
 

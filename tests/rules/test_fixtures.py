@@ -2,7 +2,9 @@
 
 A fixture marks each reported line with `<!-- expect: CODE [CODE...] -->` on the line above it.
 The error and warning findings of `irlint.check` must equal the marked set exactly, so collateral
-findings are visible in the fixture; pass.xml must have no error or warning at all.
+findings are visible in the fixture; pass.xml must have no error or warning at all. A consequence
+folded into its root (docs/architecture.md, "Recovery") is marked `<!-- expect-note: CODE -->`: a
+finding of CODE carries a note at the line below.
 """
 
 from __future__ import annotations
@@ -18,17 +20,23 @@ from irlint.rule import missing_doc_sections
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECT = re.compile(r"<!--\s*expect:\s*([A-Z0-9 ]+?)\s*-->")
+EXPECT_NOTE = re.compile(r"<!--\s*expect-note:\s*([A-Z0-9 ]+?)\s*-->")
 NO_FIXTURE = {"IR900", "T212",  # internal errors: tests/engine (crashing pack), test_internal.py (crashing op)
               "LP706"}  # never reported: OpenVINO accepts every slicing attribute on a Loop (its docs)
 
 
-def expected(path: Path) -> set[tuple[str, int]]:
+def expected(path: Path, marker: re.Pattern[str] = EXPECT) -> set[tuple[str, int]]:
     out = set()
     for n, line in enumerate(path.read_text().splitlines(), start=1):
-        m = EXPECT.search(line)
+        m = marker.search(line)
         if m:
             out |= {(code, n + 1) for code in m.group(1).split()}
     return out
+
+
+def noted(path: Path) -> set[tuple[str, int]]:
+    """(code of a finding, line of one of its notes) for every note of every finding."""
+    return {(d.code, r.loc.line) for d in irlint.check(path) for r in d.related}
 
 
 def reported(path: Path, *, infos: bool = False) -> set[tuple[str, int]]:
@@ -50,6 +58,8 @@ def test_fail_fixture_reports_exactly_the_marked_lines(code: str) -> None:
     if code == "G110":
         got = {g for g in got if g[0] == "G110" or g in want}
     assert got == want, f"unexpected: {sorted(got - want)}, missing: {sorted(want - got)}"
+    notes = expected(path, EXPECT_NOTE)
+    assert notes <= noted(path), f"missing notes: {sorted(notes - noted(path))}"
 
 
 @pytest.mark.parametrize("code", CODES)
@@ -66,6 +76,8 @@ def test_case_fixture(case: str) -> None:
         assert any(c == path.parent.name for c, _ in want), f"{case} marks no {path.parent.name}"
     got = reported(path)
     assert got == want, f"unexpected: {sorted(got - want)}, missing: {sorted(want - got)}"
+    notes = expected(path, EXPECT_NOTE)
+    assert notes <= noted(path), f"missing notes: {sorted(notes - noted(path))}"
 
 
 def test_every_rule_has_fixtures_and_docs() -> None:
