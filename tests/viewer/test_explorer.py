@@ -212,3 +212,15 @@ def test_explore_serves_the_model_with_findings() -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=20)
+
+
+def test_keras_lstm_scopes_become_namespaces() -> None:
+    """The Keras LSTM OpenVINO converted (scripts/make_keras_lstm.py): the cell's gates sit in the
+    namespace of their scope inside the Loop body's graph."""
+    model = irlint.load(Path(__file__).resolve().parent / "fixtures" / "keras_lstm.xml")
+    graphs = convert(model, check_model(model))
+    body = next(g for g in graphs if g.id.endswith(" body"))
+    spaces = {n.namespace for n in body.nodes}
+    assert "functional_1_1/lstm_1_1/while/lstm_cell_1" in spaces
+    gates = [n for n in body.nodes if n.namespace.endswith("lstm_cell_1") and n.label == "Sigmoid"]
+    assert len(gates) == 3

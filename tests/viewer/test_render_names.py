@@ -109,3 +109,28 @@ def test_render_expand_option(tmp_path: Path) -> None:
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         assert ("--expand enc/cell" in out.read_text()) is collapsed, args
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_keras_lstm_labels_are_distinct_and_its_cell_collapses() -> None:
+    """A Keras LSTM converted by OpenVINO (scripts/make_keras_lstm.py): every body Parameter and Result
+    reads differently, and the cell's layers collapse into scope nodes until expanded."""
+    model = irlint.load(FIXTURES / "keras_lstm.xml")
+    loop = next(la for la in model.graph.layers if la.type == "Loop")
+    assert loop.body is not None
+    src = build_diagram(model, DiagramOptions()).source
+    labels = {}
+    for la in loop.body.layers:
+        if la.type in ("Parameter", "Result"):
+            m = re.search(rf'\bL_{loop.id}_body_{la.id} \[label="{la.type}\n([^\n]*)\n', src)
+            assert m, la.name
+            labels[la.name] = m[1]
+    assert len(labels) >= 10 and len(set(labels.values())) == len(labels)
+    assert any(len(n) > 40 for n in labels)  # the long Keras names are there, and told apart
+    assert re.search(r"scope_\d+ \[label=\"[^\"]*layers \(--expand functional_1_1/lstm_1_1\)", src)
+    opened = build_diagram(model, DiagramOptions(expand=("all",))).source
+    assert "layers (--expand" not in opened
+    cell = [la for la in loop.body.layers if "/lstm_cell_1/" in la.name]
+    assert cell and all(f"L_{loop.id}_body_{la.id} [" in opened for la in cell)
