@@ -86,7 +86,7 @@ def _bad_input(model, inputs, bound: float | None):  # type: ignore[no-untyped-d
 
 
 def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str],  # type: ignore[no-untyped-def]
-          series: dict[tuple[str, int | None], object]) -> None:
+          series: dict[tuple[str, int | None], object], seen: set[str]) -> None:
     """The table rows of one watched layer's evaluation (and its points for --plot)."""
     from irlint.interp.trace import stats
 
@@ -111,6 +111,7 @@ def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str], 
             shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
                              for k in ("min", "max", "mean", "nan", "inf") if k in s)
         print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
+        seen.add(ev.layer.path)
 
 
 def _watched_params(ev, watched: set[str]) -> list:  # type: ignore[no-untyped-def,type-arg]
@@ -128,6 +129,17 @@ def _watched_params(ev, watched: set[str]) -> list:  # type: ignore[no-untyped-d
         if layer is not None and (layer.path in watched or layer.name in watched):
             out.append(LayerEvaluated(layer, (), (np.asarray(value),), ev.frames))
     return out
+
+
+def _say_unseen(model, watch: list[str], seen: set[str], iterations: str | None) -> None:  # type: ignore[no-untyped-def]
+    """A note on stderr per watched layer that gave no row, so that an empty table is not read as
+    "nothing to see": it never ran (an If's branch not taken, a body run 0 times) or not in --iterations."""
+    for w in watch:
+        paths = {la.path for _g, la in model.layers() if w in (la.path, la.name)}
+        if paths and not paths & seen:
+            when = f"in --iterations {iterations}" if iterations else "in this run"
+            print(safe(f"note: {w} was not evaluated {when} (it is in a body that ran no iteration there, or "
+                       "in an If branch that was not taken)"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
     announce(notes)
     state, _record = load_state(args, model)
     series: dict[tuple[str, int | None], object] = {}
+    seen: set[str] = set()  # the watched layers that gave a row
     branching = {la.path for _g, la in model.layers() if la.branches}
     if args.watch:
         print(f"{'layer':<20} {'iteration':<10} {'port':<5} {'shape':<14} value")
@@ -169,10 +182,10 @@ def run(args: argparse.Namespace) -> int:
                 if search:
                     found = bad_value(ev, True, bound)
                 if ev.__class__ is LayerEvaluated and (ev.layer.path in watched or ev.layer.name in watched):
-                    _rows(ev, args, its, branching, series)
+                    _rows(ev, args, its, branching, series, seen)
                 elif ev.__class__ is IterationStarted:  # body Parameters are given, not evaluated
                     for param in _watched_params(ev, watched):
-                        _rows(param, args, its, branching, series)
+                        _rows(param, args, its, branching, series, seen)
                 if found is not None:
                     break
     except ExecutionError as e:
@@ -181,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
     except MemoryError:
         out_of_memory(args.model, args.memory_budget)
         return EXIT_FINDINGS
+    if found is None:
+        _say_unseen(model, args.watch, seen, args.iterations)
     if args.plot:
         from irlint.cli.trace_plot import save
 

@@ -94,6 +94,18 @@ def test_trace_watches_body_parameters_per_iteration(tmp_path: Path, name: str, 
     assert got == want and len(got) >= 6
 
 
+def test_trace_says_when_a_watched_layer_gave_no_row() -> None:
+    """An empty table is not silent: a layer in an If branch that was not taken (in the iterations asked
+    for) gets a note on stderr; one that ran gets none."""
+    args = ["trace", str(EXAMPLES / "if_in_loop.xml"), "--inputs", str(EXAMPLES / "inputs" / "if_in_loop.npz")]
+    res = cli(*args, "--watch", "then_x", "4/body/1", "--iterations", "1:2")  # iteration 1 takes the else branch
+    assert res.returncode == 0 and "h_in" in res.stdout and "then_x" not in res.stdout
+    assert res.stderr.strip() == "note: then_x was not evaluated in --iterations 1:2 (it is in a body that ran no " \
+                                 "iteration there, or in an If branch that was not taken)"
+    res = cli(*args, "--watch", "then_x")
+    assert res.returncode == 0 and "then_x" in res.stdout and res.stderr == ""
+
+
 def test_compare_agrees_with_openvino() -> None:
     res = cli("compare", str(EXAMPLES / "lstm_ti.xml"), "--inputs", str(EXAMPLES / "inputs" / "lstm_ti.npz"))
     assert res.returncode == 0, res.stdout + res.stderr
