@@ -254,7 +254,8 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
             continue
         seen = rec.values.get(path)
         if not seen:
-            sel.left_out[la.describe()] = "never ran (a loop around it ran zero times)"
+            sel.left_out[la.describe()] = ("never ran (its If branch was not taken)" if any(
+                c.type == "If" for c in chain) else "never ran (a loop around it ran zero times)")
             continue
         counts = [{n for (p, _o), n in rec.runs.items() if p == chain[i].path} for i in loop_positions(chain)]
         whole = int(np.prod([next(iter(c)) for c in counts])) if all(len(c) == 1 for c in counts) else -1

@@ -306,3 +306,22 @@ def test_two_irs_plot_never_overwrites_b(two_irs: tuple[str, str, str], tmp_path
     res = cli(a, b, "--inputs", npz, "--plot", str(link))
     assert res.returncode == 2 and "would overwrite an input (B's weights" in res.stderr
     assert weights.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["loop_dynamic_trip", "loop_while_condition", "loop_in_loop",
+                                  "scan_two_inputs_axis1", "if_branches"])
+def test_inside_agrees_on_onnx_loops_converted_by_openvino(name: str, tmp_path: Path) -> None:
+    """The IRs OpenVINO's ONNX front end writes (Loop, Scan as a TensorIterator, Loop in Loop, If):
+    every probed body layer agrees, and a layer that cannot be probed is listed with its reason."""
+    pytest.importorskip("onnx")
+    from tests.corpus.onnx_models import ONNX_MODELS, to_ir
+
+    path = to_ir(ONNX_MODELS[name](), tmp_path, name)
+    res = cli(str(path), "--random-inputs", "--seed", "1", "--inside", "--format", "json")
+    report = as_json(res)
+    assert res.returncode == 0, res.stdout
+    inside = report["inside"]
+    assert inside["compared"] and all(row["verdict"] == "ok" for row in inside["compared"])
+    assert all(inside["instrumented_outputs_same"])
+    if name == "if_branches":
+        assert any("If branch was not taken" in out["why"] for out in inside["left_out"])
