@@ -439,3 +439,40 @@ def body_layer_output_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             yield Finding(f"body {la.describe()} of {layer.describe()}: its outputs reach no Result, so it is "
                           "computed in every iteration for nothing", la.loc, layer=la.path,
                           hint="connect it where its value was meant to go, or delete it")
+
+
+@rule("PM413", "concatenated-output-negative-axis", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
+def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A concatenated output entry has a negative `axis`, which OpenVINO's CPU plugin does not count from the end.
+
+    What it checks:
+    `axis` on the `<output>` entries of a TensorIterator or Loop is not negative.
+
+    Why it matters:
+    irlint follows the specification: a negative axis counts from the end of the body Result's
+    rank. OpenVINO's reader and core read it so too, but its CPU plugin does not: it refuses a
+    TensorIterator ("Invalid "axis" value in an iteration component: -2, dimensions number = 3
+    (out of range)"; with -1 the inference fails, "object is not initialized"). A Loop's output
+    holds only the last iteration's part instead of all of them, without a message (axis -1 of a
+    [1,4] part), or the inference fails ("has incorrect output shape[axis] after iteration for
+    concatenation", axis -2).
+
+    Example:
+    ```xml
+    <output axis="-2" external_port_id="3" internal_layer_id="11"/>   <!-- the body Result is [1,1,3] -->
+    ```
+
+    How to fix:
+    Write the non-negative axis (rank + axis).
+    """
+    info = ctx.shapes.loop(layer)  # the normalised axis, for the hint
+    for e in layer.port_map:
+        if e.direction != "output" or e.axis is None or e.axis >= 0 or not e.sliced:
+            continue
+        norm = next((sl.axis for sl in (info.slicing if info else ()) if sl.entry is e and sl.axis is not None), None)
+        hint = f"write axis=\"{norm}\"" if norm is not None else "write the non-negative axis (rank + axis)"
+        what = ("refuses the TensorIterator" if layer.type == "TensorIterator"
+                else "keeps only the last iteration's part or fails")
+        yield Finding(f"{entry_text(e)} of {layer.describe()}: axis {e.axis} is negative; OpenVINO's CPU plugin "
+                      f"does not count it from the end and {what}", e.loc, layer=layer.path,
+                      port=e.external_port_id, hint=hint)

@@ -1,6 +1,6 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, G108, G109, G110, G111 and LP705. Skipped when openvino is not installed."""
+IR008, IR009, G108, G109, G110, G111, PM413 and LP705. Skipped when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -82,6 +82,8 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("G111/fail.xml", "read", "Argument has 2 outputs (1 expected)"),
     ("G111/fail-body.xml", "read", "Argument has 2 outputs (1 expected)"),
     ("G111/fail-consumed.xml", "compile", "Result node with name 'z' has incorrect number of output edges"),
+    ("PM413/fail.xml", "compile",
+     'Invalid "axis" value in an iteration component: -2, dimensions number = 3 (out of range)'),
     ("LP705/fail-axis.xml", "read", "Number of inputs must be the same as number of input descriptions"),
 ]
 
@@ -155,3 +157,12 @@ def test_the_opset_table_is_current() -> None:
     from tests.scripts import script
 
     assert script("opset_members").render() == (Path(irlint.__file__).parent / "ir" / "opset_members.py").read_text()
+
+
+def test_a_loop_keeps_the_last_part_of_a_negative_axis_concatenation() -> None:
+    """PM413 on a Loop: the CPU plugin's output holds the last iteration's [1,4] part, not the [n,4] of all."""
+    got, valid = openvino_verdict("PM413/fail-loop.xml"), openvino_verdict("G109/pass.xml")  # the same Loop, axis 0
+    assert got["stage"] == valid["stage"] == "ran"
+    assert len(valid["outputs"]["history"]) > 1
+    assert got["outputs"]["history"] == valid["outputs"]["history"][-1:]
+    assert got["outputs"]["acc"] == valid["outputs"]["acc"]

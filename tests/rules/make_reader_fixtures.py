@@ -139,6 +139,11 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
         Edit('type="Add" version="opset1"', 'type="Result" version="opset1"', ("G111", "PM409"))],
         also=[('from-layer="6" from-port="2" to-layer="7"', 0, ("G111",))])),
     ("G111", "fail-consumed.xml", "sub", consumed_result),
+    ("PM413", "fail.xml", "ti", Fixture("PM413", "ti", [
+        Edit('<output axis="1" external_port_id="3"', '<output axis="-2" external_port_id="3"', ("PM413",))])),
+    ("PM413", "fail-loop.xml", "loop", Fixture("PM413", "loop", [
+        Edit('<output axis="0" external_port_id="5"', '<output axis="-1" external_port_id="5"',
+             ("PM413", "SL608"))])),
     ("LP705", "fail-axis.xml", "loop", Fixture("LP705", "loop", [
         Edit(CURRENT_ITERATION, 'internal_layer_id="0" axis="0" purpose="current_iteration"', ("LP705",))])),
     ("LP705", "pass-range-ignored.xml", "loop", Fixture("LP705", "loop", [
@@ -146,7 +151,7 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
              'purpose="current_iteration"')])),
 ]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub"}
+PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti"}
 
 
 def main() -> None:
