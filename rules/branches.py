@@ -23,6 +23,11 @@ def _entry(b: Branch, e: PortMapEntry) -> str:
             f"internal_layer_id={e.internal_layer_id}>")
 
 
+def _entries(layer: Layer, b: Branch, direction: str) -> str:
+    """The irlint.causes key of a wrong `<direction>` entry in one branch's port map."""
+    return causes.entries(layer, f"{b.name}_{direction}")
+
+
 @rule("IF801", "if-port-map-external-port-missing", types=IF)
 def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A branch port map entry's `external_port_id` is not a data port of the If on the entry's side.
@@ -57,7 +62,8 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                    and e.external_port_id == 0 else f"there is no {e.direction} port {e.external_port_id}")
             yield Finding(f"{_entry(b, e)} of {layer.describe()}: {why}; its data {e.direction} ports are {ports}",
                           e.loc, layer=layer.path, port=e.external_port_id,
-                          related=(Related(layer.loc, f"'{layer.name}' is declared here"),))
+                          related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
+                          claims=(_entries(layer, b, e.direction),))
 
 
 @rule("IF802", "if-port-map-internal-layer-wrong", types=IF)
@@ -90,12 +96,14 @@ def internal_layer_wrong(ctx: Context, graph: Graph, layer: Layer) -> Iterator[F
             if target is None:
                 yield Finding(f"{_entry(b, e)} of {layer.describe()}: the {b.name} branch has no layer "
                               f"{e.internal_layer_id}", e.loc, layer=layer.path,
-                              hint=f"internal_layer_id names a layer of <{b.name}_body>")
+                              hint=f"internal_layer_id names a layer of <{b.name}_body>",
+                              claims=(_entries(layer, b, e.direction),))
             elif target.type != want:
                 yield Finding(f"{_entry(b, e)} of {layer.describe()}: {b.name} branch {target.describe()} is not a "
                               f"{want}", e.loc, layer=layer.path,
                               related=(Related(target.loc, f"'{target.name}' is a {target.type}"),),
-                              hint=f"<{e.direction}> entries map branch {want}s")
+                              hint=f"<{e.direction}> entries map branch {want}s",
+                              claims=(_entries(layer, b, e.direction),))
 
 
 @rule("IF803", "if-output-not-produced", types=IF)
@@ -127,7 +135,10 @@ def output_not_produced(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                 yield Finding(f"output port {p.id} of {layer.describe()} has no <output> entry in its "
                               f"{b.name}_port_map: the {b.name} branch does not produce it", layer.port_loc(p),
                               layer=layer.path, port=p.id,
-                              related=((Related(where, f"the {b.name}_port_map"),) if where else ()))
+                              related=((Related(where, f"the {b.name}_port_map"),) if where else ()),
+                              because=(_entries(layer, b, "output"),),  # an entry meant for it names another
+                              effect=f"leaves output port {p.id} of {layer.describe()} without a value from the "
+                              f"{b.name} branch")
 
 
 @rule("IF804", "if-branch-output-mismatch", types=IF, uses_shapes=True)
@@ -285,11 +296,15 @@ def branch_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             if idx.users(p):
                 yield Finding(f"{b.name} branch {p.describe()} of {layer.describe()} is fed by no <input> entry of "
                               f"its {b.name}_port_map", p.loc, layer=p.path, related=related,
-                              hint="OpenVINO runs the branch with zeros in this Parameter")
+                              hint="OpenVINO runs the branch with zeros in this Parameter",
+                              because=(_entries(layer, b, "input"),),  # the entry meant for it names another
+                              effect=f"leaves {b.name} branch {p.describe()} unfed (OpenVINO gives it zeros)")
             else:
                 yield Finding(f"{b.name} branch {p.describe()} of {layer.describe()} is fed by no <input> entry of "
                               f"its {b.name}_port_map (nothing reads it)", p.loc, layer=p.path, related=related,
-                              severity=Severity.WARNING, hint="add the <input> entry that feeds it, or remove it")
+                              severity=Severity.WARNING, hint="add the <input> entry that feeds it, or remove it",
+                              because=(_entries(layer, b, "input"),),
+                              effect=f"leaves {b.name} branch {p.describe()} unfed (nothing reads it)")
 
 
 @rule("IF820", "if-branch-result-mapped-twice", types=IF)

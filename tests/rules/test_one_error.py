@@ -1,14 +1,18 @@
-"""One defect, one error: single-defect mutants of every valid TensorIterator/Loop IR, counted.
+"""One defect, one error: single-defect mutants of every valid TensorIterator/Loop/If IR, counted.
 
-Each valid IR of `tests.rules.valid_irs.ALL` that holds a TensorIterator or a Loop is saved once;
-each defect operator below is applied to each element it fits (each port_map entry, each back
-edge, each sliced entry...) of each TensorIterator/Loop at any depth, and the operators of the
-mutation suite (`tests/rules/test_mutations.py`) to each base they fit. For every mutant
+Each valid IR of `tests.rules.valid_irs.ALL` that holds a TensorIterator, a Loop or an If is saved
+once; each defect operator below is applied to each element it fits (each port_map entry, each back
+edge, each sliced entry...) of each TensorIterator/Loop at any depth, each If operator to each If
+(each branch's entries and Results, its condition), and the operators of the mutation suite
+(`tests/rules/test_mutations.py`) to each TensorIterator/Loop base they fit. For every mutant
 `irlint.check` runs in-process and its errors are counted. The test asserts that
 
 - every mutant is caught (at least one error), except those listed in `one_error_uncaught.txt`:
   legal variations (a back edge moved to a Result of the same shape, a Loop's output range that
-  OpenVINO ignores) and defects irlint flags with a warning only (OpenVINO runs them);
+  OpenVINO ignores, an If `<input>` entry written twice — OpenVINO reads, compiles and runs it with
+  the same results —, a condition port inside a body that declares [2,2] where its producer
+  declares no dims: OpenVINO re-infers a boolean scalar and compiles it) and defects irlint flags
+  with a warning only (OpenVINO runs them);
 - an error is at the mutated element, or one of its related notes is (the root is reported, and
   a consequence that cannot be avoided names it);
 - at least `ONE_ERROR_SHARE` of the caught mutants give exactly one error (docs/architecture.md,
@@ -36,7 +40,8 @@ from tests.rules.valid_irs import ALL
 ov = pytest.importorskip("openvino")
 
 ONE_ERROR_SHARE = 0.95
-# Mutants without an error before one-defect-one-error recovery existed (none may lose its error since).
+# Mutants without an error before one-defect-one-error recovery existed (none may lose its error since),
+# and the If mutants OpenVINO accepts (see above).
 UNCAUGHT = frozenset((Path(__file__).parent / "one_error_uncaught.txt").read_text().split())
 
 Edit = Callable[[list[str]], set[int]]  # edits the lines in place, returns the lines of the defect
@@ -253,8 +258,180 @@ OPERATORS: dict[str, Callable[[etree._Element], Iterator[tuple[str, Edit]]]] = {
 }
 
 
+# ---- If defect operators: each yields (element label, edit) for every element of one If it fits --------
+
+
+def _if_entries(iff: etree._Element, direction: str | None = None) -> Iterator[tuple[str, etree._Element]]:
+    for branch in ("then", "else"):
+        for e in iff.find(f"{branch}_port_map") if iff.find(f"{branch}_port_map") is not None else ():
+            if e.tag in ("input", "output") and (direction is None or e.tag == direction):
+                yield branch, e
+
+
+def _branch_layers(iff: etree._Element, branch: str) -> list[etree._Element]:
+    body = iff.find(f"{branch}_body")
+    return list(body.find("layers")) if body is not None and body.find("layers") is not None else []
+
+
+def _if_port(iff: etree._Element, side: str, port_id: str | None) -> etree._Element | None:
+    return next((p for p in iff.find(side) if p.get("id") == port_id), None) if iff.find(side) is not None else None
+
+
+def op_if_external_port_missing(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """A branch port_map entry names an external port the If does not have."""
+    for branch, e in _if_entries(iff):
+        yield (f"{branch}-{e.tag}{e.get('external_port_id')}",
+               lambda lines, e=e: {_set_attr(lines, e, "external_port_id", "17")})
+
+
+def op_if_internal_layer_missing(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """A branch port_map entry names a layer its branch does not have."""
+    for branch, e in _if_entries(iff):
+        yield (f"{branch}-{e.tag}{e.get('external_port_id')}",
+               lambda lines, e=e: {_set_attr(lines, e, "internal_layer_id", "99")})
+
+
+def op_if_internal_layer_wrong_kind(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """An input entry names a branch Result, an output entry a branch Parameter."""
+    for branch, e in _if_entries(iff):
+        want = "Result" if e.tag == "input" else "Parameter"
+        target = next((la for la in _branch_layers(iff, branch) if la.get("type") == want), None)
+        if target is not None:
+            yield (f"{branch}-{e.tag}{e.get('external_port_id')}-to{target.get('id')}",
+                   lambda lines, e=e, t=target: {_set_attr(lines, e, "internal_layer_id", t.get("id"))})
+
+
+def op_if_output_entry_dropped(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """An output entry of one branch is deleted: the If's port has no value from that branch."""
+    for branch, e in _if_entries(iff, "output"):
+        port = _if_port(iff, "output", e.get("external_port_id"))
+        result = next((la for la in _branch_layers(iff, branch) if la.get("id") == e.get("internal_layer_id")), None)
+        if port is None:
+            continue
+
+        def edit(lines: list[str], e: etree._Element = e, port: etree._Element = port,
+                 result: etree._Element | None = result) -> set[int]:
+            lines[e.sourceline - 1] = ""
+            return {port.sourceline, e.sourceline} | ({result.sourceline} if result is not None else set())
+
+        yield f"{branch}-output{e.get('external_port_id')}", edit
+
+
+def op_if_entry_duplicated(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """An entry of a branch port_map is written twice (lines after it move down by one)."""
+    for branch, e in _if_entries(iff):
+        def edit(lines: list[str], e: etree._Element = e) -> set[int]:
+            n = e.sourceline - 1
+            lines[n] = lines[n] + "\n" + lines[n]
+            return {e.sourceline, e.sourceline + 1}
+
+        yield f"{branch}-{e.tag}{e.get('external_port_id')}", edit
+
+
+def _result_port(result: etree._Element) -> etree._Element | None:
+    ports = result.find("input")
+    return ports[0] if ports is not None and len(ports) else None
+
+
+def op_if_result_dims(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """A branch Result declares another last dim than what reaches it."""
+    for branch in ("then", "else"):
+        for r in _branch_layers(iff, branch):
+            port = _result_port(r) if r.get("type") == "Result" else None
+            dims = [d for d in port if d.tag == "dim"] if port is not None else []
+            if not dims or not (dims[-1].text or "").isdigit():
+                continue
+
+            def edit(lines: list[str], r: etree._Element = r, d: etree._Element = dims[-1]) -> set[int]:
+                n = d.sourceline - 1
+                lines[n] = re.sub(r"<dim>(\d+)</dim>", lambda m: f"<dim>{int(m.group(1)) + 1}</dim>", lines[n], count=1)
+                return _lines_of(r)
+
+            yield f"{branch}-result{r.get('id')}", edit
+
+
+def op_if_result_type(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """A branch Result declares another element type than what reaches it."""
+    for branch in ("then", "else"):
+        for r in _branch_layers(iff, branch):
+            port = _result_port(r) if r.get("type") == "Result" else None
+            if port is None or port.get("precision") not in ("FP32", "BOOL"):
+                continue
+            other = "I32" if port.get("precision") == "FP32" else "FP32"
+            yield (f"{branch}-result{r.get('id')}",
+                   lambda lines, r=r, port=port, other=other: {_set_attr(lines, port, "precision", other)}
+                   | _lines_of(r))
+
+
+def _condition_port(iff: etree._Element) -> etree._Element | None:
+    return _if_port(iff, "input", "0")
+
+
+def op_if_condition_not_boolean(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """The If's condition port declares f32."""
+    port = _condition_port(iff)
+    if port is not None:
+        yield "port0", lambda lines, port=port: {_set_attr(lines, port, "precision", "FP32")}
+
+
+def op_if_condition_rank_2(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """The If's condition port declares [2,2]."""
+    port = _condition_port(iff)
+    if port is not None and not [d for d in port if d.tag == "dim"]:
+        def edit(lines: list[str], port: etree._Element = port) -> set[int]:
+            n = port.sourceline - 1
+            lines[n] = re.sub(r"\s*/>", "><dim>2</dim><dim>2</dim></port>", lines[n], count=1)
+            return {port.sourceline}
+
+        yield "port0", edit
+
+
+def op_if_condition_parameter(iff: etree._Element) -> Iterator[tuple[str, Edit]]:
+    """The Parameter the condition comes from is an f32 scalar or a boolean [2,2] (declared alike at both ends
+    of the edge): the model contradicts itself nowhere but at the If."""
+    root = iff.getroottree().getroot()
+    edge = next((e for e in root.find("edges") if e.get("to-layer") == iff.get("id") and e.get("to-port") == "0"), None)
+    param = next((la for la in root.find("layers") if edge is not None and la.get("id") == edge.get("from-layer")),
+                 None)
+    port = _condition_port(iff)
+    if param is None or param.get("type") != "Parameter" or port is None or param.find("data") is None:
+        return
+    out = param.find("output")[0]
+    if [d for d in out if d.tag == "dim"] or [d for d in port if d.tag == "dim"]:
+        return
+
+    def float_edit(lines: list[str]) -> set[int]:
+        _set_attr(lines, param.find("data"), "element_type", "f32")
+        _set_attr(lines, out, "precision", "FP32")
+        return {_set_attr(lines, port, "precision", "FP32")} | _lines_of(param)
+
+    def rank_edit(lines: list[str]) -> set[int]:
+        _set_attr(lines, param.find("data"), "shape", "2,2")
+        for p in (out, port):
+            n = p.sourceline - 1
+            lines[n] = re.sub(r"\s*/>", "><dim>2</dim><dim>2</dim></port>", lines[n], count=1)
+        return {port.sourceline} | _lines_of(param)
+
+    yield f"param{param.get('id')}-f32", float_edit
+    yield f"param{param.get('id')}-rank2", rank_edit
+
+
+IF_OPERATORS: dict[str, Callable[[etree._Element], Iterator[tuple[str, Edit]]]] = {
+    "if-external-port-missing": op_if_external_port_missing,
+    "if-internal-layer-missing": op_if_internal_layer_missing,
+    "if-internal-layer-wrong-kind": op_if_internal_layer_wrong_kind,
+    "if-output-entry-dropped": op_if_output_entry_dropped,
+    "if-entry-duplicated": op_if_entry_duplicated,
+    "if-result-dims": op_if_result_dims,
+    "if-result-type": op_if_result_type,
+    "if-condition-not-boolean": op_if_condition_not_boolean,
+    "if-condition-rank-2": op_if_condition_rank_2,
+    "if-condition-parameter": op_if_condition_parameter,
+}
+
+
 def _has_control_flow(xml: str) -> bool:
-    return 'type="TensorIterator"' in xml or 'type="Loop"' in xml
+    return 'type="TensorIterator"' in xml or 'type="Loop"' in xml or 'type="If"' in xml
 
 
 def make_mutants(bases: dict[str, Path]) -> list[Mutant]:
@@ -268,6 +445,14 @@ def make_mutants(bases: dict[str, Path]) -> list[Mutant]:
                     lines = text.split("\n")
                     at = edit(lines)
                     out.append(Mutant(f"{name}/{i}/{family}/{label}", family, "\n".join(lines), at))
+        for i, iff in enumerate(la for la in root.iter("layer") if la.get("type") == "If"):
+            for family, op in IF_OPERATORS.items():
+                for label, edit in op(iff):
+                    lines = text.split("\n")
+                    at = edit(lines)
+                    out.append(Mutant(f"{name}/if{i}/{family}/{label}", family, "\n".join(lines), at))
+        if not _control_flow(root):
+            continue  # the mutation suite's operators are for TensorIterator/Loop
         for m in MUTANTS:  # the mutation suite's operators, on every base they fit
             if not m.spec_violation:
                 continue
@@ -348,3 +533,11 @@ def test_one_defect_gives_one_error(measured: list[tuple[Mutant, list[Diagnostic
     assert len(caught) >= 300, f"only {len(caught)} mutants were made"
     many = "\n".join(f"{m.ident}: {[(d.code, d.loc.line) for d in errs]}" for m, errs in caught if len(errs) > 1)
     assert one / len(caught) >= ONE_ERROR_SHARE, f"\n{table(measured)}\n\n{many}"
+
+
+def test_every_if_defect_gives_one_error(measured: list[tuple[Mutant, list[Diagnostic]]]) -> None:
+    """An If's port maps, branch Results and condition: every caught mutant is one error (IF8xx recovery)."""
+    caught = [(m, errors(diags)) for m, diags in measured if m.family in IF_OPERATORS and errors(diags)]
+    assert len(caught) >= 140, f"only {len(caught)} If mutants were caught"
+    many = [f"{m.ident}: {[(d.code, d.loc.line) for d in errs]}" for m, errs in caught if len(errs) > 1]
+    assert not many, "\n".join(many)
