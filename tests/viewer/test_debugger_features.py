@@ -289,7 +289,8 @@ async def _banner(path: Path) -> None:
             await pilot.press("s")
             await settle(app, pilot)
         notes = app.query_one("#notes")
-        assert notes.display and notes.region.height >= 1 and "RANDOM input 'x'" in plain(notes)
+        assert notes.display and notes.region.height >= 1 and "RANDOM inputs" in plain(notes)
+        assert "'x': f32[2]" in plain(notes)
 
 
 def test_goto_in_nested_loops_is_outer_first() -> None:

@@ -65,3 +65,18 @@ def test_help_screen(snap_compare) -> None:
         await press(app, pilot, ["question_mark"])  # type: ignore[arg-type]
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_nested_loop_with_a_wide_tree(snap_compare, size: tuple[int, int]) -> None:
+    """Inside a Loop in a TI: the status stays one line, the log wraps and takes the free rows, the tree
+    widened with `>` shows the layer types."""
+    from irlint.viewer.debug_cmd import make_app
+
+    app = make_app(args_for(EXAMPLES / "nested_loop_in_ti.xml", EXAMPLES / "inputs" / "nested_loop_in_ti.npz"))
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, "ssisssssis")
+        await press(app, pilot, ["greater_than_sign"] * 4 + ["exclamation_mark"])  # type: ignore[arg-type]
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

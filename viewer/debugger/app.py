@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
 from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
-from irlint.viewer.debugger.screens import HelpScreen, PromptScreen
+from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from rich.text import Text
@@ -33,7 +33,7 @@ from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt"}
+               "metric", "port", "interrupt", "log"}
 
 
 
@@ -45,6 +45,25 @@ def safe_lines(text: object) -> str:
 
 def plain(text: object, style: str = "") -> Text:
     return Text(safe_lines(text), style=style)
+
+def fit_items(head: str, items: list[str], width: int, lines: int, sep: str = ", ") -> str:
+    """`head` and as many whole `items` as fit in `lines` lines of `width` columns (an item is never
+    split across lines), then how many more there are: nothing is cut in the middle."""
+    for shown in range(len(items), -1, -1):
+        rest = len(items) - shown
+        tokens = head.split() + [it + (sep if i < shown - 1 or rest else "") for i, it in enumerate(items[:shown])]
+        if rest:
+            tokens.append(f"... {rest} more (l: the log)")
+        out: list[str] = []
+        for tok in tokens:
+            if out and len(out[-1]) + 1 + len(tok) <= width:
+                out[-1] += " " + tok
+            else:
+                out.append(tok)
+        if len(out) <= lines and all(len(line) <= width for line in out):
+            return "\n".join(out)
+    return head
+
 
 class StepDone(Message):
     """Posted by the worker thread when a step (or continue) has stopped."""
@@ -59,7 +78,7 @@ class DebuggerApp(App[None]):
     TITLE = "irlint debug"
     CSS_PATH = "debugger.tcss"
     ENABLE_COMMAND_PALETTE = False  # its footer entry would push `? help` and `q quit` off an 80-column screen
-    WIDE = 120  # from this width on, tree labels also show the layer type
+    WIDE = 44  # from this tree width on (columns), tree labels also show the layer type
     BINDINGS = [
         Binding("s", "cmd('step')", "step"),
         Binding("n", "cmd('over')", "over"),
@@ -80,6 +99,9 @@ class DebuggerApp(App[None]):
         Binding("k", "slice(1)", "slice+", show=False),
         Binding("R", "restart", "restart", show=False),
         Binding("r", "render", "SVG", show=False),
+        Binding("l", "log", "log", show=False),
+        Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
+        Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -102,6 +124,8 @@ class DebuggerApp(App[None]):
         self._source_lines: list[str] | None = None
         self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
         self._wide = False
+        self.tree_width: int | None = None  # columns of the tree pane once resized with < / > (else 38%)
+        self.log_lines: list[Text] = []  # the whole event log, for the full-screen view (key l)
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
 
@@ -121,25 +145,25 @@ class DebuggerApp(App[None]):
                     yield Timeline(id="timeline")
                     yield Static("", id="viewtitle", markup=False)
                     yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
-                    yield RichLog(id="log", max_lines=500, wrap=False, markup=False)
+                    yield RichLog(id="log", max_lines=2000, wrap=True, min_width=20, markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
         tree = self.query_one("#graph", Tree)
         tree.root.expand()
-        self._wide = self.size.width >= self.WIDE
+        self._wide = self._tree_columns() >= self.WIDE
         if self.model is not None:
             self._fill(tree.root, self.model.graph)
         if self.session is None:
             self._mount_findings()
             return
-        notes = self.query_one("#notes", Static)
-        notes.display = bool(self.session.notes)
-        notes.update(plain("\n".join(self.session.notes), style="bold black on yellow"))
-        log = self.query_one("#log", RichLog)
+        self.query_one("#notes", Static).display = bool(self.session.notes)
+        for n in self.session.notes:
+            self.log_line(plain(n, style="bold yellow"))
         for d in self.diagnostics:
-            log.write(plain(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}",
-                           style=SEVERITY_STYLE[d.severity.value]))
+            self.log_line(plain(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}",
+                                style=SEVERITY_STYLE[d.severity.value]))
+        self._banner()
         self.query_one("#timeline", Timeline).display = False
         self._status()
         self.set_interval(0.1, self._tick)
@@ -162,15 +186,71 @@ class DebuggerApp(App[None]):
     def _label(self, layer: Layer, marked: set[str] = frozenset()) -> Text:  # type: ignore[assignment]
         text = plain("● " if layer.path in marked else "", style="bold red")
         text.append(safe_lines(f"{layer.id} {layer.name}"))
-        if layer.type not in layer.name and self.size.width >= self.WIDE:
+        if layer.type not in layer.name and self._tree_columns() >= self.WIDE:
             text.append(safe_lines(f" {layer.type}"), style="dim")
         return text
 
+    def _tree_columns(self) -> int:
+        """The tree pane's width in columns: as resized with < / >, else 38% of the screen (at least 30)."""
+        if self.tree_width is not None:
+            return self.tree_width
+        return max(30, self.size.width * 38 // 100)
+
     def on_resize(self) -> None:
-        wide = self.size.width >= self.WIDE
-        if wide != self._wide:  # the labels change only when the width crosses WIDE
+        self._relabel()
+        self.call_after_refresh(self._rewrap_log)
+        if self.session is not None:
+            self._banner()
+            self._status()
+        else:
+            self._mount_status()
+
+    def _relabel(self) -> None:
+        wide = self._tree_columns() >= self.WIDE
+        if wide != self._wide:  # the labels change only when the tree's width crosses WIDE
             self._wide = wide
             self._refresh_markers(every=True)
+
+    def action_tree_width(self, delta: int) -> None:
+        """Resize the tree pane (keys < and >), keeping at least 30 columns on the right."""
+        self.tree_width = max(16, min(self.size.width - 30, self._tree_columns() + delta))
+        tree = self.query_one("#graph", Tree)
+        tree.styles.width = tree.styles.min_width = self.tree_width
+        self._relabel()
+        self.call_after_refresh(self._rewrap_log)
+
+    def _rewrap_log(self) -> None:
+        """Write the log again at the pane's new width (RichLog wraps a line once, when written)."""
+        if self.session is None:
+            return
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for text in self.log_lines[-500:]:
+            log.write(text)
+
+    def log_line(self, text: Text) -> None:
+        """One entry of the event log: wrapped in the pane, kept whole for the full view (l)."""
+        self.log_lines.append(text)
+        del self.log_lines[:-2000]
+        if self.session is not None:
+            self.query_one("#log", RichLog).write(text)
+
+    def action_log(self) -> None:
+        self.push_screen(LogScreen(self.log_lines))
+
+    def _banner(self) -> None:
+        """The yellow random-inputs banner in at most 3 lines, names never cut: what does not fit is counted
+        (the log lists every random input)."""
+        assert self.session is not None
+        notes = self.session.notes
+        if not notes:
+            return
+        width = max(20, self.size.width - self._tree_columns() - 2)
+        seed = notes[0].rsplit("seed ", 1)[-1].rstrip(")") if "seed " in notes[0] else "?"
+        items = [n.split("RANDOM input ", 1)[-1].split(" (--random-inputs", 1)[0].replace(", ", ",") for n in notes]
+        head = f"RANDOM inputs (--random-inputs, seed {seed}): "
+        text = fit_items(head, items, width, 3, ";")
+        self.query_one("#notes", Static).update(plain(text, style="bold black on yellow"))
 
     def _refresh_markers(self, every: bool = False) -> None:
         """Relabel the tree nodes whose breakpoint marker changed (all of them on `every`)."""
@@ -184,10 +264,8 @@ class DebuggerApp(App[None]):
 
     # -- the lint-error screen -------------------------------------------------------------------
     def _mount_findings(self) -> None:
-        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
-        self.query_one("#status", Static).update(plain(
-            f"{errors} lint error{'s' if errors != 1 else ''} in {len(self.diagnostics)} findings: not run\n"
-            "Up/Down: finding, layer, XML; q quits", style="bold"))
+        self.query_one("#status", Static).styles.height = 2  # two lines here: what happened, which keys
+        self._mount_status()
         opts = self.query_one("#findings", OptionList)
         for d in self.diagnostics:
             text = plain(f"{d.loc.line}:{d.loc.column} ", style="dim")
@@ -197,6 +275,12 @@ class DebuggerApp(App[None]):
         if self.diagnostics:
             opts.highlighted = 0
         opts.focus()
+
+    def _mount_status(self) -> None:
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        self.query_one("#status", Static).update(plain(
+            f"{errors} lint error{'s' if errors != 1 else ''} in {len(self.diagnostics)} findings: not run\n"
+            "Up/Down: finding, layer, XML; q quits", style="bold"))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_index is not None and event.option_index < len(self.diagnostics):
@@ -211,7 +295,9 @@ class DebuggerApp(App[None]):
             self.selected = node.data  # type: ignore[attr-defined]
         self.query_one("#source", Static).update(self._source_window(d))
 
-    def _source_window(self, d: Diagnostic, context: int = 4) -> Text:
+    def _source_window(self, d: Diagnostic) -> Text:
+        """The finding's line of XML, its hint first (so it shows at 80x24), with more context when tall."""
+        context = 2 if self.size.height < 30 else 5
         if self._source_lines is None:
             try:
                 self._source_lines = Path(d.loc.path).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -219,14 +305,14 @@ class DebuggerApp(App[None]):
                 self._source_lines = []
         lines = self._source_lines
         out = plain(f"{d.loc}\n", style="bold")
+        if d.hint:
+            out.append(safe_lines(f"hint: {d.hint}\n"), style="italic")
         if not d.loc.line or d.loc.line > len(lines):
             return out + plain("(no source line)")
         lo, hi = max(1, d.loc.line - context), min(len(lines), d.loc.line + context)
         for n in range(lo, hi + 1):
             style = "reverse" if n == d.loc.line else ""
             out.append(safe_lines(f"{n:>5} | {lines[n - 1].strip()}\n"), style=style)
-        if d.hint:
-            out.append(safe_lines(f"hint: {d.hint}"), style="italic")
         return out
 
     # -- actions -------------------------------------------------------------------------------
@@ -261,11 +347,10 @@ class DebuggerApp(App[None]):
 
     def on_step_done(self, message: StepDone) -> None:
         assert self.session is not None
-        log = self.query_one("#log", RichLog)
         for line in self.session.log[message.before:]:
-            log.write(plain(line))
+            self.log_line(plain(line))
         if message.error:
-            log.write(plain(message.error, style="bold red"))
+            self.log_line(plain(message.error, style="bold red"))
         ev = self.session.stepper.current
         layer = getattr(ev, "layer", None)
         goto, self._goto = self._goto, None
@@ -320,7 +405,7 @@ class DebuggerApp(App[None]):
         if self.session is None or self.selected is None:
             return
         on = self.session.toggle_breakpoint(self.selected.path)
-        self.query_one("#log", RichLog).write(
+        self.log_line(
             plain(f"breakpoint {'set on' if on else 'removed from'} {self.selected.describe()}"))
         self._refresh_markers()
         self._status()
@@ -337,17 +422,16 @@ class DebuggerApp(App[None]):
     def add_breakpoint(self, text: str | None) -> None:
         if self.session is None or not text:
             return
-        log = self.query_one("#log", RichLog)
         try:
             bp = parse_breakpoint(text, self.session.model)
         except ConditionError as e:
-            log.write(plain(f"breakpoint not set: {e}", style="bold red"))
+            self.log_line(plain(f"breakpoint not set: {e}", style="bold red"))
             return
         if bp.nonfinite and bp.layer is None:
-            log.write(plain(self.session.set_value_breakpoint(bp.bound)))
+            self.log_line(plain(self.session.set_value_breakpoint(bp.bound)))
         else:
             self.session.add_breakpoint(bp)
-            log.write(plain(f"breakpoint set: {text.strip()}"))
+            self.log_line(plain(f"breakpoint set: {text.strip()}"))
         self._refresh_markers()
         self._status()
 
@@ -356,7 +440,7 @@ class DebuggerApp(App[None]):
         if self.session is None:
             return
         on = self.session.value_breakpoint() is None
-        self.query_one("#log", RichLog).write(plain(self.session.set_value_breakpoint(on=on)))
+        self.log_line(plain(self.session.set_value_breakpoint(on=on)))
         self._status()
 
     def action_goto(self) -> None:
@@ -372,7 +456,7 @@ class DebuggerApp(App[None]):
         try:
             target = parse_iteration(text)
         except ValueError as e:
-            self.query_one("#log", RichLog).write(Text(str(e), style="bold red"))
+            self.log_line(Text(str(e), style="bold red"))
             return
         path = self.selected.path if self.selected is not None else None
         recorded = self.session.recorded_at(path, target) if path is not None else None
@@ -392,7 +476,7 @@ class DebuggerApp(App[None]):
         self.session.restart()
         self._points.clear()
         self.shown_iteration = None
-        self.query_one("#log", RichLog).write(plain("restarted from the beginning"))
+        self.log_line(plain("restarted from the beginning"))
         self._status()
         self._inspect()
 
@@ -442,21 +526,20 @@ class DebuggerApp(App[None]):
         from irlint.cli.paths import atomic_write, check_outputs
         from irlint.ir.loader import default_weights_path
 
-        log = self.query_one("#log", RichLog)
         out = Path(self.model_path).with_suffix(".debug.svg").name
         model = self.session.model
         try:
             check_outputs([("SVG", out)], [("MODEL", self.model_path),
                                            ("weights", default_weights_path(self.model_path))])
             if drawn_nodes(model.graph, auto_collapses(model, None), None, MAX_NODES) > MAX_NODES:
-                log.write(plain(f"not rendered: more than {MAX_NODES} layers "
+                self.log_line(plain(f"not rendered: more than {MAX_NODES} layers "
                                 "(use irlint render --collapse or --depth)"))
                 return
             data = build_diagram(model, DiagramOptions(diagnostics=self.diagnostics)).pipe(format="svg")
             atomic_write(out, lambda f: f.write(data))
-            log.write(plain(f"rendered the graph to {out}"))
+            self.log_line(plain(f"rendered the graph to {out}"))
         except Exception as e:  # no dot binary, unwritable directory, an input in the way ...
-            log.write(plain(f"cannot render: {e}"))
+            self.log_line(plain(f"cannot render: {e}"))
 
     # -- panels --------------------------------------------------------------------------------
     def _status(self) -> None:
@@ -467,14 +550,30 @@ class DebuggerApp(App[None]):
             p = self.session.progress
             where = " > ".join(self.session.loop_totals(p.frames))
             text = f"running: {p.events} events, iteration {where or '-'} (Esc stops)"
+            if len(text) > self._status_width():
+                text = f"running: {p.events} ev, it {where or '-'} (Esc)"
         else:
             its = " > ".join(self.session.loop_totals()) or "-"
             nbp = len(self.session.breakpoints)
             state = "finished" if st.finished else "paused"
             vbp = self.session.value_breakpoint()
             watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
-            text = f"{state} | iteration {its} | {nbp} breakpoint{'s' if nbp != 1 else ''}{watch} | ? help"
-        self.query_one("#status", Static).update(plain(text))
+            bps = f"{nbp} breakpoint{'s' if nbp != 1 else ''}"
+            tiny = ""
+            if vbp is not None:
+                tiny = " | NaN" + (f",|v|>{vbp.bound:g}" if vbp.bound is not None else "")
+            variants = [f"{state} | iteration {its} | {bps}{watch} | ? help",
+                        f"{state} | iteration {its} | {bps}{watch}",
+                        f"{state} | it {its} | {nbp} bp{watch}",
+                        f"{state} | it {its}{watch}",
+                        f"{state} | it {its} | {nbp} bp{tiny}",
+                        f"{state} | it {its}{tiny}",
+                        f"{state} | it {its}"]
+            text = next((v for v in variants if len(v) <= self._status_width()), variants[-1])
+        self.query_one("#status", Static).update(Text(safe_lines(text), no_wrap=True, overflow="ellipsis"))
+
+    def _status_width(self) -> int:
+        return max(20, self.size.width - self._tree_columns() - 1)
 
     def _inspect(self) -> None:
         if self.session is None:

@@ -66,3 +66,30 @@ class PromptScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class LogScreen(ModalScreen[None]):
+    """The whole event log, wrapped and scrollable, over the full screen (key l)."""
+
+    BINDINGS = [Binding("escape,l,q", "dismiss", "close")]
+    DEFAULT_CSS = """
+    LogScreen { align: center middle; }
+    LogScreen > VerticalScroll { width: 100%; height: 100%; border: round $accent; background: $panel;
+                                 padding: 0 1; }
+    """
+
+    def __init__(self, lines: list[Text]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(f"event log, {len(self.lines)} entries (Esc or l closes; arrows, PgUp/PgDn scroll)",
+                              style="bold"))
+            yield Static(Text("\n").join(self.lines) if self.lines else Text("(empty)", style="dim"), id="log-all")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
