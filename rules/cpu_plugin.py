@@ -1,4 +1,4 @@
-"""T213, T214, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
+"""T213, T214, T215, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -57,10 +57,11 @@ def parameter_dynamic_rank(ctx: Context, graph: Graph) -> Iterator[Finding]:
 
 @rule("T214", "parameter-type-dynamic", severity="warning", scope="graph")
 def parameter_type_dynamic(ctx: Context, graph: Graph) -> Iterator[Finding]:
-    """A model input (a top-level Parameter) declares `element_type="dynamic"` (or `undefined`).
+    """A model input (a top-level Parameter) declares `element_type="dynamic"` (or `undefined`, or none).
 
     What it checks:
-    The `<data element_type>` of every Parameter of the top-level graph.
+    The `<data element_type>` of every Parameter of the top-level graph; a `<data>` without one
+    is read by OpenVINO as dynamic.
 
     Why it matters:
     OpenVINO reads such a model (its ports say `UNSPECIFIED`), but its CPU plugin cannot allocate
@@ -78,12 +79,46 @@ def parameter_type_dynamic(ctx: Context, graph: Graph) -> Iterator[Finding]:
     if graph.is_body:
         return
     for p in graph.parameters():
+        if p.data_loc is None:  # no <data> at all: IR006's
+            continue
         text = p.data.get("element_type")
         et = element_type(text) if text is not None else None
-        if et is not None and et.is_dynamic:
-            yield Finding(f"{p.describe()} declares element_type={text}: OpenVINO reads the model, but its CPU plugin "
+        if text is None or (et is not None and et.is_dynamic):
+            what = f"declares element_type={text}" if text is not None else "declares no element_type (read as dynamic)"
+            yield Finding(f"{p.describe()} {what}: OpenVINO reads the model, but its CPU plugin "
                           "cannot compile it (\"Memory has not been allocated\")", p.data_loc or p.loc, layer=p.path,
                           hint="declare the element type of the input")
+
+
+@rule("T215", "const-type-dynamic", severity="warning", scope="graph")
+def const_type_dynamic(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A Const declares `element_type="dynamic"` (or `undefined`).
+
+    What it checks:
+    The `<data element_type>` of every Const, at every graph level.
+
+    Why it matters:
+    OpenVINO reads such a Const (its bytes are taken as they are), but its CPU plugin refuses to
+    compile the model ("unsupported src_prc: dynamic"). A Const's type is what its bytes are: it
+    is never unknown.
+
+    Example:
+    ```xml
+    <layer id="1" name="c" type="Const"><data element_type="dynamic" shape="3" offset="0" size="12"/>
+    ```
+
+    How to fix:
+    Declare the type the bytes hold (`f32` for 12 bytes of shape [3]).
+    """
+    for c in graph.layers:
+        if c.type not in ("Const", "Constant"):
+            continue
+        text = c.data.get("element_type")
+        et = element_type(text) if text is not None else None
+        if et is not None and et.is_dynamic:
+            yield Finding(f"{c.describe()} declares element_type={text}: OpenVINO reads the model, but its CPU plugin "
+                          "cannot compile it (\"unsupported src_prc: dynamic\")", c.data_loc or c.loc, layer=c.path,
+                          hint="declare the element type the Const's bytes hold")
 
 
 @rule("PM420", "loop-dynamic-rank", severity="warning", types=("TensorIterator", "Loop"), uses_shapes=True)

@@ -453,6 +453,10 @@ class _LayerFrame(_Frame):
         self.ident = ident = a.get("id", "?") if layer_id is None else str(layer_id)
         owner = graph.owner
         path = f"{owner}/{graph.kind}/{ident}" if owner else ident
+        if layer_id is not None and layer_id < 0:
+            r.report(codes.INVALID_ATTRIBUTE, f"layer id={layer_id} is negative; OpenVINO reads layer ids as unsigned "
+                     "64-bit integers and refuses it", r.src.attr_offset(at, "id"), path,
+                     hint="number layers from 0 within their graph")
         ltype, version = a.get("type"), a.get("version")
         if (ltype, version) not in r.good_types or "name" not in a:
             _check_identity(r, a, at, ident, path)  # the common case (a name, a type and version seen) passes
@@ -708,6 +712,10 @@ class _PortReader:
             if precision is None:
                 r.report(codes.UNKNOWN_PRECISION, f"{self.what} {pid}: unknown precision {prec!r}",
                          r.src.attr_offset(at, "precision"), self.path, port=pid)
+        elif what == "output port":  # OpenVINO never reads an input port's precision
+            r.report(codes.INVALID_STRUCTURE, f"{what} {pid} has no 'precision' attribute; OpenVINO refuses it "
+                     "(\"missing mandatory attribute: precision\")", at, path, port=pid,
+                     hint="write the element type the port carries, e.g. precision=\"FP32\"")
         names = a.get("names")
         self.pid, self.precision, self.at = pid, precision, at
         self.names = tuple(n.strip() for n in names.split(",")) if names else ()

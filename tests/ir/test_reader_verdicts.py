@@ -1,6 +1,6 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, G108, G109, G110, G111, PM413 and LP705. Skipped when openvino is not installed."""
+IR008, IR009, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -85,6 +85,10 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("PM413/fail.xml", "compile",
      'Invalid "axis" value in an iteration component: -2, dimensions number = 3 (out of range)'),
     ("LP705/fail-axis.xml", "read", "Number of inputs must be the same as number of input descriptions"),
+    ("IR004/fail-negative-id.xml", "read", "which is not an unsigned 64 bit integer"),
+    ("IR006/fail-output-precision.xml", "read", "node <port> is missing mandatory attribute: precision"),
+    ("T214/fail-no-type.xml", "compile", "Memory has not been allocated"),
+    ("T215/fail.xml", "compile", "unsupported src_prc: dynamic"),
 ]
 
 

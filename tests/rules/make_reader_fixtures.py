@@ -149,9 +149,22 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
     ("LP705", "pass-range-ignored.xml", "loop", Fixture("LP705", "loop", [
         Edit(CURRENT_ITERATION, 'internal_layer_id="0" start="1" end="2" stride="3" part_size="4" '
              'purpose="current_iteration"')])),
+    ("IR004", "fail-negative-id.xml", "sub", Fixture("IR004", "sub", [
+        Edit('<layer id="3" name="Add_5"', '<layer id="-3" name="Add_5"', ("IR004",)),
+        Edit('to-layer="3" to-port="0"', 'to-layer="-3" to-port="0"'),
+        Edit('to-layer="3" to-port="1"', 'to-layer="-3" to-port="1"'),
+        Edit('<edge from-layer="3"', '<edge from-layer="-3"')])),
+    ("IR006", "fail-output-precision.xml", "sub", Fixture("IR006", "sub", [
+        Edit('<port id="2" precision="FP32">', '<port id="2">', ("IR006",), after='type="Add"')])),
+    ("T214", "fail-no-type.xml", "sub", Fixture("T214", "sub", [
+        Edit('<data shape="2,3" element_type="f32" />', '<data shape="2,3" />', ("T214",))])),
+    ("T215", "fail.xml", "sub", Fixture("T215", "sub", [
+        Edit('element_type="f32" shape="2, 3" offset="0"', 'element_type="dynamic" shape="2, 3" offset="0"',
+             ("T215",))])),
 ]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti"}
+PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
+          "T215": "sub"}
 
 
 def main() -> None:
