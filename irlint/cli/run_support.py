@@ -10,13 +10,14 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from irlint.cli.argtypes import positive_int
+from irlint.cli.argtypes import positive_float, positive_int
 from irlint.cli.arrays import load_npy, load_npz
 from irlint.cli.command import UsageError
 from irlint.cli.paths import atomic_write, regular_file
 from irlint.cli.printing import safe
 from irlint.diagnostics import Severity
 from irlint.interp import DepartureWarning, Options
+from irlint.interp.executor import DEFAULT_MAX_BODY_RUNS
 from irlint.ir.declared import declared_info
 from irlint.ir.loader import LoadError, default_weights_path, load
 from irlint.ir.model import Model
@@ -57,12 +58,24 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
                    help="the concrete shape of an input with dynamic dims (random inputs)")
     p.add_argument("--max-iterations", type=positive_int, default=100_000, metavar="N",
                    help="stop an unbounded Loop after N iterations (default 100000)")
+    p.add_argument("--max-body-runs", type=positive_int, default=DEFAULT_MAX_BODY_RUNS, metavar="N",
+                   help="stop the run after N body executions, the iterations of every Loop and TensorIterator "
+                        f"at every nesting depth together (default {DEFAULT_MAX_BODY_RUNS})")
+    p.add_argument("--time-limit", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop irlint's run after this much wall-clock time (checked between loop iterations; "
+                        "default: none, for compare: --timeout)")
     p.add_argument("--memory-budget", type=positive_int, default=4 * 1024**3, metavar="BYTES",
                    help="refuse any tensor larger than this (default 4 GiB)")
 
 
 def options(args: argparse.Namespace) -> Options:
-    return Options(max_iterations=args.max_iterations, memory_budget=args.memory_budget)
+    """The interpreter's bounds; `compare` bounds its own run by `--timeout` too unless `--time-limit`
+    says otherwise (its `--timeout` used to bound only OpenVINO's side)."""
+    limit = getattr(args, "time_limit", None)
+    if limit is None:
+        limit = getattr(args, "timeout", None)
+    return Options(max_iterations=args.max_iterations, memory_budget=args.memory_budget,
+                   max_body_runs=getattr(args, "max_body_runs", DEFAULT_MAX_BODY_RUNS), time_limit=limit)
 
 
 def load_checked(args: argparse.Namespace) -> Model:

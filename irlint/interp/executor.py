@@ -19,6 +19,7 @@ bit-identical outputs and traces.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -97,12 +98,19 @@ BOUNDED = frozenset({
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
+# Body executions (iterations of every Loop and TensorIterator, at every nesting depth) one run may make:
+# `--max-iterations` bounds each loop alone, so nested loops could otherwise multiply to 10^10.
+DEFAULT_MAX_BODY_RUNS = 1_000_000
+# A loop whose body holds no loop or If charges its iterations (and reads the clock) once per this many.
+CHECK_EVERY = 4096
 DEFAULT_MEMORY_BUDGET = 4 * 1024**3
 
 
 @dataclass(frozen=True)
 class Options:
     max_iterations: int = DEFAULT_MAX_ITERATIONS  # per Loop execution, for unbounded loops
+    max_body_runs: int = DEFAULT_MAX_BODY_RUNS  # loop iterations of the whole run, all nesting depths
+    time_limit: float | None = None  # seconds of wall-clock time for the run (checked between iterations)
     memory_budget: int = DEFAULT_MEMORY_BUDGET  # bytes one tensor may take
     # Run every op through its validating `compute` instead of its prepared fast kernel (slower; the
     # tests use it to show that both give the same bits).
@@ -213,6 +221,9 @@ class _Executor:
         self.rooms: dict[int, int] = {}  # id(LoopCode) -> iterations the listener takes in its next batch
         # Input bytes above which an op's output is predicted first: size^2 > budget, as integers.
         self.threshold = math.isqrt(options.memory_budget) if options.memory_budget >= 0 else -1
+        self.runs_left = options.max_body_runs  # body executions the run may still make
+        self.deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+        self.leaf: dict[int, bool] = {}  # id(Program) -> its body holds no loop or If
 
     def close(self) -> None:
         """Drop the bound programs: each one's driver refers back to it (and a generated one to this
@@ -489,7 +500,7 @@ class _Executor:
         slots, fill, current, advance = body.slots, run.fill, run.current, run.advance
         cond_slot = code.cond_slot
         cur = code.has_cur and bool(code.cur_slots)
-        cap = self.options.max_iterations
+        cap, charged = self.checkpoint(run, 0, 0)
         layer = code.layer
         listener = self.listener
         take = io_values = started = finished = None
@@ -532,8 +543,9 @@ class _Executor:
                 if advance(slots, k, cond):
                     break
                 if k >= cap:
-                    self.too_many(run, k)
+                    cap, charged = self.checkpoint(run, k, charged)
         finally:  # at the end, and before a failure propagates: the iterations that ran are recorded
+            self.runs_left -= k - charged
             if take is not None:
                 self.rooms[id(code)] = take(first, batch, frames) if batch else stop - first
         return self.finish(run, k)[0]
@@ -596,7 +608,7 @@ class _Executor:
             slots, params, current, advance = body.slots, run.params, run.current, run.advance
             cond_slot, result_keys, result_values = code.cond_slot, code.result_keys, code.result_values
             cur = code.has_cur and bool(code.cur_slots)
-            cap = self.options.max_iterations
+            cap, charged = self.checkpoint(run, 0, 0)
             while True:
                 if k and cur:
                     value = current(slots, k)
@@ -610,7 +622,8 @@ class _Executor:
                 if advance(slots, k, cond):
                     break
                 if k >= cap:
-                    self.too_many(run, k)
+                    cap, charged = self.checkpoint(run, k, charged)
+            self.runs_left -= k - charged
         outs, by_port = self.finish(run, k)
         yield BodyLeft(layer, k, by_port, frames)
         return outs
@@ -690,6 +703,36 @@ class _Executor:
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
         return run
+
+    def checkpoint(self, run: LoopRun, k: int, charged: int) -> tuple[int, int]:
+        """Before iteration `k` (0: before the first): charge the run's body budget with the iterations up
+        to `k` (`charged` of them are already), stop the run (ExecutionError) when a bound is reached, and
+        return (the iteration count of the next checkpoint, the iterations now charged). A body holding a
+        loop or If checks in before every iteration and charges it in advance, so that its nested loops see
+        an exact count (the loop's end refunds an iteration charged but not run); any other body every
+        `CHECK_EVERY` iterations."""
+        self.runs_left -= k - charged
+        opts = self.options
+        layer = run.code.layer
+        if k >= opts.max_iterations:
+            self.too_many(run, k)
+        if self.runs_left <= 0:
+            raise ExecutionError(f"the run reached --max-body-runs {opts.max_body_runs} body executions (the "
+                                 f"iterations of every Loop and TensorIterator, nested ones included) in "
+                                 f"{layer.describe()} after {k} of its iterations; raise --max-body-runs if "
+                                 "the model needs more", layer, "RUN-ITERATIONS")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ExecutionError(f"the run exceeded --time-limit {opts.time_limit:g} s in {layer.describe()} "
+                                 f"after {k} of its iterations; raise --time-limit if the model needs longer",
+                                 layer, "RUN-TIME")
+        body = run.code.body
+        leaf = self.leaf.get(id(body))
+        if leaf is None:
+            leaf = self.leaf[id(body)] = not any(i.kind in (LOOP, BRANCH) for i in body.order)
+        if not leaf:
+            self.runs_left -= 1
+            return k + 1, k + 1
+        return k + min(CHECK_EVERY, self.runs_left, opts.max_iterations - k), k
 
     def too_many(self, run: LoopRun, k: int) -> None:
         layer = run.code.layer

@@ -64,3 +64,28 @@ def zero_trip_scan(path: Path) -> Path:
     out = loop.get_concatenated_slices(add.output(0), 0, 1, 1, -1, 0)
     ov.save_model(ov.Model([ops.result(out)], [x], "zero_scan"), str(path))
     return path
+
+
+def nested_loops(path: Path, depth: int, trip: int) -> Path:
+    """`depth` Loops, each inside the previous one's body, each with trip count `trip` and a state that
+    the innermost body adds 1 to: trip + trip^2 + ... + trip^depth body executions, output x + trip^depth.
+    A few KB of XML whichever the trip count."""
+    import openvino as ov
+    import openvino.opset8 as ops
+
+    def level(d: int, outer: ov.Output) -> ov.Output:
+        s = ops.parameter([1], np.float32, name=f"s{d}")
+        inner = ops.add(s, ops.constant(np.ones(1, np.float32)), name=f"add{d}").output(0) if d == depth \
+            else level(d + 1, s.output(0))
+        body = ov.Model([ops.result(inner), ops.result(ops.constant(np.array(True)))], [s], f"body{d}")
+        loop = ops.loop(ops.constant(np.array(trip, np.int64)), ops.constant(np.array(True)))
+        loop.set_friendly_name(f"loop{d}")
+        loop.set_function(body)
+        loop.set_special_body_ports([-1, 1])
+        loop.set_merged_input(s, outer, inner)
+        return loop.get_iter_value(inner, -1)
+
+    x = ops.parameter([1], np.float32, name="x")
+    out = level(1, x.output(0))
+    ov.save_model(ov.Model([ops.result(out)], [x], "nested"), str(path))
+    return path
