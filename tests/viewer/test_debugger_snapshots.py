@@ -80,3 +80,17 @@ def test_nested_loop_with_a_wide_tree(snap_compare, size: tuple[int, int]) -> No
         await press(app, pilot, ["greater_than_sign"] * 4 + ["exclamation_mark"])  # type: ignore[arg-type]
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_watch_list(snap_compare, size: tuple[int, int]) -> None:
+    """Two pinned tensors of the inner Loop's body, after `t` moved the selection to the loop."""
+    from irlint.viewer.debug_cmd import make_app
+
+    app = make_app(args_for(EXAMPLES / "nested_loop_in_ti.xml", EXAMPLES / "inputs" / "nested_loop_in_ti.npz"))
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, "ssisssssisssssw")
+        await press(app, pilot, ["up", "up", "w", "t"])  # type: ignore[arg-type]
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -16,6 +16,7 @@ from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, sca
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
+from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -33,7 +34,7 @@ from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt", "log"}
+               "metric", "port", "interrupt", "log", "watch", "unwatch_all"}
 
 
 
@@ -100,6 +101,8 @@ class DebuggerApp(App[None]):
         Binding("R", "restart", "restart", show=False),
         Binding("r", "render", "SVG", show=False),
         Binding("l", "log", "log", show=False),
+        Binding("w", "watch", "watch", show=False),
+        Binding("W", "unwatch_all", "unwatch all", show=False),
         Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
         Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
         Binding("question_mark", "help", "help"),
@@ -145,6 +148,7 @@ class DebuggerApp(App[None]):
                     yield Timeline(id="timeline")
                     yield Static("", id="viewtitle", markup=False)
                     yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
+                    yield WatchList(id="watch")
                     yield RichLog(id="log", max_lines=2000, wrap=True, min_width=20, markup=False)
         yield Footer()
 
@@ -480,6 +484,24 @@ class DebuggerApp(App[None]):
         self._status()
         self._inspect()
 
+    def action_watch(self) -> None:
+        """Pin the inspected output (the layer selected, the port `p` chose) to the watch list, or unpin it."""
+        if self.session is None or self.selected is None:
+            return
+        watch = self.query_one(WatchList)
+        t = self.session.tensor(self.selected.path) or (
+            self.session.const_value(self.selected) if self.selected.type == "Const" else None)
+        port = self.port % len(t) if t else 0
+        on = watch.toggle(self.selected, port)
+        self.log_line(plain(f"{'watching' if on else 'no longer watching'} {self.selected.describe()} "
+                            f"{port_names(self.selected, port + 1)[port]}"))
+        watch.show(self.session)
+
+    def action_unwatch_all(self) -> None:
+        if self.session is not None:
+            self.query_one(WatchList).clear_all()
+            self.query_one(WatchList).show(self.session)
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -578,6 +600,7 @@ class DebuggerApp(App[None]):
     def _inspect(self) -> None:
         if self.session is None:
             return
+        self.query_one(WatchList).show(self.session)
         table = self.query_one("#values", DataTable)
         table.clear(columns=True)
         summary_w = self.query_one("#summary", Static)

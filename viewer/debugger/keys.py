@@ -21,6 +21,8 @@ KEYS = [
     ("m", "timeline statistic: max, min, mean, norm (click a bar to jump)"),
     ("p", "next output port of a multi-output layer (LSTMCell H/C, TI/Loop outputs)"),
     ("j / k", "previous / next slice of a tensor above 2-D"),
+    ("w", "watch: pin the inspected output (any layer, any depth) or unpin it; shown at every stop"),
+    ("W", "clear the watch list"),
     ("l", "the whole event log over the full screen (the log pane wraps and scrolls too)"),
     ("< / >", "narrow / widen the tree pane (layer types show from 44 columns)"),
     ("R", "restart the run (breakpoints kept)"),
