@@ -19,10 +19,10 @@ from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
-    from irlint.baseline import Baseline
-    from irlint.config import Config
     from irlint.fix import FixOutcome
-    from irlint.perfile import PerFileIgnores
+    from irlint.settings.baseline import Baseline
+    from irlint.settings.config import Config
+    from irlint.settings.perfile import PerFileIgnores
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 # Codes meaning "this file could not be checked" (exit 2 rather than 1).
@@ -258,7 +258,7 @@ def _per_file(config: Config) -> PerFileIgnores | None:
     table = config.get("per-file-ignores")
     if not table:
         return None
-    from irlint.perfile import PerFileIgnores
+    from irlint.settings.perfile import PerFileIgnores
 
     return PerFileIgnores(table, config.path.parent if config.path else Path.cwd())
 
@@ -266,8 +266,8 @@ def _per_file(config: Config) -> PerFileIgnores | None:
 def _load_baseline(name: str) -> Baseline | None:
     """The baseline at `name`, or None when there is none yet; read before anything is checked, so that a
     file that is not a baseline is refused (exit 2) before --baseline-update could replace it."""
-    from irlint.baseline import Baseline, BaselineError
     from irlint.cli.paths import regular_file
+    from irlint.settings.baseline import Baseline, BaselineError
 
     path = Path(name)
     if not os.path.exists(path):
@@ -282,9 +282,9 @@ def _load_baseline(name: str) -> Baseline | None:
 def _apply_baseline(args: argparse.Namespace, baseline: Baseline | None, diags: list[Diagnostic],
                     name_of) -> list[Diagnostic]:  # type: ignore[no-untyped-def]
     """Record the baseline (missing file or --baseline-update) or hide the findings it records."""
-    from irlint.baseline import baseline_text
     from irlint.cli.paths import write_text
-    from irlint.perfile import NEVER_IGNORED
+    from irlint.settings.baseline import baseline_text
+    from irlint.settings.perfile import NEVER_IGNORED
 
     path = Path(args.baseline)
     if args.baseline_update or baseline is None:

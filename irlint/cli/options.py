@@ -9,7 +9,7 @@ from typing import Any
 
 from irlint.cli.command import UsageError
 from irlint.cli.printing import safe
-from irlint.config import Config, ConfigError, load_config, trusted_for_code
+from irlint.settings.config import Config, ConfigError, load_config, trusted_for_code
 
 
 def add_selection_arguments(p: argparse.ArgumentParser) -> None:

@@ -88,17 +88,3 @@ def provides(code: str, applicability: str, summary: str) -> Callable[[Provider]
         PROVIDERS[code] = (FixInfo(code, applicability, summary), fn)
         return fn
     return wrap
-
-
-def fix_info(code: str) -> FixInfo | None:
-    """The fix of rule `code`, or None when it has none."""
-    from irlint.fix import providers  # noqa: F401  (registers the built-in providers)
-
-    got = PROVIDERS.get(code)
-    return got[0] if got else None
-
-
-def fixable_codes() -> frozenset[str]:
-    from irlint.fix import providers  # noqa: F401
-
-    return frozenset(PROVIDERS)

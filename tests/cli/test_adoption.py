@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from irlint.cli.main import main
-from irlint.perfile import PerFileIgnores, glob_regex
+from irlint.settings.perfile import PerFileIgnores, glob_regex
 
 BAD_EDGE = ('to-layer="6" to-port="1"', 'to-layer="6" to-port="7"')
 STALE_DIM = ('<dim>5</dim>\n\t\t\t\t\t<dim>3</dim>', '<dim>4</dim>\n\t\t\t\t\t<dim>3</dim>')  # TI output "all"

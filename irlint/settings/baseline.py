@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from irlint.diagnostics import Diagnostic
-from irlint.perfile import NEVER_IGNORED
+from irlint.settings.perfile import NEVER_IGNORED
 
 FORMAT_VERSION = 1
 Key = tuple[str, str, str, str]  # path, code, layer name ("" when none), message
