@@ -152,7 +152,9 @@ def without_initial_value(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
             yield Finding(f"{edge_text(be)} of {layer.describe()}: body {dst.describe()} has no port_map "
                           "<input> entry giving its initial value", be.loc, layer=layer.path,
                           related=(Related(dst.loc, "the state Parameter"),),
-                          because=(causes.unfed(dst), causes.entries(layer, "input"), causes.unmapped(layer, "input")))
+                          because=(causes.unfed(dst), causes.entries(layer, "input"), causes.unmapped(layer, "input")),
+                          effect=f"leaves body {dst.describe()}, the state {edge_text(be)} feeds, without an initial "
+                          "value")
         elif e.sliced or e.purpose is not None:
             what = "is sliced" if e.sliced else f"is the {e.purpose}"
             yield Finding(f"{edge_text(be)} of {layer.describe()}: the entry feeding body {dst.describe()} {what}; "

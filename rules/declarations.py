@@ -72,6 +72,8 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
                                          f"{sp.precision.precision}"), Related(e.loc, "the edge")),
                 hint="insert a Convert if a cast is intended",
                 because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
+                effect=f"makes input port {dp.id} of {dst.describe()} receive {sp.precision.precision} from "
+                f"'{src.name}' instead of its declared {dp.precision.precision}",
             )
 
 
@@ -108,6 +110,8 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
                 related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
                                          f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
                 because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
+                effect=f"makes input port {dp.id} of {dst.describe()} receive {format_shape(sp.shape)} from "
+                f"'{src.name}' instead of its declared {format_shape(dp.shape)}",
             )
 
 

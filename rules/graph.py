@@ -167,6 +167,7 @@ def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
                     port=p.id,
                     hint="every input port needs exactly one incoming <edge>",
                     because=(causes.edges_into(layer),),
+                    effect=f"leaves input port {p.id} of {layer.describe()} unconnected",
                 )
 
 

@@ -50,7 +50,9 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
             continue
         if p.poison is not None:  # a consequence: the defect's finding carries it
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, related=(p.poison.note(),),
-                          because=(p.poison.key,), effect=f"makes {p.layer.describe()} fail: {p.message}")
+                          because=(p.poison.key,),
+                          effect=f"makes {p.layer.describe()} fail: "
+                          f"{p.message.removeprefix(p.layer.describe() + ': ')}")
         else:
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, claims=(causes.op(p.layer),))
 

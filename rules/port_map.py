@@ -132,13 +132,15 @@ def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
             yield Finding(f"input port {p.id} of {layer.describe()} has no port_map <input> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
-                          claims=(causes.unmapped(layer, "input"),), because=(causes.entries(layer, "input"),))
+                          claims=(causes.unmapped(layer, "input"),), because=(causes.entries(layer, "input"),),
+                          effect=f"leaves input port {p.id} of {layer.describe()} without a port_map <input> entry")
     for p in layer.outputs:
         if p.id is not None and ("output", p.id) not in mapped:
             yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", layer.port_loc(p),
                           layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
-                          claims=(causes.unmapped(layer, "output"),), because=(causes.entries(layer, "output"),))
+                          claims=(causes.unmapped(layer, "output"),), because=(causes.entries(layer, "output"),),
+                          effect=f"leaves output port {p.id} of {layer.describe()} without a port_map <output> entry")
 
 
 @rule("PM404", "port-map-internal-layer-missing", types=CONTROL_FLOW)
@@ -281,11 +283,14 @@ def body_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterator
             yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry, and the "
                           "body reads it: OpenVINO runs the model and its CPU plugin gives the Parameter zeros",
                           p.loc, layer=p.path, related=where, hint=_not_fed_hint(layer, p),
-                          claims=(causes.unfed(p),), because=because)
+                          claims=(causes.unfed(p),), because=because,
+                          effect=f"leaves body {p.describe()} unfed, though the body reads it (OpenVINO's CPU plugin "
+                          "gives it zeros)")
         else:
             yield Finding(f"body {p.describe()} of {layer.describe()} is fed by no port_map <input> entry (nothing "
                           "reads it)", p.loc, layer=p.path, related=where, severity=Severity.WARNING,
-                          hint=_not_fed_hint(layer, p) + ", or remove it", claims=(causes.unfed(p),), because=because)
+                          hint=_not_fed_hint(layer, p) + ", or remove it", claims=(causes.unfed(p),), because=because,
+                          effect=f"leaves body {p.describe()} unfed (nothing reads it)")
 
 
 def _not_fed_hint(layer: Layer, p: Layer) -> str:
@@ -356,7 +361,8 @@ def body_result_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
         if r.id is not None and r.id not in used:
             yield Finding(f"body {r.describe()} of {layer.describe()} is never used: no port_map <output> "
                           "entry and no back edge reads it", r.loc, layer=r.path,
-                          because=(causes.entries(layer, "output"),))
+                          because=(causes.entries(layer, "output"),),
+                          effect=f"leaves body {r.describe()} unread (no <output> entry, no back edge)")
 
 
 @rule("PM410", "body-parameter-unused", severity="warning", types=CONTROL_FLOW)

@@ -14,7 +14,8 @@ RECOVERY = """One defect gives one error. A finding that only follows from anoth
 port left unmapped by an entry that names a wrong port, a body Parameter that entry no longer feeds,
 an output whose shape changes because a slice cannot be taken, the ops downstream of an op that
 rejects its inputs) is not reported on its own: the finding of the defect carries it as a note
-("this also gives SL606: ...") at its location, in the text, JSON and SARIF reports alike
+that says what the defect does there ("this also makes output port 3 of ... [1,4,8] (4 iterations)
+instead of its declared [1,5,8] (SL606)") at its location, in the text, JSON and SARIF reports alike
 (`related`, SARIF `relatedLocations`). Shape inference marks what it derives from a value in error
 as poisoned, and the rules that compare shapes report nothing of their own on a poisoned value.
 A consequence whose cause is not reported (its rule is not selected) stands alone with a note

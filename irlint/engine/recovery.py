@@ -6,7 +6,7 @@ poison's key). Here each consequence is folded into its root, the finding that c
 followed to the end of the chain (an unmapped port that follows from a wrong external_port_id, a
 body Parameter left unfed by that port, ...): the root carries it as a related note at the
 consequence's location (what it does there in concrete terms, `Diagnostic.effect`, when the rule
-says so: "this also makes output port 5 of ... [3,1,2] instead of its declared [3,4,2]"), so the
+says so: "this also makes output port 5 of ... [3,1,2] instead of its declared [3,4,2] (SL606)"), so the
 report keeps the information and the place, and counts one error. The same note is kept once. A
 root is never of a lower severity than what it absorbs. A consequence whose cause no finding claims
 (its rule is not selected, say) stays a finding of its own; rules that read poisoned values give
@@ -56,7 +56,7 @@ def _roots(diags: list[Diagnostic]) -> list[int]:
 
 def _note(d: Diagnostic) -> str:
     """What a consequence says under its root: its concrete effect when its rule gives one."""
-    return f"this also {d.effect}" if d.effect else f"this also gives {d.code}: {d.message}"
+    return f"this also {d.effect} ({d.code})" if d.effect else f"this also gives {d.code}: {d.message}"
 
 
 def fold_consequences(diags: list[Diagnostic]) -> list[Diagnostic]:

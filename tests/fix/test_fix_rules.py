@@ -4,6 +4,7 @@ file, which checks clean and which OpenVINO reads, compiles and runs with the or
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -182,7 +183,8 @@ def test_fix_repairs_the_fixture(case, fixture_copy, originals: dict[str, Path],
     broken = path.read_bytes()
     bin_before = path.with_suffix(".bin").read_bytes()
     found = check(path)  # the rule's finding, or a note of the finding it follows from (LP703 of PM406)
-    noted = {n.note.split(":")[0].removeprefix("this also gives ") for d in found for n in d.related}
+    noted = {m.group(1) or m.group(2) for d in found for n in d.related
+             if (m := re.match(r"this also (?:gives (\w+):|.* \((\w+)\)$)", n.note))}
     assert code in {d.code for d in found} | noted, "the fixture must trigger the rule"
     if unsafe:  # without --unsafe-fixes the guess is not made (the file is left alone, or repaired otherwise)
         main(["check", "--fix", str(path)])

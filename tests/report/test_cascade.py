@@ -31,8 +31,15 @@ def test_text_prints_the_notes_under_the_root_in_file_order() -> None:
     head = text.index(f"{FIXTURE}:{root.loc.line}:")
     at = [text.index(f"--> {FIXTURE}:{line}:", head) for line in lines]
     assert head < at[0] < at[1], text
-    folded = [n for n in text.splitlines() if n.startswith("note: this also gives ")]
-    assert [n.split(":")[1].split()[-1] for n in folded] == ["PM401", "PM403", "G103"]  # lines 28, 47, 248
+    shown = text.splitlines()
+    folded = [(n, int(shown[i + 1].split(f"{FIXTURE}:")[1].split(":")[0]))
+              for i, n in enumerate(shown) if n.startswith("note: this also ")]
+    assert [line for _, line in folded] == sorted(line for _, line in folded)  # in file order
+    assert [n.split(":")[1] for n, _ in folded] == [
+        " this also gives PM401",
+        " this also leaves output port 1 of layer 2 'TensorIterator_18' (TensorIterator) without a port_map "
+        "<output> entry (PM403)",
+        " this also gives G103"]
 
 
 def test_json_related_carries_the_notes_lines() -> None:
