@@ -50,7 +50,10 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         state, _record = load_state(args, model)
         session = Session(model, inputs, options(args), notes=notes,
                           state=dict(state.values) if state is not None else None)
-    return DebuggerApp(session, diags, args.model, model=model)
+    from irlint.cli.run_support import input_paths
+
+    reads = [*input_paths(args), ("--state", getattr(args, "state", None))]
+    return DebuggerApp(session, diags, args.model, model=model, reads=reads)
 
 
 def exit_code(app) -> int:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
+from irlint.viewer.debugger.export import as_text, default_npy_name, npy_path, save_npy
 from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, parse_iteration
@@ -34,7 +35,7 @@ from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt", "log", "watch", "unwatch_all"}
+               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy"}
 
 
 
@@ -101,6 +102,8 @@ class DebuggerApp(App[None]):
         Binding("R", "restart", "restart", show=False),
         Binding("r", "render", "SVG", show=False),
         Binding("l", "log", "log", show=False),
+        Binding("e", "save", "save .npy", show=False),
+        Binding("y", "copy", "copy", show=False),
         Binding("w", "watch", "watch", show=False),
         Binding("W", "unwatch_all", "unwatch all", show=False),
         Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
@@ -110,8 +113,9 @@ class DebuggerApp(App[None]):
     ]
 
     def __init__(self, session: Session | None, diagnostics: list[Diagnostic], model_path: str,
-                 model: Model | None = None) -> None:
+                 model: Model | None = None, reads: list[tuple[str, str | None]] | None = None) -> None:
         super().__init__()
+        self.reads = reads if reads is not None else [("MODEL", model_path)]  # files no output may overwrite
         self.session = session
         self.model = session.model if session is not None else model
         self.diagnostics = diagnostics
@@ -502,6 +506,53 @@ class DebuggerApp(App[None]):
             self.query_one(WatchList).clear_all()
             self.query_one(WatchList).show(self.session)
 
+    def _inspected_label(self) -> tuple[str, str, str] | None:
+        """(layer name, iteration label, port name) of the inspected tensor."""
+        if self.session is None or self.selected is None or self.inspected is None:
+            return None
+        layer = self.selected
+        seen = self.session.iterations_seen(layer.path)
+        it = self.shown_iteration if self.shown_iteration in seen else (seen[-1] if seen else ())
+        t = self.session.tensor(layer.path, it) or self.session.const_value(layer) or ()
+        port = self.port % max(1, len(t))
+        return layer.name, iteration_label(it, layer.path), port_names(layer, port + 1)[port]
+
+    def action_save(self) -> None:
+        label = self._inspected_label()
+        if label is None:
+            self.log_line(plain("nothing to save: select a layer that has a value"))
+            return
+        self.push_screen(PromptScreen("save the inspected tensor as .npy (never over a file the run reads)",
+                                      "FILE.npy", default_npy_name(*label)), self.save_to)
+
+    def save_to(self, path: str | None) -> None:
+        a = self.inspected
+        if not path or not path.strip() or a is None:
+            return
+        from irlint.cli.command import UsageError
+
+        try:
+            save_npy(path.strip(), a, self.reads)
+        except UsageError as e:
+            self.log_line(plain(f"not saved: {e}", style="bold red"))
+            return
+        self.log_line(plain(f"saved {summary(a)} to {npy_path(path.strip())}"))
+
+    def action_copy(self) -> None:
+        label = self._inspected_label()
+        a = self.inspected
+        if label is None or a is None:
+            return
+        name, it, port = label
+        try:
+            text = as_text(a, f"{name} {port} it {it}: {summary(a)}")
+        except ValueError as e:
+            self.log_line(plain(f"not copied: {e}", style="bold red"))
+            return
+        self.copy_to_clipboard(text)
+        self.log_line(plain(f"copied {name} {port} it {it} as text ({len(text)} characters; "
+                            "the terminal must allow OSC 52 clipboard writes)"))
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -551,8 +602,7 @@ class DebuggerApp(App[None]):
         out = Path(self.model_path).with_suffix(".debug.svg").name
         model = self.session.model
         try:
-            check_outputs([("SVG", out)], [("MODEL", self.model_path),
-                                           ("weights", default_weights_path(self.model_path))])
+            check_outputs([("SVG", out)], [*self.reads, ("weights", default_weights_path(self.model_path))])
             if drawn_nodes(model.graph, auto_collapses(model, None), None, MAX_NODES) > MAX_NODES:
                 self.log_line(plain(f"not rendered: more than {MAX_NODES} layers "
                                 "(use irlint render --collapse or --depth)"))

@@ -23,6 +23,8 @@ KEYS = [
     ("j / k", "previous / next slice of a tensor above 2-D"),
     ("w", "watch: pin the inspected output (any layer, any depth) or unpin it; shown at every stop"),
     ("W", "clear the watch list"),
+    ("e", "save the inspected tensor as .npy (asks for the file; never over a file the run reads)"),
+    ("y", "copy the inspected tensor as text (numpy-readable; OSC 52 clipboard)"),
     ("l", "the whole event log over the full screen (the log pane wraps and scrolls too)"),
     ("< / >", "narrow / widen the tree pane (layer types show from 44 columns)"),
     ("R", "restart the run (breakpoints kept)"),
