@@ -41,7 +41,7 @@ def test_text_reads_back_exactly() -> None:
     assert text.startswith("# h out0 it 2")
     back = np.array(ast.literal_eval(text.split("\n", 1)[1]), np.float32)
     np.testing.assert_array_equal(back, a)
-    with pytest.raises(ValueError, match="save it as .npy"):
+    with pytest.raises(ValueError, match=r"save it as \.npy"):
         as_text(np.zeros(200_000), "big")
     assert default_npy_name("LSTM[rnn]/cell 1", "0.then.2", "out1") == "LSTM_rnn_cell_1.it0.then.2.out1.npy"
     assert default_npy_name("x", "-", "in") == "x.in.npy"
