@@ -58,6 +58,9 @@ class Diagnostic:
     # what the defect does here in concrete terms ("makes output port 5 of ... [3,1,2] instead of its
     # declared [3,4,2]"): the note a root carries for this finding when it is folded into it
     effect: str | None = field(default=None, compare=False)
+    # The fix `irlint check --fix` offers for it (irlint/fix/): "safe", "unsafe" (only with --unsafe-fixes)
+    # or None; set by the CLI, which marks the findings a fix applies to.
+    fix: str | None = field(default=None, compare=False)
 
     @property
     def path(self) -> str:

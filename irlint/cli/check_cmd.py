@@ -92,7 +92,7 @@ def _work(job: tuple[str, dict, dict]) -> FileResult:
         outcome = fix_file(path, unsafe=how.get("unsafe", False), unfixable=how.get("unfixable", ()), **k)
         return outcome.diagnostics, outcome.names, outcome
     if not how.get("names"):
-        return _check_one((path, kwargs)), {}, None
+        return _marked(path, kwargs, how, _check_one((path, kwargs))), {}, None
     from irlint.api import check_model
     from irlint.ir.loader import LoadError, load
     from irlint.layerpath import layer_names
@@ -102,7 +102,15 @@ def _work(job: tuple[str, dict, dict]) -> FileResult:
     except LoadError:
         return _check_one((path, kwargs)), {}, None
     diags = check_model(model, **{k: v for k, v in kwargs.items() if k != "weights"})
-    return diags, layer_names(model, diags), None
+    return _marked(path, kwargs, how, diags), layer_names(model, diags), None
+
+
+def _marked(path: str, kwargs: dict, how: dict, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings with the fix `--fix` would offer marked (`Diagnostic.fix`), for the text report and
+    `--statistics`; the file is read again only when a finding's code has a fix."""
+    from irlint.fix.engine import mark_fixes
+
+    return mark_fixes(path, kwargs["weights"], diags, how.get("unfixable", ()))
 
 
 def _fork_context() -> multiprocessing.context.BaseContext | None:
@@ -202,9 +210,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         results = [_work(j) for j in jobs]
     outcomes = [r[2] for r in results if r[2] is not None]
+    nothing = _nothing_applied(outcomes, args.unsafe_fixes) if args.fix or args.diff else None
     if args.diff:
-        return _print_diffs(outcomes, results, args.show_fixes)
+        code = _print_diffs(outcomes, results, args.show_fixes)
+        if nothing:
+            print(nothing, file=sys.stderr)
+        return code
     notes = _write_fixes(outcomes, args.show_fixes) if args.fix else []
+    if nothing:
+        notes.append(nothing)
     names = {(f, path): name for f, r in zip(files, results) for path, name in r[1].items()}
     diags = [d for r in results for d in r[0]]
     if ignores is not None:
@@ -222,6 +236,8 @@ def run(args: argparse.Namespace) -> int:
         text = render_statistics(fmt, diags, rules=infos, fixable=fixable_codes())
     else:
         text = render(fmt, diags, files=files, rules=infos, color=color)
+        if fmt in ("text", "concise"):
+            text += fixable_note(diags)
     if notes and fmt in ("text", "concise") and not args.statistics:
         text = "\n".join(notes) + "\n" + text
     elif notes:
@@ -311,6 +327,30 @@ def _fix_summary(outcomes: list[FixOutcome], dry: bool = False) -> list[str]:
            f"fix{'es' if applied != 1 else ''}) in {files} file{'s' if files != 1 else ''}."] if applied else []
     out += [safe(f"{o.path}: fixes withheld: {o.withheld}") for o in outcomes if o.withheld]
     return out
+
+
+def fixable_note(diags: Sequence[Diagnostic]) -> str:
+    """ruff's footer: how many findings `--fix` repairs and how many more `--unsafe-fixes` would."""
+    safe_n = sum(1 for d in diags if d.fix == "safe")
+    unsafe_n = sum(1 for d in diags if d.fix == "unsafe")
+    if not safe_n and not unsafe_n:
+        return ""
+    if not safe_n:
+        return f"No fixes available ({unsafe_n} with --unsafe-fixes).\n"
+    more = f" ({unsafe_n} more with --unsafe-fixes)" if unsafe_n else ""
+    return f"[*] {safe_n} fixable with `irlint check --fix`{more}.\n"
+
+
+def _nothing_applied(outcomes: list[FixOutcome], unsafe: bool) -> str | None:
+    """When --fix/--diff changes nothing: why, as ruff says it (None when something changed or nothing
+    was found)."""
+    if any(o.changed for o in outcomes) or not any(o.diagnostics for o in outcomes):
+        return None
+    withheld = [o for o in outcomes if o.withheld]
+    if withheld:
+        return None  # `fixes withheld: ...` already says why
+    hidden = 0 if unsafe else sum(1 for o in outcomes for d in o.diagnostics if d.fix == "unsafe")
+    return "no fixes available" + (f" ({hidden} with --unsafe-fixes)" if hidden else "")
 
 
 def _write_fixes(outcomes: list[FixOutcome], show: bool) -> list[str]:

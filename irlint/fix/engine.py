@@ -16,7 +16,7 @@ import stat
 import tempfile
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from irlint.diagnostics import Diagnostic, Location, Severity
 from irlint.engine.context import Context
@@ -100,6 +100,45 @@ def _candidates(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnos
     return chosen
 
 
+def offered(model: Model, ctx: Context, data: bytes, diags: Sequence[Diagnostic],
+            unfixable: Sequence[str] = ()) -> list[Diagnostic]:
+    """`diags` with `fix` set to "safe" or "unsafe" where a provider offers a fix for the finding as it
+    stands (what `--fix`, or `--fix --unsafe-fixes`, would try), so that reports count only fixes that
+    apply rather than every finding of a code that has a provider."""
+    fc = FixContext(model, ctx, data, False)
+    out = []
+    for d in diags:
+        entry = PROVIDERS.get(d.code)
+        kind = None
+        if entry is not None and not any(p == "ALL" or d.code.startswith(p) for p in unfixable):
+            try:
+                fix = entry[1](fc, d)
+                if fix is None:  # a provider may offer a guess only when guesses are allowed
+                    fix = entry[1](FixContext(model, ctx, data, True), d)
+            except (LookupError, ValueError, EditConflict):
+                fix = None
+            kind = None if fix is None else "safe" if fix.safe else "unsafe"
+        out.append(d if kind == d.fix else replace(d, fix=kind))
+    return out
+
+
+def mark_fixes(path: str, weights: str | None, diags: Sequence[Diagnostic],
+               unfixable: Sequence[str] = ()) -> list[Diagnostic]:
+    """`offered` for a plain check's findings: the file is parsed again only when one of its findings'
+    codes has a fix provider; a file that cannot be read or parsed leaves them as they are."""
+    if not any(d.code in PROVIDERS for d in diags):
+        return list(diags)
+    try:
+        if os.path.getsize(path) > MAX_XML_BYTES:
+            return list(diags)
+        with open(path, "rb") as f:
+            data = f.read()
+        model = parse_bytes(data, path, Weights.open(weights or default_weights_path(path)))
+    except Exception:  # marks are an extra: the findings stand without them
+        return list(diags)
+    return offered(model, Context(model), data, diags, unfixable)
+
+
 def _not_repaired(fixes: Sequence[Fix], before: Counter[Target], after: Counter[Target]) -> list[Fix]:
     """The fixes whose findings did not go away: k fixes aimed at one (code, layer, port) must leave at
     most k fewer findings there (several port_map entries of one layer share a target)."""
@@ -144,7 +183,8 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
         what = ", ".join(f"{c} at layer {layer}" for c, layer, _p in sorted(introduced, key=str))
         out.withheld = f"the repaired file would have new findings ({what}); nothing was changed"
         return out
-    out.fixed, out.applied, out.diagnostics = current, applied, fold_consequences(diags)
+    out.fixed, out.applied = current, applied
+    out.diagnostics = offered(model, ctx, current, fold_consequences(diags), unfixable)
     out.resolved = sum(before.values()) - len(diags)
     out.names = layer_names(model, out.diagnostics)
     return out

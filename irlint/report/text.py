@@ -160,7 +160,8 @@ def format_diagnostic(d: Diagnostic, sources: SourceLines, paint: Painter) -> li
     sev = d.severity.value
     gutter = max(len(str(loc.line)) for loc in (d.loc, *(r.loc for r in d.related)))
     out = [
-        f"{paint(one_line(d.loc), 'bold')}: {paint(d.code, sev)} [{paint(sev, sev)}] "
+        f"{paint(one_line(d.loc), 'bold')}: {paint(d.code, sev)} {'[*] ' if d.fix == 'safe' else ''}"
+        f"[{paint(sev, sev)}] "
         f"{_indent_continuation(d.message)}"
     ]
     frame = _snippet(d.loc, sources, gutter, paint, sev)

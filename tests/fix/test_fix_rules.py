@@ -305,7 +305,38 @@ def test_statistics_after_fix_counts_what_is_left(fixture_copy, capsys: pytest.C
     path = fixture_copy(edits_of("W303-small"))  # W303 too small: unsafe, so --fix leaves it
     assert main(["check", "--fix", "--statistics", "--format", "json", str(path)]) == 1
     rows = json.loads(capsys.readouterr().out)
-    assert {r["code"] for r in rows} >= {"W303"} and all(r["fixable"] for r in rows if r["code"] == "W303")
+    # W303's fix is unsafe: without --unsafe-fixes it does not apply, so the code is not fixable
+    assert {r["code"] for r in rows} >= {"W303"} and not any(r["fixable"] for r in rows if r["code"] == "W303")
+
+
+def test_fixes_that_only_unsafe_fixes_would_apply_are_said_so(fixture_copy,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """As ruff: a finding whose only fix is unsafe is not marked fixable, and --fix/--diff say why they
+    change nothing."""
+    path = fixture_copy(edits_of("W303-small"))
+    before = path.read_bytes()
+    assert main(["check", "--statistics", str(path)]) == 1
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if " W303 " in f" {line} ")
+    assert "[*]" not in row and "No fixes available (1 with --unsafe-fixes)." in out
+    assert main(["check", "--diff", str(path)]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and "no fixes available (1 with --unsafe-fixes)" in out.err
+    assert main(["check", "--fix", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "no fixes available (1 with --unsafe-fixes)" in out.out + out.err and path.read_bytes() == before
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "W303 [*]" not in out and "No fixes available (1 with --unsafe-fixes)." in out
+
+
+def test_the_text_report_marks_each_fixable_finding(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    path = fixture_copy(edits_of("T211-dim"))
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "T211 [*] [error]" in out and "[*] 1 fixable with `irlint check --fix`." in out
+    assert main(["check", "--statistics", str(path)]) == 1
+    assert "[*] fixable with `irlint check --fix`" in capsys.readouterr().out
 
 
 def test_fix_writes_through_links_and_respects_read_only(fixture_copy, originals: dict[str, Path],
