@@ -94,3 +94,15 @@ def test_watch_list(snap_compare, size: tuple[int, int]) -> None:
         await press(app, pilot, ["up", "up", "w", "t"])  # type: ignore[arg-type]
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_breakpoints_list(snap_compare, size: tuple[int, int]) -> None:
+    """The breakpoints list (x) with one enabled layer breakpoint and the NaN/Inf one disabled."""
+    app = lstm_app()
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await press(app, pilot, "sssssib")
+        await press(app, pilot, ["exclamation_mark", "x", "down", "space"])  # type: ignore[arg-type]
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

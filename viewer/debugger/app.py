@@ -17,6 +17,7 @@ from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, sca
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
+from irlint.viewer.debugger.widgets.breakpoints import BreakpointsScreen
 from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
 from textual import work
@@ -35,7 +36,7 @@ from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy"}
+               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints"}
 
 
 
@@ -102,6 +103,7 @@ class DebuggerApp(App[None]):
         Binding("R", "restart", "restart", show=False),
         Binding("r", "render", "SVG", show=False),
         Binding("l", "log", "log", show=False),
+        Binding("x", "breakpoints", "breakpoints", show=False),
         Binding("e", "save", "save .npy", show=False),
         Binding("y", "copy", "copy", show=False),
         Binding("w", "watch", "watch", show=False),
@@ -552,6 +554,14 @@ class DebuggerApp(App[None]):
         self.copy_to_clipboard(text)
         self.log_line(plain(f"copied {name} {port} it {it} as text ({len(text)} characters; "
                             "the terminal must allow OSC 52 clipboard writes)"))
+
+    def action_breakpoints(self) -> None:
+        if self.session is not None and not self.busy:
+            self.push_screen(BreakpointsScreen(self.session))
+
+    def on_breakpoints_screen_changed(self, _message: BreakpointsScreen.Changed) -> None:
+        self._refresh_markers()
+        self._status()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -165,3 +165,14 @@ def _resolve(spec: str, model: Model) -> str:
             raise ConditionError(f"layer id {spec} exists at several levels ({', '.join(la.path for la in by_id)}): "
                                  "give the id path")
     raise ConditionError(f"no layer {spec!r} in the model (an id path like 2/body/7, a name, or an id)")
+
+
+def breakpoint_text(bp) -> str:  # type: ignore[no-untyped-def]
+    """A breakpoint as the line `parse_breakpoint` reads back (the list shows it, editing starts from it)."""
+    when = getattr(bp, "when", "")
+    if bp.layer is None and not when and (bp.nonfinite or bp.bound is not None):
+        return "nonfinite" + (f" {bp.bound:g}" if bp.bound is not None else "")
+    if bp.layer is None and not when and bp.iteration is not None:
+        return f"iteration {bp.iteration}" + (f" of {bp.loop}" if bp.loop else "")
+    layer = f"layer {bp.layer}" if bp.layer is not None else ""
+    return f"{layer} when {when}".strip() if when else layer

@@ -16,6 +16,7 @@ KEYS = [
     ("b", "toggle a breakpoint on the selected layer (● in the tree)"),
     ("B", "breakpoint with a condition: layer 12 when iteration == 10, when max(abs(x)) > 1e3, "
           "when x.sum() > 0, when any(isnan(x)); `nonfinite 1e6`: stop at NaN/Inf or |value| > 1e6"),
+    ("x", "the breakpoints list: space enables/disables, d deletes, e edits the layer and condition"),
     ("!", "stop at the first NaN/Inf any layer makes, in any iteration (toggle)"),
     ("[ / ]", "previous / next recorded iteration of the selected layer"),
     ("m", "timeline statistic: max, min, mean, norm (click a bar to jump)"),

@@ -146,6 +146,8 @@ class Session:
         self._limits: dict[str, int | None] = {}  # TI/Loop path -> iteration bound of its latest run
         self._last: dict[str, Iteration] = {}  # layer path -> the latest iteration it was recorded at
         self._started: dict[str, Iteration] = {}  # TI/Loop/If path -> the iterations at its latest start
+        self._off: list[Breakpoint] = []  # the user's disabled breakpoints (kept, not in the stepper)
+        self._order: dict[int, int] = {}  # id(breakpoint) -> when it was set: the list's order
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -338,32 +340,61 @@ class Session:
         return [bp for bp in self.stepper.breakpoints if bp is not self._hook]
 
     def add_breakpoint(self, bp: Breakpoint) -> None:
+        self._order.setdefault(id(bp), len(self._order) and max(self._order.values()) + 1)
         self.stepper.breakpoints.append(bp)
 
     def remove_breakpoint(self, bp: Breakpoint) -> None:
-        self.stepper.breakpoints.remove(bp)
+        """Delete a breakpoint, enabled or not (by identity: two may be equal)."""
+        for where in (self.stepper.breakpoints, self._off):
+            for i, other in enumerate(where):
+                if other is bp:
+                    del where[i]
+                    self._order.pop(id(bp), None)
+                    return
+
+    def breakpoint_list(self) -> list[tuple[Breakpoint, bool]]:
+        """Every breakpoint the user set, enabled or not, in the order they were set."""
+        both = [(bp, True) for bp in self.breakpoints] + [(bp, False) for bp in self._off]
+        return sorted(both, key=lambda e: self._order.get(id(e[0]), 0))
+
+    def set_enabled(self, bp: Breakpoint, on: bool) -> None:
+        """Enable or disable a breakpoint; a disabled one stays in the list (and across restarts)."""
+        src, dst = (self._off, self.stepper.breakpoints) if on else (self.stepper.breakpoints, self._off)
+        for i, other in enumerate(src):
+            if other is bp:
+                del src[i]
+                dst.append(bp)
+                return
+
+    def replace_breakpoint(self, old: Breakpoint, new: Breakpoint) -> None:
+        """Put `new` (an edited condition) in `old`'s place: same position in the list, same enabled state."""
+        for where in (self.stepper.breakpoints, self._off):
+            for i, other in enumerate(where):
+                if other is old:
+                    where[i] = new
+                    self._order[id(new)] = self._order.pop(id(old), 0)
+                    return
 
     def toggle_breakpoint(self, layer_path: str) -> bool:
         """Add or remove a breakpoint on a layer; returns True if it is now set."""
         for bp in self.breakpoints:
             if bp.layer == layer_path:
-                self.stepper.breakpoints.remove(bp)
+                self.remove_breakpoint(bp)
                 return False
-        self.stepper.breakpoints.append(Breakpoint(layer=layer_path))
+        self.add_breakpoint(Breakpoint(layer=layer_path))
         return True
 
     def value_breakpoint(self) -> Breakpoint | None:
         """The breakpoint on bad values (NaN/Inf, |value| above a magnitude), if one is set."""
-        return next((bp for bp in self.breakpoints if not isinstance(bp, ConditionalBreakpoint)
-                     and bp.layer is None and (bp.nonfinite or bp.bound is not None)), None)
+        return next((bp for bp in self.breakpoints if is_value_breakpoint(bp)), None)
 
     def set_value_breakpoint(self, bound: float | None = None, on: bool = True) -> str:
         """Set (replacing any other) or clear the breakpoint that stops at the first event producing a NaN/Inf
         (or a |value| > bound) at any depth; returns what the log says, naming an input that holds one
         already (no layer makes that one, so the breakpoint cannot stop there)."""
-        old = self.value_breakpoint()
-        if old is not None:
-            self.remove_breakpoint(old)
+        for old, _on in self.breakpoint_list():  # one at a time, a disabled one included
+            if is_value_breakpoint(old):
+                self.remove_breakpoint(old)
         if not on:
             return "no longer stopping at NaN/Inf"
         bp = Breakpoint(nonfinite=True, bound=bound)
@@ -635,3 +666,8 @@ class ConditionalBreakpoint(Breakpoint):
             return bool(self.test(env))
         except Exception:  # e.g. a comparison on a tensor of another shape: not a hit, never a crash
             return False
+
+
+def is_value_breakpoint(bp: Breakpoint) -> bool:
+    """The breakpoint on bad values at any layer (`!`, `nonfinite [MAGNITUDE]`)."""
+    return not isinstance(bp, ConditionalBreakpoint) and bp.layer is None and (bp.nonfinite or bp.bound is not None)
