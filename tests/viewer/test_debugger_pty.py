@@ -1,0 +1,70 @@
+"""The installed `irlint debug` in a real terminal: tmux (own socket) gives it a pseudo-terminal of 80x24,
+the test sends keys and reads the screen back. Textual draws on stderr, which stays the terminal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+IRLINT = Path(sys.executable).parent / "irlint"
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or not IRLINT.exists(),
+                                reason="needs tmux and the installed irlint script")
+
+
+class Tmux:
+    def __init__(self, socket: str) -> None:
+        self.socket = socket
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
+                              timeout=10).stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "dbg")
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} did not appear within {timeout}s; the screen:\n{screen}")
+
+
+def test_installed_debugger_in_a_real_terminal() -> None:
+    tmux = Tmux(f"irlint-test-{os.getpid()}")
+    cmd = (f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
+           "--inputs examples/inputs/nested_loop_in_ti.npz")
+    tmux("new-session", "-d", "-s", "dbg", "-x", "80", "-y", "24", cmd)
+    try:
+        screen = tmux.wait_for("paused | ")
+        assert "nested_loop_in_ti.xml" in screen and "? help" in screen  # tree and footer drawn at 80x24
+        tmux("send-keys", "-t", "dbg", "s")
+        tmux.wait_for("entering #2 TensorIterator_11048")
+        for key in "sisssssis":
+            tmux("send-keys", "-t", "dbg", key)
+            time.sleep(0.3)
+        screen = tmux.wait_for("of 3 > ")  # nested loops: the status line names both
+        first = screen.splitlines()[0]
+        assert "paused" in first and "of 3 > " in first  # one line, at the top right
+        tmux("send-keys", "-t", "dbg", "w")
+        tmux.wait_for("watch (1;")
+        tmux("send-keys", "-t", "dbg", "q")
+        deadline = time.monotonic() + 20
+        while tmux("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):
+            assert time.monotonic() < deadline, "irlint debug did not exit on q"
+            time.sleep(0.2)
+    finally:
+        tmux("kill-server")
+        sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / tmux.socket
+        sock.unlink(missing_ok=True)  # the server is gone; its socket file would stay behind
