@@ -18,6 +18,8 @@ from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
 from irlint.viewer.debugger.session import Session, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from irlint.viewer.debugger.widgets.breakpoints import BreakpointsScreen
+from irlint.viewer.debugger.widgets.log import EventLog
+from irlint.viewer.debugger.widgets.status import StatusLine
 from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
 from textual import work
@@ -25,12 +27,11 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable, Footer, OptionList, RichLog, Static, Tree
+from textual.widgets import DataTable, Footer, OptionList, Static, Tree
 from textual.widgets.option_list import Option
 
 from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
-from irlint.interp.stepper import search_text
 from irlint.ir.model import Graph, Layer, Model
 from irlint.layerpath import iteration_label
 
@@ -134,7 +135,7 @@ class DebuggerApp(App[None]):
         self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
         self._wide = False
         self.tree_width: int | None = None  # columns of the tree pane once resized with < / > (else 38%)
-        self.log_lines: list[Text] = []  # the whole event log, for the full-screen view (key l)
+        self._lint_log: list[Text] = []  # without a session there is no log pane
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
 
@@ -143,7 +144,7 @@ class DebuggerApp(App[None]):
         with Horizontal(id="main"):
             yield Tree(plain(Path(self.model_path).name), id="graph")
             with Vertical(id="right"):
-                yield Static("", id="status", markup=False)
+                yield StatusLine(id="status")
                 if self.session is None:
                     yield OptionList(id="findings")
                     with VerticalScroll(id="source-box"):
@@ -155,7 +156,7 @@ class DebuggerApp(App[None]):
                     yield Static("", id="viewtitle", markup=False)
                     yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
                     yield WatchList(id="watch")
-                    yield RichLog(id="log", max_lines=2000, wrap=True, min_width=20, markup=False)
+                    yield EventLog(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -231,19 +232,18 @@ class DebuggerApp(App[None]):
 
     def _rewrap_log(self) -> None:
         """Write the log again at the pane's new width (RichLog wraps a line once, when written)."""
-        if self.session is None:
-            return
-        log = self.query_one("#log", RichLog)
-        log.clear()
-        for text in self.log_lines[-500:]:
-            log.write(text)
+        if self.session is not None:
+            self.query_one(EventLog).rewrap()
+
+    @property
+    def log_lines(self) -> list[Text]:
+        """Every entry of the event log, whole."""
+        return self.query_one(EventLog).entries if self.session is not None else self._lint_log
 
     def log_line(self, text: Text) -> None:
         """One entry of the event log: wrapped in the pane, kept whole for the full view (l)."""
-        self.log_lines.append(text)
-        del self.log_lines[:-2000]
         if self.session is not None:
-            self.query_one("#log", RichLog).write(text)
+            self.query_one(EventLog).add(text)
 
     def action_log(self) -> None:
         self.push_screen(LogScreen(self.log_lines))
@@ -625,34 +625,8 @@ class DebuggerApp(App[None]):
 
     # -- panels --------------------------------------------------------------------------------
     def _status(self) -> None:
-        if self.session is None:
-            return
-        st = self.session.stepper
-        if self.busy:
-            p = self.session.progress
-            where = " > ".join(self.session.loop_totals(p.frames))
-            text = f"running: {p.events} events, iteration {where or '-'} (Esc stops)"
-            if len(text) > self._status_width():
-                text = f"running: {p.events} ev, it {where or '-'} (Esc)"
-        else:
-            its = " > ".join(self.session.loop_totals()) or "-"
-            nbp = len(self.session.breakpoints)
-            state = "finished" if st.finished else "paused"
-            vbp = self.session.value_breakpoint()
-            watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
-            bps = f"{nbp} breakpoint{'s' if nbp != 1 else ''}"
-            tiny = ""
-            if vbp is not None:
-                tiny = " | NaN" + (f",|v|>{vbp.bound:g}" if vbp.bound is not None else "")
-            variants = [f"{state} | iteration {its} | {bps}{watch} | ? help",
-                        f"{state} | iteration {its} | {bps}{watch}",
-                        f"{state} | it {its} | {nbp} bp{watch}",
-                        f"{state} | it {its}{watch}",
-                        f"{state} | it {its} | {nbp} bp{tiny}",
-                        f"{state} | it {its}{tiny}",
-                        f"{state} | it {its}"]
-            text = next((v for v in variants if len(v) <= self._status_width()), variants[-1])
-        self.query_one("#status", Static).update(Text(safe_lines(text), no_wrap=True, overflow="ellipsis"))
+        if self.session is not None:
+            self.query_one("#status", StatusLine).show(self.session, self.busy, self._status_width())
 
     def _status_width(self) -> int:
         return max(20, self.size.width - self._tree_columns() - 1)

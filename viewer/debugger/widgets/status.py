@@ -1,0 +1,47 @@
+"""The status line: one line, never wrapped. Where the full text does not fit its width it is said
+shorter (fewer words, then fewer parts), so an If or nested loops never push the inspector down."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from irlint.cli.printing import safe
+from irlint.interp.stepper import search_text
+
+
+def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
+    """`paused | iteration 2 of 3 > 1 of 4 | 1 breakpoint | stop at NaN/Inf | ? help`, or shorter."""
+    its = " > ".join(session.loop_totals()) or "-"
+    nbp = len(session.breakpoints)
+    state = "finished" if session.stepper.finished else "paused"
+    vbp = session.value_breakpoint()
+    watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
+    bps = f"{nbp} breakpoint{'s' if nbp != 1 else ''}"
+    tiny = ""
+    if vbp is not None:
+        tiny = " | NaN" + (f",|v|>{vbp.bound:g}" if vbp.bound is not None else "")
+    variants = [f"{state} | iteration {its} | {bps}{watch} | ? help",
+                f"{state} | iteration {its} | {bps}{watch}",
+                f"{state} | it {its} | {nbp} bp{watch}",
+                f"{state} | it {its}{watch}",
+                f"{state} | it {its} | {nbp} bp{tiny}",
+                f"{state} | it {its}{tiny}",
+                f"{state} | it {its}"]
+    return next((v for v in variants if len(v) <= width), variants[-1])
+
+
+def running_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
+    p = session.progress
+    where = " > ".join(session.loop_totals(p.frames)) or "-"
+    text = f"running: {p.events} events, iteration {where} (Esc stops)"
+    return text if len(text) <= width else f"running: {p.events} ev, it {where} (Esc)"
+
+
+class StatusLine(Static):
+    def __init__(self, **kw) -> None:  # type: ignore[no-untyped-def]
+        super().__init__("", markup=False, **kw)
+
+    def show(self, session, busy: bool, width: int) -> None:  # type: ignore[no-untyped-def]
+        text = running_text(session, width) if busy else paused_text(session, width)
+        self.update(Text(safe(text), no_wrap=True, overflow="ellipsis"))
