@@ -323,9 +323,11 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
 
     What it checks:
-    For each sliced input of a TensorIterator, the elements the spec says each iteration reads
-    (negative start/end count from the end, end inclusive) against what the CPU plugin reads
-    (negative values as dim+1+value, end exclusive, start ignored; |stride| must equal part_size).
+    For each sliced input and concatenated output of a TensorIterator, the elements the spec says
+    each iteration reads or writes (negative start/end count from the end, end inclusive) against
+    what the CPU plugin does (negative values as dim+1+value, end exclusive, start ignored; |stride|
+    must equal part_size, or it counts other iterations and refuses the model: "There are at least
+    two different iterations numbers").
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
     elements against the CPU plugin's parts of |stride| elements.
 
@@ -348,8 +350,23 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     info = _loop(ctx, layer)
     is_loop = layer.type == "Loop"
     for sl in info.slicing if info else ():
-        if sl.entry.direction != "input" or sl.spec is None or not cpu_differs(sl.spec, is_loop):
+        output = sl.entry.direction != "input"
+        if output and is_loop:
+            continue  # a Loop's concatenated outputs are SL608's
+        if sl.spec is None and not is_loop:  # the axis's length is known only at run time
+            stride, part = sl.entry.stride or 1, sl.entry.part_size or 1
+            if abs(stride) != part:
+                yield Finding(
+                    f"{_describe(sl.entry)} of {layer.describe()}: OpenVINO's CPU plugin needs |stride| == part_size "
+                    f"(here {abs(stride)} and {part}) and refuses the model, at compile or, on a dynamic shape, at "
+                    "inference (\"There are at least two different iterations numbers\")", sl.entry.loc,
+                    layer=layer.path, port=sl.entry.external_port_id,
+                    hint=f"write stride=\"{part if stride > 0 else -part}\"")
             continue
+        if sl.spec is None or not cpu_differs(sl.spec, is_loop):
+            continue
+        if output and sl.spec.iterations != info.iterations:
+            continue  # an output placing another number of parts is SL604's error
         spec = sl.spec
         if is_loop:
             yield Finding(
@@ -360,9 +377,10 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
                 hint=f"write stride=\"{spec.part_size if spec.stride > 0 else -spec.part_size}\"")
             continue
         cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
-        cpu_text = "rejects it" if cpu is None else f"reads {_ranges(*cpu)}"
+        verb = "writes" if output else "reads"
+        cpu_text = "rejects it" if cpu is None else f"{verb} {_ranges(*cpu)}"
         yield Finding(
-            f"{_describe(sl.entry)} of {layer.describe()}: the spec reads elements "
+            f"{_describe(sl.entry)} of {layer.describe()}: the spec {verb} elements "
             f"{_ranges(*spec_plan(spec))} along axis {sl.axis}, OpenVINO's CPU plugin {cpu_text}; "
             "the result depends on the runtime",
             sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,

@@ -41,6 +41,16 @@ class BranchCode:
     result_values: Callable[[list[Any]], Sequence[np.ndarray]]
     trace_params: tuple[str, ...]  # the same ids with the branch named ("then_body/0"), for listeners
     trace_results: tuple[str, ...]
+    # per output, True where this branch gives a scalar and the other branch a 1-D value: OpenVINO's If
+    # merges the two into one 1-D output and returns the scalar as (1,)
+    widen: tuple[bool, ...] = ()
+
+    def outputs(self, slots: list[Any]) -> tuple[np.ndarray, ...]:
+        """The If's outputs from the bound branch's slots, in port order."""
+        outs = tuple(slots[s] for s in self.out_slots)
+        if any(self.widen):
+            outs = tuple(np.reshape(o, (1,)) if w and np.ndim(o) == 0 else o for o, w in zip(outs, self.widen))
+        return outs
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, dict[str, BranchCode]] = weakref.WeakKeyDictionary()
@@ -108,9 +118,27 @@ def _compile(layer: Layer, branch: Branch) -> BranchCode:
             raise ExecutionError(f"{where}: output port {port.id} is produced by no port map output", layer)
         outs.append(produced[port.id])
     kind = f"{branch.name}_body"
+    widen = tuple(_scalar_meets_one(layer, branch, port.id) for port in layer.outputs)
     keys = tuple(p.id for p in program.param_layers if p.id in program.params)
     results = tuple(program.result_slots)
     return BranchCode(branch.name, kind, program, tuple((pos, slot) for slot, pos in feeds.items()), tuple(outs),
                       keys, slot_getter([program.params[k] for k in keys]), results,
                       slot_getter(list(program.result_slots.values())),
-                      tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results))
+                      tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results), widen)
+
+
+def _result_rank(branch: Branch, port: int | None) -> int | None:
+    """The rank of what a branch's Result for If output `port` declares, if known."""
+    entry = next((e for e in branch.port_map if e.direction == "output" and e.external_port_id == port), None)
+    res = branch.body.layer(entry.internal_layer_id) if entry is not None else None
+    if res is None or not res.inputs or res.inputs[0].shape is None:
+        return None
+    return len(res.inputs[0].shape)
+
+
+def _scalar_meets_one(layer: Layer, branch: Branch, port: int | None) -> bool:
+    """True if `branch` gives If output `port` as a scalar and the other branch as a 1-D value: OpenVINO
+    merges the two into a 1-D output and returns a scalar branch's value as (1,) (docs/semantics.md,
+    "Where two shapes meet")."""
+    other = next((b for b in layer.branches if b is not branch), None)
+    return other is not None and _result_rank(branch, port) == 0 and _result_rank(other, port) == 1

@@ -650,7 +650,7 @@ class _Executor:
             listener.iteration_started(layer, 0, code.trace_params, code.param_values(slots), inner)
             body.run(inner)
             listener.iteration_finished(layer, 0, code.trace_results, code.result_values(slots), inner)
-        return tuple(slots[s] for s in code.out_slots)
+        return code.outputs(slots)
 
     def branch_events(self, instr: Instr, args: list[np.ndarray], frames: Frames):  # type: ignore[no-untyped-def]
         layer = instr.layer
@@ -662,7 +662,7 @@ class _Executor:
         yield from self.events(body, inner)
         yield IterationFinished(layer, 0, dict(zip(code.result_keys, code.result_values(slots))), None, inner,
                                 code.name)
-        outs = tuple(slots[s] for s in code.out_slots)
+        outs = code.outputs(slots)
         yield BodyLeft(layer, 1, {p.id: o for p, o in zip(layer.outputs, outs)}, frames, code.name)  # type: ignore[misc]
         return outs
 

@@ -4,8 +4,12 @@ The rule: irlint reports an error-severity finding iff OpenVINO's read_model or 
 refuses the model; except for the findings in `TOLERATED`, which are spec violations OpenVINO is
 known to read and compile anyway (docs/rules-openvino.md measures each), and except that an irlint
 error on a model OpenVINO compiles but fails to run (or crashes on, or hangs on) agrees too. irlint's
-warnings and infos never count. When both accept, both run the model on the same inputs and must
-compute the same.
+warnings and infos never count against it. When both accept, both run the model on the same inputs and
+must compute the same.
+
+Where irlint follows the spec and OpenVINO departs from it, irlint says so: a warning of `DEPARTURES`
+(each names what OpenVINO does) or a `DepartureWarning` from the interpreter. Such a statement turns
+OpenVINO's refusal, its failure at inference or its other outputs into an agreement.
 """
 
 from __future__ import annotations
@@ -44,6 +48,26 @@ TOLERATED = {
     "ST903": "duplicate variable ops: compiled, fail at the first inference",
 }
 
+# Warnings that say OpenVINO (its reader or its CPU plugin) refuses the model or computes something
+# else than the spec (code -> what they say); docs/rules-openvino.md measures each.
+DEPARTURES = {
+    "SL602": "a negative axis on a sliced input: the Loop spec allows it, OpenVINO's reader refuses it",
+    "SL607": "a sub-range the CPU plugin slices otherwise (or refuses)",
+    "SL608": "a concatenated part whose length is not |stride|: the CPU plugin refuses it",
+    "PM410": "a TensorIterator's unread sliced input: the CPU plugin runs the body once",
+    "PM412": "a TensorIterator body Parameter of dynamic type: the CPU plugin refuses it",
+    "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",
+    "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
+    "T213": "a model input of dynamic rank: the CPU plugin refuses it",
+    "T214": "a model input of dynamic element type: the CPU plugin refuses it",
+    "T215": "a Const of dynamic element type: the CPU plugin refuses it",
+    "LP708": "a trip count beyond the slices: the CPU plugin fails at inference",
+    "LP709": "a Loop sub-range OpenVINO ignores",
+    "LP710": "a last-value output after zero iterations: the CPU plugin returns stale memory",
+    "LP711": "a Loop that never runs: the CPU plugin refuses it",
+    "LP712": "an axis part_size does not divide: its rest is never read",
+}
+
 TOLERANCE = {"f32": (1e-4, 1e-4), "f16": (2e-2, 2e-2), "f64": (1e-7, 1e-7)}
 
 
@@ -61,6 +85,7 @@ class Disagreement:
 class IrlintSide:
     errors: list[str] = field(default_factory=list)  # "CODE: message" of error-severity findings
     warnings: list[str] = field(default_factory=list)
+    departures: list[str] = field(default_factory=list)  # the interpreter's DepartureWarnings
     crash: str = ""  # a traceback: check, load or run raised something else than ExecutionError
     run_error: str = ""  # ExecutionError message
     outputs: dict[str, np.ndarray] | None = None
@@ -72,6 +97,11 @@ class IrlintSide:
     @property
     def rejects(self) -> bool:
         return bool(self.errors)
+
+    @property
+    def says_openvino_departs(self) -> bool:
+        """A warning or a run-time DepartureWarning says OpenVINO refuses or computes otherwise."""
+        return bool(self.departures) or any(w.split(":", 1)[0] in DEPARTURES for w in self.warnings)
 
 
 def normalize(text: str) -> str:
@@ -85,9 +115,11 @@ def normalize(text: str) -> str:
 
 def irlint_side(xml: Path, inputs: dict[str, np.ndarray] | None, want_run: bool) -> IrlintSide:
     """irlint's verdict on `xml` and, when `want_run` and it has no error, its outputs on `inputs`."""
+    import warnings
+
     import irlint
     from irlint.diagnostics import Severity
-    from irlint.interp import ExecutionError
+    from irlint.interp import DepartureWarning, ExecutionError
 
     side = IrlintSide()
     try:
@@ -103,7 +135,10 @@ def irlint_side(xml: Path, inputs: dict[str, np.ndarray] | None, want_run: bool)
             side.warnings.append(line)
     if want_run and inputs is not None and not side.rejects:
         try:
-            side.outputs = irlint.run(irlint.load(xml), inputs)
+            with warnings.catch_warnings(record=True) as heard:
+                warnings.simplefilter("always", DepartureWarning)
+                side.outputs = irlint.run(irlint.load(xml), inputs)
+            side.departures = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
         except ExecutionError as e:
             side.run_error = e.message
         except Exception:
@@ -158,6 +193,8 @@ def judge(side: IrlintSide, ov: Verdict) -> Disagreement | None:
     if ov.stage in ("crash", "timeout", "infer") and side.rejects:
         return None  # irlint's error and OpenVINO's failure (at read, compile or run) agree
     intolerable = [e for e in side.errors if e.split(":", 1)[0] not in TOLERATED]
+    if not ov.accepts and not side.rejects and side.says_openvino_departs:
+        return None  # irlint follows the spec and says that OpenVINO refuses it
     if not ov.accepts and not side.rejects:
         warn = sorted({w.split(":", 1)[0] for w in side.warnings})
         return Disagreement("verdict", f"OpenVINO refuses at {ov.stage}, irlint finds no error: {normalize(ov.why)}",
@@ -168,6 +205,8 @@ def judge(side: IrlintSide, ov: Verdict) -> Disagreement | None:
                             "; ".join(intolerable)[:600])
     if ov.accepts and not side.rejects and (side.outputs is not None or side.run_error):
         d = compare_outputs(side, ov)
+        if d is not None and side.says_openvino_departs:
+            return None  # irlint follows the spec and says that OpenVINO computes otherwise
         warn = sorted({w.split(":", 1)[0] for w in side.warnings})
         if d is not None and warn:  # a warning often names the cause: it splits the family
             d.family += f" [irlint warns {'+'.join(warn)}]"

@@ -23,19 +23,7 @@ pytest.importorskip("openvino")
 pytestmark = pytest.mark.openvino
 
 # Sample seeds that disagree today, with their family (tests/differential/known.py names them).
-BUILD_XFAIL = {
-    4: "CPU plugin: dynamic-rank Parameter",
-    6: "CPU plugin: part_size != |stride|",
-    14: "CPU plugin: part_size != |stride|",
-    22: "IR reader: negative input axis",
-    25: "CPU plugin: part_size != |stride|",
-    30: "CPU plugin: dynamic-rank Parameter",
-    31: "CPU plugin: dynamic-rank Parameter",
-    33: "CPU plugin: part_size != |stride|",
-    35: "CPU plugin: part_size != |stride|",
-    39: "CPU plugin: dynamic-rank Parameter",
-    44: "CPU plugin: dynamic-rank Parameter",
-}
+BUILD_XFAIL: dict[int, str] = {}
 MUTATE_XFAIL: dict[int, str] = {}
 
 
@@ -143,7 +131,7 @@ def test_campaign_script_writes_a_report(tmp_path: Path) -> None:
                                         "--keep", str(tmp_path / "keep")]) == 0
     r = json.loads(report.read_text())
     assert r["counts"]["checked"] + r["counts"]["skipped"] == 5 and r["models_per_second"] > 0
-    # the disagreeing seeds are the sample's known ones (4: a dynamic-rank input); each family keeps its example
+    # the disagreeing seeds are among the sample's known ones; each family keeps its example
     seeds = {s for f in r["families"] for s in f["seeds"]}
     assert seeds <= set(BUILD_XFAIL) and r["counts"]["agree"] == r["counts"]["checked"] - len(seeds)
     for f in r["families"]:
