@@ -325,3 +325,21 @@ def test_inside_agrees_on_onnx_loops_converted_by_openvino(name: str, tmp_path: 
     assert all(inside["instrumented_outputs_same"])
     if name == "if_branches":
         assert any("If branch was not taken" in out["why"] for out in inside["left_out"])
+
+
+KERAS = Path(__file__).resolve().parents[1] / "viewer" / "fixtures"
+
+
+def test_the_three_modes_on_a_keras_lstm_converted_by_openvino(tmp_path: Path) -> None:
+    """A TensorFlow-written Loop (a Keras LSTM, the counter on a back edge, a buffer written by
+    ScatterUpdate): --precision, --inside and two IRs each work on it."""
+    xml, npz = str(KERAS / "keras_lstm.xml"), str(KERAS / "keras_lstm_inputs.npz")
+    plain = as_json(cli(xml, "--inputs", npz, "--format", "json"))
+    assert [o["verdict"] for o in plain["outputs"]] == ["ok"]
+    bf16 = as_json(cli(xml, "--inputs", npz, "--precision", "bf16", "--format", "json"))
+    assert bf16["precision"]["asked"] == "bf16" and bf16["outputs"]
+    inside = as_json(cli(xml, "--inputs", npz, "--inside", "--format", "json"))["inside"]
+    assert len(inside["compared"]) > 20 and all(row["verdict"] == "ok" for row in inside["compared"])
+    assert all(inside["instrumented_outputs_same"])
+    res = cli(xml, xml, "--inputs", npz)
+    assert res.returncode == 0 and "0 differ" in res.stdout
