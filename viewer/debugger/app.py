@@ -20,6 +20,7 @@ from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from irlint.viewer.debugger.widgets.breakpoints import BreakpointsScreen
 from irlint.viewer.debugger.widgets.log import EventLog
 from irlint.viewer.debugger.widgets.status import StatusLine
+from irlint.viewer.debugger.widgets.tree import ModelTree
 from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
 from textual import work
@@ -32,7 +33,7 @@ from textual.widgets.option_list import Option
 
 from irlint.cli.printing import safe
 from irlint.diagnostics import Diagnostic, Severity
-from irlint.ir.model import Graph, Layer, Model
+from irlint.ir.model import Layer, Model
 from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -82,7 +83,6 @@ class DebuggerApp(App[None]):
     TITLE = "irlint debug"
     CSS_PATH = "debugger.tcss"
     ENABLE_COMMAND_PALETTE = False  # its footer entry would push `? help` and `q quit` off an 80-column screen
-    WIDE = 44  # from this tree width on (columns), tree labels also show the layer type
     BINDINGS = [
         Binding("s", "cmd('step')", "step"),
         Binding("n", "cmd('over')", "over"),
@@ -130,11 +130,7 @@ class DebuggerApp(App[None]):
         self.slice_index = 0  # leading index shown for tensors above 2-D (keys j/k)
         self.port = 0  # which output of a multi-output layer the table and timeline show (key p)
         self.metric = METRICS[0]
-        self.nodes: dict[str, object] = {}  # layer path -> tree node
         self._source_lines: list[str] | None = None
-        self._marked: set[str] = set()  # layer paths shown with a breakpoint marker
-        self._wide = False
-        self.tree_width: int | None = None  # columns of the tree pane once resized with < / > (else 38%)
         self._lint_log: list[Text] = []  # without a session there is no log pane
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
@@ -142,7 +138,7 @@ class DebuggerApp(App[None]):
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
-            yield Tree(plain(Path(self.model_path).name), id="graph")
+            yield ModelTree(Path(self.model_path).name, id="graph")
             with Vertical(id="right"):
                 yield StatusLine(id="status")
                 if self.session is None:
@@ -160,11 +156,8 @@ class DebuggerApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        tree = self.query_one("#graph", Tree)
-        tree.root.expand()
-        self._wide = self._tree_columns() >= self.WIDE
         if self.model is not None:
-            self._fill(tree.root, self.model.graph)
+            self.query_one(ModelTree).fill(self.model, self.size.width)
         if self.session is None:
             self._mount_findings()
             return
@@ -179,36 +172,20 @@ class DebuggerApp(App[None]):
         self._status()
         self.set_interval(0.1, self._tick)
 
-    def _fill(self, node, graph: Graph) -> None:  # type: ignore[no-untyped-def]
-        for layer in graph.layers:
-            label = self._label(layer)
-            if layer.body is not None:
-                child = node.add(label, data=layer, expand=True)
-                self._fill(child, layer.body)
-            elif layer.branches:  # an If: one node per branch, named like its layers' paths
-                child = node.add(label, data=layer, expand=True)
-                for b in layer.branches:
-                    branch = child.add(plain(f"{b.name} branch", style="italic"), data=layer, expand=True)
-                    self._fill(branch, b.body)
-            else:
-                child = node.add_leaf(label, data=layer)
-            self.nodes[layer.path] = child
+    @property
+    def nodes(self) -> dict[str, object]:
+        """Layer path -> tree node."""
+        return self.query_one(ModelTree).nodes
 
-    def _label(self, layer: Layer, marked: set[str] = frozenset()) -> Text:  # type: ignore[assignment]
-        text = plain("● " if layer.path in marked else "", style="bold red")
-        text.append(safe_lines(f"{layer.id} {layer.name}"))
-        if layer.type not in layer.name and self._tree_columns() >= self.WIDE:
-            text.append(safe_lines(f" {layer.type}"), style="dim")
-        return text
+    @property
+    def tree_width(self) -> int | None:
+        return self.query_one(ModelTree).columns
 
     def _tree_columns(self) -> int:
-        """The tree pane's width in columns: as resized with < / >, else 38% of the screen (at least 30)."""
-        if self.tree_width is not None:
-            return self.tree_width
-        return max(30, self.size.width * 38 // 100)
+        return self.query_one(ModelTree).width_in(self.size.width)
 
     def on_resize(self) -> None:
-        self._relabel()
+        self.query_one(ModelTree).relabel(self.size.width)
         self.call_after_refresh(self._rewrap_log)
         if self.session is not None:
             self._banner()
@@ -216,18 +193,9 @@ class DebuggerApp(App[None]):
         else:
             self._mount_status()
 
-    def _relabel(self) -> None:
-        wide = self._tree_columns() >= self.WIDE
-        if wide != self._wide:  # the labels change only when the tree's width crosses WIDE
-            self._wide = wide
-            self._refresh_markers(every=True)
-
     def action_tree_width(self, delta: int) -> None:
         """Resize the tree pane (keys < and >), keeping at least 30 columns on the right."""
-        self.tree_width = max(16, min(self.size.width - 30, self._tree_columns() + delta))
-        tree = self.query_one("#graph", Tree)
-        tree.styles.width = tree.styles.min_width = self.tree_width
-        self._relabel()
+        self.query_one(ModelTree).resize_by(delta, self.size.width)
         self.call_after_refresh(self._rewrap_log)
 
     def _rewrap_log(self) -> None:
@@ -265,12 +233,7 @@ class DebuggerApp(App[None]):
     def _refresh_markers(self, every: bool = False) -> None:
         """Relabel the tree nodes whose breakpoint marker changed (all of them on `every`)."""
         marked = self.session.breakpoint_paths() if self.session is not None else set()
-        changed = self.nodes if every else (marked ^ self._marked)
-        self._marked = marked
-        for path in changed:
-            node = self.nodes.get(path)
-            if node is not None:
-                node.set_label(self._label(node.data, marked))  # type: ignore[attr-defined]
+        self.query_one(ModelTree).mark(marked, every)
 
     # -- the lint-error screen -------------------------------------------------------------------
     def _mount_findings(self) -> None:
@@ -399,9 +362,7 @@ class DebuggerApp(App[None]):
             self._status()
 
     def _highlight(self, layer: Layer) -> None:
-        node = self.nodes.get(layer.path)
-        if node is not None:
-            self.query_one("#graph", Tree).move_cursor(node)  # type: ignore[arg-type]
+        self.query_one(ModelTree).select(layer)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
         if isinstance(event.node.data, Layer) and event.node.data is not self.selected:
