@@ -43,6 +43,7 @@ DEFAULT_BUDGET = 512 * 1024**2
 FORMAT = 2  # docs/trace-format.md; format 1 (one array per key) is still read
 SERIES = "__series__"  # member name prefix of a format-2 series (its values, then `.index`, `.stats`)
 _CHUNK = 64 * 1024**2  # bytes of a series stacked at once when saving
+_SEGMENT = 256 * 1024**2  # bytes of spilled tensors per spill file (one file per tensor made 10^6 files)
 _SEP = "\0"  # between keys joined in one string while writing them out (an IR file cannot hold it)
 _BOTH = "in+out"  # an iteration's Parameters then Results, from a batch (`batches`): ids (params, results)
 # A batch of iterations may hold at most this share of the budget still free, at the sizes of the last
@@ -128,7 +129,7 @@ class Trace:
 
     budget: int = DEFAULT_BUDGET
     trace_all: bool = False
-    spilled: dict[str, Path] = field(default_factory=dict)
+    spilled: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (segment, byte offset)
     in_memory: int = 0
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
@@ -143,6 +144,8 @@ class Trace:
     _pieces: dict[int, list[str] | None] = field(default_factory=dict)  # id(names) -> `_pieces_of`
     _ports: dict[Layer, tuple[str, ...]] = field(default_factory=dict)
     _spill_dir: tempfile.TemporaryDirectory | None = None
+    _segments: list[Path] = field(default_factory=list)  # spill files, each .npy records back to back
+    _segment: IO[bytes] | None = None  # the one being appended to
 
     # -- recording ---------------------------------------------------------------------------------
     # The listener hooks of the plain driver (`irlint.interp.run(model, inputs, listener=trace)`): the
@@ -241,13 +244,28 @@ class Trace:
             self._log.append((k, a))
             return
         s = self._stats[k] = stats(a)
-        if self._spill_dir is None:
-            self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
-        path = Path(self._spill_dir.name) / f"{len(self.spilled)}.npy"
-        np.save(path, for_npz(a), allow_pickle=False)  # a string tensor spills as an 'S' array
-        self.spilled[k] = path
+        f = self._segment
+        if f is None or f.tell() >= _SEGMENT:  # appended to the current segment: a few files, not one per tensor
+            if self._spill_dir is None:
+                self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
+            if f is not None:
+                f.close()
+            n = len(self._segments)
+            self._segments.append(Path(self._spill_dir.name) / f"{n}.npys")
+            f = self._segment = open(self._segments[-1], "wb")  # noqa: SIM115  (closed by close())
+        self.spilled[k] = (len(self._segments) - 1, f.tell())
+        np.lib.format.write_array(f, for_npz(a), allow_pickle=False)  # a string tensor spills as an 'S' array
         s["spilled"] = True
         self._log.append((k, None))
+
+    def _load_spilled(self, k: str) -> np.ndarray:
+        """A spilled tensor read back from its segment (the .npy bytes `np.save` would write)."""
+        seg, offset = self.spilled[k]
+        if self._segment is not None:
+            self._segment.flush()
+        with open(self._segments[seg], "rb") as f:
+            f.seek(offset)
+            return np.lib.format.read_array(f, allow_pickle=False)
 
     def _one_by_one(self, layer: Layer, frames: Frames, what: str, ids: Sequence[Any],
                     tensors: Sequence[np.ndarray]) -> None:
@@ -367,7 +385,7 @@ class Trace:
 
     def get(self, k: str) -> np.ndarray:
         v = (self._index if self._written == len(self._log) else self._write_keys())[k]  # (read in loops)
-        return np.load(self.spilled[k]) if v is None else v
+        return self._load_spilled(k) if v is None else v
 
     def keys(self) -> list[str]:
         return list(self._write_keys())
@@ -426,7 +444,7 @@ class Trace:
                         for o, it, v in zip((first + j).tolist(), its.tolist(), column):
                             singles.append((o, pre + (f"@{'.'.join(map(str, it))}" if it else "") + post, v))
             for o, k, v in singles:
-                a = np.load(self.spilled[k]) if v is None else v
+                a = self._load_spilled(k) if v is None else v
                 with zf.open(f"{k}.npy", "w", force_zip64=True) as f:
                     np.lib.format.write_array(f, for_npz(a), allow_pickle=False)  # strings as 'S'
                 s = self.stats_of(k) if v is None else self._stats.get(k) or stats(a)
@@ -458,6 +476,9 @@ class Trace:
         index["series"].append(entry)
 
     def close(self) -> None:
+        if self._segment is not None:
+            self._segment.close()
+            self._segment = None
         if self._spill_dir is not None:
             self._spill_dir.cleanup()
             self._spill_dir = None
