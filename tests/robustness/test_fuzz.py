@@ -13,8 +13,10 @@ import hashlib
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -162,3 +164,47 @@ def test_split_loading_of_mutants_is_the_serial_loading(seeds, tmp_path_factory,
     at = starts[where % len(starts)] if starts else where % len(data)
     model, _used = loader._load(str(path), None, False, split_at=at)
     assert dump(model) == dump(loader.load(path))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(), reason="needs fork and /proc")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_during_a_check_of_mutants_leaves_nothing_behind(seeds, tmp_path: Path, sig: int) -> None:
+    """`check -j 2` of a folder of mutants, signalled while its workers are busy: it ends by the signal
+    (or had already finished normally) without a traceback, a process, a temporary file or half a report."""
+    from tests.cli.test_interrupts import _group, _start
+
+    xml, blob = seeds["ti_lstm"]
+    rnd = random.Random(int(sig))
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for i in range(40):  # each mutant 20 times: enough work that the signal finds the workers busy
+        mutant = mutate(xml, rnd, rnd.randrange(1, 5))
+        for j in range(20):
+            (folder / f"m{i}_{j}.xml").write_bytes(mutant)
+            (folder / f"m{i}_{j}.bin").write_bytes(blob)
+    report = tmp_path / "report.txt"
+    proc, tmpdir, err = _start(["check", "-j", "2", str(folder), "-o", str(report)], tmp_path)
+    try:
+        end = time.monotonic() + 60
+        while proc.poll() is None and len([p for p in _group(proc.pid) if p[1] == proc.pid]) < 2:
+            assert time.monotonic() < end, "irlint never started its workers"
+            time.sleep(0.02)
+        time.sleep(rnd.uniform(0, 0.2))
+        if proc.poll() is None:
+            os.kill(proc.pid, sig)
+        proc.wait(timeout=30)
+        end = time.monotonic() + 10
+        while _group(proc.pid) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert _group(proc.pid) == [], "processes left behind"
+    finally:
+        if proc.poll() is None or _group(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    text = err.read_text(errors="replace")
+    assert "Traceback" not in text and "internal error" not in text, text
+    assert list(tmpdir.iterdir()) == [] and not list(tmp_path.rglob(".irlint-*"))
+    if proc.returncode == 128 + sig:
+        assert len(text.strip().splitlines()) == 1 and not report.exists(), text
+    else:  # it finished before the signal came: a complete report
+        assert proc.returncode in (0, 1, 2) and report.exists(), (proc.returncode, text)
