@@ -15,7 +15,6 @@ import sys
 from irlint.cli.argtypes import positive_int
 from irlint.cli.arrays import load_npz
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
-from irlint.cli.paths import regular_file
 from irlint.cli.printing import safe
 
 ADAPTER_ID = "irlint_openvino_ir"
@@ -48,24 +47,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"`irlint explore` needs Model Explorer: pip install 'irlint[explorer]' ({e})") from e
     from irlint.viewer.explorer import main as adapter
     from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, trace_node_data
+    from irlint.viewer.render_cmd import load_to_show
     from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
 
     from irlint.api import check_model
     from irlint.interp.trace import TraceFormatError, trace_arrays
-    from irlint.ir.loader import LoadError, load
 
     if args.iteration is not None and args.trace is None:
         raise UsageError("--iteration needs --trace")
     if args.port != DEFAULT_PORT and _port_in_use(args.host, args.port):
         raise UsageError(f"--port {args.port}: the port is in use")
-    regular_file(args.model, "model")
-    try:
-        model = load(args.model, args.weights)
-    except LoadError as e:
-        raise UsageError(str(e)) from e
-    if model.diagnostics and not model.graph.layers:
-        d = model.diagnostics[0]
-        print(safe(f"{model.path}: {d.code} [error] cannot show: {d.message}"), file=sys.stderr)
+    model = load_to_show(args.model, args.weights, "show")
+    if model is None:
         return EXIT_FAILURE
     trace = None
     if args.trace:

@@ -66,11 +66,28 @@ def auto_collapses(model: Model, depth: int | None) -> bool:
     return depth is None and sum(1 for g, _la in model.layers() if g is not model.graph) > AUTO_COLLAPSE
 
 
+def load_to_show(path: str, weights: str | None, verb: str) -> Model | None:
+    """The model `render` and `explore` show, loaded after the path checks; None (said on stderr) when
+    the file holds nothing to `verb` (a broken XML); a load failure is a usage error."""
+    from irlint.ir.loader import LoadError, load
+
+    regular_file(path, "model")
+    try:
+        model = load(path, weights)
+    except LoadError as e:
+        raise UsageError(str(e)) from e
+    if model.diagnostics and not model.graph.layers:
+        d = model.diagnostics[0]
+        print(safe(f"{model.path}: {d.code} [error] cannot {verb}: {d.message}"), file=sys.stderr)
+        return None
+    return model
+
+
 def run(args: argparse.Namespace) -> int:
     from irlint.viewer.diagram import DiagramOptions, build_diagram
 
     from irlint.api import check_model
-    from irlint.ir.loader import LoadError, default_weights_path, load
+    from irlint.ir.loader import default_weights_path
 
     out = Path(args.output)
     fmt = out.suffix.lstrip(".").lower()
@@ -84,14 +101,8 @@ def run(args: argparse.Namespace) -> int:
     reads = [("MODEL", args.model), ("--weights", args.weights or default_weights_path(args.model)),
              ("--trace", args.trace)]
     check_outputs([("-o", args.output)], reads)  # never over an input, before anything is read
-    regular_file(args.model, "model")
-    try:
-        model = load(args.model, args.weights)
-    except LoadError as e:
-        raise UsageError(str(e)) from e
-    if model.diagnostics and not model.graph.layers:
-        d = model.diagnostics[0]
-        print(safe(f"{model.path}: {d.code} [error] cannot draw: {d.message}"), file=sys.stderr)
+    model = load_to_show(args.model, args.weights, "draw")
+    if model is None:
         return EXIT_FAILURE
     if fmt != "dot":
         n = drawn_nodes(model.graph, args.collapse or auto_collapses(model, args.depth), args.depth, args.max_nodes)
