@@ -63,10 +63,12 @@ def _start(args: list[str], tmp: Path) -> tuple[subprocess.Popen[bytes], Path, P
     return proc, tmpdir, err
 
 
-def _finish(proc: subprocess.Popen[bytes], sig: int, to_group: bool, err: Path) -> str:
-    """Send `sig`, wait for irlint to end, and assert the exit code, the one line, and no process left."""
+def _stop(proc: subprocess.Popen[bytes], sig: int, to_group: bool = False) -> None:
+    """Send `sig` (if irlint still runs), wait for it to end, and assert that no process is left; a
+    process that is left is killed after the assertion."""
     try:
-        (os.killpg if to_group else os.kill)(proc.pid, sig)
+        if proc.poll() is None:
+            (os.killpg if to_group else os.kill)(proc.pid, sig)
         proc.wait(timeout=30)
         end = time.monotonic() + 10  # workers are killed and reaped before irlint exits; allow for a slow reap
         while _group(proc.pid) and time.monotonic() < end:
@@ -76,6 +78,11 @@ def _finish(proc: subprocess.Popen[bytes], sig: int, to_group: bool, err: Path) 
         if proc.poll() is None or _group(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
+
+
+def _finish(proc: subprocess.Popen[bytes], sig: int, to_group: bool, err: Path) -> str:
+    """Send `sig`, wait for irlint to end, and assert the exit code, the one line, and no process left."""
+    _stop(proc, sig, to_group)
     text = err.read_text(errors="replace")
     assert proc.returncode == 128 + sig, text
     assert "Traceback" not in text and "internal error" not in text, text

@@ -171,7 +171,7 @@ def test_split_loading_of_mutants_is_the_serial_loading(seeds, tmp_path_factory,
 def test_a_signal_during_a_check_of_mutants_leaves_nothing_behind(seeds, tmp_path: Path, sig: int) -> None:
     """`check -j 2` of a folder of mutants, signalled while its workers are busy: it ends by the signal
     (or had already finished normally) without a traceback, a process, a temporary file or half a report."""
-    from tests.cli.test_interrupts import _group, _start
+    from tests.cli.test_interrupts import _group, _start, _stop
 
     xml, blob = seeds["ti_lstm"]
     rnd = random.Random(int(sig))
@@ -190,17 +190,8 @@ def test_a_signal_during_a_check_of_mutants_leaves_nothing_behind(seeds, tmp_pat
             assert time.monotonic() < end, "irlint never started its workers"
             time.sleep(0.02)
         time.sleep(rnd.uniform(0, 0.2))
-        if proc.poll() is None:
-            os.kill(proc.pid, sig)
-        proc.wait(timeout=30)
-        end = time.monotonic() + 10
-        while _group(proc.pid) and time.monotonic() < end:
-            time.sleep(0.05)
-        assert _group(proc.pid) == [], "processes left behind"
     finally:
-        if proc.poll() is None or _group(proc.pid):
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
+        _stop(proc, sig)
     text = err.read_text(errors="replace")
     assert "Traceback" not in text and "internal error" not in text, text
     assert list(tmpdir.iterdir()) == [] and not list(tmp_path.rglob(".irlint-*"))
