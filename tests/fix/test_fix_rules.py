@@ -339,6 +339,20 @@ def test_the_text_report_marks_each_fixable_finding(fixture_copy, capsys: pytest
     assert "[*] fixable with `irlint check --fix`" in capsys.readouterr().out
 
 
+def test_the_concise_report_marks_each_fixable_finding(fixture_copy, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the text report: `[*]` on the finding `--fix` repairs, none on one whose only fix is unsafe."""
+    path = fixture_copy(edits_of("T211-dim"))
+    assert main(["check", "--format", "concise", str(path)]) == 1
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if " T211 " in line)
+    assert " T211 [*] [error] " in row and "[*] 1 fixable with `irlint check --fix`." in out
+    unsafe = fixture_copy(edits_of("W303-small"), name="unsafe")
+    assert main(["check", "--format", "concise", str(unsafe)]) == 1
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if " W303 " in line)
+    assert "[*]" not in row and "No fixes available (1 with --unsafe-fixes)." in out
+
+
 def test_fix_writes_through_links_and_respects_read_only(fixture_copy, originals: dict[str, Path],
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = fixture_copy(edits_of("T211-dim"))
