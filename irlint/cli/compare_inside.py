@@ -18,7 +18,7 @@ import numpy as np
 
 from irlint.cli.command import UsageError
 from irlint.cli.compare_record import Iterations, Recorder
-from irlint.cli.compare_stats import ErrorRow, beyond_tolerance, error_row, label
+from irlint.cli.compare_stats import Divergence, ErrorRow, beyond_tolerance, label
 from irlint.controlflow import CONTROL_FLOW
 from irlint.ir.model import Graph, Layer, Model
 
@@ -156,8 +156,7 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
     """Each probe's rows per iteration, and the first element beyond the tolerance in irlint's order of
     computation (iteration, then layer, then port, then element)."""
     results: list[ProbeResult] = []
-    first: tuple[int, Probe, Iterations] | None = None
-    verdicts: dict[tuple[str, Iterations], bool] = {}
+    seen = Divergence()
     for i, probe in enumerate(probes):
         path = probe.layer.path
         ours_by_it = rec.values.get(path, {})
@@ -178,20 +177,14 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
                 problem = (f"iteration {label(its)}: shape {None if ours is None else list(ours.shape)} "
                            f"vs OpenVINO {list(want.shape)}")
                 break
-            if ours.dtype.kind not in "fiub" or want.dtype.kind not in "fiub":
-                continue
-            row = error_row(label(its), ours, want, rtol, atol)
-            rows.append(row)
-            ok = row.beyond == 0
-            verdicts[(path, its)] = verdicts.get((path, its), True) and ok
-            if not ok:
-                order = rec.order[(path, its)]
-                if first is None or order < first[0]:
-                    first = (order, probe, its)
+            row = seen.row(path, its, ours, want, rtol, atol, (rec.order[(path, its)],), (probe, its))
+            if row is not None:
+                rows.append(row)
         results.append(ProbeResult(probe, rows, problem))
-    if first is None:
+    if seen.first is None:
         return results, None
-    _, probe, its = first
+    probe, its = seen.first
+    verdicts = seen.verdicts
     ours = rec.values[probe.layer.path][its][probe.port_index]
     want = got[probes.index(probe)][probe.openvino_index(its)]
     bad = beyond_tolerance(ours, want, rtol, atol)

@@ -14,6 +14,7 @@ integers it is the difference itself.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -78,6 +79,35 @@ def error_row(iteration: str, got: np.ndarray, want: np.ndarray, rtol: float, at
     ulp = ulp_distance(got, want)
     return ErrorRow(iteration, float(diff.max(initial=0)), float(rel.max(initial=0)), float(ulp.max(initial=0)),
                     int(beyond_tolerance(got, want, rtol, atol).sum()), int(want.size))
+
+
+class Divergence:
+    """What layer-by-layer comparisons share: per (layer path, iterations) whether every port compared so
+    far agrees (the upstream report reads it), and the earliest disagreement in the order of computation."""
+
+    def __init__(self) -> None:
+        self.verdicts: dict[tuple[str, tuple[int, ...]], bool] = {}
+        self._first: tuple[tuple[int, ...], Any] | None = None
+
+    def row(self, path: str, its: tuple[int, ...], got: np.ndarray, want: np.ndarray, rtol: float, atol: float,
+            at: tuple[int, ...], what: Any) -> ErrorRow | None:
+        """The iteration's row for two same-shaped tensors (None when either is not numeric), noted."""
+        if got.dtype.kind not in "fiub" or want.dtype.kind not in "fiub":
+            return None
+        r = error_row(label(its), got, want, rtol, atol)
+        self.note(path, its, r.beyond == 0, at, what)
+        return r
+
+    def note(self, path: str, its: tuple[int, ...], ok: bool, at: tuple[int, ...], what: Any) -> None:
+        """Record a verdict; `at` orders disagreements (smaller is computed first), `what` is kept for the
+        first one."""
+        self.verdicts[(path, its)] = self.verdicts.get((path, its), True) and ok
+        if not ok and (self._first is None or at < self._first[0]):
+            self._first = (at, what)
+
+    @property
+    def first(self) -> Any:
+        return None if self._first is None else self._first[1]
 
 
 def label(iterations: tuple[int, ...]) -> str:

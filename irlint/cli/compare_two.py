@@ -21,8 +21,8 @@ import numpy as np
 
 from irlint.cli.command import EXIT_CLEAN, EXIT_FINDINGS, UsageError
 from irlint.cli.compare_inside import SKIPPED_TYPES, upstream, walk
-from irlint.cli.compare_record import Iterations, Recorder
-from irlint.cli.compare_stats import ErrorRow, beyond_tolerance, error_row, label, table
+from irlint.cli.compare_record import Recorder
+from irlint.cli.compare_stats import Divergence, ErrorRow, beyond_tolerance, label, table
 from irlint.cli.printing import safe
 from irlint.cli.run_support import ModelHasErrors, announce, build_inputs, load_checked
 from irlint.ir.model import Graph, Layer, Model
@@ -136,8 +136,7 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
     unmatched = {"only_in_a": [], "only_in_b": [], "ambiguous": [], "left_out_for_memory": [],
                  "never_ran_in_b": []}  # type: dict[str, list[str]]
     results: list[dict[str, Any]] = []
-    verdicts: dict[tuple[str, Iterations], bool] = {}
-    first_at: tuple[int, str, int, Iterations] | None = None
+    seen = Divergence()
     for path, by_it in rec_a.values.items():
         key = key_a[path]
         la = rec_a.layer_of[path]
@@ -164,23 +163,14 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
                                           else "B has fewer outputs")
                     continue
                 g, w = outs[port], other[port]
+                at = (rec_a.order[(path, its)], port)
                 if g.shape != w.shape:
                     problem = problem or f"iteration {label(its)}: shape {list(g.shape)} in A, {list(w.shape)} in B"
-                    verdicts[(path, its)] = False
-                    at = rec_a.order[(path, its)]
-                    if first_at is None or (at, port) < (first_at[0], first_at[2]):
-                        first_at = (at, path, port, its)
+                    seen.note(path, its, False, at, (path, port, its))
                     continue
-                if g.dtype.kind not in "fiub" or w.dtype.kind not in "fiub":
-                    continue
-                row = error_row(label(its), g, w, rtol, atol)
-                rows.append(row)
-                ok = row.beyond == 0
-                verdicts[(path, its)] = verdicts.get((path, its), True) and ok
-                if not ok:
-                    at = rec_a.order[(path, its)]
-                    if first_at is None or (at, port) < (first_at[0], first_at[2]):
-                        first_at = (at, path, port, its)
+                row = seen.row(path, its, g, w, rtol, atol, at, (path, port, its))
+                if row is not None:
+                    rows.append(row)
             if rows or problem:
                 results.append({"layer": la.name, "type": la.type, "path_a": path, "path_b": lb.path,
                                 "port": la.outputs[port].id, "port_index": port, "key": list(key),
@@ -189,9 +179,10 @@ def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Reco
     unmatched["only_in_b"] = sorted(" / ".join(k) for k in keys_b - set(key_a.values())
                                     if layers_b[k].type not in SKIPPED_TYPES)
     unmatched["left_out_for_memory"] += [" / ".join(key_a[p]) for p in rec_a.dropped]
-    if first_at is None:
+    if seen.first is None:
         return results, None, unmatched
-    _, path, port, its = first_at
+    path, port, its = seen.first
+    verdicts = seen.verdicts
     la = rec_a.layer_of[path]
     lb = layers_b[key_a[path]]
     g, w = rec_a.values[path][its][port], rec_b.values[lb.path][its][port]

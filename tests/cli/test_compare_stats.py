@@ -51,3 +51,17 @@ def test_a_long_table_keeps_first_worst_first_beyond_and_last() -> None:
     assert None in kept and len(kept) <= 16
     lines = table(rows)
     assert lines[0].split()[0] == "iteration" and any(line.strip() == "..." for line in lines)
+
+
+def test_divergence_keeps_the_first_disagreement_in_order_of_computation() -> None:
+    from irlint.cli.compare_stats import Divergence
+
+    seen = Divergence()
+    same, off = np.ones(3, np.float32), np.array([1, 2, 1], np.float32)
+    assert seen.row("b", (1,), off, same, 0, 0, (5, 0), "late") is not None
+    assert seen.row("a", (0,), same, same, 0, 0, (1, 0), "fine") is not None
+    assert seen.row("a", (1,), off, same, 0, 0, (2, 1), "early") is not None
+    assert seen.row("a", (1,), same, same, 0, 0, (2, 0), "other port agrees") is not None
+    assert seen.row("s", (0,), np.array(["x"]), np.array(["x"]), 0, 0, (0,), "text") is None
+    assert seen.first == "early"
+    assert seen.verdicts == {("b", (1,)): False, ("a", (0,)): True, ("a", (1,)): False}
