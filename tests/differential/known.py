@@ -90,8 +90,6 @@ KNOWN = [
           "element type u8",
           "a u8 ReduceSum past 255 wraps in irlint (221) and not on the CPU plugin (288, seen through a Convert "
           "to i32): the plugin computes u8 reductions in a wider type"),
-    Known("CPU plugin: Convert f32 -> f16 -> f32 not rounded", r"float values differ \(f32\)",
-          "convert f32 to f16 and back", "the CPU plugin removes the Convert pair; irlint rounds to f16"),
 ]
 
 

@@ -250,6 +250,28 @@ def if_unfed_unread():
     return ov.Model([ops.result(iff.set_output(tr, er), name="y")], [c, x], "if_unfed_unread")
 
 
+def f16_round_trip(through_relu: bool = False):
+    """x (f32) converted to f16 (through a Relu in f16 with `through_relu`) and back to f32: the CPU
+    plugin computes f16 in f32, so neither Convert rounds there."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float32, name="x")
+    half = ops.convert(x, ov.Type.f16)
+    mid = ops.relu(half) if through_relu else half
+    return ov.Model([ops.result(ops.convert(mid, ov.Type.f32), name="y")], [x], "f16_round_trip")
+
+
+def f16_rounded_pairs():
+    """Round trips the CPU plugin rounds: of a constant (folded), through bf16, and an f16 model output."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float32, name="x")
+    c = ops.constant(np.array([1.0001, 3.14159, 1000.1234, 7.5], np.float32))
+    folded = ops.convert(ops.convert(c, ov.Type.f16), ov.Type.f32)
+    bf = ops.convert(ops.convert(x, ov.Type.bf16), ov.Type.f32)
+    y = ops.add(bf, folded)
+    return ov.Model([ops.result(y, name="y"), ops.result(ops.convert(x, ov.Type.f16), name="half")], [x],
+                    "f16_rounded_pairs")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -481,6 +503,11 @@ CASES = [
     Case("PM420", "pass", loop_scalar_state),
     Case("IF807", "fail", if_rank_differs, lambda text: _mark_line(text, '<port id="2" precision="FP32"', "IF807")),
     Case("IF807", "pass", if_scalar_or_vector),
+    # a Convert to f16 read back as f32: the CPU plugin computes f16 in f32 and does not round (T216)
+    Case("T216", "fail", f16_round_trip, lambda text: _mark_line(text, 'type="Convert"', "T216")),
+    Case("T216", "fail-through-op", lambda: f16_round_trip(True),
+         lambda text: _mark_line(text, 'type="Convert"', "T216")),
+    Case("T216", "pass", f16_rounded_pairs),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]
@@ -518,11 +545,15 @@ def _mark_dynamic(text: str, code: str) -> str:
     return "\n".join(out)
 
 
-def main() -> None:
-    for old in OUT.glob("*/*-*.*"):
-        old.unlink()
+def main(only: list[str] | None = None) -> None:
+    """Every case (after removing the old ones), or with `only` (codes) just those codes' cases."""
+    if not only:
+        for old in OUT.glob("*/*-*.*"):
+            old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         for case in CASES:
+            if only and case.code not in only:
+                continue
             d = OUT / case.code
             d.mkdir(parents=True, exist_ok=True)
             model = case.build()
@@ -535,10 +566,12 @@ def main() -> None:
                 shutil.copyfile(src.with_suffix(".bin"), d / f"{case.name}.bin")
             (d / f"{case.name}.xml").write_text(case.edit(src_text) if case.edit else src_text)
             print(case.code, case.name)
+    if only:
+        return
     from tests.rules.make_reader_fixtures import main as make_reader
 
     make_reader()  # its fail-/pass- files were removed above with the others
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])  # `make_case_fixtures.py T216 LP713`: only those codes' cases

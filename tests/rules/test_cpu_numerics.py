@@ -1,0 +1,46 @@
+"""What the CPU plugin computes where T216 warns (and where it does not), measured on the fixtures:
+a Convert to f16 of a computed f32 value is not rounded by the plugin; of a constant, it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+
+ov = pytest.importorskip("openvino")
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# values f16 rounds: 1.0001 -> 1.0, 3.14159 -> 3.140625, 1000.1234 -> 1000.0, 70000.5 -> inf
+X = np.array([1.0001, 3.14159, 1000.1234, 70000.5], np.float32)
+
+
+def _cpu(path: Path, x: np.ndarray) -> dict[str, np.ndarray]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    return {k.get_any_name(): np.asarray(v) for k, v in compiled([x]).items()}
+
+
+def _irlint(path: Path, x: np.ndarray) -> dict[str, np.ndarray]:
+    return dict(irlint.run(irlint.load(path), {"x": x}))
+
+
+@pytest.mark.parametrize("name", ["T216/fail.xml", "T216/fail-through-op.xml"])
+def test_the_cpu_plugin_does_not_round_where_t216_warns(name: str) -> None:
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["T216"]
+    np.testing.assert_array_equal(_cpu(path, X)["y"], X)  # not rounded: 70000.5 stays finite
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(_irlint(path, X)["y"], X.astype(np.float16).astype(np.float32))
+
+
+def test_the_cpu_plugin_rounds_round_trips_t216_leaves() -> None:
+    """A constant's round trip is folded (and rounded), a bf16 one and an f16 output are rounded."""
+    path = FIXTURES / "T216/pass.xml"
+    assert "T216" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _cpu(path, X), _irlint(path, X)
+    assert set(cpu) == set(ours) == {"y", "half"}
+    for name in cpu:
+        np.testing.assert_array_equal(cpu[name].astype(np.float64), ours[name].astype(np.float64))
