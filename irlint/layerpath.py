@@ -48,29 +48,53 @@ def owner_of(model: Model, path: str) -> Layer | None:
     return find_layer(model, "/".join(parts[:-2])) if len(parts) >= 3 else None
 
 
-def name_path(model: Model, path: str) -> str | None:
-    """The layer at id path `path` named by names: "2/body/7" -> "lstm/body/h_next" (the enclosing
-    layers' names, then its own), or None if a layer on the way is missing. A re-export that renumbers
-    layers keeps it."""
+Place = tuple[tuple[str, ...], str]  # a finding's layer as names (`name_parts`), its port's role ("input 1")
+
+
+def name_parts(model: Model, path: str) -> tuple[str, ...] | None:
+    """The layer at id path `path` named by names: "2/body/7" -> ("lstm", "body", "h_next") (the enclosing
+    layers' names and the bodies, then its own), or None if a layer on the way is missing. A re-export that
+    renumbers layers keeps it. A sequence, not one string: names hold '/' ("model/lstm/while/add"), so a
+    joined path could not tell layer "b" in the body of "a" from a layer named "a/body/b"."""
     parts = path.split("/")
-    names = []
+    names: list[str] = []
     for i in range(0, len(parts), 2):
         layer = find_layer(model, "/".join(parts[: i + 1]))
         if layer is None:
             return None
         names += [layer.name] if i == 0 else [parts[i - 1], layer.name]
-    return "/".join(names)
+    return tuple(names)
 
 
-def layer_names(model: Model, diags: Iterable[Diagnostic]) -> dict[str, str]:
-    """Layer id path -> its name path (`name_path`) for the layers `diags` name (how baselines match
-    findings)."""
-    out: dict[str, str] = {}
+def port_role(layer: Layer | None, port_id: int | None) -> str:
+    """Port `port_id` of `layer` by its place among the layer's inputs or outputs ("input 1", "output 0"),
+    which a re-export that renumbers port ids keeps; "" when there is no such port."""
+    if layer is None or port_id is None:
+        return ""
+    for role, ports in (("input", layer.inputs), ("output", layer.outputs)):
+        for i, p in enumerate(ports):
+            if p.id == port_id:
+                return f"{role} {i}"
+    return ""
+
+
+def place_key(d: Diagnostic) -> str:
+    """The key of `d`'s layer and port in `finding_places`' answer ("2/body/7:5"; "" for no layer)."""
+    if not d.layer:
+        return ""
+    return d.layer if d.port is None else f"{d.layer}:{d.port}"
+
+
+def finding_places(model: Model, diags: Iterable[Diagnostic]) -> dict[str, Place]:
+    """`place_key` -> the names of the layer and the role of the port `diags` point at (how baselines match
+    findings across re-exports that renumber layers and ports)."""
+    out: dict[str, Place] = {}
     for d in diags:
-        if d.layer and d.layer not in out:
-            named = name_path(model, d.layer)
+        key = place_key(d)
+        if key and key not in out:
+            named = name_parts(model, d.layer or "")
             if named is not None:
-                out[d.layer] = named
+                out[key] = (named, port_role(find_layer(model, d.layer), d.port))
     return out
 
 

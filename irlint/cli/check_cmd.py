@@ -20,6 +20,7 @@ from irlint.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from irlint.fix import FixOutcome
+    from irlint.layerpath import Place
     from irlint.settings.baseline import Baseline
     from irlint.settings.config import Config
     from irlint.settings.perfile import PerFileIgnores
@@ -79,11 +80,11 @@ def _check_one(job: tuple[str, dict]) -> list[Diagnostic]:
     return check(path, **kwargs)
 
 
-FileResult = tuple[list[Diagnostic], dict[str, str], "FixOutcome | None"]
+FileResult = tuple[list[Diagnostic], "dict[str, Place]", "FixOutcome | None"]
 
 
 def _work(job: tuple[str, dict, dict]) -> FileResult:
-    """Check (or fix) one file; with `names`, also the names of the layers its findings point at."""
+    """Check (or fix) one file; with `names`, also the names of the layers and ports its findings point at."""
     path, kwargs, how = job
     if how.get("fix"):
         from irlint.fix import fix_file
@@ -95,14 +96,14 @@ def _work(job: tuple[str, dict, dict]) -> FileResult:
         return _marked(path, kwargs, how, _check_one((path, kwargs))), {}, None
     from irlint.api import check_model
     from irlint.ir.loader import LoadError, load
-    from irlint.layerpath import layer_names
+    from irlint.layerpath import finding_places
 
     try:
         model = load(path, kwargs["weights"], two_cores=kwargs["two_cores"])
     except LoadError:
         return _check_one((path, kwargs)), {}, None
     diags = check_model(model, **{k: v for k, v in kwargs.items() if k != "weights"})
-    return _marked(path, kwargs, how, diags), layer_names(model, diags), None
+    return _marked(path, kwargs, how, diags), finding_places(model, diags), None
 
 
 def _marked(path: str, kwargs: dict, how: dict, diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -224,7 +225,9 @@ def run(args: argparse.Namespace) -> int:
     if ignores is not None:
         diags = ignores.filter(diags)
     if args.baseline:
-        diags = _apply_baseline(args, baseline, diags, lambda d: names.get((d.loc.path, d.layer or "")))
+        from irlint.layerpath import place_key
+
+        diags = _apply_baseline(args, baseline, diags, lambda d: names.get((d.loc.path, place_key(d))))
 
     out_stream = sys.stdout
     color = args.output_file is None and fmt in ("text", "concise") and use_color(args.color, out_stream)

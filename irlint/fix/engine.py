@@ -31,7 +31,7 @@ from irlint.ir.codes import MALFORMED_XML
 from irlint.ir.loader import MAX_XML_BYTES, default_weights_path, parse_bytes
 from irlint.ir.model import Model
 from irlint.ir.weights import Weights
-from irlint.layerpath import layer_names
+from irlint.layerpath import Place, finding_places
 from irlint.rule import Rule
 
 MAX_PASSES = 10  # a fix can expose the next (a stale output fixed makes the consumer's stale input visible)
@@ -49,8 +49,8 @@ class FixOutcome:
     applied: list[Fix] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     withheld: str | None = None  # why fixes that were found were not applied
-    names: dict[str, str] = field(default_factory=dict)
-    found: int = 0  # findings before fixing  # layer id path -> name, for the diagnostics' layers
+    names: dict[str, Place] = field(default_factory=dict)  # layer and port (place_key) -> their names
+    found: int = 0  # findings before fixing
     resolved: int = 0  # findings gone, the consequences folded into others counted too
 
     @property
@@ -157,7 +157,7 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
     check = _Checker(path, Weights.open(weights or default_weights_path(path)), rules, debug)
     model, ctx, diags = check(data)
     shown = fold_consequences(diags)
-    out = FixOutcome(path, data, data, diagnostics=shown, names=layer_names(model, shown), found=len(shown))
+    out = FixOutcome(path, data, data, diagnostics=shown, names=finding_places(model, shown), found=len(shown))
     if any(d.code in NOT_PARSED for d in diags):
         return out
     before = _targets(diags)
@@ -186,7 +186,7 @@ def fix_bytes(data: bytes, path: str, *, weights: str | None = None, rules: Sequ
     out.fixed, out.applied = current, applied
     out.diagnostics = offered(model, ctx, current, fold_consequences(diags), unfixable)
     out.resolved = sum(before.values()) - len(diags)
-    out.names = layer_names(model, out.diagnostics)
+    out.names = finding_places(model, out.diagnostics)
     return out
 
 

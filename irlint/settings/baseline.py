@@ -1,12 +1,18 @@
 """Baselines: adopt irlint on many existing models by recording today's findings and reporting only new ones.
 
 A finding is recorded by its file (relative to the baseline's folder), code, layer *name path*
-(`irlint.layerpath.name_path`: "lstm/body/h_next") and message, never by line or column: editing a
-model elsewhere moves lines but keeps these, so old findings stay matched. Re-exporting renumbers
-layers, so names rather than id paths, and the message is kept without the layer ids and line
-numbers it quotes ("layer 3 'lstm'" is recorded as "layer # 'lstm'", `from-layer=11` as
-`from-layer=#`), and without the model's folder where it names a file.
+(`irlint.layerpath.name_parts`: ["lstm", "body", "h_next"]), the role of the port it is about
+(`irlint.layerpath.port_role`: "output 0", its place among the layer's outputs) and message, never by
+line or column: editing a model elsewhere moves lines but keeps these, so old findings stay matched.
+Re-exporting renumbers layers and ports, so names rather than id paths, roles rather than port ids,
+and the message is kept without the layer ids, port ids and line numbers it quotes ("layer 3 'lstm'" is
+recorded as "layer # 'lstm'", `from-layer=11` as `from-layer=#`, "output port 4" as "output port #"),
+and without the model's folder where it names a file. The name path is a JSON list: layer names hold
+'/', so a joined path would not tell layer "b" in the body of "a" from a layer named "a/body/b".
 Findings are counted: if a model had two identical findings and now has three, one is new.
+
+Version 1 files (the name path as one "/"-joined string, port ids in messages) are still read; their
+findings match the findings they recorded.
 
 The file is JSON, sorted, one finding per line, so that it diffs well in version control.
 """
@@ -18,15 +24,20 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from irlint.diagnostics import Diagnostic
 from irlint.settings.perfile import NEVER_IGNORED
 
-FORMAT_VERSION = 1
-Key = tuple[str, str, str, str]  # path, code, layer name ("" when none), message
-NameOf = Callable[[Diagnostic], "str | None"]
+if TYPE_CHECKING:
+    from irlint.layerpath import Place
+
+FORMAT_VERSION = 2  # 1: layer name paths as one "/"-joined string, port ids in messages (still read)
+Key = tuple[str, str, tuple[str, ...], str, str]  # path, code, layer names (() when none), port role, message
+LegacyKey = tuple[str, str, str, str]  # version 1: path, code, "/"-joined name path ("" when none), message
+NameOf = Callable[[Diagnostic], "Place | None"]
 
 
 class BaselineError(Exception):
@@ -40,19 +51,21 @@ def _rel(path: str, base: Path) -> str:
         return Path(os.path.abspath(path)).as_posix()
 
 
-# Where messages quote layer ids, id paths and lines: replaced by "#" (the names beside them stay).
+# Where messages quote layer ids, port ids, id paths and lines: replaced by "#" (the names beside them stay).
 _ID_PATTERNS = (
     (re.compile(r"\b\d+(?:/(?:body|then_body|else_body)/\d+)+\b"), "#"),  # id paths: 2/body/7
-    (re.compile(r"\b((?:from|to)-layer|internal_layer_id)=\d+\b"), r"\1=#"),
-    (re.compile(r"\b(layers?) \d+\b"), r"\1 #"),  # layer 3, body layer 5
-    (re.compile(r"\bedge \d+:(\d+) -> \d+:(\d+)"), r"edge #:\1 -> #:\2"),
+    (re.compile(r"\b((?:from|to)-layer|internal_layer_id|(?:from|to)-port|external_port_id)=\d+\b"), r"\1=#"),
+    (re.compile(r"\b(layers?|ports?|external_port_id) \d+\b"), r"\1 #"),  # layer 3, body layer 5, port 2
+    (re.compile(r"\bedge \d+:\d+ -> \d+:\d+"), "edge #:# -> #:#"),
+    (re.compile(r"\b(ports(?: are)?) \[\d+(?:, \d+)*\]"), r"\1 [#]"),  # its output ports are [3, 4, 5]
+    (re.compile(r"\b(listed as) \d+(?:, \d+)+"), r"\1 #"),  # the input ports ... are listed as 1, 0
     (re.compile(r"\b(lines?) \d+\b"), r"\1 #"),
     (re.compile(r"(\.xml|\.bin):\d+(?::\d+)?\b"), r"\1:#"),  # a location: model.xml:12:3
 )
 
 
 def without_ids(message: str) -> str:
-    """`message` without the layer ids and line numbers it quotes, which a re-export changes."""
+    """`message` without the layer ids, port ids and line numbers it quotes, which a re-export changes."""
     for pattern, repl in _ID_PATTERNS:
         message = pattern.sub(repl, message)
     return message
@@ -67,10 +80,19 @@ def portable(message: str, path: str) -> str:
     return message
 
 
+def _names(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise TypeError("a layer name path is a list of names")
+    return tuple(value)
+
+
 @dataclass
 class Baseline:
     path: Path
     counts: Counter[Key]
+    legacy: Counter[LegacyKey] = field(default_factory=Counter)  # findings of a version 1 file
 
     @staticmethod
     def load(path: Path) -> Baseline:
@@ -82,40 +104,56 @@ class Baseline:
             raise BaselineError(f"{path} is not an irlint baseline (not UTF-8 text)") from None
         except json.JSONDecodeError as e:
             raise BaselineError(f"{path} is not an irlint baseline (not JSON: {e})") from e
-        if not isinstance(data, dict) or data.get("irlint-baseline") != FORMAT_VERSION:
-            raise BaselineError(f"{path} is not an irlint baseline (version {FORMAT_VERSION})")
+        version = data.get("irlint-baseline") if isinstance(data, dict) else None
+        if version not in (1, FORMAT_VERSION) or isinstance(version, bool):
+            raise BaselineError(f"{path} is not an irlint baseline (version 1 or {FORMAT_VERSION})")
         counts: Counter[Key] = Counter()
+        legacy: Counter[LegacyKey] = Counter()
         for row in data.get("findings", []):
             try:
-                key = (str(row["path"]), str(row["code"]), str(row.get("layer") or ""),
-                       without_ids(str(row["message"])))  # (files that kept the ids match too)
-                n = int(row.get("count", 1))
-            except (TypeError, KeyError, ValueError) as e:
+                file, code = str(row["path"]), str(row["code"])
+                message = without_ids(str(row["message"]))  # (files that kept the ids match too)
+                n = max(int(row.get("count", 1)), 0)
+                if version == 1:
+                    legacy[(file, code, str(row.get("layer") or ""), message)] += n
+                else:
+                    counts[(file, code, _names(row.get("layer")), str(row.get("port") or ""), message)] += n
+            except (TypeError, KeyError, ValueError, AttributeError) as e:
                 raise BaselineError(f"baseline {path}: malformed entry {row!r}") from e
-            counts[key] += max(n, 0)
-        return Baseline(path, counts)
+        return Baseline(path, counts, legacy)
 
     def key(self, d: Diagnostic, name_of: NameOf) -> Key:
-        return (_rel(d.loc.path, self.path.parent), d.code, name_of(d) or "",
+        names, port = name_of(d) or ((), "")
+        return (_rel(d.loc.path, self.path.parent), d.code, names, port,
                 without_ids(portable(d.message, d.loc.path)))
+
+    def _take(self, k: Key, left: Counter[Key], legacy: Counter[LegacyKey]) -> bool:
+        """Count `k` off the recorded findings: this file's own, else a version 1 file's (which named a layer
+        by its "/"-joined name path, or before that by its own name only)."""
+        if left[k] > 0:
+            left[k] -= 1
+            return True
+        path, code, names, _port, message = k
+        for name in ("/".join(names), names[-1] if names else ""):
+            old = (path, code, name, message)
+            if legacy[old] > 0:
+                legacy[old] -= 1
+                return True
+        return False
 
     def split(self, diags: Sequence[Diagnostic], name_of: NameOf) -> tuple[list[Diagnostic], int, int]:
         """(new findings, how many matched the baseline, baseline entries no longer found).
 
         Findings that mean a file could not be checked are always new: the baseline cannot vouch for them."""
-        left = Counter(self.counts)
+        left, legacy = Counter(self.counts), Counter(self.legacy)
         new: list[Diagnostic] = []
         matched = 0
         for d in diags:
-            k = self.key(d, name_of)
-            if left[k] <= 0 and "/" in k[2]:  # recorded by the layer's own name only (files written before)
-                k = (*k[:2], k[2].rsplit("/", 1)[-1], k[3])
-            if d.code not in NEVER_IGNORED and left[k] > 0:
-                left[k] -= 1
+            if d.code not in NEVER_IGNORED and self._take(self.key(d, name_of), left, legacy):
                 matched += 1
             else:
                 new.append(d)
-        return new, matched, sum(left.values())
+        return new, matched, sum(left.values()) + sum(legacy.values())
 
 
 def baseline_text(path: Path, diags: Iterable[Diagnostic], name_of: NameOf) -> tuple[str, int]:
@@ -124,8 +162,8 @@ def baseline_text(path: Path, diags: Iterable[Diagnostic], name_of: NameOf) -> t
     The caller writes it (the CLI through its output-path checks and atomic write)."""
     b = Baseline(path, Counter())
     counts = Counter(b.key(d, name_of) for d in diags if d.code not in NEVER_IGNORED)
-    rows = [{"path": p, "code": c, "layer": n or None, "message": m, "count": k}
-            for (p, c, n, m), k in sorted(counts.items())]
+    rows = [{"path": p, "code": c, "layer": list(n) or None, "port": r or None, "message": m, "count": k}
+            for (p, c, n, r, m), k in sorted(counts.items())]
     body = ",\n".join("    " + json.dumps(r, ensure_ascii=False, sort_keys=True) for r in rows)
     text = (f'{{\n  "irlint-baseline": {FORMAT_VERSION},\n  "findings": [\n' + body + ("\n" if rows else "")
             + "  ]\n}\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from irlint.cli.main import main
+from irlint.diagnostics import Diagnostic, Severity
 from irlint.settings.perfile import PerFileIgnores, glob_regex
 
 BAD_EDGE = ('to-layer="6" to-port="1"', 'to-layer="6" to-port="7"')
@@ -98,10 +99,10 @@ def test_baseline_records_then_reports_only_new(broken_copy, tmp_path: Path,
     err = capsys.readouterr().err
     assert "recorded" in err and base.is_file()
     data = json.loads(base.read_text())
-    assert data["irlint-baseline"] == 1 and all(r["path"] == "broken.xml" for r in data["findings"])
+    assert data["irlint-baseline"] == 2 and all(r["path"] == "broken.xml" for r in data["findings"])
     # name paths, not id paths: a body layer is named with the layer whose body holds it
-    assert any((r["layer"] or "").split("/")[-1].startswith("Add") for r in data["findings"])
-    assert all(not (r["layer"] or "x")[0].isdigit() for r in data["findings"])
+    assert any((r["layer"] or [""])[-1].startswith("Add") for r in data["findings"])
+    assert all(not (r["layer"] or ["x"])[0][0].isdigit() for r in data["findings"])
 
     assert main(["check", "--baseline", str(base), str(path)]) == 0
     out = capsys.readouterr()
@@ -227,7 +228,7 @@ def test_baseline_survives_a_renumbering_re_export(tmp_path: Path, capsys: pytes
 
     # a body layer is known by its name path: the same name in the body of another layer is a new finding
     data = json.loads(base.read_text())
-    assert any(r["layer"] and "/body/" in r["layer"] for r in data["findings"])
+    assert any(r["layer"] and len(r["layer"]) == 3 and r["layer"][1] == "body" for r in data["findings"])
 
 
 def test_baselines_recorded_with_ids_and_plain_names_still_match(tmp_path: Path,
@@ -249,3 +250,151 @@ def test_baselines_recorded_with_ids_and_plain_names_still_match(tmp_path: Path,
     base.write_text(json.dumps({"irlint-baseline": 1, "findings": rows}))
     assert main(["check", "--baseline", str(base), "--format", "json", str(xml)]) == 0
     assert json.loads(capsys.readouterr().out) == []
+
+
+def _renumber_ports(src: Path, dst: Path) -> None:
+    """Re-export `src` as a converter that numbers ports differently would: every output port id p of every
+    layer, at the top level and in every body, becomes p + 10 (inputs keep their positional ids, outputs
+    their order; edges, back edges and port_map entries follow). Names, layer ids and the .bin stay."""
+    import xml.etree.ElementTree as ET
+
+    tree = ET.parse(src)
+
+    def graph(g: ET.Element) -> dict[str | None, dict[str | None, str]]:
+        maps: dict[str | None, dict[str | None, str]] = {}
+        for la in g.find("layers") or []:
+            outs = maps.setdefault(la.get("id"), {})
+            for port in la.find("output") or []:
+                outs[port.get("id")] = str(int(port.get("id", "0")) + 10)
+                port.set("id", outs[port.get("id")])
+            for entry in la.find("port_map") or []:
+                ext = entry.get("external_port_id", "")
+                entry.set("external_port_id", outs.get(ext, ext))
+            body = la.find("body")
+            if body is not None:
+                inner = graph(body)
+                for edge in la.find("back_edges") or []:
+                    for end in ("from", "to"):
+                        port = edge.get(f"{end}-port")
+                        if port is not None:
+                            edge.set(f"{end}-port", inner.get(edge.get(f"{end}-layer"), {}).get(port, port))
+        for edge in g.find("edges") or []:
+            for end in ("from", "to"):
+                port = edge.get(f"{end}-port")
+                edge.set(f"{end}-port", maps.get(edge.get(f"{end}-layer"), {}).get(port, port or ""))
+        return maps
+
+    graph(tree.getroot())
+    tree.write(dst, encoding="utf-8", xml_declaration=True)
+
+
+def _example(tmp_path: Path, name: str = "m") -> Path:
+    broken = Path(__file__).resolve().parents[2] / "examples" / "broken" / "lstm_ti_broken"
+    models = tmp_path / "models"
+    models.mkdir(exist_ok=True)
+    xml = models / f"{name}.xml"
+    shutil.copy(broken.with_suffix(".xml"), xml)
+    shutil.copy(broken.with_suffix(".bin"), xml.with_suffix(".bin"))
+    return xml
+
+
+def test_baseline_survives_a_re_export_that_renumbers_ports(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/ci.md: port ids are not part of a finding's record. A port is recorded by its role (its place
+    among the layer's inputs or outputs), and messages without the port ids they quote."""
+    from irlint.api import check
+
+    xml = _example(tmp_path)
+    before = check(str(xml))
+    base = tmp_path / "baseline.json"
+    assert main(["check", "--baseline", str(base), str(xml)]) == 0
+    capsys.readouterr()
+    rows = json.loads(base.read_text())["findings"]
+    assert all(r["port"] in (None, "input 0", "input 1", "input 2", "output 0", "output 1", "output 2")
+               for r in rows) and any(r["port"] for r in rows)
+
+    _renumber_ports(xml, xml)
+    after = check(str(xml))
+    assert sorted(d.code for d in after) == sorted(d.code for d in before)
+    changed = {d.code for d in after} - {d.code for d in before if (d.code, d.message) in
+                                         {(a.code, a.message) for a in after}}
+    assert {"PM401", "G103"} <= changed  # their messages quote port ids, which changed
+    assert main(["check", "--baseline", str(base), "--format", "json", str(xml)]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out) == [] and f"{len(before)} findings in baseline" in out.err
+    assert "no longer occur" not in out.err
+
+
+def test_baseline_tells_ports_of_one_layer_apart(tmp_path: Path) -> None:
+    """Two findings of one layer that differ only by port stay two records: the port's role (its place among
+    the layer's outputs) is recorded although its id is not, so a renumbered port still matches and the
+    same defect on another port is new."""
+    from irlint.diagnostics import Location
+    from irlint.settings.baseline import Baseline, baseline_text
+
+    def finding(port: int) -> Diagnostic:
+        return Diagnostic("SL606", Severity.ERROR, f"output port {port} of layer 3 'ti' declares [2]",
+                          Location(str(tmp_path / "m.xml"), 10, 1), layer="3", port=port)
+
+    roles = {4: "output 1", 5: "output 2", 14: "output 1", 17: "output 2"}  # ids 3, 4, 5 -> 11, 14, 17
+
+    def name_of(d: Diagnostic) -> tuple[tuple[str, ...], str]:
+        return ("ti",), roles[d.port or 0]
+
+    path = tmp_path / "base.json"
+    text, n = baseline_text(path, [finding(4)], name_of)
+    assert n == 1 and '"port": "output 1"' in text
+    path.write_text(text)
+    base = Baseline.load(path)
+    assert base.split([finding(14)], name_of)[1:] == (1, 0)  # renumbered: matched
+    new, matched, gone = base.split([finding(17)], name_of)  # the other output: new
+    assert len(new) == 1 and (matched, gone) == (0, 1)
+
+
+def test_baseline_records_name_paths_of_names_holding_slashes(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Exporters put '/' in layer names ("enc/lstm/while/add"): a name path is recorded as a list of names,
+    so a layer named "a/body/b" and layer "b" in the body of "a" are two places. A version 1 baseline, which
+    joined the names with '/', still hides the findings it recorded."""
+    from irlint.api import check
+    from irlint.ir import load
+    from irlint.layerpath import finding_places, name_parts, place_key
+    from irlint.settings.baseline import Baseline
+
+    xml = _example(tmp_path)
+    text = xml.read_text()
+    for old in ("TensorIterator_23", "h_next", "LSTMCell_16"):
+        text = text.replace(f'name="{old}"', f'name="enc/lstm\\{old}/x"')
+    xml.write_text(text)
+    model, diags = load(xml), check(str(xml))
+    places = finding_places(model, diags)
+    ti_body = [p for p in places.values() if len(p[0]) == 3]
+    assert ti_body and all(p[0][0] == "enc/lstm\\TensorIterator_23/x" and p[0][1] == "body" for p in ti_body)
+
+    base = tmp_path / "baseline.json"
+    assert main(["check", "--baseline", str(base), str(xml)]) == 0
+    capsys.readouterr()
+    rows = json.loads(base.read_text())["findings"]
+    assert ["enc/lstm\\TensorIterator_23/x", "body", "enc/lstm\\LSTMCell_16/x"] in [r["layer"] for r in rows]
+    assert main(["check", "--baseline", str(base), "--format", "json", str(xml)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+    # one string could not tell these apart; the lists can
+    top = model.graph.layers[0]
+    assert name_parts(model, str(top.id)) == (top.name,)
+    a = Diagnostic("W303", Severity.ERROR, "bad", diags[0].loc, layer="1")
+    base.write_text(json.dumps({"irlint-baseline": 2, "findings": [
+        {"path": "models/m.xml", "code": "W303", "layer": ["a/body/b"], "port": None, "message": "bad"}]}))
+    recorded = Baseline.load(base)
+    assert recorded.split([a], lambda d: (("a/body/b",), ""))[1] == 1
+    assert recorded.split([a], lambda d: (("a", "body", "b"), ""))[1] == 0
+
+    # version 1: the names joined by '/'
+    old = [{"path": "models/m.xml", "code": d.code, "message": d.message, "count": 1,
+            "layer": "/".join(places[place_key(d)][0]) if d.layer else None} for d in diags]
+    base.write_text(json.dumps({"irlint-baseline": 1, "findings": old}))
+    assert main(["check", "--baseline", str(base), "--format", "json", str(xml)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+    base.write_text(json.dumps({"irlint-baseline": 2, "findings": [{**old[0], "layer": "a/b"}]}))
+    assert main(["check", "--baseline", str(base), str(xml)]) == 2
+    assert "malformed entry" in capsys.readouterr().err

@@ -128,7 +128,7 @@ def test_baselines_never_destroy_what_they_are_given(tmp_path: Path) -> None:
     for extra in ([], ["--baseline-update"]):  # recorded, then rewritten: through the link, atomically
         res = cli(*check, str(link), *extra)
         assert res.returncode == 0 and "recorded" in no_traceback(res)
-        assert link.is_symlink() and '"irlint-baseline": 1' in (tmp_path / "real.json").read_text()
+        assert link.is_symlink() and '"irlint-baseline": 2' in (tmp_path / "real.json").read_text()
         assert oct((tmp_path / "real.json").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
     assert not list(tmp_path.glob(".irlint-*")) and not list(tmp_path.glob(".base.json*"))
     res = cli(*check, str(link), "-o", str(tmp_path / "real.json"))  # the report never over the baseline
