@@ -307,6 +307,37 @@ def branch_parameter_not_fed(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                               effect=f"leaves {b.name} branch {p.describe()} unfed (nothing reads it)")
 
 
+@rule("IF808", "if-input-entry-negative-axis", types=IF)
+def input_entry_negative_axis(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An If branch `<input>` entry carries a negative `axis`, which OpenVINO's IR reader refuses.
+
+    What it checks:
+    No `<input>` entry of `<then_port_map>`/`<else_port_map>` has an `axis` below 0.
+
+    Why it matters:
+    An If passes whole tensors to its branches: its specification gives port map entries no `axis`.
+    OpenVINO's reader parses `axis` on every `<input>` entry as an unsigned integer, so a negative
+    one stops it ("node <input> has attribute "axis" = "-1" which is not an unsigned 64 bit
+    integer"); a non-negative `axis` on an If input entry, and any `axis` on an If output entry,
+    is read and ignored.
+
+    Example:
+    ```xml
+    <then_port_map><input external_port_id="1" internal_layer_id="0" axis="-1"/></then_port_map>
+    ```
+
+    How to fix:
+    Delete the `axis` attribute: an If does not slice.
+    """
+    for b in layer.branches:
+        for e in b.port_map:
+            if e.direction == "input" and e.axis is not None and e.axis < 0:
+                yield Finding(f"{_entry(b, e)} of {layer.describe()}: axis {e.axis} is negative; OpenVINO's IR "
+                              "reader refuses it (it reads an input entry's axis as an unsigned integer), and an If "
+                              "does not slice", e.loc, layer=layer.path, port=e.external_port_id,
+                              hint="delete the axis attribute")
+
+
 @rule("IF820", "if-branch-result-mapped-twice", types=IF)
 def branch_result_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """One branch Result is mapped to two output ports of the If.

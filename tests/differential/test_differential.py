@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.differential.campaign import check_seed
-from tests.differential.compare import TOLERATED, irlint_side
+from tests.differential.compare import TOLERATED, TOLERATED_WHEN, irlint_side, tolerated
 from tests.differential.generator import build
 from tests.differential.known import known
 from tests.differential.oracle import OpenVINO
@@ -128,7 +128,22 @@ def test_tolerated_codes_are_error_rules() -> None:
     from irlint.diagnostics import Severity
 
     errors = {r.code for r in irlint.list_rules() if r.severity == Severity.ERROR}
-    assert set(TOLERATED) <= errors, set(TOLERATED) - errors
+    codes = set(TOLERATED) | {c for c, _, _ in TOLERATED_WHEN}
+    assert codes <= errors, codes - errors
+
+
+def test_conditional_tolerance_reads_the_message() -> None:
+    # an If output entry naming no port is read past; an input entry naming no port is refused at read
+    assert tolerated("IF801: then_port_map <output external_port_id=9 internal_layer_id=4> of layer 3 'If_1' (If): "
+                     "there is no output port 9; its data output ports are [4]")
+    assert not tolerated("IF801: then_port_map <input external_port_id=9 internal_layer_id=1> of layer 3 'If_1' (If): "
+                         "there is no input port 9; its data input ports are [1, 2]")
+    # a Loop body Parameter's dims are re-inferred; a TensorIterator's are refused at read
+    assert tolerated("SL605: body layer 0 'P' (Parameter) declares [2] but the slice is [1] "
+                     "(port_map <input external_port_id=2 axis=0 start=-1> of layer 3 'Loop_4' (Loop))")
+    assert not tolerated("SL605: body layer 0 'P' (Parameter) declares [1,2,4] but the slice is [1,1,4] "
+                         "(port_map <input external_port_id=0 axis=1> of layer 1 'ti' (TensorIterator))")
+    assert tolerated("BE504: anything") and not tolerated("SL603: anything")
 
 
 @pytest.mark.slow

@@ -31,7 +31,7 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "BE505/pass-ti-scalar-state.xml", "IF804/pass-scalar-or-one.xml", "IF804/pass-constant-ranks.xml",
             "T211/pass-stale-branch.xml", "T210/pass-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
             "PM407/fail.xml",
-            "IF806/fail-unused.xml"]
+            "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])
@@ -78,6 +78,7 @@ REJECTED_AT_READ_IF = [
     ("IF803/fail.xml", "Output 0 is not associated with results in else_body"),
     ("T210/fail-dead-branch.xml", "Argument shapes are inconsistent"),  # checked at read, with its declarations
     ("IF820/fail.xml", "Result 0 is already associated with another output"),
+    ("IF808/fail.xml", "which is not an unsigned 64 bit integer"),
 ]
 
 
