@@ -540,3 +540,46 @@ def slice_remainder_unread(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                           f"(from element {spec.dim - left}) are never read, by OpenVINO's CPU plugin or by irlint",
                           sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                           hint="pad or cut the input to a multiple of part_size outside the Loop")
+
+
+@rule("LP713", "loop-body-condition-dynamic", severity="warning", types=("Loop",), uses_shapes=True)
+def body_condition_dynamic(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's body condition is a 1-D tensor whose dim is not static: the CPU plugin fails at inference.
+
+    What it checks:
+    The shape reaching the body Result named by the execution_condition entry, as irlint infers it
+    and as its input port declares it: a 1-D shape whose dim is dynamic (`[?]`, `[1..2]`).
+
+    Why it matters:
+    The spec takes a boolean scalar or 1-element 1-D tensor, and a `[?]` that holds one element at
+    run time is one; irlint runs the Loop. OpenVINO reads and compiles the model, but its CPU plugin
+    checks at every inference that the condition's memory is statically `[1]` and fails ("Check
+    'mem->getShape() == Shape(VectorDims{1})' failed", measured on 2026.4). A static `[1]` and a
+    scalar, even one reduced from a dynamic tensor, pass; a trip count or an initial execution
+    condition of shape `[?]` (Loop inputs 0 and 1) passes too.
+
+    Example:
+    ```xml
+    <layer id="9" type="Result"><input><port id="0" precision="BOOL"><dim>-1</dim></port></input></layer>
+    ```
+
+    How to fix:
+    Make the condition a scalar (ReduceLogicalAnd over axis 0, or Squeeze of a static `[1]`), or
+    Reshape it to `[1]` before the Result.
+    """
+    info = ctx.shapes.loop(layer)
+    cond = loop_plan(layer).condition
+    entry = cond.entry if cond is not None else None
+    res = layer.body.layer(entry.internal_layer_id) if entry is not None and layer.body is not None else None
+    if info is None or res is None:
+        return
+    port = res.inputs[0] if res.inputs else None
+    shapes = [s for s in (info.body_condition.shape, port.shape if port is not None else None) if s is not None]
+    dynamic = next((s for s in shapes if len(s) == 1 and not s[0].is_static), None)
+    if dynamic is None:
+        return
+    yield Finding(f"body {res.describe()} of {layer.describe()}, its execution condition, is of shape "
+                  f"{format_shape(dynamic)}: OpenVINO's CPU plugin fails at inference (\"Check 'mem->getShape() == "
+                  "Shape(VectorDims{1})' failed\"); irlint runs it", res.loc, layer=res.path,
+                  related=(Related(entry.loc, "the execution_condition entry naming it"),),
+                  hint="make the condition a scalar, or Reshape it to [1] before the Result")

@@ -68,10 +68,6 @@ KNOWN = [
     Known("negative axis on a concatenated output entry", r"output shapes differ|object is not initialized",
           r"mutation: axis .* -> '-\d+' in .*output.*",
           "the CPU plugin places or sizes the output otherwise (or fails at run time)"),
-    Known("CPU plugin: Loop condition or trip count memory not statically [1]",
-          r"Loop node with name <name> Check <name> failed", "",
-          "the CPU plugin checks that a body condition (or trip count) memory has shape [1] at run time; one "
-          "declared with a dynamic dim fails there"),
     Known("CPU plugin: vector::_M_range_check at compile", r"_M_range_check", "",
           "an internal error of the CPU plugin on models with a nested Loop (current_iteration set, a "
           "concatenated output); not minimised"),

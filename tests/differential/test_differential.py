@@ -59,6 +59,7 @@ def test_mutated_model_agrees(seed: int, oracle: OpenVINO, tmp_path: Path) -> No
 # that statement: a warning code, or "departure" for the interpreter's DepartureWarning.
 PINNED_BUILD: dict[int, str] = {
     50155: "T216",  # Convert f32 -> f16 -> f32 in a Loop body: the CPU plugin does not round
+    50504: "LP713",  # a body condition of shape [?]: the CPU plugin fails at inference
 }
 
 

@@ -272,6 +272,23 @@ def f16_rounded_pairs():
                     "f16_rounded_pairs")
 
 
+def loop_condition_of(scalar: bool):
+    """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
+    condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
+    ov, ops = _ov()
+    x = ops.parameter([-1], np.float32, name="x")
+    acc, xb = ops.parameter([3], np.float32), ops.parameter([-1], np.float32)
+    r = ops.result(ops.add(acc, ops.constant(np.ones(3, np.float32))))
+    v = ops.reduce_sum(xb, ops.constant(np.array([0], np.int64))) if scalar else xb
+    c = ops.result(ops.less(v, ops.constant(np.float32(100))))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, c], [acc, xb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(acc, ops.constant(np.zeros(3, np.float32)).output(0), r.output(0))
+    loop.set_invariant_input(xb, x.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_condition")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -410,6 +427,14 @@ def _concat_entry(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if '<output axis="0"' in line)
 
 
+def _condition_result(lines: list[str]) -> int:
+    """The body Result the execution_condition entry names."""
+    entry = next(line for line in lines if 'purpose="execution_condition"' in line)
+    rid = entry.split('internal_layer_id="')[1].split('"')[0]
+    body = next(i for i, line in enumerate(lines) if "<body>" in line)
+    return next(i for i, line in enumerate(lines) if i > body and f'<layer id="{rid}"' in line)
+
+
 CASES = [
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
@@ -508,6 +533,9 @@ CASES = [
     Case("T216", "fail-through-op", lambda: f16_round_trip(True),
          lambda text: _mark_line(text, 'type="Convert"', "T216")),
     Case("T216", "pass", f16_rounded_pairs),
+    # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
+    Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
+    Case("LP713", "pass", lambda: loop_condition_of(True)),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

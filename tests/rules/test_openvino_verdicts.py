@@ -109,3 +109,20 @@ def test_an_unfed_branch_parameter_runs_as_zeros() -> None:
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     got = next(iter(compiled({"cond": np.bool_(True), "x": x, "y": x + 5}).values()))
     np.testing.assert_array_equal(got, x)  # then = x + y, y never arrives
+
+
+def test_a_dynamic_body_condition_fails_at_inference_and_a_scalar_one_runs() -> None:
+    """LP713: OpenVINO compiles both; its CPU plugin refuses the [?] condition when it runs the Loop."""
+    import numpy as np
+
+    import irlint
+
+    core = ov.Core()
+    x = np.ones(1, np.float32)
+    failing = core.compile_model(core.read_model(str(FIXTURES / "LP713/fail.xml")), "CPU", CPU)
+    with pytest.raises(Exception, match=r"mem->getShape\(\) == Shape\(VectorDims\{1\}\)"):
+        failing({"x": x})
+    passing = core.compile_model(core.read_model(str(FIXTURES / "LP713/pass.xml")), "CPU", CPU)
+    np.testing.assert_array_equal(next(iter(passing({"x": x}).values())), [3, 3, 3])
+    ours = irlint.run(irlint.load(FIXTURES / "LP713/fail.xml"), {"x": x})
+    np.testing.assert_array_equal(next(iter(ours.values())), [3, 3, 3])
