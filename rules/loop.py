@@ -468,7 +468,9 @@ def zero_iterations_refused(ctx: Context, graph: Graph, layer: Layer) -> Iterato
     iterations), but OpenVINO's CPU plugin does not compile it (measured on 2026.4): with constant
     inputs its constant folding runs the core's reference, which refuses ("Zero count of iteration
     not supported"); with a concatenated output a constant trip count 0 crashes the process
-    (SIGFPE) and a constant false condition is refused ("Shape mismatch for tensor iterator port").
+    (SIGFPE; refused instead when a concatenated part is longer than |stride|, see SL608) and a
+    constant false condition is refused ("Shape mismatch for tensor iterator port"). A trip count
+    that is 0 only at run time (a Parameter) runs: the concatenated output is empty.
 
     Example:
     ```xml

@@ -84,10 +84,13 @@ DEPARTURES = {
     "LP708": "a trip count beyond the slices: the CPU plugin fails at inference",
     "LP709": "a Loop sub-range OpenVINO ignores",
     "LP710": "a last-value output after zero iterations: the CPU plugin returns stale memory",
-    "LP711": "a Loop that never runs: the CPU plugin refuses it",
+    "LP711": "a Loop that never runs: the CPU plugin refuses it or crashes (SIGFPE) compiling it",
     "LP712": "an axis part_size does not divide: its rest is never read",
     "LP713": "a body condition of shape [?]: the CPU plugin fails at inference",
 }
+
+# Departure warnings that say the CPU plugin kills the process on the model (a crash then agrees).
+CRASHES = frozenset({"LP711"})
 
 TOLERANCE = {"f32": (1e-4, 1e-4), "f16": (2e-2, 2e-2), "f64": (1e-7, 1e-7)}
 
@@ -214,6 +217,8 @@ def judge(side: IrlintSide, ov: Verdict) -> Disagreement | None:
     if side.crash:
         last = side.crash.strip().splitlines()[-1]
         return Disagreement("crash", f"irlint raises: {normalize(last)}", side.crash)
+    if ov.stage == "crash" and not side.rejects and any(w.split(":", 1)[0] in CRASHES for w in side.warnings):
+        return None  # irlint follows the spec and says that the CPU plugin crashes on the model
     if ov.stage in ("crash", "timeout") and not side.rejects:
         what = "crashes" if ov.stage == "crash" else "hangs"
         return Disagreement("verdict", f"OpenVINO {what}, irlint finds no error", ov.why)

@@ -60,6 +60,7 @@ def test_mutated_model_agrees(seed: int, oracle: OpenVINO, tmp_path: Path) -> No
 PINNED_BUILD: dict[int, str] = {
     50155: "T216",  # Convert f32 -> f16 -> f32 in a Loop body: the CPU plugin does not round
     50504: "LP713",  # a body condition of shape [?]: the CPU plugin fails at inference
+    51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
 }
 
 
@@ -69,6 +70,18 @@ def test_pinned_seed_agrees_through_its_statement(seed: int, oracle: OpenVINO, t
     side = irlint_side(tmp_path / f"build-{seed}.xml", build(seed).inputs, want_run=True)
     said = {w.split(":", 1)[0] for w in side.warnings} | ({"departure"} if side.departures else set())
     assert PINNED_BUILD[seed] in said, said
+
+
+def test_a_crash_agrees_only_with_a_warning_that_says_the_plugin_crashes() -> None:
+    from tests.differential.compare import IrlintSide, judge
+    from tests.differential.oracle import Verdict
+
+    crash = Verdict("crash", "the process died (exit code -8)")
+    lp711 = "LP711: layer 3 'Loop_1' (Loop) never runs ...; OpenVINO's CPU plugin crashes the process compiling it"
+    assert judge(IrlintSide(warnings=[lp711]), crash) is None
+    d = judge(IrlintSide(warnings=["SL607: a sub-range the CPU plugin slices otherwise"]), crash)
+    assert d is not None and d.family == "OpenVINO crashes, irlint finds no error"
+    assert judge(IrlintSide(warnings=[lp711]), Verdict("timeout", "no answer in 60 s")) is not None
 
 
 def _unnumbered(path: Path) -> str:
