@@ -16,6 +16,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = (keys_text() + "\n\nIterations are 0-based, outer loop first (2.1); docs/viewer.md has the details.")
 
     add_model_arguments(p)
+    for action in p._actions:  # the same bounds as `run`, counted per command (viewer/debugger/session.py)
+        if action.dest == "time_limit":
+            action.help = ("stop a command (continue, go-to, a step) that runs longer than this many seconds; "
+                           "the run stays where it stopped and the next command goes on (default: none)")
+        elif action.dest == "max_body_runs":
+            action.help = ("end the run after N body executions, the iterations of every Loop and "
+                           "TensorIterator at every nesting depth together (RUN-ITERATIONS; R restarts it; "
+                           f"default {action.default})")
     from irlint.cli.state_file import add_state_arguments
 
     add_state_arguments(p, write=False)
@@ -60,7 +68,8 @@ def exit_code(app) -> int:  # type: ignore[no-untyped-def]
     """1 if the model has lint errors (the debugger opened on them) or its run stopped with an error, else 0."""
     from irlint.diagnostics import Severity
 
-    if app.run_failed or any(d.severity is Severity.ERROR for d in app.diagnostics):
+    failed = app.run_failed or (app.session is not None and app.session.failed is not None)
+    if failed or any(d.severity is Severity.ERROR for d in app.diagnostics):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 

@@ -4,20 +4,27 @@ The Textual app only calls these methods and renders what they return, so the st
 tested without a terminal. Stepping runs in a worker thread while the UI reads the recorded values,
 so every access to them goes through one lock; a long run is stopped through `interrupt()`, which
 a hook breakpoint checks at every event (the stepper itself knows nothing about threads).
+
+The run's bounds are `run`'s, made for a run that waits on a person: `--max-body-runs` ends the run
+(RUN-ITERATIONS, logged; `R` starts it again), and `--time-limit` bounds each command's running time,
+not the session's wall-clock time (a run paused at a breakpoint for an hour is not over time): a
+command that runs longer stops where it is, as Esc stops it, with RUN-TIME in the log, and the next
+command goes on from there.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 import numpy as np
 
 from irlint.controlflow.values import scalar_flag
-from irlint.interp import Options, State, execute
+from irlint.interp import ExecutionError, Options, State, execute
 from irlint.interp.events import (
     BodyEntered,
     BodyLeft,
@@ -103,6 +110,9 @@ class _Hook(Breakpoint):
         s: Session = self.session  # type: ignore[attr-defined]
         if s._interrupt.is_set():
             return True
+        if s._deadline is not None and time.monotonic() > s._deadline:
+            s._over_time = True
+            return True
         return s._until is not None and s._until(event)
 
 
@@ -135,6 +145,9 @@ class Session:
     # loop path -> {iteration tuple: condition} of finished iterations (Loop: the body condition; TI: None)
     conditions: dict[str, dict[Iteration, bool | None]] = field(default_factory=dict)
     last_bad: BadValue | None = None  # what the breakpoint on bad values found at the last stop
+    # The code of the last error that ended a run of this session (RUN-ITERATIONS, RUN-BUDGET ...), kept
+    # across restarts: `irlint debug` exits 1 when a run stopped with an error.
+    failed: str | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -148,6 +161,9 @@ class Session:
         self._started: dict[str, Iteration] = {}  # TI/Loop/If path -> the iterations at its latest start
         self._off: list[Breakpoint] = []  # the user's disabled breakpoints (kept, not in the stepper)
         self._order: dict[int, int] = {}  # id(breakpoint) -> when it was set: the list's order
+        self._deadline: float | None = None  # when the running command is over --time-limit
+        self._over_time = False  # the hook stopped the running command at its deadline
+        self._error: str | None = None
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -172,7 +188,10 @@ class Session:
 
     def _new_stepper(self, breakpoints: list[Breakpoint]) -> Stepper:
         state = State(self.state) if self.state is not None else None  # a copy: every restart starts alike
-        st = Stepper(self._recording(execute(self.model, self.inputs, self.options, state=state)))
+        # The executor's clock would count the time the run waits on the user: the session keeps its own
+        # per command (`_go`).
+        run_options = replace(self.options, time_limit=None)
+        st = Stepper(self._recording(execute(self.model, self.inputs, run_options, state=state)))
         st.breakpoints.extend([self._hook, *breakpoints])
         return st
 
@@ -287,18 +306,35 @@ class Session:
                 self.stepper.breakpoints[:] = [self._hook, *user]
         if goal.missed:
             self.log.append(f"iteration {iteration_text(target)} was not reached: {goal.missed}")
-        elif not goal.reached and (ev is None or self.stepper.finished):
+        elif not goal.reached and not self._error and (ev is None or self.stepper.finished):
             self.log.append(f"iteration {iteration_text(target)} was not reached: the run finished first")
         return ev  # else a breakpoint or Esc stopped it (the log says which); `g` again goes on
 
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
+        """Run one command: stopped by a breakpoint, Esc, its --time-limit (the run stays where it is) or
+        an error that ends the run (the stepper is then finished); says which in the log."""
         self._interrupt.clear()
         self.last_bad = None
-        ev = fn()
+        limit = self.options.time_limit
+        self._over_time = False
+        self._error: str | None = None  # the code of the error that ended the run in this command
+        self._deadline = None if limit is None else time.monotonic() + limit
+        try:
+            ev = fn()
+        except ExecutionError as e:  # RUN-ITERATIONS, RUN-BUDGET, ...: the run is over, the session is not
+            self.failed = self._error = e.code
+            self.stepper.finished = True
+            self.log.append(f"stopped: {e.code}: {e}")
+            return self.stepper.current
+        finally:
+            self._deadline = None
         text = describe_event(ev)
         by = self.stepper.stopped_by
         if by is self._hook:
-            if self._interrupt.is_set():
+            if self._over_time:
+                text = (f"stopped: RUN-TIME: the command ran for more than --time-limit {limit:g} s; the run "
+                        f"stays here and the next command goes on: {text}")
+            elif self._interrupt.is_set():
                 text = f"interrupted: {text}"
             self.stepper.stopped_by = None
         elif by is not None and not isinstance(by, ConditionalBreakpoint) and (by.nonfinite or by.bound is not None):
