@@ -39,6 +39,35 @@ def _entry_keys(layer: Layer, sl: EntrySlicing) -> dict[str, tuple[str, ...]]:
     return keys
 
 
+def _unread(graph: Graph, layer: Layer, e: PortMapEntry) -> str:
+    """A note when the entry's tensor is used by nothing: OpenVINO then removes the entry (and its body
+    Parameter or the TensorIterator/Loop output) before its CPU plugin checks the slicing."""
+    if e.direction == "input":
+        if layer.body is None or e.internal_layer_id is None or any(
+                ed.from_layer == e.internal_layer_id for ed in layer.body.edges):
+            return ""
+        return (f"; nothing in the body reads Parameter {e.internal_layer_id}, so OpenVINO removes the entry "
+                "without checking it")
+    if any(ed.from_layer == layer.id and ed.from_port == e.external_port_id for ed in graph.edges):
+        return ""
+    return f"; nothing reads output port {e.external_port_id}, so OpenVINO removes the entry without checking it"
+
+
+def _cpu_reading(info: LoopInfo, layer: Layer, sl: EntrySlicing) -> str:
+    """A note when the CPU plugin's own arithmetic (docs/semantics.md) accepts a TensorIterator range the
+    spec's rejects, placing as many parts as the layer runs iterations."""
+    e = sl.entry
+    if info.plan.is_loop or sl.dim is None or e.stride == 0:
+        return ""
+    plan = cpu_plugin_plan(sl.dim, 0 if e.start is None else e.start, -1 if e.end is None else e.end,
+                           1 if e.stride is None else e.stride, 1 if e.part_size is None else e.part_size)
+    if plan is None or plan[1] == 0 or (info.iterations is not None and plan[1] != info.iterations):
+        return ""
+    first, count, step = plan
+    return (f"; OpenVINO's CPU plugin reads the range its own way (end exclusive, a negative value counting "
+            f"from {sl.dim} + 1) and places {count} parts from element {first}, step {step}")
+
+
 @rule("SL601", "slice-axis-out-of-range", types=CONTROL_FLOW, uses_shapes=True)
 def axis_out_of_range(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sliced input or concatenated output names an axis the tensor does not have.
@@ -125,7 +154,8 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     info = _loop(ctx, layer)
     for sl in info.slicing if info else ():
         if sl.error and not sl.error.startswith("axis"):
-            yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error}", sl.entry.loc,
+            note = _unread(graph, layer, sl.entry) or _cpu_reading(info, layer, sl)
+            yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error}{note}", sl.entry.loc,
                           layer=layer.path, port=sl.entry.external_port_id, **_entry_keys(layer, sl))
 
 
@@ -169,14 +199,15 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             yield Finding(
                 f"{_describe(sl.entry)} of {layer.describe()}: gives {sl.spec.iterations} iterations "
                 f"(elements {sl.spec.start}..{sl.spec.end} of {sl.spec.dim}, part_size {sl.spec.part_size}), "
-                f"but {info.iterations_source}",
+                f"but {info.iterations_source}{_unread(graph, layer, sl.entry)}",
                 sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                 related=(Related(first.entry.loc, "the iteration count comes from here"),),
             )
-    yield from _output_count_mismatches(info, layer, first)
+    yield from _output_count_mismatches(graph, info, layer, first)
 
 
-def _output_count_mismatches(info: LoopInfo, layer: Layer, first: EntrySlicing | None) -> Iterator[Finding]:
+def _output_count_mismatches(graph: Graph, info: LoopInfo, layer: Layer,
+                             first: EntrySlicing | None) -> Iterator[Finding]:
     """Concatenated outputs whose range places another number of parts than the iterations run."""
     n = info.iterations
     if n is None:
@@ -188,7 +219,7 @@ def _output_count_mismatches(info: LoopInfo, layer: Layer, first: EntrySlicing |
         yield Finding(
             f"{_describe(sl.entry)} of {layer.describe()}: places {spec.iterations} parts (elements "
             f"{spec.start}..{spec.end} of the {spec.dim} the output holds, part_size {spec.part_size}), but the "
-            f"layer runs {n} iterations: {info.iterations_source}",
+            f"layer runs {n} iterations: {info.iterations_source}{_unread(graph, layer, sl.entry)}",
             sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
             related=(Related(first.entry.loc, "the iteration count comes from here"),) if first else (),
             hint="a concatenated output normally keeps the default range (start=\"0\" end=\"-1\")")

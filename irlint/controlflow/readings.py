@@ -174,14 +174,16 @@ def cpu_plugin_loop_plan(dim: int, stride: int, part_size: int) -> tuple[int, in
 def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
     """How the CPU plugin reads the raw (start, end) as written: (first element, count, step), or None
     when it rejects the entry (docs/semantics.md). It normalises negatives as ``dim + 1 + value``, takes
-    `end` as exclusive, requires |stride| == part_size and a range divisible by it, and ignores
-    `start` when placing the slices: forward iterations read from 0, backward ones from the top of
-    the range down.
+    `end` as exclusive, requires |stride| == part_size, a stride pointing from start to end and a range
+    divisible by it, and ignores `start` when placing the slices: forward iterations read from 0,
+    backward ones from the top of the range down.
     """
     if stride == 0 or abs(stride) != part_size:
         return None
     s = dim + 1 + start if start < 0 else start
     e = dim + 1 + end if end < 0 else end
+    if (e - s) * stride <= 0:  # "Invalid "start","stride","end" values" (start -1, end 0, stride 1 included)
+        return None
     lo, hi = min(s, e), max(s, e)
     if lo < 0 or hi > dim or (hi - lo) % part_size:
         return None

@@ -506,6 +506,7 @@ class _Inferer:
         dim = outer.shape[axis].value  # type: ignore[index]
         if dim is None:
             return sl
+        sl.dim = dim
         try:
             sl.spec = resolve_entry(dim, is_loop, entry.start, entry.end, entry.stride, entry.part_size)
         except SliceError as e:
@@ -576,6 +577,7 @@ class _Inferer:
         part_size there), so its spec is the whole axis in parts of the Result's length."""
         e = sl.entry
         if part.is_static and iterations is not None and not (is_loop and part.lo == 0):
+            sl.dim = part.lo * iterations
             try:
                 if is_loop:
                     sl.spec = resolve_entry(part.lo * iterations, True, e.start, e.end, e.stride, max(part.lo, 1))

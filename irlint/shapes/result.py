@@ -52,6 +52,7 @@ class EntrySlicing:
     spec: SliceSpec | None = None
     error: str | None = None
     poison: Poison | None = None  # the tensor sliced derives from a defect (or two entries map its port)
+    dim: int | None = None  # the static length of the axis the range is read over, when known
 
 
 @dataclass

@@ -89,6 +89,10 @@ def test_the_three_readings_agree_on_the_default_and_reverse_forms_only() -> Non
     sub = resolve(dim, 1, -1, 1, 1)  # elements 1..5 in the spec; the CPU plugin starts at 0
     assert spec_plan(sub) == (1, 5, 1)
     assert cpu_plugin_plan(dim, 1, -1, 1, 1) != spec_plan(sub)
+    # the CPU plugin refuses a stride pointing away from end (measured: "Invalid "start","stride","end" values"),
+    # also on an axis of 1, where the spec reads start -1, end 0 as the one element
+    assert cpu_plugin_plan(1, -1, 0, 1, 1) is None and cpu_plugin_plan(5, 0, -1, -1, 1) is None
+    assert cpu_plugin_plan(1, -1, 0, -1, 1) == (0, 1, -1)
     with pytest.raises(SliceError):
         resolve(dim, 0, -1, 0, 1)
 
