@@ -72,6 +72,33 @@ def test_pinned_seed_agrees_through_its_statement(seed: int, oracle: OpenVINO, t
     assert PINNED_BUILD[seed] in said, said
 
 
+# Mutated seeds of families that disagreed until irlint reported what OpenVINO refuses, or the comparator
+# learned which of irlint's errors OpenVINO reads past (TOLERATED, TOLERATED_WHEN): each must agree, with
+# the code that carries the verdict among irlint's findings.
+PINNED_MUTATE: dict[int, str] = {
+    60292: "IF808",  # a negative axis on an If input entry: refused at read
+    60376: "IF801",  # an If output entry naming no port: read, its external_port_id ignored
+    61523: "IF801",  # an If input entry of port -1: read, computes something else
+    60214: "SL605",  # a Loop body Parameter declaring i64 for i32: the type is re-inferred
+    60082: "SL605",  # a Loop body Parameter declaring [2] for a [1] slice: the dims are re-inferred
+    60528: "BE504",  # a back edge into a sliced Parameter: read and run
+    61600: "PM408",  # two entries into one body Parameter: read, one wins
+    60722: "PM413",  # a negative concatenation axis: the CPU plugin fails at inference
+    60149: "SL603",  # a range error on an entry whose Parameter nothing reads: removed unchecked
+    61430: "SL604",  # a part count error on an output nothing reads: removed unchecked
+    60258: "SL603",  # start 2 on an axis of 2: the CPU plugin's arithmetic (end exclusive) accepts it
+    60884: "SL607",  # start -1, end 0, stride 1 on one element: the CPU plugin refuses the direction
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED_MUTATE))
+def test_pinned_mutated_seed_agrees_through_its_finding(seed: int, oracle: OpenVINO, tmp_path: Path) -> None:
+    _agree(seed, "mutate", oracle, tmp_path)
+    side = irlint_side(tmp_path / f"mutate-{seed}.xml", None, want_run=False)
+    said = {f.split(":", 1)[0] for f in side.errors + side.warnings}
+    assert PINNED_MUTATE[seed] in said, said
+
+
 def test_a_crash_agrees_only_with_a_warning_that_says_the_plugin_crashes() -> None:
     from tests.differential.compare import IrlintSide, judge
     from tests.differential.oracle import Verdict
