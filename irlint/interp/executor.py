@@ -42,6 +42,7 @@ from irlint.controlflow import (
 from irlint.controlflow.bound import concrete_limit
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.gcpause import paused_gc
+from irlint.interp import overflow
 from irlint.interp.branches import taken_branch
 from irlint.interp.codegen import (
     GENERATE_AFTER,
@@ -224,6 +225,7 @@ class _Executor:
         self.runs_left = options.max_body_runs  # body executions the run may still make
         self.deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
         self.leaf: dict[int, bool] = {}  # id(Program) -> its body holds no loop or If
+        self.wrapped: set[str] = set()  # layers whose narrow integer result wrapped (irlint.interp.overflow)
 
     def close(self) -> None:
         """Drop the bound programs: each one's driver refers back to it (and a generated one to this
@@ -362,6 +364,9 @@ class _Executor:
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
+                elif overflow.watched(instr.layer) and instr.step.op is not None:  # may wrap: a departure
+                    kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs, kernel,
+                                            self.wrapped)
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1

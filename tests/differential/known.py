@@ -80,12 +80,6 @@ KNOWN = [
           "refuses; the model is valid and irlint finds nothing"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
-    Known("u8 overflow: the CPU plugin saturates or computes wider", r"values differ \(uint8\)", "",
-          "Add/Multiply overflow wraps in irlint and saturates on the CPU plugin (a documented departure)"),
-    Known("u8 overflow: the CPU plugin saturates or computes wider", r"integer/boolean values differ",
-          "element type u8",
-          "a u8 ReduceSum past 255 wraps in irlint (221) and not on the CPU plugin (288, seen through a Convert "
-          "to i32): the plugin computes u8 reductions in a wider type"),
 ]
 
 

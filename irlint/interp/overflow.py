@@ -1,0 +1,57 @@
+"""Narrow integer arithmetic that wraps: the spec's answer, which OpenVINO's CPU plugin does not give.
+
+irlint computes Add, Subtract, Multiply, ReduceSum and ReduceProd of 8- and 16-bit integers in the
+type, wrapping as OpenVINO's core reference does. The CPU plugin saturates i8/u8 results (u8
+200 + 100 = 255, 50 - 100 = 0) and computes 16-bit ones in i32, storing a wrapped value only where
+the result leaves as i16 (a Convert after the Add sees 40000); measured on 2026.4, docs/semantics.md.
+So where a result wraps, the run says so with a `DepartureWarning`, once per layer and run.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from irlint.interp.errors import DepartureWarning
+from irlint.ir.model import Layer
+
+WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd"})
+NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
+
+Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
+
+
+def watched(layer: Layer) -> bool:
+    """A layer to watch: a WATCHED op whose output may be a narrow integer (f32 ones cost nothing)."""
+    if layer.type not in WATCHED:
+        return False
+    port = layer.outputs[0] if layer.outputs else None
+    et = port.precision if port is not None else None
+    return et is None or et.dtype is None or np.dtype(et.dtype) in NARROW
+
+
+def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
+          kernel: Kernel, warned: set[str]) -> Kernel:
+    """`kernel`, which also warns the first time its narrow integer result differs from the exact one
+    (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run."""
+
+    def watched(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        out = outs[0]
+        if out.dtype not in NARROW or layer.path in warned or out.size == 0:
+            return outs
+        wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == out.dtype else a for a in args])[0])
+        if wide.shape == out.shape and not np.array_equal(wide, out):
+            warned.add(layer.path)
+            at = np.flatnonzero(wide.ravel() != out.ravel())[0]
+            how = "saturates it" if out.dtype.itemsize == 1 else "computes it in i32"
+            warnings.warn(DepartureWarning(
+                f"{layer.describe()}: the {out.dtype} result wraps ({wide.ravel()[at]} is stored as "
+                f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
+                "values differ from here on"), stacklevel=2)
+        return outs
+
+    return watched

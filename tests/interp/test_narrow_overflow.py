@@ -1,0 +1,67 @@
+"""Narrow integer arithmetic that wraps: irlint gives the spec's (wrapped) value and says, with a
+DepartureWarning, that OpenVINO's CPU plugin computes otherwise; measured here against the plugin."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from irlint.interp import DepartureWarning
+from tests.ops.lowp import cpu, irlint_run
+
+ov = pytest.importorskip("openvino")
+ops = pytest.importorskip("openvino.opset13")
+
+AXIS0 = np.array([0], np.int64)
+CASES = {  # name -> (build from two parameters, the exact result over int64)
+    "add": (ops.add, np.add),
+    "subtract": (ops.subtract, np.subtract),
+    "multiply": (ops.multiply, np.multiply),
+    "reduce_sum": (lambda a, b: ops.reduce_sum(ops.concat([ops.unsqueeze(a, AXIS0), ops.unsqueeze(b, AXIS0)], 0),
+                                               ops.constant(AXIS0)), np.add),
+}
+
+
+def _run(build, a: np.ndarray, b: np.ndarray, t: str, tmp_path: Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    pa, pb = (ops.parameter(list(a.shape), getattr(ov.Type, t), name=n) for n in ("a", "b"))
+    model = ov.Model([ops.result(build(pa, pb), name="y")], [pa, pb])
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        (got,) = irlint_run(model, [a, b], tmp_path)
+    said = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
+    return got, cpu(model, [a, b], [t, t])[0], said
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("t", ["u8", "i8"])
+def test_a_wrapping_8_bit_result_warns_and_the_plugin_saturates(name: str, t: str, tmp_path: Path) -> None:
+    dt = {"u8": np.uint8, "i8": np.int8}[t]
+    info = np.iinfo(dt)
+    a = np.array([info.max - 10, info.min + 10, 7, 3], dt)
+    b = np.array([20, 20 if name == "subtract" else -20 if t == "i8" else 20, 2, 1], dt)
+    got, plugin, said = _run(CASES[name][0], a, b, t, tmp_path)
+    exact = CASES[name][1](a.astype(np.int64), b.astype(np.int64))
+    np.testing.assert_array_equal(got, exact.astype(dt))  # wrapped, as the spec's C++ arithmetic
+    np.testing.assert_array_equal(plugin, np.clip(exact, info.min, info.max))
+    assert len(said) == 1 and f"{np.dtype(dt)} result wraps" in said[0] and "saturates" in said[0], said
+
+
+@pytest.mark.parametrize("t", ["u8", "i8", "i32"])
+def test_no_warning_where_nothing_wraps(t: str, tmp_path: Path) -> None:
+    dt = {"u8": np.uint8, "i8": np.int8, "i32": np.int32}[t]
+    a, b = np.array([100, 3], dt), np.array([20, 4], dt)
+    got, plugin, said = _run(ops.add, a, b, t, tmp_path)
+    np.testing.assert_array_equal(got, plugin)
+    assert said == []
+
+
+def test_a_16_bit_sum_is_computed_in_i32_by_the_plugin(tmp_path: Path) -> None:
+    """i16 30000 + 10000: the plugin stores -25536 as i16, but a Convert after the Add sees 40000."""
+    a, b = np.array([30000, 1], np.int16), np.array([10000, 1], np.int16)
+    got, plugin, said = _run(lambda x, y: ops.convert(ops.add(x, y), np.int32), a, b, "i16", tmp_path)
+    np.testing.assert_array_equal(got, [-25536, 2])
+    np.testing.assert_array_equal(plugin, [40000, 2])
+    assert len(said) == 1 and "int16 result wraps" in said[0] and "i32" in said[0], said
