@@ -237,6 +237,39 @@ OP_NOT_IN_OPSET = declared(
     """,
 )
 
+DUPLICATE_RT_INFO = declared(
+    "IR010",
+    "duplicate-rt-info-attribute",
+    """A layer's or port's `<rt_info>` names one of the attributes OpenVINO reads twice.
+
+    What it checks:
+    Within one `<rt_info>` of a layer or port, no two `<attribute>` elements share a `name` among
+    those OpenVINO's reader turns into run-time info: `fused_names`, `old_api_map_order`,
+    `old_api_map_element_type`, `primitives_priority`, `decompression`, `layout`, `precise`.
+    Other names, and the `<info>` entries of the model's own `<rt_info>`, are skipped by OpenVINO
+    (measured: a repeated unknown name or model-level `<info>` is read).
+
+    Why it matters:
+    OpenVINO refuses the model at read ("multiple rt_info attributes are detected: fused_names")
+    without naming the layer.
+
+    Example:
+    ```xml
+    <rt_info>
+        <attribute name="fused_names" version="0" value="a"/>
+        <attribute name="fused_names" version="0" value="b"/>
+    </rt_info>
+    ```
+
+    How to fix:
+    Keep one of the two (fused names are a comma-separated list in one value).
+    """,
+)
+
+# The <rt_info> attributes OpenVINO's reader deserializes (measured on 2026.4: a repeated one is refused).
+RT_INFO_READ = frozenset({"fused_names", "old_api_map_order", "old_api_map_element_type", "primitives_priority",
+                          "decompression", "layout", "precise"})
+
 LOADER_RULES: tuple[Rule, ...] = (
     MALFORMED_XML,
     DTD_NOT_ALLOWED,
@@ -247,6 +280,7 @@ LOADER_RULES: tuple[Rule, ...] = (
     UNKNOWN_OPSET,
     PARTIAL_DIM,
     OP_NOT_IN_OPSET,
+    DUPLICATE_RT_INFO,
 )
 
 INTERNAL_ERROR = declared(

@@ -521,6 +521,8 @@ class _LayerFrame(_Frame):
             if known is not None:
                 known[2] = at
             return _BackEdgesFrame(self.back_edges, layer.path)
+        if tag == "rt_info":
+            return _RtInfoFrame(f"layer {layer.path}", layer.path)
         return IGNORE
 
     def end_branches(self, r: Reader) -> None:
@@ -684,7 +686,8 @@ class _PortReader:
     `texts` through the C-level `list.append`, and `mark` remembers where the current dim's text starts).
     """
 
-    __slots__ = ("at", "depth", "dims", "mark", "names", "path", "pid", "ports", "precision", "r", "texts", "what")
+    __slots__ = ("at", "depth", "dims", "in_rt", "mark", "names", "path", "pid", "ports", "precision", "r", "rt_seen",
+                 "texts", "what")
 
     def __init__(self, r: Reader) -> None:
         self.r = r
@@ -696,6 +699,8 @@ class _PortReader:
         self.names: tuple[str, ...] = ()
         self.ports: list[Port] = []
         self.what = self.path = ""
+        self.in_rt = False
+        self.rt_seen: set[str] = set()
 
     def open(self, ports: list[Port], what: str, path: str, a: dict[str, str], at: int) -> None:
         r = self.r
@@ -729,14 +734,22 @@ class _PortReader:
         if depth == 1:
             if tag == "dim":
                 self.mark = len(self.texts)
+            elif tag == "rt_info":
+                self.in_rt = True
+                self.rt_seen.clear()
         elif len(self.r.stack) + depth > MAX_DEPTH:
             self.r.too_deep()
+        elif depth == 2 and self.in_rt and tag == "attribute":
+            _rt_attribute(self.r, self.rt_seen, a.get("name"), self.r.parser.CurrentByteIndex,
+                          f"{self.what} {self.pid}", self.path, self.pid)
 
     def child_end(self, tag: str) -> None:
         depth = self.depth
         if depth == 0:
             self.finish()
             return
+        if depth == 1 and tag == "rt_info":
+            self.in_rt = False
         if depth == 1 and tag == "dim":  # only the text of a direct <dim> child counts
             texts, mark = self.texts, self.mark
             self.dims.append(texts[mark] if len(texts) == mark + 1 else "".join(texts[mark:]))
@@ -761,6 +774,32 @@ class _PortReader:
         self.ports.append(r.port(pid, self.precision, shape, self.names))
         self.texts.clear()
         dims.clear()
+
+
+class _RtInfoFrame(_Frame):
+    """A layer's `<rt_info>`: an attribute OpenVINO reads, named twice, is refused (IR010)."""
+
+    __slots__ = ("path", "seen", "what")
+
+    def __init__(self, what: str, path: str) -> None:
+        self.what, self.path = what, path
+        self.seen: set[str] = set()
+
+    def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "attribute":
+            _rt_attribute(r, self.seen, a.get("name"), at, self.what, self.path)
+        return IGNORE
+
+
+def _rt_attribute(r: Reader, seen: set[str], name: str | None, at: int, what: str, path: str,
+                  port: int | None = None) -> None:
+    if name not in codes.RT_INFO_READ:
+        return
+    if name in seen:
+        r.report(codes.DUPLICATE_RT_INFO, f"{what}: <rt_info> names the attribute {name!r} twice; OpenVINO refuses "
+                 f"it (\"multiple rt_info attributes are detected: {name}\")", at, path or None,
+                 hint="keep one of them", port=port)
+    seen.add(name)
 
 
 class _PortMapFrame(_Frame):

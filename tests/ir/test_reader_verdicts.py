@@ -1,6 +1,6 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
+IR008, IR009, IR010, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -89,6 +89,8 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("IR006/fail-output-precision.xml", "read", "node <port> is missing mandatory attribute: precision"),
     ("T214/fail-no-type.xml", "compile", "Memory has not been allocated"),
     ("T215/fail.xml", "compile", "unsupported src_prc: dynamic"),
+    ("IR010/fail.xml", "read", "multiple rt_info attributes are detected: fused_names"),
+    ("IR010/fail-port.xml", "read", "multiple rt_info attributes are detected: fused_names"),
 ]
 
 
@@ -105,7 +107,7 @@ def _irlint_outputs(name: str, inputs: dict) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", ["G108/fail.xml", "IR008/fail.xml", "LP705/pass-range-ignored.xml",
-                                  "IR007/pass-experimental.xml"])
+                                  "IR007/pass-experimental.xml", "IR010/pass-unknown-name.xml"])
 def test_openvino_runs_what_irlint_runs(name: str) -> None:
     """Accepted files (warnings or nothing): OpenVINO computes what irlint computes on the same inputs.
     G108: both take the Subtract's operands by position (port 1 first); IR008: the dim's text after

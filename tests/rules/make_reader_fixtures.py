@@ -162,8 +162,38 @@ READER_FIXTURES: list[tuple[str, str, str, Fixture | Callable[[str], str]]] = [
         Edit('element_type="f32" shape="2, 3" offset="0"', 'element_type="dynamic" shape="2, 3" offset="0"',
              ("T215",))])),
 ]
+def _rt_info(indent: str, names: tuple[str, ...], expect_second: bool) -> str:
+    lines = [f"{indent}<rt_info>"]
+    for i, n in enumerate(names):
+        if expect_second and i == 1:
+            lines.append(f"{indent}\t<!-- expect: IR010 -->")
+        lines.append(f'{indent}\t<attribute name="{n}" version="0" value="Subtract_{i}" />')
+    return "\n".join(lines + [f"{indent}</rt_info>"]) + "\n"
+
+
+def rt_info_layer(names: tuple[str, ...], expect: bool) -> Callable[[str], str]:
+    """The Subtract's <rt_info> holding `names` (the second marked when `expect`)."""
+    def make(text: str) -> str:
+        at = text.index('<data auto_broadcast="numpy" />', text.index('type="Subtract"'))
+        end = text.index("\n", at) + 1
+        return text[:end] + _rt_info("\t\t\t", names, expect) + text[end:]
+    return make
+
+
+def rt_info_port(text: str) -> str:
+    """The Subtract's output port with fused_names twice in its <rt_info>."""
+    at = text.index('<port id="2" precision="FP32"', text.index('type="Subtract"'))
+    end = text.index("\n", at) + 1
+    return text[:end] + _rt_info("\t\t\t\t\t", ("fused_names", "fused_names"), True) + text[end:]
+
+
+READER_FIXTURES += [
+    ("IR010", "fail.xml", "sub", rt_info_layer(("fused_names", "fused_names"), True)),
+    ("IR010", "fail-port.xml", "sub", rt_info_port),
+    ("IR010", "pass-unknown-name.xml", "sub", rt_info_layer(("foo", "foo"), False)),
+]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
+PASSES = {"IR010": "sub", "IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
           "T215": "sub"}
 
 

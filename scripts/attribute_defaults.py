@@ -1,0 +1,177 @@
+"""What OpenVINO does with an op attribute that is missing from `<data>`: refuse or fill a default.
+
+    .venv/bin/python scripts/attribute_defaults.py --report build/attribute_defaults.json
+
+For every op irlint has semantics for and every attribute irlint's op declares without a default
+(tests/ and docs call these required), the script finds a layer of that op in an IR OpenVINO wrote
+(the ONNX node test cases converted with `openvino.convert_model`, plus the IRs under tests/ and
+examples/), deletes the attribute from that layer's `<data>`, and asks OpenVINO in a child process
+(one per model: a refusal may be a crash): `read_model`, the value the read op reports for the
+attribute (`get_attributes()`: the default OpenVINO filled), then `compile_model` on the CPU plugin.
+The report lists, per op and attribute: "read" (refused at read, with the message), "compile"
+(read, refused at compile) or "filled" (read and compiled, with the value filled), or "no IR" when
+no IR holds the op. docs/rules-openvino.md quotes the table; irlint's op attributes take the filled
+values as their defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def required_attributes() -> dict[tuple[str, str], list[str]]:
+    """(type, opset of irlint's op) -> the attributes irlint's op requires."""
+    from irlint.ops import registry
+
+    registry._load_all()
+    out: dict[tuple[str, str], list[str]] = {}
+    for t, ops in registry._BY_TYPE.items():
+        for op in ops:
+            attrs = getattr(op, "Attrs", None)
+            if attrs is None or not dataclasses.is_dataclass(attrs):
+                continue
+            req = [f.metadata.get("ir", f.name) for f in dataclasses.fields(attrs)
+                   if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+            if req:
+                out[(t, ",".join(op.versions))] = req
+    return out
+
+
+def _onnx_irs(dest: Path) -> list[Path]:
+    """The ONNX node test cases that OpenVINO converts, saved as IRs."""
+    import onnx
+    import openvino as ov
+    from onnx.backend.test.case.node import collect_testcases
+
+    paths = []
+    for i, case in enumerate(collect_testcases(None)):
+        src = dest / f"c{i}.onnx"
+        try:
+            onnx.save(case.model, str(src))
+            model = ov.convert_model(str(src))
+            xml = dest / f"c{i}.xml"
+            ov.save_model(model, str(xml), compress_to_fp16=False)
+            paths.append(xml)
+        except Exception:  # a case OpenVINO cannot convert holds no layer for us
+            continue
+    return paths
+
+
+def _find_layers(xmls: list[Path], wanted: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str, str], tuple]:
+    """(type, versions, attribute) -> (xml, layer id) of a layer of that op whose <data> has the attribute."""
+    from irlint.ops import registry
+
+    found: dict[tuple[str, str, str], tuple] = {}
+    for xml in xmls:
+        try:
+            root = etree.parse(str(xml)).getroot()
+        except Exception:
+            continue
+        if root.find("body") is not None:
+            continue
+        for layer in root.findall("./layers/layer"):
+            op = registry.lookup(layer.get("type", ""), layer.get("version", ""))
+            if op is None:
+                continue
+            key = (layer.get("type"), ",".join(op.versions))
+            data = layer.find("data")
+            for attr in wanted.get(key, ()):
+                if data is not None and attr in data.attrib and (*key, attr) not in found:
+                    found[(*key, attr)] = (xml, layer.get("id"), layer.get("name"), data.get(attr))
+    return found
+
+
+def _ask(xml: str, name: str, attr: str, queue: Any) -> None:
+    import openvino as ov
+
+    core = ov.Core()
+    try:
+        model = core.read_model(xml)
+    except Exception as e:
+        queue.put(("read", str(e).strip().splitlines()[-1][:200], None))
+        return
+    value = None
+    for node in model.get_ops():
+        if node.get_friendly_name() == name:
+            value = node.get_attributes().get(attr)
+    try:
+        core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    except Exception as e:
+        queue.put(("compile", str(e).strip().splitlines()[-1][:200], _plain(value)))
+        return
+    queue.put(("filled", "", _plain(value)))
+
+
+def _plain(v: Any) -> Any:
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    try:
+        return list(v)
+    except TypeError:
+        return str(v)
+
+
+def measure(xml: Path, layer_id: str, name: str, attr: str, work: Path) -> dict[str, Any]:
+    root = etree.parse(str(xml)).getroot()
+    layer = root.find(f"./layers/layer[@id='{layer_id}']")
+    del layer.find("data").attrib[attr]
+    out = work / f"{layer.get('type')}-{attr}.xml"
+    out.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
+    if xml.with_suffix(".bin").exists():
+        out.with_suffix(".bin").write_bytes(xml.with_suffix(".bin").read_bytes())
+    ctx = multiprocessing.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=_ask, args=(str(out), name, attr, q))
+    p.start()
+    p.join(120)
+    if p.is_alive():
+        p.kill()
+        p.join()
+        return {"verdict": "timeout", "why": "", "value": None}
+    if q.empty():
+        return {"verdict": "crash", "why": f"exit code {p.exitcode}", "value": None}
+    verdict, why, value = q.get()
+    return {"verdict": verdict, "why": why, "value": value}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--report", required=True, type=Path)
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    wanted = required_attributes()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        (t / "onnx").mkdir()
+        xmls = _onnx_irs(t / "onnx") + sorted((ROOT / "tests").rglob("*.xml")) + sorted((ROOT / "examples").rglob("*.xml"))
+        found = _find_layers(xmls, wanted)
+        (t / "work").mkdir()
+        for (typ, versions), attrs in sorted(wanted.items()):
+            for attr in attrs:
+                hit = found.get((typ, versions, attr))
+                if hit is None:
+                    rows.append({"op": typ, "versions": versions, "attribute": attr, "verdict": "no IR"})
+                    continue
+                xml, lid, name, written = hit
+                r = measure(xml, lid, name, attr, t / "work")
+                rows.append({"op": typ, "versions": versions, "attribute": attr, "written": written, **r})
+                print(f"{typ} {versions} {attr}: {r['verdict']} {r['value']!r} {r['why'][:80]}", flush=True)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
