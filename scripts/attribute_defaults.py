@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         (t / "onnx").mkdir()
-        xmls = _onnx_irs(t / "onnx") + sorted((ROOT / "tests").rglob("*.xml")) + sorted((ROOT / "examples").rglob("*.xml"))
+        xmls = [*_onnx_irs(t / "onnx"), *sorted((ROOT / "tests").rglob("*.xml")),
+                *sorted((ROOT / "examples").rglob("*.xml"))]
         found = _find_layers(xmls, wanted)
         (t / "work").mkdir()
         for (typ, versions), attrs in sorted(wanted.items()):

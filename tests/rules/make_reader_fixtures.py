@@ -168,7 +168,7 @@ def _rt_info(indent: str, names: tuple[str, ...], expect_second: bool) -> str:
         if expect_second and i == 1:
             lines.append(f"{indent}\t<!-- expect: IR010 -->")
         lines.append(f'{indent}\t<attribute name="{n}" version="0" value="Subtract_{i}" />')
-    return "\n".join(lines + [f"{indent}</rt_info>"]) + "\n"
+    return "\n".join([*lines, f"{indent}</rt_info>"]) + "\n"
 
 
 def rt_info_layer(names: tuple[str, ...], expect: bool) -> Callable[[str], str]:
