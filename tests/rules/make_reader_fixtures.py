@@ -193,7 +193,8 @@ READER_FIXTURES += [
     ("IR010", "pass-unknown-name.xml", "sub", rt_info_layer(("foo", "foo"), False)),
 ]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR010": "sub", "IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
+PASSES = {"IR010": "sub",
+          "IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
           "T215": "sub"}
 
 
