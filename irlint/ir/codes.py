@@ -266,6 +266,62 @@ DUPLICATE_RT_INFO = declared(
     """,
 )
 
+PRE_PROCESS_REFUSED = declared(
+    "IR011",
+    "pre-process-refused",
+    """A legacy `<pre-process>` section that OpenVINO's reader refuses.
+
+    What it checks:
+    The model-level `<pre-process reference-layer-name="...">` names a Parameter; each
+    `<channel><mean>` has a `value` or a `size`; there is one mean per channel (dimension 1 of the
+    Parameter's shape); a mean blob (`offset`, `size`) holds one f32 per element of a channel's
+    plane (the dims after the channel).
+
+    Why it matters:
+    OpenVINO refuses the model at read: "pre-process name ref 'nope' refers to un-existing input",
+    "mean should have at least one of the following attribute: value, size", "Number of mean values
+    (1) is not equal to number of channels (3)", "mean blob size mismatch expected input, got: 8
+    expecting [1,2,2] x 4".
+
+    Example:
+    ```xml
+    <pre-process reference-layer-name="data"><channel id="0"><mean/></channel></pre-process>
+    ```
+
+    How to fix:
+    Name the model input the means apply to and give every channel its mean; better, fold the
+    subtraction into the model (a Subtract after the Parameter) and drop the legacy section.
+    """,
+)
+
+PRE_PROCESS_MEANS = declared(
+    "IR012",
+    "pre-process-means",
+    """A legacy `<pre-process>` section gives mean values, which OpenVINO subtracts and irlint does not.
+
+    What it checks:
+    The model-level `<pre-process>` holds `<mean>` values or blobs for a Parameter.
+
+    Why it matters:
+    OpenVINO's reader applies them: it subtracts each channel's mean from the input as it reads the
+    model (measured: means 1, 2, 3 on a `[1,3,2,2]` input change a Negative's outputs from 0, -4,
+    -8 to 1, -2, -5). irlint reads no `<pre-process>`: its checks and `irlint run` see the input as
+    given, so its outputs differ from OpenVINO's by the subtraction.
+
+    Example:
+    ```xml
+    <pre-process reference-layer-name="data">
+        <channel id="0"><mean value="104.0"/></channel> ...
+    </pre-process>
+    ```
+
+    How to fix:
+    Fold the subtraction into the model (a Subtract of a constant after the Parameter) and drop
+    the legacy section; or subtract the means from the inputs given to `irlint run`.
+    """,
+    severity="warning",
+)
+
 # The <rt_info> attributes OpenVINO's reader deserializes (measured on 2026.4: a repeated one is refused).
 RT_INFO_READ = frozenset({"fused_names", "old_api_map_order", "old_api_map_element_type", "primitives_priority",
                           "decompression", "layout", "precise"})
@@ -281,6 +337,8 @@ LOADER_RULES: tuple[Rule, ...] = (
     PARTIAL_DIM,
     OP_NOT_IN_OPSET,
     DUPLICATE_RT_INFO,
+    PRE_PROCESS_REFUSED,
+    PRE_PROCESS_MEANS,
 )
 
 INTERNAL_ERROR = declared(

@@ -352,8 +352,8 @@ class _Document(_Frame):
 class _GraphFrame(_Frame):
     """`<net>` or a `<body>`: its first `<layers>` and first `<edges>`."""
 
-    __slots__ = ("at", "depth", "edges", "kind", "layer", "layers", "net", "owner", "seen_edges", "seen_layers",
-                 "what")
+    __slots__ = ("at", "depth", "edges", "kind", "layer", "layers", "net", "owner", "pre", "seen_edges",
+                 "seen_layers", "what")
 
     def __init__(self, owner: str, depth: int, what: str, at: int, layer: _LayerFrame | None,
                  net: tuple[str, int | None] | None, kind: str = "body") -> None:
@@ -362,6 +362,7 @@ class _GraphFrame(_Frame):
         self.layers: list[Layer] = []
         self.edges: list[Edge] = []
         self.seen_layers = self.seen_edges = False
+        self.pre: _PreProcessFrame | None = None
 
     def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
         if tag == "layers" and not self.seen_layers:
@@ -370,6 +371,9 @@ class _GraphFrame(_Frame):
         if tag == "edges" and not self.seen_edges:
             self.seen_edges = True
             return _EdgesFrame(self)
+        if tag == "pre-process" and self.net is not None:
+            self.pre = _PreProcessFrame(self, a.get("reference-layer-name"), at)
+            return self.pre
         return IGNORE
 
     def end(self, r: Reader) -> None:
@@ -386,6 +390,8 @@ class _GraphFrame(_Frame):
                 frame.branch_bodies.setdefault(self.kind[:-5], graph)  # the first one counts
         elif self.net is not None:
             r.model_parts = (self.net[0], self.net[1], graph, self.at)
+            if self.pre is not None:  # OpenVINO reads <pre-process> once the model is built, wherever it stands
+                self.pre.check(r)
 
 
 class _LayersFrame(_Frame):
@@ -774,6 +780,66 @@ class _PortReader:
         self.ports.append(r.port(pid, self.precision, shape, self.names))
         self.texts.clear()
         dims.clear()
+
+
+class _PreProcessFrame(_Frame):
+    """The legacy `<pre-process>` of `<net>`: what OpenVINO refuses (IR011) or applies (IR012)."""
+
+    __slots__ = ("at", "graph", "means", "ref")
+
+    def __init__(self, graph: _GraphFrame, ref: str | None, at: int) -> None:
+        self.graph, self.ref, self.at = graph, ref, at
+        self.means: list[tuple[dict[str, str], int]] = []
+
+    def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        return _MeanFrame(self) if tag == "channel" else IGNORE
+
+    def check(self, r: Reader) -> None:
+        param = next((la for la in self.graph.layers if la.type == "Parameter" and la.name == self.ref), None)
+        if param is None:
+            r.report(codes.PRE_PROCESS_REFUSED, f"<pre-process> names input {self.ref!r}, which is no Parameter; "
+                     f"OpenVINO refuses it (\"pre-process name ref '{self.ref}' refers to un-existing input\")",
+                     self.at, hint="name the Parameter the means apply to")
+            return
+        if not self.means:
+            return
+        for a, at in self.means:
+            if "value" not in a and "size" not in a:
+                r.report(codes.PRE_PROCESS_REFUSED, "<mean> has neither value nor size; OpenVINO refuses it (\"mean "
+                         "should have at least one of the following attribute: value, size\")", at)
+                return
+        dims = [d.strip() for d in param.data.get("shape", "").split(",")]
+        if len(dims) >= 2 and all(d.isdigit() for d in dims):
+            if len(self.means) != int(dims[1]):
+                r.report(codes.PRE_PROCESS_REFUSED, f"<pre-process> gives {len(self.means)} means for the "
+                         f"{dims[1]} channels of input {self.ref!r}; OpenVINO refuses it (\"Number of mean values "
+                         f"({len(self.means)}) is not equal to number of channels ({dims[1]})\")", self.at)
+                return
+            plane = 4
+            for d in dims[2:]:
+                plane *= int(d)
+            for a, at in self.means:
+                if "value" not in a and a.get("size", "").strip() != str(plane):
+                    r.report(codes.PRE_PROCESS_REFUSED, f"<mean> blob of size {a.get('size')!r}: a plane of input "
+                             f"{self.ref!r} takes {plane} bytes (f32); OpenVINO refuses it (\"mean blob size "
+                             "mismatch\")", at)
+                    return
+        r.report(codes.PRE_PROCESS_MEANS, f"<pre-process> gives input {self.ref!r} {len(self.means)} channel means, "
+                 "which OpenVINO subtracts from it as it reads the model; irlint does not apply them (its outputs "
+                 "differ from OpenVINO's by the subtraction)", self.at, param.path,
+                 hint="fold the subtraction into the model (a Subtract after the Parameter)")
+
+
+class _MeanFrame(_Frame):
+    __slots__ = ("pre",)
+
+    def __init__(self, pre: _PreProcessFrame) -> None:
+        self.pre = pre
+
+    def child(self, r: Reader, tag: str, a: dict[str, str], at: int) -> _Frame:
+        if tag == "mean":
+            self.pre.means.append((a, at))
+        return IGNORE
 
 
 class _RtInfoFrame(_Frame):

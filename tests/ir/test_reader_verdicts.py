@@ -1,6 +1,6 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, IR010, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
+IR008, IR009, IR010, IR011, IR012, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -91,6 +91,10 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("T215/fail.xml", "compile", "unsupported src_prc: dynamic"),
     ("IR010/fail.xml", "read", "multiple rt_info attributes are detected: fused_names"),
     ("IR010/fail-port.xml", "read", "multiple rt_info attributes are detected: fused_names"),
+    ("IR011/fail.xml", "read", "pre-process name ref 'nope' refers to un-existing input"),
+    ("IR011/fail-no-value.xml", "read", "mean should have at least one of the following attribute: value, size"),
+    ("IR011/fail-channels.xml", "read", "Number of mean values (1) is not equal to number of channels (3)"),
+    ("IR011/fail-blob-size.xml", "read", "mean blob size mismatch"),
 ]
 
 
@@ -172,3 +176,17 @@ def test_a_loop_keeps_the_last_part_of_a_negative_axis_concatenation() -> None:
     assert len(valid["outputs"]["history"]) > 1
     assert got["outputs"]["history"] == valid["outputs"]["history"][-1:]
     assert got["outputs"]["acc"] == valid["outputs"]["acc"]
+
+
+def test_openvino_subtracts_the_pre_process_means() -> None:
+    """IR012: OpenVINO computes on x minus the channel means (1, 2, 3 on dim 1); irlint, which does not
+    apply <pre-process>, computes the same when given x minus the means."""
+    got = openvino_verdict("IR012/fail.xml")
+    assert got["stage"] == "ran", got
+    inputs = {k: np.asarray(v, np.float32) for k, v in got["inputs"].items()}
+    inputs["x"] = inputs["x"] - np.array([1, 2, 3], np.float32)
+    ours = _irlint_outputs("IR012/fail.xml", inputs)
+    for k, v in got["outputs"].items():
+        np.testing.assert_allclose(ours[k], np.asarray(v, np.float32), rtol=1e-5, atol=1e-5)
+    unshifted = _irlint_outputs("IR012/fail.xml", {k: np.asarray(v, np.float32) for k, v in got["inputs"].items()})
+    assert not np.allclose(unshifted["z"], np.asarray(got["outputs"]["z"], np.float32))

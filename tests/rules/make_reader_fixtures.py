@@ -187,13 +187,36 @@ def rt_info_port(text: str) -> str:
     return text[:end] + _rt_info("\t\t\t\t\t", ("fused_names", "fused_names"), True) + text[end:]
 
 
+def pre_process(means: tuple[str, ...], ref: str = "x", expect: str = "", on_mean: bool = False) -> Callable[[str], str]:
+    """A legacy <pre-process> for input `ref` after the edges, one <channel> per mean (each a <mean>'s
+    attributes); `expect` marks the section (or, `on_mean`, its first mean)."""
+    def make(text: str) -> str:
+        head = f"\t<!-- expect: {expect} -->\n" if expect and not on_mean else ""
+        body = ""
+        for i, m in enumerate(means):
+            mark_it = f"\t\t\t<!-- expect: {expect} -->\n" if expect and on_mean and i == 0 else ""
+            body += f'\t\t<channel id="{i}">\n{mark_it}\t\t\t<mean {m}/>\n\t\t</channel>\n'
+        section = f'{head}\t<pre-process reference-layer-name="{ref}">\n{body}\t</pre-process>\n'
+        return text.replace("\t</edges>\n", "\t</edges>\n" + section, 1)
+    return make
+
+
+MEANS = ('value="1.0" ', 'value="2.0" ', 'value="3.0" ')
+
 READER_FIXTURES += [
+    ("IR011", "fail.xml", "sub", pre_process(MEANS, ref="nope", expect="IR011")),
+    ("IR011", "fail-no-value.xml", "sub", pre_process(("", "", ""), expect="IR011", on_mean=True)),
+    ("IR011", "fail-channels.xml", "sub", pre_process(MEANS[:1], expect="IR011")),
+    ("IR011", "fail-blob-size.xml", "sub", pre_process(('offset="0" size="8" ', 'offset="0" size="4" ',
+                                                        'offset="0" size="4" '), expect="IR011", on_mean=True)),
+    ("IR011", "pass-empty.xml", "sub", pre_process(())),
+    ("IR012", "fail.xml", "sub", pre_process(MEANS, expect="IR012")),
     ("IR010", "fail.xml", "sub", rt_info_layer(("fused_names", "fused_names"), True)),
     ("IR010", "fail-port.xml", "sub", rt_info_port),
     ("IR010", "pass-unknown-name.xml", "sub", rt_info_layer(("foo", "foo"), False)),
 ]
 # rules whose pass.xml is the unedited base (a rule new with these fixtures has no other)
-PASSES = {"IR010": "sub",
+PASSES = {"IR010": "sub", "IR011": "sub", "IR012": "sub",
           "IR007": "sub", "IR009": "loop", "IR008": "sub", "G108": "sub", "G109": "loop", "G111": "sub", "PM413": "ti",
           "T215": "sub"}
 
