@@ -1,6 +1,7 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, IR010, IR011, IR012, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when openvino is not installed."""
+IR008, IR009, IR010, IR011, IR012, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when
+openvino is not installed."""
 
 from __future__ import annotations
 

@@ -187,7 +187,8 @@ def rt_info_port(text: str) -> str:
     return text[:end] + _rt_info("\t\t\t\t\t", ("fused_names", "fused_names"), True) + text[end:]
 
 
-def pre_process(means: tuple[str, ...], ref: str = "x", expect: str = "", on_mean: bool = False) -> Callable[[str], str]:
+def pre_process(means: tuple[str, ...], ref: str = "x", expect: str = "",
+                on_mean: bool = False) -> Callable[[str], str]:
     """A legacy <pre-process> for input `ref` after the edges, one <channel> per mean (each a <mean>'s
     attributes); `expect` marks the section (or, `on_mean`, its first mean)."""
     def make(text: str) -> str:
