@@ -585,3 +585,77 @@ def body_condition_dynamic(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                   "Shape(VectorDims{1})' failed\"); irlint runs it", res.loc, layer=res.path,
                   related=(Related(entry.loc, "the execution_condition entry naming it"),),
                   hint="make the condition a scalar, or Reshape it to [1] before the Result")
+
+
+@rule("LP714", "loop-unread-output-plugin-error", severity="warning", types=("Loop",))
+def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop (current_iteration set) whose unread output alone reads an earlier body Parameter: the CPU plugin fails.
+
+    What it checks:
+    A Loop with a current_iteration Parameter, and a body Parameter fed from outside, listed
+    before the current_iteration Parameter in the body, that is read only on the way to Results of
+    outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
+    that is the body condition, feeds a back edge, or gives an output that is read keeps what it
+    reads alive).
+
+    Why it matters:
+    The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin removes
+    the unread output, its body Result, then the body Parameter that became unused, and fails to
+    compile the model with an internal error ("vector::_M_range_check: __n (which is 3) >=
+    this->size() (which is 3)"): the current_iteration Parameter's index is left pointing past the
+    shortened Parameter list (measured on 2026.4; a Parameter unused from the start, or listed
+    after the current_iteration Parameter, compiles).
+
+    Example:
+    ```xml
+    <input external_port_id="2" internal_layer_id="0"/>   <!-- Parameter 0, read only for output 6 -->
+    <output external_port_id="6" internal_layer_id="9"/>   <!-- port 6 has no edge out -->
+    <input external_port_id="-1" internal_layer_id="3" purpose="current_iteration"/>
+    ```
+
+    How to fix:
+    Remove the unread output and what computes it (and the input then unused), or read the
+    output; listing the current_iteration Parameter first in the body also compiles.
+    """
+    body = layer.body
+    plan = loop_plan(layer)
+    cur = plan.current_iteration
+    if body is None or cur is None:
+        return
+    params = body.parameters()
+    at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
+    if at is None:
+        return
+    outer = ctx.index(graph)
+    unread = {pe.body_layer for pe in plan.data_outputs if not outer.edges_out(layer.id, pe.port)}
+    read = {pe.body_layer for pe in plan.data_outputs if outer.edges_out(layer.id, pe.port)}
+    cond = plan.condition
+    live_results = [r for r in body.results()
+                    if r.id not in unread or r.id in read or r.id in plan.back.values()
+                    or (cond is not None and r.id == cond.body_layer)]
+    if len(live_results) == len(body.results()):
+        return
+    idx = ctx.index(body)
+    into: dict[int | None, list] = {}
+    for e in body.edges:
+        into.setdefault(e.to_layer, []).append(e)
+    live: set[int | None] = set()
+    todo = [r.id for r in live_results]
+    while todo:
+        lid = todo.pop()
+        if lid in live:
+            continue
+        live.add(lid)
+        todo += [e.from_layer for e in into.get(lid, ())]
+    fed = {pe.body_layer for pe in plan.state_inputs + plan.sliced_inputs}
+    for p in params[:at]:
+        if p.id in live or p.id not in fed or not idx.users(p):
+            continue
+        outs = sorted(pe.port for pe in plan.data_outputs if pe.body_layer in unread and pe.body_layer not in read)
+        yield Finding(f"body {p.describe()} of {layer.describe()} is read only for its output port(s) "
+                      f"{', '.join(str(o) for o in outs)}, which nothing reads, and comes before the current_iteration "
+                      "Parameter: OpenVINO's CPU plugin removes them and fails to compile the model "
+                      "(\"vector::_M_range_check\"); irlint runs it", p.loc, layer=p.path,
+                      related=(Related(cur.entry.loc, "the current_iteration entry"),),
+                      hint="remove the unread output and what computes it, or read it")
+        return

@@ -93,6 +93,7 @@ DEPARTURES = {
     "LP711": "a Loop that never runs: the CPU plugin refuses it or crashes (SIGFPE) compiling it",
     "LP712": "an axis part_size does not divide: its rest is never read",
     "LP713": "a body condition of shape [?]: the CPU plugin fails at inference",
+    "LP714": "an unread Loop output alone reading a body Parameter: the CPU plugin fails to compile",
 }
 
 # Departure warnings that say the CPU plugin kills the process on the model (a crash then agrees).

@@ -68,9 +68,6 @@ KNOWN = [
     Known("negative axis on a concatenated output entry", r"output shapes differ|object is not initialized",
           r"mutation: axis .* -> '-\d+' in .*output.*",
           "the CPU plugin places or sizes the output otherwise (or fails at run time)"),
-    Known("CPU plugin: vector::_M_range_check at compile", r"_M_range_check", "",
-          "an internal error of the CPU plugin on models with a nested Loop (current_iteration set, a "
-          "concatenated output); not minimised"),
     Known("irlint error on text OpenVINO ignores", r"irlint error .*computes the same as unmutated", "",
           "OpenVINO runs the mutated model and computes what the unmutated one computes (irlint is stricter)"),
     Known("irlint error warranted: OpenVINO computes something else", r"irlint error .*computes something else", "",

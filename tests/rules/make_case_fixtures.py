@@ -289,6 +289,25 @@ def loop_condition_of(scalar: bool):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_condition")
 
 
+def loop_unread_output(cur_first: bool):
+    """A Loop (current_iteration set, last in the body unless `cur_first`) whose invariant x feeds only the
+    Result of an output nothing reads: the CPU plugin's removal of it fails (LP714)."""
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    xb, acc, it = ops.parameter([3], np.float32), ops.parameter([3], np.float32), ops.parameter([], np.int64)
+    r = ops.result(ops.add(acc, ops.constant(np.ones(3, np.float32))))
+    extra = ops.result(ops.multiply(xb, ops.constant(np.float32(2))))
+    c = ops.result(ops.less(it, ops.constant(np.int64(5))))
+    params = [it, xb, acc] if cur_first else [xb, acc, it]
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array(True)))
+    loop.set_function(ov.Model([r, extra, c], params))
+    loop.set_special_body_ports([params.index(it), 2])
+    loop.set_invariant_input(xb, x.output(0))
+    loop.set_merged_input(acc, ops.constant(np.zeros(3, np.float32)).output(0), r.output(0))
+    loop.get_iter_value(extra.output(0), -1)  # an output port nothing reads
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_unread_output")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -427,6 +446,11 @@ def _concat_entry(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if '<output axis="0"' in line)
 
 
+def _first_body_parameter(lines: list[str]) -> int:
+    body = next(i for i, line in enumerate(lines) if "<body>" in line)
+    return next(i for i, line in enumerate(lines) if i > body and 'type="Parameter"' in line)
+
+
 def _condition_result(lines: list[str]) -> int:
     """The body Result the execution_condition entry names."""
     entry = next(line for line in lines if 'purpose="execution_condition"' in line)
@@ -536,6 +560,9 @@ CASES = [
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
+    # an output nothing reads, alone reading a Parameter before current_iteration: the CPU plugin fails (LP714)
+    Case("LP714", "fail", lambda: loop_unread_output(False), _mark_picked("LP714", _first_body_parameter)),
+    Case("LP714", "pass", lambda: loop_unread_output(True)),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

@@ -24,6 +24,7 @@ REJECTED_AT_COMPILE = [
     ("PM420/fail.xml", "doesn't support Loop operation with dynamic rank"),
     ("SL606/pass-dynamic-rank.xml", "doesn't support Loop operation with dynamic rank"),
     ("IF807/fail.xml", "doesn't support If operation with dynamic rank"),
+    ("LP714/fail.xml", "vector::_M_range_check"),
 ]
 COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
             "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml",
