@@ -1,4 +1,4 @@
-"""W3xx: the .bin and the Const layers that read it. Only sizes and offsets are checked: never the bytes."""
+"""W3xx: the .bin and the Const layers that read it: sizes and offsets, and the layout of string Consts' bytes."""
 
 from __future__ import annotations
 
@@ -131,3 +131,74 @@ def const_size_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
         layer=layer.path,
         because=(causes.layer(layer),),  # a wrong element_type that another rule reports makes the size wrong too
     )
+
+
+def _string_layout(raw: bytes, elements: int) -> str:
+    """Why OpenVINO refuses these bytes as a packed string tensor of `elements` strings (a little-endian
+    i32 count, count + 1 i32 offsets into the characters, the characters), or ""."""
+    if len(raw) < 4:
+        return (f"its {len(raw)} bytes hold no string count; OpenVINO refuses it (\"no strings count in the packed "
+                "string tensor\")")
+    count = int.from_bytes(raw[:4], "little", signed=True)
+    if count != elements:
+        return (f"its bytes count {count} strings for the {elements} its shape holds; OpenVINO refuses it, fails at "
+                "compile or reads past the Const's bytes")
+    header = 4 * (count + 2)
+    if header > len(raw):
+        return (f"the count and offsets of {count} strings take {header} bytes, size is {len(raw)}; OpenVINO refuses "
+                "it (\"header exceeds provided buffer size\")")
+    offsets = [int.from_bytes(raw[4 + 4 * i:8 + 4 * i], "little", signed=True) for i in range(count + 1)]
+    chars = len(raw) - header
+    for i in range(count):
+        if offsets[i] > offsets[i + 1]:
+            return (f"string {i} begins at {offsets[i]} and ends at {offsets[i + 1]}; OpenVINO refuses it (\"begin "
+                    "offset greater than end offset\")")
+    if offsets[-1] > chars:
+        return (f"the last string ends at {offsets[-1]}, past the {chars} bytes of characters; OpenVINO refuses it "
+                "(\"string offset exceeds buffer bounds\")")
+    return ""
+
+
+@rule("W304", "string-const-malformed", types=("Const",))
+def string_const_malformed(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A string Const's bytes are not the packed string tensor its shape needs.
+
+    What it checks:
+    The bytes of a Const of `element_type="string"`: a little-endian i32 count equal to the number
+    of elements of `shape`, then count + 1 i32 offsets that never decrease, the last within the
+    characters that follow.
+
+    Why it matters:
+    OpenVINO refuses such a Const at read ("Incorrect packed string tensor format: no strings count
+    in the packed string tensor", "header exceeds provided buffer size", "begin offset greater
+    than end offset", "string offset exceeds buffer bounds"); a count below the shape's is read,
+    and then compiling fails ("std::bad_alloc") or the missing strings are read from memory past
+    the Const. None of these messages names the layer.
+
+    Example:
+    ```xml
+    <data element_type="string" shape="2" offset="0" size="10"/>  <!-- 2 strings need 16 bytes before their text -->
+    ```
+
+    How to fix:
+    Write the Const with OpenVINO (`ov.Tensor` of a numpy string array, `save_model`), or fix
+    `size`/`offset` to the bytes it wrote.
+    """
+    if layer.data.get("element_type") != "string":
+        return
+    w = ctx.model.weights
+    off, size = _int(layer, "offset"), _int(layer, "size")
+    try:
+        shape = parse_shape(layer.data.get("shape", ""))
+    except ValueError:
+        return
+    if off is None or size is None or shape is None or any(not d.is_static for d in shape) \
+            or not w.contains(off, size):
+        return  # W302 and T204 report what keeps the bytes from being read
+    elements = 1
+    for d in shape:
+        elements *= d.lo
+    why = _string_layout(bytes(w.raw(off, size)), elements)
+    if why:
+        yield Finding(f"{layer.describe()}: string Const of shape [{layer.data.get('shape')}]: {why}",
+                      layer.data_loc or layer.loc, layer=layer.path)

@@ -1,7 +1,7 @@
 """What OpenVINO's IR reader does with the reader fixtures (tests/rules/make_reader_fixtures.py),
 measured in a child process: the verdicts docs/rules-openvino.md quotes for IR004, IR006, IR007,
-IR008, IR009, IR010, IR011, IR012, G108, G109, G110, G111, PM413, LP705, T214 and T215. Skipped when
-openvino is not installed."""
+IR008, IR009, IR010, IR011, IR012, G108, G109, G110, G111, PM413, LP705, T214, T215 and W304. Skipped
+when openvino is not installed."""
 
 from __future__ import annotations
 
@@ -96,6 +96,9 @@ REFUSED = [  # (fixture, the stage OpenVINO refuses it at, a part of its message
     ("IR011/fail-no-value.xml", "read", "mean should have at least one of the following attribute: value, size"),
     ("IR011/fail-channels.xml", "read", "Number of mean values (1) is not equal to number of channels (3)"),
     ("IR011/fail-blob-size.xml", "read", "mean blob size mismatch"),
+    ("W304/fail.xml", "read", "begin offset greater than end offset"),
+    ("W304/fail-header.xml", "read", "header exceeds provided buffer size"),
+    ("W304/fail-past-end.xml", "read", "string offset exceeds buffer bounds"),
 ]
 
 
@@ -191,3 +194,22 @@ def test_openvino_subtracts_the_pre_process_means() -> None:
         np.testing.assert_allclose(ours[k], np.asarray(v, np.float32), rtol=1e-5, atol=1e-5)
     unshifted = _irlint_outputs("IR012/fail.xml", {k: np.asarray(v, np.float32) for k, v in got["inputs"].items()})
     assert not np.allclose(unshifted["z"], np.asarray(got["outputs"]["z"], np.float32))
+
+
+@pytest.mark.parametrize("name,strings", [("W304/pass.xml", ["ab", "cde"]),
+                                          ("W304/pass-first-offset.xml", ["b", "cde"])])
+def test_openvino_reads_packed_strings(name: str, strings: list[str]) -> None:
+    """W304's valid layouts: offsets need not start at 0 (the first string then starts later)."""
+    got = openvino_verdict(name)
+    assert got["stage"] == "ran", got
+    assert list(got["outputs"].values()) == [strings]
+
+
+def test_a_string_count_below_the_shape_reads_past_the_const() -> None:
+    """W304/fail-count.xml counts 1 string for a shape of 2: OpenVINO reads it; compiling fails
+    ("std::bad_alloc") or the second string comes from memory past the Const's bytes."""
+    got = openvino_verdict("W304/fail-count.xml")
+    if got["stage"] == "compile":
+        assert "bad_alloc" in got["message"]
+    else:
+        assert got["stage"] == "ran" and list(got["outputs"].values()) != [["ab", "cde"]], got

@@ -8,6 +8,7 @@ with each of them (the verdicts quoted in docs/rules-openvino.md).
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import tempfile
@@ -222,6 +223,36 @@ PASSES = {"IR010": "sub", "IR011": "sub", "IR012": "sub",
           "T215": "sub"}
 
 
+def make_string_fixtures() -> None:
+    """W304: a string Const (["ab", "cde"]) written by openvino, its .bin rewritten per case."""
+    import struct
+
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    with tempfile.TemporaryDirectory() as tmp:
+        c = ops.constant(ov.Tensor(np.array(["ab", "cde"])))
+        ov.save_model(ov.Model([ops.result(c, name="s")], [], "strings"), f"{tmp}/s.xml", compress_to_fp16=False)
+        text = Path(f"{tmp}/s.xml").read_text()
+    out = OUT / "W304"
+    out.mkdir(parents=True, exist_ok=True)
+
+    def words(*v: int) -> bytes:
+        return struct.pack(f"<{len(v)}i", *v)
+
+    cases = {"pass": (words(2, 0, 2, 5) + b"abcde", False), "pass-first-offset": (words(2, 1, 2, 5) + b"abcde", False),
+             "fail": (words(2, 0, 5, 2) + b"abcde", True), "fail-count": (words(1, 0, 2, 5) + b"abcde", True),
+             "fail-header": ((words(2, 0, 2, 5) + b"abcde")[:10], True),
+             "fail-past-end": (words(2, 0, 2, 9) + b"abcde", True)}
+    for name, (blob, bad) in cases.items():
+        data = text.index('<data element_type="string"')
+        line = text.rindex("\n", 0, data) + 1
+        t = text[:line] + (f"{text[line:data]}<!-- expect: W304 -->\n" if bad else "") + text[line:]
+        t = re.sub(r'size="\d+"', f'size="{len(blob)}"', t, count=1)
+        (out / f"{name}.xml").write_text(t)
+        (out / f"{name}.bin").write_bytes(blob)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bases = save_bases(BASES, Path(tmp))
@@ -234,6 +265,7 @@ def main() -> None:
             (OUT / code / name).write_text(mark(text, how) if isinstance(how, Fixture) else how(text))
             shutil.copyfile(bases[base].with_suffix(".bin"), (OUT / code / name).with_suffix(".bin"))
             print(code, name)
+    make_string_fixtures()
 
 
 if __name__ == "__main__":
