@@ -29,10 +29,11 @@ from dataclasses import dataclass, field, replace
 import graphviz
 import numpy as np
 from irlint.viewer import style
+from irlint.viewer.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.names import short_names
 from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
 
-from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Branch, Graph, Layer, Model, PortMapEntry
@@ -43,6 +44,7 @@ from irlint.types import format_shape
 NAME_LIMIT, EDGE_NAME_LIMIT = 40, 24  # characters of a layer name in a node label / an edge label
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
 LEGEND_MAX = 60
+PORT_TABLE_AT = 4  # body Parameters (or Results) from which they are drawn as one port table
 
 
 @dataclass
@@ -55,6 +57,7 @@ class DiagramOptions:
     iteration: tuple[int, ...] | int | None = None  # outer first, 0-based; inner loops not given: their last
     auto_collapse: int | None = AUTO_COLLAPSE  # None: never collapse automatically
     expand: Sequence[str] = ()  # name scopes drawn as clusters ("all": every one); others are one node
+    scope_depth: int | None = None  # name scopes opened down to this nesting level (None: the automatic rule)
 
 
 @dataclass
@@ -75,6 +78,10 @@ class _Ctx:
     hidden_in: dict[str, str] = field(default_factory=dict)  # layer path -> node of its collapsed scope
     scope_edges: set[tuple[str, str]] = field(default_factory=set)  # edges drawn to/from collapsed scopes
     scopes: int = 0  # scope clusters and nodes drawn so far (their DOT names)
+    rows: dict[str, str] = field(default_factory=dict)  # layer path -> "table:port" of its port-table row
+    folded: dict[str, str] = field(default_factory=dict)  # Const path -> its text in the row or port it feeds
+    const_scopes: set[str] = field(default_factory=set)  # collapsed scope nodes that hide only Consts
+    buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
 
 
 def node_id(layer: Layer) -> str:
@@ -131,7 +138,9 @@ def _const_value(model: Model, layer: Layer) -> str:
 def _label(ctx: _Ctx, layer: Layer, extra: str = "") -> str:
     outs = layer.outputs[:2]
     types = ", ".join(f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}" for p in outs)
-    lines = [layer.type, ctx.short.get(layer.name, layer.name), f"#{layer.id}" + (f"  {types}" if types else "")]
+    # a Const's name says less than its value and sits beside many others in one rank: the edge length
+    short = ctx.short_edge if layer.type == "Const" else ctx.short
+    lines = [layer.type, short.get(layer.name, layer.name), f"#{layer.id}" + (f"  {types}" if types else "")]
     value = _const_value(ctx.model, layer)
     if value:
         lines.append(value)
@@ -183,6 +192,11 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
             ctx.loops = dict(infer_model(model).loops)
         except Exception:  # a diagram must not depend on shape inference succeeding
             ctx.loops = {}
+    for graph, la in model.layers():
+        if la.body is not None:
+            found = carried_buffers(model, la, graph)
+            if found:
+                ctx.buffers[la.path] = {b.parameter: b for b in found}
     if o.diagnostics:
         _claim(ctx, model)
     if o.trace is not None:
@@ -259,25 +273,95 @@ def _layer_attrs(ctx: _Ctx, layer: Layer, special: str = "") -> dict[str, str]:
 
 def _graph(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int, specials: Mapping[int, str]) -> None:
     tree = scope_tree(la for la in graph.layers if la.id is not None)
-    _scope(g, tree, ctx, level, specials, len(tree.all_layers()), graph)
+    whole = len(tree.all_layers())
+    names: dict[str, str] = {}
+    _plan_scopes(tree, ctx, whole, names, 1)
+    _absorb_consts(graph, ctx)
+    _fold_loop_consts(graph, ctx, level)
+    _scope(g, tree, ctx, level, specials, whole, graph, names, 1)
 
 
-def _scope(g: graphviz.Digraph, scope: Scope, ctx: _Ctx, level: int, specials: Mapping[int, str], whole: int,
-           graph: Graph) -> None:
-    """A scope's own layers, then each sub-scope: flat when small, a cluster when expanded, else one
-    node standing for its layers (Parameters, Results and TI/Loop/If layers stay drawn beside it)."""
-    _layers(g, scope.layers, ctx, level, specials)
+def _plan_scopes(scope: Scope, ctx: _Ctx, whole: int, names: dict[str, str], depth: int) -> None:
+    """Decide which scopes are drawn as one node (their node names) and map their layers to them, before
+    anything is drawn: a Const is drawn only where a drawn layer takes it (`_absorb_consts`)."""
     expand = [e.strip("/") for e in ctx.opts.expand]
     for child in scope.children.values():
         if len(child.all_layers()) < MIN_LAYERS:
+            continue
+        if expanded(child, expand, whole, depth, ctx.opts.scope_depth):
+            _plan_scopes(child, ctx, whole, names, depth + 1)
+        else:
+            ctx.scopes += 1
+            names[child.path] = f"scope_{ctx.scopes}"
+            for layer in child.hidden():
+                ctx.hidden_in[layer.path] = names[child.path]
+
+
+def _absorb_consts(graph: Graph, ctx: _Ctx) -> None:
+    """A Const that only feeds layers of one collapsed scope is hidden in it too: weights and shape
+    constants named outside the scope (`Transpose_3237` into `lstm_cell/MatMul`) say nothing that the
+    scope node does not, and as nodes of their own they widen the rank they sit in."""
+    consumers: dict[int | None, set[str | None]] = {}
+    for e in graph.edges:
+        dst = graph.layer(e.to_layer)
+        consumers.setdefault(e.from_layer, set()).add(ctx.hidden_in.get(dst.path) if dst is not None else None)
+    for layer in graph.layers:
+        if layer.type != "Const" or layer.path in ctx.hidden_in or ctx.by_layer.get(layer.path):
+            continue
+        into = consumers.get(layer.id, set())
+        if len(into) == 1 and None not in into:
+            ctx.hidden_in[layer.path] = next(iter(into))  # type: ignore[assignment]
+
+
+def _fold_loop_consts(graph: Graph, ctx: _Ctx, level: int) -> None:
+    """A one-element Const that only feeds an expanded Loop's trip count or condition, or body
+    Parameters drawn as port-table rows, is written into that port node or row (`= 0 from NAME`)
+    instead of being a node of its own: TensorFlow loops start each of their counters and flags from
+    one, and side by side they make the row above the body the widest of the drawing."""
+    uses: dict[int | None, list[tuple[Layer | None, int | None]]] = {}
+    for e in graph.edges:
+        uses.setdefault(e.from_layer, []).append((graph.layer(e.to_layer), e.to_port))
+    for layer in graph.layers:
+        if layer.type != "Const" or layer.path in ctx.hidden_in or ctx.by_layer.get(layer.path):
+            continue
+        value = _const_value(ctx.model, layer)
+        targets = uses.get(layer.id, [])
+        if not value or not targets:
+            continue
+        ok = True
+        for dst, port in targets:
+            if dst is None or dst.body is None or dst.branches or not _expanded(dst, level, ctx):
+                ok = False
+            elif not (dst.type == "Loop" and port in (0, 1)):
+                entries = loop_plan(dst).input_for_port(port)
+                pars = [dst.body.layer(pe.body_layer) for pe in entries]
+                ok = ok and bool(pars) and all(p is not None and _table_side(dst, "Parameter") for p in pars)
+        if ok:
+            ctx.folded[layer.path] = f"{value} from {ctx.short_edge.get(layer.name, layer.name)}"
+
+
+def _table_side(loop: Layer, kind: str) -> bool:
+    """Whether the body's Parameters and Results are drawn as port tables (either side has many)."""
+    assert loop.body is not None
+    counts = [sum(1 for la in loop.body.layers if la.type == t and la.id is not None) for t in ("Parameter", "Result")]
+    return max(counts) >= PORT_TABLE_AT
+
+
+def _scope(g: graphviz.Digraph, scope: Scope, ctx: _Ctx, level: int, specials: Mapping[int, str], whole: int,
+           graph: Graph, names: Mapping[str, str], depth: int) -> None:
+    """A scope's own layers, then each sub-scope: flat when small, a cluster when expanded, else one
+    node standing for its layers (Parameters, Results and TI/Loop/If layers stay drawn beside it)."""
+    _layers(g, scope.layers, ctx, level, specials)
+    for child in scope.children.values():
+        if len(child.all_layers()) < MIN_LAYERS:
             _layers(g, child.all_layers(), ctx, level, specials)
-        elif expanded(child, expand, whole):
+        elif child.path not in names:
             ctx.scopes += 1
             with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
                 sub.attr(label=_scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
-                _scope(sub, child, ctx, level, specials, whole, graph)
+                _scope(sub, child, ctx, level, specials, whole, graph, names, depth + 1)
         else:
-            _collapsed_scope(g, child, scope.path, ctx, level, specials, graph)
+            _collapsed_scope(g, child, scope.path, ctx, level, specials, graph, names[child.path])
 
 
 def _scope_label(path: str, parent: str) -> str:
@@ -287,12 +371,10 @@ def _scope_label(path: str, parent: str) -> str:
 
 
 def _collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: _Ctx, level: int,
-                     specials: Mapping[int, str], graph: Graph) -> None:
-    hidden = scope.hidden()
-    ctx.scopes += 1
-    name = f"scope_{ctx.scopes}"
-    for layer in hidden:
-        ctx.hidden_in[layer.path] = name
+                     specials: Mapping[int, str], graph: Graph, name: str) -> None:
+    hidden = [la for la in graph.layers if ctx.hidden_in.get(la.path) == name]  # with the Consts it absorbed
+    if all(la.type == "Const" for la in hidden):
+        ctx.const_scopes.add(name)
     found = [d for la in hidden for d in ctx.by_layer.get(la.path, [])]
     attrs = dict(style.COLLAPSED_SCOPE)
     if found:
@@ -310,15 +392,26 @@ def _collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: _Ctx, 
 def _layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: _Ctx, level: int,
             specials: Mapping[int, str]) -> None:
     for layer in layers:
-        if layer.id is None:
-            continue
+        if layer.id is None or layer.path in ctx.rows or layer.path in ctx.hidden_in or layer.path in ctx.folded:
+            continue  # drawn as a row of its body's port table, or hidden in a collapsed scope
         if _expanded(layer, level, ctx) and layer.branches:
             _if_cluster(g, layer, ctx, level)
         elif _expanded(layer, level, ctx):
             _cluster(g, layer, ctx, level)
         else:
             extra = specials.get(layer.id, "")
-            g.node(node_id(layer), _label(ctx, layer, extra), **_layer_attrs(ctx, layer, extra))
+            buffer = _buffer_of(ctx, layer)
+            attrs = _layer_attrs(ctx, layer, extra)
+            if buffer is not None and not ctx.by_layer.get(layer.path):
+                attrs.update(style.BUFFER)
+            g.node(node_id(layer), _label(ctx, layer, _join(extra, buffer.describe() if buffer else "")), **attrs)
+
+
+def _buffer_of(ctx: _Ctx, layer: Layer) -> CarriedBuffer | None:
+    """The carried buffer a body Parameter holds (viewer.buffers), if it holds one."""
+    if layer.type != "Parameter" or "/body/" not in layer.path or layer.id is None:
+        return None
+    return ctx.buffers.get(layer.path.rsplit("/body/", 1)[0], {}).get(layer.id)
 
 
 def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
@@ -338,15 +431,131 @@ def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
         tags = _tags(ctx, found)
         sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}, {_iterations_text(ctx, layer)}"
                        + (f"\n{tags}" if tags else ""), **attrs)
-        if layer.type == "Loop":
+        if layer.type == "Loop" and not _table_side(layer, "Parameter"):  # else rows of the port table
             for pid, text in ((0, "trip count"), (1, "execution condition")):
                 if layer.input(pid) is not None:
                     value = _special_value(ctx, layer, pid)
                     sub.node(f"{node_id(layer)}_in{pid}", f"{text}\n(port {pid}){value}", **style.SPECIAL_PORT)
+        _port_tables(sub, layer, ctx, specials)
         _graph(sub, layer.body, ctx, level + 1, specials)
         _edges(sub, layer.body, ctx, level + 1)
         _back_edges(sub, layer, ctx, level)
         _dangling_entries(g, sub, layer, ctx, level)
+        _results_last(sub, layer, ctx, level)
+
+
+def _results_last(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
+    """Put a body's Results table below everything else of the body (an invisible edge from each drawn
+    node): the outer layers its outputs feed are then ranked below the body, not beside it."""
+    table = f"{node_id(layer)}_outputs"
+    if layer.body is None or not any(v.startswith(table + ":") for v in ctx.rows.values()):
+        return
+    drawn: dict[str, None] = {}
+    for la in layer.body.layers:
+        if la.id is None or la.path in ctx.rows or la.path in ctx.folded or _expanded(la, level + 1, ctx):
+            continue
+        drawn[ctx.hidden_in.get(la.path, node_id(la))] = None
+    for name in drawn:
+        g.edge(name, table, style="invis")
+
+
+def _port_order(layer: Layer, specials: Mapping[int, str]) -> tuple[list[Layer], list[Layer]]:
+    """The body's Parameters and Results in the order their port tables list them.
+
+    Parameters follow the port map. Results: the special ones (execution condition) first, then those
+    that feed back edges in the reverse order of the Parameters they feed, then the outputs in port
+    order; the back edges, all drawn on the tables' left side, then nest instead of crossing (the
+    top Parameter's arc reaches the lowest Result, the one below it the next one up)."""
+    assert layer.body is not None
+    first: dict[int | None, int] = {}
+    for i, e in enumerate(layer.port_map):
+        first.setdefault(e.internal_layer_id, i)
+    params = sorted((la for la in layer.body.layers if la.type == "Parameter" and la.id is not None),
+                    key=lambda la: first.get(la.id, 1 << 30))
+    row = {la.id: i for i, la in enumerate(params)}
+    feeds = {be.from_layer: be.to_layer for be in layer.back_edges}
+
+    def result_key(la: Layer) -> tuple[int, int]:
+        if la.id in specials:
+            return 0, 0
+        if feeds.get(la.id) in row:
+            return 1, -row[feeds[la.id]]
+        return 2, first.get(la.id, 1 << 30)
+
+    results = sorted((la for la in layer.body.layers if la.type == "Result" and la.id is not None), key=result_key)
+    return params, results
+
+
+def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping[int, str]) -> None:
+    """A body with many Parameters or Results draws each side as one table with a row per layer (edges
+    attach to the rows): side by side, seven Parameters of long names make a body thousands of pixels
+    wide, stacked they take one column."""
+    params, results = _port_order(layer, specials)
+    if not _table_side(layer, "Parameter"):
+        return
+    assert layer.body is not None
+    buffers = ctx.buffers.get(layer.path, {})
+    plan = loop_plan(layer)
+    for what, layers in (("inputs", params), ("outputs", results)):
+        if not layers:
+            continue
+        name = f"{node_id(layer)}_{what}"
+        cells = [f'<TR><TD BORDER="0" ALIGN="LEFT"><B>body {"Parameters" if what == "inputs" else "Results"}'
+                 "</B></TD></TR>"]
+        if what == "inputs" and layer.type == "Loop":  # the trip count and condition ports come first
+            for pid, text in ((0, "trip count"), (1, "execution condition")):
+                if layer.input(pid) is not None:
+                    value = _special_value(ctx, layer, pid).strip().replace("\n", " ")
+                    cells.append(f'<TR><TD PORT="in{pid}" ALIGN="LEFT" BGCOLOR="{style.SPECIAL_PORT["fillcolor"]}">'
+                                 f'{_html(_join_line(f"{text} (port {pid})", value))}</TD></TR>')
+        for la in layers:
+            special = specials.get(la.id, "")  # type: ignore[arg-type]
+            attrs = _layer_attrs(ctx, la, special)
+            etype = _edge_type(la, la.outputs[0].id) if la.outputs else _result_type(layer.body, la)
+            buffer = buffers.get(la.id)  # type: ignore[arg-type]
+            role = "; ".join(_entry_text(ctx, layer, pe) + (f" (port {pe.port})" if pe.port is not None else "")
+                             + _folded_into(ctx, layer, pe.port if pe.entry.direction == "input" else None)
+                             for pe in plan.entries if pe.body_layer == la.id and _entry_text(ctx, layer, pe))
+            lines = [f"#{la.id}  {ctx.short.get(la.name, la.name)}",
+                     _join_line(etype, special, role),
+                     _join_line(buffer.describe() if buffer else "", _tags(ctx, ctx.by_layer.get(la.path, [])))]
+            text = '<BR ALIGN="LEFT"/>'.join(_html(x) for x in lines if x)
+            if buffer is not None and not ctx.by_layer.get(la.path):
+                attrs.update(style.BUFFER)
+            fill = attrs.get("fillcolor", "#ffffff")
+            border = attrs.get("color", "#000000")
+            extra = f' COLOR="{border}"' if "color" in attrs else ""
+            cells.append(f'<TR><TD PORT="r{la.id}" ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{fill}"{extra} '
+                         f'TOOLTIP="{_html(attrs["tooltip"][:1000])}">{text}<BR ALIGN="LEFT"/></TD></TR>')
+            ctx.rows[la.path] = f"{name}:r{la.id}"
+        g.node(name, f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>',
+               shape="plain", tooltip=f"{what} of {layer.type} {layer.name}")
+
+
+def _folded_into(ctx: _Ctx, loop: Layer, port: int | None) -> str:
+    """` = 0 from NAME` for the folded Const feeding outer input `port` of `loop`."""
+    if port is None:
+        return ""
+    graph = next((g for g, la in ctx.model.layers() if la is loop), None)
+    edge = next((e for e in graph.edges if e.to_layer == loop.id and e.to_port == port), None) if graph else None
+    src = graph.layer(edge.from_layer) if graph is not None and edge is not None else None
+    return f" {ctx.folded[src.path]}" if src is not None and src.path in ctx.folded else ""
+
+
+def _result_type(body: Graph, result: Layer) -> str:
+    edge = next((e for e in body.edges if e.to_layer == result.id), None)
+    src = body.layer(edge.from_layer) if edge is not None else None
+    return _edge_type(src, edge.from_port) if src is not None and edge is not None else ""
+
+
+def _join_line(*parts: str) -> str:
+    return "  ".join(x for x in parts if x)
+
+
+def _html(text: str) -> str:
+    """Text for an HTML-like label or attribute (newlines as character references)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+            .replace("\n", "&#10;"))
 
 
 def _taken(ctx: _Ctx, layer: Layer, name: str, depth: int) -> bool:
@@ -395,6 +604,8 @@ def _special_value(ctx: _Ctx, loop: Layer, port: int) -> str:
         return ""
     edge = next((e for e in graph.edges if e.to_layer == loop.id and e.to_port == port), None)
     src = graph.layer(edge.from_layer) if edge is not None else None
+    if src is not None and src.path in ctx.folded:
+        return "\n" + ctx.folded[src.path]
     value = _const_value(ctx.model, src) if src is not None else ""
     return f"\n{value}" if value else ""
 
@@ -411,6 +622,10 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
         found = ctx.claims.get(id(be), [])
         attrs = {**style.BACK_EDGE, "tailport": side, "headport": side}
         label = "back edge"
+        buffer = ctx.buffers.get(layer.path, {}).get(be.to_layer)  # type: ignore[arg-type]
+        if buffer is not None:
+            attrs.update(style.BUFFER_EDGE)
+            label += f"\n{buffer.describe()}"
         if found:
             attrs.update(_finding_style(ctx, found))
             label += "\n" + _tags(ctx, found)
@@ -422,6 +637,11 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
             _ghost(sub, ctx, f"missing layer #{be.from_layer}\n(back edge from-layer)")
         b = _endpoint(dst, ctx, level + 1, "in") if dst is not None else \
             _ghost(sub, ctx, f"missing layer #{be.to_layer}\n(back edge to-layer)")
+        if ":" in a or ":" in b:  # a port-table row names its side itself
+            attrs.pop("tailport")
+            attrs.pop("headport")
+            sub.edge(b, a, label=label, dir="back", **attrs)
+            continue
         # Drawn Parameter -> Result with dir=back (the arrow at the Parameter): dot then routes it like
         # any downward edge, beside the body, instead of as a free spline that crosses the others.
         sub.edge(b, a, label=label, dir="back", **{**attrs, "tailport": attrs["headport"],
@@ -485,6 +705,8 @@ def _dangling_entries(g: graphviz.Digraph, sub: graphviz.Digraph, layer: Layer, 
 def _endpoint(layer: Layer, ctx: _Ctx, level: int, side: str) -> str:
     """The node an edge attaches to: the layer (or the collapsed scope hiding it), or for an expanded
     TI/Loop its first body node."""
+    if layer.path in ctx.rows:
+        return _row(ctx, layer, side)
     if layer.path in ctx.hidden_in:
         return ctx.hidden_in[layer.path]
     if _expanded(layer, level, ctx):
@@ -493,6 +715,24 @@ def _endpoint(layer: Layer, ctx: _Ctx, level: int, side: str) -> str:
         if inner is not None:
             return _endpoint(inner, ctx, level + 1, side)
     return node_id(layer)
+
+
+def _row(ctx: _Ctx, layer: Layer, side: str) -> str:
+    """A port-table row with the side an edge uses: Parameters take edges in on the left (from outside
+    and the back edges) and give them to the body on the right; Results take the body's on the right
+    and give theirs (port map, back edges) on the left. Left to right (LR) every row flows left to right."""
+    if ctx.opts.rankdir == "LR":
+        return ctx.rows[layer.path] + (":w" if side == "in" else ":e")
+    outward = (side == "in") == (layer.type == "Parameter")
+    return ctx.rows[layer.path] + (":w" if outward else "")
+
+
+def _ref(ctx: _Ctx, layer: Layer, side: str) -> str:
+    """The drawn node of a layer that is not an expanded TI/Loop/If: its port-table row, its collapsed
+    scope, or itself."""
+    if layer.path in ctx.rows:
+        return _row(ctx, layer, side)
+    return ctx.hidden_in.get(layer.path, node_id(layer))
 
 
 # -- trace values ------------------------------------------------------------------------------------
@@ -593,6 +833,8 @@ def _join(*parts: str) -> str:
 def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
     for e in graph.edges:
         src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
+        if src is not None and src.path in ctx.folded:
+            continue  # its value is written where it goes
         found = ctx.claims.get(id(e), [])
         extra = _finding_style(ctx, found) if found else {}
         tags = _tags(ctx, found)
@@ -608,17 +850,23 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
         src_exp, dst_exp = _expanded(src, level, ctx), _expanded(dst, level, ctx)
         note = _edge_value(ctx, graph, src, e.from_port, dst, level)
         etype = _edge_type(src, e.from_port)
+        if src.path in ctx.rows or dst.path in ctx.rows:
+            etype = ""  # the port-table row shows it (one label less to place in the row's rank)
         a, b = ctx.hidden_in.get(src.path), ctx.hidden_in.get(dst.path)
         if (a or b) and not src_exp and not dst_exp:
             # To, from or inside a collapsed scope: one edge per pair of drawn nodes, none inside.
-            ends = (a or node_id(src), b or node_id(dst))
+            ends = (a or _ref(ctx, src, "out"), b or _ref(ctx, dst, "in"))
             if a != b and ends not in ctx.scope_edges:
                 ctx.scope_edges.add(ends)
-                g.edge(*ends, label=_join(etype, tags), **extra)
+                # a scope of constants only ranks nowhere in particular: it is placed at the top
+                # rather than in the row of its consumer, where it would widen the drawing
+                free = {"constraint": "false"} if a and a in ctx.const_scopes else {}
+                g.edge(*ends, label=_join(etype, tags), **{**extra, **free})
             continue
         if not src_exp and not dst_exp:
             tip = {"tooltip": note.tip} if note.tip else {}
-            g.edge(node_id(src), node_id(dst), label=_join(etype, note.text, tags), **{**ports, **extra, **tip})
+            g.edge(_ref(ctx, src, "out"), _ref(ctx, dst, "in"), label=_join(etype, note.text, tags),
+                   **{**ports, **extra, **tip})
             continue
         # Into an expanded TI/Loop: to the body Parameter its port_map names (or the Loop's special port).
         targets: list[tuple[str, str, PortMapEntry | None, str]] = []
@@ -629,26 +877,24 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
         elif dst_exp:
             assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
-                targets.append((f"{node_id(dst)}_in{e.to_port}", "", None, ""))
+                special = f"{node_id(dst)}_inputs:in{e.to_port}:w" if _table_side(dst, "Parameter") else \
+                    f"{node_id(dst)}_in{e.to_port}"
+                targets.append((special, "", None, ""))
             for pe in loop_plan(dst).input_for_port(e.to_port):
                 entry = pe.entry
                 par = dst.body.layer(entry.internal_layer_id)
                 ghost = ctx.entry_ghost.get(id(entry))
                 if par is not None:
-                    info = ctx.loops.get(dst.path)
-                    spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is entry), None)
-                    # A merged input's edge carries the outer value into iteration 0 only: later
-                    # iterations' values arrive over the back edge, which shows them.
                     merged = pe.kind is EntryKind.MERGED_INPUT
-                    kind = slicing_label(entry, spec) if pe.kind is EntryKind.SLICED_INPUT else \
-                        "initial value (iteration 0 only)" if merged else "invariant"
+                    # in a port table the row says it
+                    kind = "" if par.path in ctx.rows else _entry_text(ctx, dst, pe)
                     inner = _trace_value(ctx, par, None, level + 1, "in", FIRST if merged else REQUESTED)
                     inner = inner.named(ctx.short_edge.get(par.name, par.name))
                     targets.append((_endpoint(par, ctx, level + 1, "in"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
                     targets.append((ghost, "to a missing body layer", entry, ""))
         else:
-            targets.append((ctx.hidden_in.get(dst.path, node_id(dst)), "", None, ""))
+            targets.append((_ref(ctx, dst, "in"), "", None, ""))
         sources: list[tuple[str, str, PortMapEntry | None, str]] = []
         if src_exp and src.branches:
             sources += _branch_ends(src, ctx, level, "output", e.from_port)
@@ -661,19 +907,15 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 res = src.body.layer(entry.internal_layer_id)
                 ghost = ctx.entry_ghost.get(id(entry))
                 if res is not None:
-                    # A concatenated output's part comes from every iteration (the requested one is
-                    # shown); a last-value output delivers the last iteration's value only.
                     concat = pe.kind is EntryKind.CONCAT_OUTPUT
-                    kind = f"concat axis {entry.axis}" if concat else "last value"
-                    if concat and pe.reversed:
-                        kind += " (reversed)"
+                    kind = "" if res.path in ctx.rows else _entry_text(ctx, src, pe)
                     inner = _trace_value(ctx, res, None, level + 1, "out", REQUESTED if concat else LAST)
                     inner = inner.named(ctx.short_edge.get(res.name, res.name))
                     sources.append((_endpoint(res, ctx, level + 1, "out"), _join(kind, inner.text), entry, inner.tip))
                 elif ghost is not None:
                     sources.append((ghost, "from a missing body layer", entry, ""))
         else:
-            sources.append((ctx.hidden_in.get(src.path, node_id(src)), note.text, None, note.tip))
+            sources.append((_ref(ctx, src, "out"), note.text, None, note.tip))
         # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.
         for exp, side, port, items in ((dst_exp, dst, e.to_port, targets), (src_exp, src, e.from_port, sources)):
             if exp and not items:
@@ -689,7 +931,28 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
                 tip = "\n\n".join(t for t in (s_tip, t_tip) if t)
                 if tip:
                     attrs["tooltip"] = tip
-                g.edge(s_node, t_node, label=_join(etype, s_kind, t_kind, _tags(ctx, all_found)), **attrs)
+                # a port-table row shows the type and what the port map does; the edge names the port
+                shown = f"port {e.to_port if t_entry is not None else e.from_port}" if ":" in s_node + t_node else etype
+                g.edge(s_node, t_node, label=_join(shown, s_kind, t_kind, _tags(ctx, all_found)), **attrs)
+
+
+def _entry_text(ctx: _Ctx, loop: Layer, pe: PlanEntry) -> str:
+    """What a port_map entry does, in words: the slicing, "initial value (iteration 0 only)" (a merged
+    input's outer value feeds iteration 0 only; later ones arrive over the back edge, which shows
+    them), "invariant", "concat axis N" (every iteration's part) or "last value" (the last iteration's)."""
+    if pe.kind is EntryKind.SLICED_INPUT:
+        info = ctx.loops.get(loop.path)
+        spec = next((s.spec for s in getattr(info, "slicing", []) if s.entry is pe.entry), None)
+        return slicing_label(pe.entry, spec)
+    if pe.kind is EntryKind.MERGED_INPUT:
+        return "initial value (iteration 0 only)"
+    if pe.kind is EntryKind.INVARIANT_INPUT:
+        return "invariant"
+    if pe.kind is EntryKind.CONCAT_OUTPUT:
+        return f"concat axis {pe.entry.axis}" + (" (reversed)" if pe.reversed else "")
+    if pe.kind is EntryKind.LAST_VALUE_OUTPUT:
+        return "last value"
+    return ""
 
 
 def _legend(g: graphviz.Digraph, ctx: _Ctx) -> None:

@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expand", action="append", default=[], metavar="SCOPE",
                    help="draw the name scope SCOPE (a/b/c in layer names) as a cluster of its layers; scopes of "
                         "3 or more layers are otherwise one node each; repeatable; `--expand all` expands every one")
+    p.add_argument("--scope-depth", type=non_negative_int, metavar="N",
+                   help="open name scopes down to N levels of nesting (deeper ones stay one node each; 0: every "
+                        "scope is one node); --expand SCOPE opens more")
     p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
     p.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
                    help=f"refuse SVG/PNG/PDF of more than N drawn layers (default {MAX_NODES}; "
@@ -128,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--trace {args.trace}: {e}") from e
     opts = DiagramOptions(depth=args.depth, collapse=args.collapse, rankdir=args.rankdir,
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
-                          iteration=iteration, expand=tuple(args.expand))
+                          iteration=iteration, expand=tuple(args.expand),
+                          scope_depth=args.scope_depth)
     g = build_diagram(model, opts)
     for note in getattr(g, "irlint_notes", ()):
         print(f"note: {safe(note)}", file=sys.stderr)

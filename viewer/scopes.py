@@ -68,10 +68,15 @@ def _merge_chains(scope: Scope) -> None:
         _merge_chains(child)
 
 
-def expanded(scope: Scope, expand: Sequence[str], whole_graph: int) -> bool:
-    """Whether to draw `scope` as a cluster: asked for (itself, a scope inside it, or `all`), or it
-    holds more than half of its graph's layers (a front end often puts nearly everything in one
-    scope: one node for it would show nothing, so the picture opens at the level where names branch)."""
-    if ALL in expand or 2 * len(scope.all_layers()) > whole_graph:
+def expanded(scope: Scope, expand: Sequence[str], whole_graph: int, depth: int = 1,
+             scope_depth: int | None = None) -> bool:
+    """Whether to draw `scope` (at nesting level `depth`, 1 for a graph's outermost scopes) as a cluster:
+    asked for (itself, a scope inside it, or `all`), within `scope_depth` levels when that is given, or
+    else when it holds more than half of its graph's layers (a front end often puts nearly everything
+    in one scope: one node for it would show nothing, so the picture opens at the level where names
+    branch)."""
+    if ALL in expand or any(e == scope.path or e.startswith(scope.path + "/") for e in expand):
         return True
-    return any(e == scope.path or e.startswith(scope.path + "/") for e in expand)
+    if scope_depth is not None:
+        return depth <= scope_depth
+    return 2 * len(scope.all_layers()) > whole_graph

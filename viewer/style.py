@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.25", "ranksep": "0.35", "labelloc": "t"}
+GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.18", "ranksep": "0.35", "labelloc": "t"}
 NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
         "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
 EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}
@@ -25,6 +25,10 @@ SPECIAL_PORT = {"shape": "cds", "fillcolor": "#eadcf8", "color": "#9467bd"}
 PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
 # Back edges have their own colour: red is kept for errors (a bad back edge must look different).
 BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "penwidth": "1.5"}
+# A buffer carried on a back edge and written with a Scatter (viewer.buffers): the back edge drawn thick,
+# the Parameter holding it filled light teal.
+BUFFER_EDGE = {"penwidth": "3", "arrowhead": "box", "arrowtail": "box"}
+BUFFER = {"fillcolor": "#cdeef0", "color": "#00838f"}
 GHOST = {"shape": "box", "style": "dashed,rounded", "color": "#999999", "fontcolor": "#777777",
          "fillcolor": "#ffffff"}
 PORT_LABEL = {"labelfontsize": "7", "labelfontcolor": "#888888"}

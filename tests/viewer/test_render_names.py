@@ -122,9 +122,9 @@ def test_keras_lstm_labels_are_distinct_and_its_cell_collapses() -> None:
     assert loop.body is not None
     src = build_diagram(model, DiagramOptions()).source
     labels = {}
-    for la in loop.body.layers:
+    for la in loop.body.layers:  # seven Parameters and seven Results: rows of the body's port tables
         if la.type in ("Parameter", "Result"):
-            m = re.search(rf'\bL_{loop.id}_body_{la.id} \[label="{la.type}\n([^\n]*)\n', src)
+            m = re.search(rf'<TD PORT="r{la.id}"[^>]*>#{la.id}  ([^<]*)<BR', src)
             assert m, la.name
             labels[la.name] = m[1]
     assert len(labels) >= 10 and len(set(labels.values())) == len(labels)
