@@ -48,29 +48,34 @@ class CarriedBuffer:
         return f"one-slot buffer [axis {axis}, index {self.index}]: every iteration overwrites it"
 
 
-def _producer(graph: Graph, layer_id: int | None, port: int) -> tuple[Layer, int | None] | None:
-    """The layer (and its output port) feeding input `port` of `layer_id`."""
-    edge = next((e for e in graph.edges if e.to_layer == layer_id and e.to_port == port), None)
-    if edge is None:
-        return None
-    src = graph.layer(edge.from_layer)
-    return (src, edge.from_port) if src is not None else None
+class _Wiring:
+    """One graph's edges by (to_layer, to_port): each hop of a walk is a lookup, not a scan."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.into = {(e.to_layer, e.to_port): e for e in reversed(graph.edges)}  # the first edge wins
+
+    def producer(self, layer_id: int | None, port: int) -> tuple[Layer, int | None] | None:
+        """The layer (and its output port) feeding input `port` of `layer_id`."""
+        edge = self.into.get((layer_id, port))
+        src = self.graph.layer(edge.from_layer) if edge is not None else None
+        return (src, edge.from_port) if src is not None and edge is not None else None
 
 
 def _input_ports(layer: Layer) -> list[int]:
     return sorted(p.id for p in layer.inputs if p.id is not None)
 
 
-def _source(graph: Graph, layer: Layer, port_index: int = 0) -> Layer | None:
+def _source(graph: _Wiring, layer: Layer, port_index: int = 0) -> Layer | None:
     """Walk from input number `port_index` of `layer` through pass-through ops to the first other layer."""
     ports = _input_ports(layer)
     if port_index >= len(ports):
         return None
-    found = _producer(graph, layer.id, ports[port_index])
+    found = graph.producer(layer.id, ports[port_index])
     hops = 0
     while found is not None and found[0].type in PASS_THROUGH and hops < MAX_HOPS:
         nxt = _input_ports(found[0])
-        found = _producer(graph, found[0].id, nxt[0]) if nxt else None
+        found = graph.producer(found[0].id, nxt[0]) if nxt else None
         hops += 1
     return found[0] if found is not None else None
 
@@ -101,11 +106,11 @@ def _scalar(model: Model, layer: Layer | None) -> int | None:
     return int(v.reshape(-1)[0])
 
 
-def _outer_start(model: Model, graph: Graph | None, loop: Layer, port: int | None) -> int | None:
+def _outer_start(model: Model, graph: _Wiring | None, loop: Layer, port: int | None) -> int | None:
     """The constant an outer input port of the loop starts from, if it is one."""
     if graph is None or port is None:
         return None
-    found = _producer(graph, loop.id, port)
+    found = graph.producer(loop.id, port)
     return _scalar(model, found[0]) if found is not None else None
 
 
@@ -113,7 +118,7 @@ def counters(model: Model, loop: Layer, outer: Graph | None = None) -> dict[int,
     """Body Parameter id -> the value it holds in iteration 0 (None: not a constant) for every counter:
     the `current_iteration` Parameter (0) and each back-edge Parameter whose Result is it plus 1."""
     assert loop.body is not None
-    body = loop.body
+    body, around = _Wiring(loop.body), (_Wiring(outer) if outer is not None else None)
     plan = loop_plan(loop)
     found: dict[int, int | None] = {}
     current = plan.current_iteration
@@ -121,7 +126,7 @@ def counters(model: Model, loop: Layer, outer: Graph | None = None) -> dict[int,
         found[current.body_layer] = 0
     for pe in plan.of(EntryKind.MERGED_INPUT):
         par, res_id = pe.body_layer, plan.back.get(pe.body_layer)
-        res = body.layer(res_id) if res_id is not None else None
+        res = body.graph.layer(res_id) if res_id is not None else None
         if par is None or res is None:
             continue
         add = _source(body, res)
@@ -130,11 +135,11 @@ def counters(model: Model, loop: Layer, outer: Graph | None = None) -> dict[int,
         ins = [_source(body, add, i) for i in range(2)]
         if any(la is not None and la.id == par and la.type == "Parameter" for la in ins) and \
                 any(_scalar(model, la) == 1 for la in ins):
-            found[par] = _outer_start(model, outer, loop, pe.port)
+            found[par] = _outer_start(model, around, loop, pe.port)
     return found
 
 
-def _index_text(model: Model, body: Graph, index: Layer | None, counts: dict[int, int | None]) -> tuple[str, bool]:
+def _index_text(model: Model, index: Layer | None, counts: dict[int, int | None]) -> tuple[str, bool]:
     """How the Scatter's index reads: ("counter", True), ("counter + 2", True), ("0", False), or ("?", False)."""
     if index is None:
         return "?", False
@@ -152,11 +157,11 @@ def carried_buffers(model: Model, loop: Layer, outer: Graph | None = None) -> li
     """The buffers `loop` (a TensorIterator or Loop) carries on back edges and writes with a Scatter."""
     if loop.body is None:
         return []
-    body = loop.body
+    body = _Wiring(loop.body)
     counts = counters(model, loop, outer)
     out: list[CarriedBuffer] = []
     for be in loop.back_edges:
-        par, res = body.layer(be.to_layer), body.layer(be.from_layer)
+        par, res = body.graph.layer(be.to_layer), body.graph.layer(be.from_layer)
         if par is None or res is None or par.type != "Parameter":
             continue
         writer = _source(body, res)
@@ -166,7 +171,7 @@ def carried_buffers(model: Model, loop: Layer, outer: Graph | None = None) -> li
         if data is None or data.id != par.id:
             continue
         index = _source(body, writer, SCATTERS[writer.type])
-        text, per_iteration = _index_text(model, body, index, counts)
+        text, per_iteration = _index_text(model, index, counts)
         axis: int | None = 0 if writer.type == "ScatterNDUpdate" else None
         if writer.type != "ScatterNDUpdate":
             axis = _scalar(model, _source(body, writer, 3))

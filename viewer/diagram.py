@@ -25,6 +25,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 import graphviz
 import numpy as np
@@ -36,7 +37,7 @@ from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
 from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
 from irlint.diagnostics import Diagnostic, Severity
-from irlint.ir.model import Branch, Graph, Layer, Model, PortMapEntry
+from irlint.ir.model import BackEdge, Branch, Graph, Layer, Model, PortMapEntry
 from irlint.layerpath import iteration_label, project_its
 from irlint.report.text import clean
 from irlint.types import format_shape
@@ -79,6 +80,8 @@ class _Ctx:
     scope_edges: set[tuple[str, str]] = field(default_factory=set)  # edges drawn to/from collapsed scopes
     scopes: int = 0  # scope clusters and nodes drawn so far (their DOT names)
     rows: dict[str, str] = field(default_factory=dict)  # layer path -> "table:port" of its port-table row
+    inferred: Mapping[object, object] = field(default_factory=dict)  # shape inference's tensors by port_key
+    in_scope_cluster: set[str] = field(default_factory=set)  # layers drawn inside an expanded scope's cluster
     folded: dict[str, str] = field(default_factory=dict)  # Const path -> its text in the row or port it feeds
     const_scopes: set[str] = field(default_factory=set)  # collapsed scope nodes that hide only Consts
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
@@ -137,7 +140,7 @@ def _const_value(model: Model, layer: Layer) -> str:
 
 def _label(ctx: _Ctx, layer: Layer, extra: str = "") -> str:
     outs = layer.outputs[:2]
-    types = ", ".join(f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}" for p in outs)
+    types = ", ".join(_edge_type(ctx, layer, p.id) for p in outs)
     # a Const's name says less than its value and sits beside many others in one rank: the edge length
     short = ctx.short_edge if layer.type == "Const" else ctx.short
     lines = [layer.type, short.get(layer.name, layer.name), f"#{layer.id}" + (f"  {types}" if types else "")]
@@ -185,11 +188,13 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
         ctx.collapse = True
         ctx.notes.append(f"bodies collapsed: {body_layers} body layers are more than {o.auto_collapse} "
                          "(give --depth N to expand them anyway)")
-    if any(la.body is not None for la in model.graph.layers):
+    untyped = any(p.precision is None for _g, la in model.layers() for p in la.outputs)
+    if untyped or any(la.body is not None for la in model.graph.layers):
         from irlint.shapes import infer_model
 
         try:
-            ctx.loops = dict(infer_model(model).loops)
+            inferred = infer_model(model)
+            ctx.loops, ctx.inferred = dict(inferred.loops), inferred.outputs
         except Exception:  # a diagram must not depend on shape inference succeeding
             ctx.loops = {}
     for graph, la in model.layers():
@@ -357,6 +362,7 @@ def _scope(g: graphviz.Digraph, scope: Scope, ctx: _Ctx, level: int, specials: M
             _layers(g, child.all_layers(), ctx, level, specials)
         elif child.path not in names:
             ctx.scopes += 1
+            ctx.in_scope_cluster.update(la.path for la in child.all_layers())
             with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
                 sub.attr(label=_scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
                 _scope(sub, child, ctx, level, specials, whole, graph, names, depth + 1)
@@ -496,6 +502,7 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
     assert layer.body is not None
     buffers = ctx.buffers.get(layer.path, {})
     plan = loop_plan(layer)
+    feeds = _loop_inputs(ctx, layer)
     for what, layers in (("inputs", params), ("outputs", results)):
         if not layers:
             continue
@@ -511,14 +518,18 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
         for la in layers:
             special = specials.get(la.id, "")  # type: ignore[arg-type]
             attrs = _layer_attrs(ctx, la, special)
-            etype = _edge_type(la, la.outputs[0].id) if la.outputs else _result_type(layer.body, la)
+            etype = _edge_type(ctx, la, la.outputs[0].id) if la.outputs else _result_type(ctx, layer.body, la)
             buffer = buffers.get(la.id)  # type: ignore[arg-type]
             role = "; ".join(_entry_text(ctx, layer, pe) + (f" (port {pe.port})" if pe.port is not None else "")
-                             + _folded_into(ctx, layer, pe.port if pe.entry.direction == "input" else None)
+                             + _folded_into(ctx, feeds, pe.port if pe.entry.direction == "input" else None)
                              for pe in plan.entries if pe.body_layer == la.id and _entry_text(ctx, layer, pe))
+            # the back edges' pairs in words: their lines run close together along the tables' side
+            loops = ", ".join(f"back edge from #{be.from_layer}" if la.type == "Parameter" else
+                              f"back edge to #{be.to_layer}" for be in layer.back_edges
+                              if (be.to_layer if la.type == "Parameter" else be.from_layer) == la.id)
             lines = [f"#{la.id}  {ctx.short.get(la.name, la.name)}",
                      _join_line(etype, special, role),
-                     _join_line(buffer.describe() if buffer else "", _tags(ctx, ctx.by_layer.get(la.path, [])))]
+                     _join_line(loops, buffer.describe() if buffer else "", _tags(ctx, ctx.by_layer.get(la.path, [])))]
             text = '<BR ALIGN="LEFT"/>'.join(_html(x) for x in lines if x)
             if buffer is not None and not ctx.by_layer.get(la.path):
                 attrs.update(style.BUFFER)
@@ -532,20 +543,29 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
                shape="plain", tooltip=f"{what} of {layer.type} {layer.name}")
 
 
-def _folded_into(ctx: _Ctx, loop: Layer, port: int | None) -> str:
-    """` = 0 from NAME` for the folded Const feeding outer input `port` of `loop`."""
-    if port is None:
-        return ""
-    graph = next((g for g, la in ctx.model.layers() if la is loop), None)
-    edge = next((e for e in graph.edges if e.to_layer == loop.id and e.to_port == port), None) if graph else None
-    src = graph.layer(edge.from_layer) if graph is not None and edge is not None else None
+def _folded_into(ctx: _Ctx, feeds: Mapping[int | None, Layer], port: int | None) -> str:
+    """` = 0 from NAME` for the folded Const feeding outer input `port` (`feeds`: the loop's inputs)."""
+    src = feeds.get(port)
     return f" {ctx.folded[src.path]}" if src is not None and src.path in ctx.folded else ""
 
 
-def _result_type(body: Graph, result: Layer) -> str:
+def _loop_inputs(ctx: _Ctx, loop: Layer) -> dict[int | None, Layer]:
+    """The outer layer feeding each input port of `loop`."""
+    graph = next((g for g, la in ctx.model.layers() if la is loop), None)
+    if graph is None:
+        return {}
+    out: dict[int | None, Layer] = {}
+    for e in graph.edges:
+        src = graph.layer(e.from_layer) if e.to_layer == loop.id else None
+        if src is not None:
+            out.setdefault(e.to_port, src)
+    return out
+
+
+def _result_type(ctx: _Ctx, body: Graph, result: Layer) -> str:
     edge = next((e for e in body.edges if e.to_layer == result.id), None)
     src = body.layer(edge.from_layer) if edge is not None else None
-    return _edge_type(src, edge.from_port) if src is not None and edge is not None else ""
+    return _edge_type(ctx, src, edge.from_port) if src is not None and edge is not None else ""
 
 
 def _join_line(*parts: str) -> str:
@@ -616,7 +636,8 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
     # left-to-right order) on the left, the rest on the right, so two state loops do not cross.
     sides = ("w", "e") if ctx.opts.rankdir == "TB" else ("n", "s")
     half = len(layer.back_edges) // 2
-    for i, be in enumerate(layer.back_edges):
+    edges = _state_order(sub, layer, ctx)
+    for i, be in enumerate(edges):
         side = sides[0] if i < half else sides[1]
         src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
         found = ctx.claims.get(id(be), [])
@@ -640,12 +661,38 @@ def _back_edges(sub: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> N
         if ":" in a or ":" in b:  # a port-table row names its side itself
             attrs.pop("tailport")
             attrs.pop("headport")
-            sub.edge(b, a, label=label, dir="back", **attrs)
+            # a dot where it leaves the Result row, the arrow where it enters the Parameter row
+            sub.edge(b, a, label=label, dir="both", arrowhead="dot", **{"arrowtail": "normal", **attrs})
             continue
         # Drawn Parameter -> Result with dir=back (the arrow at the Parameter): dot then routes it like
         # any downward edge, beside the body, instead of as a free spline that crosses the others.
         sub.edge(b, a, label=label, dir="back", **{**attrs, "tailport": attrs["headport"],
                                                     "headport": attrs["tailport"]})
+
+
+def _state_order(g: graphviz.Digraph, layer: Layer, ctx: _Ctx) -> list[BackEdge]:
+    """The back edges in the left-to-right order of their Parameters (the port map's order), with the
+    Parameters, and the Results they come from, held in that order in one rank each (invisible edges):
+    left to right, the first half drawn on the left side and the rest on the right then never cross,
+    whatever order dot would have chosen to shorten other edges (it swapped the h and c of OpenVINO's
+    own v10 LSTM TensorIterator test IR)."""
+    assert layer.body is not None
+    body = layer.body
+    params, _results = _port_order(layer, {})
+    row = {la.id: i for i, la in enumerate(params)}
+    edges = sorted(layer.back_edges, key=lambda be: row.get(be.to_layer, 1 << 30))
+    ends = [(body.layer(be.to_layer), body.layer(be.from_layer)) for be in edges]
+    drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter"
+             and p.id != r.id and not {p.path, r.path} & (set(ctx.rows) | set(ctx.hidden_in) | ctx.in_scope_cluster)]
+    if len(drawn) < 2 or len(drawn) != len(ends):
+        return edges
+    for column in (0, 1):
+        names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
+        with g.subgraph() as same:
+            same.attr(rank="same")
+            for a, b in pairwise(names):
+                same.edge(a, b, style="invis")
+    return edges
 
 
 def _branch_ends(layer: Layer, ctx: _Ctx, level: int, direction: str, port: int | None
@@ -819,11 +866,18 @@ def _edge_value(ctx: _Ctx, graph: Graph, src: Layer, port: int | None, dst: Laye
     return value
 
 
-def _edge_type(layer: Layer, port: int | None) -> str:
+def _edge_type(ctx: _Ctx, layer: Layer, port: int | None) -> str:
+    """Element type and shape of an output port. IR v10 writers leave `precision` off some ports; the
+    type is then the one shape inference derives from the producer's inputs ("?" where it cannot)."""
     p = next((p for p in layer.outputs if p.id == port), None)
     if p is None:
         return ""
-    return f"{p.precision.name if p.precision else '?'}{format_shape(p.shape)}"
+    etype = p.precision
+    if etype is None and p.id is not None:
+        from irlint.shapes.result import port_key
+
+        etype = getattr(ctx.inferred.get(port_key(layer, p.id)), "etype", None)
+    return f"{etype.name if etype else '?'}{format_shape(p.shape)}"
 
 
 def _join(*parts: str) -> str:
@@ -849,7 +903,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
             continue
         src_exp, dst_exp = _expanded(src, level, ctx), _expanded(dst, level, ctx)
         note = _edge_value(ctx, graph, src, e.from_port, dst, level)
-        etype = _edge_type(src, e.from_port)
+        etype = _edge_type(ctx, src, e.from_port)
         if src.path in ctx.rows or dst.path in ctx.rows:
             etype = ""  # the port-table row shows it (one label less to place in the row's rank)
         a, b = ctx.hidden_in.get(src.path), ctx.hidden_in.get(dst.path)

@@ -27,7 +27,7 @@ PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
 BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "penwidth": "1.5"}
 # A buffer carried on a back edge and written with a Scatter (viewer.buffers): the back edge drawn thick,
 # the Parameter holding it filled light teal.
-BUFFER_EDGE = {"penwidth": "3", "arrowhead": "box", "arrowtail": "box"}
+BUFFER_EDGE = {"penwidth": "3", "arrowtail": "box"}
 BUFFER = {"fillcolor": "#cdeef0", "color": "#00838f"}
 GHOST = {"shape": "box", "style": "dashed,rounded", "color": "#999999", "fontcolor": "#777777",
          "fillcolor": "#ffffff"}
