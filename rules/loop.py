@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
+from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
@@ -624,38 +625,13 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
         return
     params = body.parameters()
     at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
-    if at is None:
-        return
-    outer = ctx.index(graph)
-    unread = {pe.body_layer for pe in plan.data_outputs if not outer.edges_out(layer.id, pe.port)}
-    read = {pe.body_layer for pe in plan.data_outputs if outer.edges_out(layer.id, pe.port)}
-    cond = plan.condition
-    live_results = [r for r in body.results()
-                    if r.id not in unread or r.id in read or r.id in plan.back.values()
-                    or (cond is not None and r.id == cond.body_layer)]
-    if len(live_results) == len(body.results()):
-        return
-    idx = ctx.index(body)
-    into: dict[int | None, list] = {}
-    for e in body.edges:
-        into.setdefault(e.to_layer, []).append(e)
-    live: set[int | None] = set()
-    todo = [r.id for r in live_results]
-    while todo:
-        lid = todo.pop()
-        if lid in live:
-            continue
-        live.add(lid)
-        todo += [e.from_layer for e in into.get(lid, ())]
-    fed = {pe.body_layer for pe in plan.state_inputs + plan.sliced_inputs}
+    dead = read_only_for_unread(ctx, graph, layer) if at else set()
     for p in params[:at]:
-        if p.id in live or p.id not in fed or not idx.users(p):
+        if p.id not in dead:
             continue
-        outs = sorted(pe.port for pe in plan.data_outputs if pe.body_layer in unread and pe.body_layer not in read)
-        yield Finding(f"body {p.describe()} of {layer.describe()} is read only for its output port(s) "
-                      f"{', '.join(str(o) for o in outs)}, which nothing reads, and comes before the current_iteration "
-                      "Parameter: OpenVINO's CPU plugin removes them and fails to compile the model "
-                      "(\"vector::_M_range_check\"); irlint runs it", p.loc, layer=p.path,
-                      related=(Related(cur.entry.loc, "the current_iteration entry"),),
+        outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))
+        yield Finding(f"body {p.describe()} of {layer.describe()} is read only for its output port(s) {outs}, which "
+                      "nothing reads, and comes before the current_iteration Parameter: OpenVINO's CPU plugin removes "
+                      "them and fails to compile the model (\"vector::_M_range_check\"); irlint runs it", p.loc,
+                      layer=p.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
                       hint="remove the unread output and what computes it, or read it")
-        return

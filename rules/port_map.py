@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
+
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.diagnostics import Related, Severity
@@ -367,17 +369,22 @@ def body_result_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
 
 @rule("PM410", "body-parameter-unused", severity="warning", types=CONTROL_FLOW)
 def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A mapped body Parameter is not used by any layer of the body.
+    """A mapped body Parameter is not used by any layer of the body (or only for outputs nothing reads).
 
     What it checks:
     Body Parameters that receive an outer input (and are not back-edge targets, see BE507) have at
-    least one consumer.
+    least one consumer. In a TensorIterator whose sliced Parameters are all unused, or read only
+    on the way to outputs nothing outside reads, those read that way are reported too.
 
     Why it matters:
     The outer tensor is sliced or copied every iteration for nothing; often the body reads
     another Parameter by mistake. irlint runs the body once per slice, as the spec says; OpenVINO's
     CPU plugin runs a TensorIterator whose only sliced Parameter nothing reads once (measured: four
     slices of a body adding 1 to a merged input give 1, not 4; with part_size 2, two slices, 1 too).
+    It first removes outputs nothing reads, their body Results and the Parameters then unused, so a
+    sliced Parameter read only for such outputs counts as unread: the body runs once (three slices
+    give one part of the concatenated output that is read), and a concatenated output of stride 2
+    is refused at compile ("Invalid "start","stride","end" values in an iteration component").
 
     Example:
     ```xml
@@ -395,13 +402,23 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     plan = loop_plan(layer)
     sliced = {pe.body_layer for pe in plan.sliced_inputs}
     unread = {p.id for p in layer.body.parameters() if p.id in fed and p.id not in targets and not idx.users(p)}
-    once = not plan.is_loop and sliced and sliced <= unread  # no sliced Parameter is read
+    # read only on the way to outputs nothing reads: the CPU plugin drops those, then the Parameter
+    dropped = read_only_for_unread(ctx, graph, layer) & sliced if not plan.is_loop else set()
+    once = not plan.is_loop and sliced and sliced <= unread | dropped  # no sliced Parameter is read
     for p in layer.body.parameters():
         if p.id in unread:
             extra = ("; OpenVINO's CPU plugin then runs the body once, not once per slice as the spec (and irlint) "
                      "does" if once and p.id in sliced else "")
             yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but nothing uses it{extra}",
                           p.loc, layer=p.path)
+        elif p.id in dropped and once:
+            outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))
+            yield Finding(f"body {p.describe()} of {layer.describe()} is read only for output port(s) {outs}, which "
+                          "nothing reads: OpenVINO's CPU plugin removes them and the Parameter, then runs the body "
+                          "once, not once per slice as the spec (and irlint) does, or refuses a concatenated output "
+                          "whose stride is not 1 (\"Invalid \"start\",\"stride\",\"end\" values in an iteration "
+                          "component\")", p.loc, layer=p.path,
+                          hint="remove the unread outputs and what computes them, or read them")
 
 
 @rule("PM411", "body-layer-output-unused", severity="warning", types=CONTROL_FLOW)

@@ -61,6 +61,7 @@ PINNED_BUILD: dict[int, str] = {
     50155: "T216",  # Convert f32 -> f16 -> f32 in a Loop body: the CPU plugin does not round
     50504: "LP713",  # a body condition of shape [?]: the CPU plugin fails at inference
     50459: "LP714",  # an unread output of a Loop in an If: the CPU plugin's removal of it fails
+    50465: "PM410",  # a TI's sliced Parameter read only for an unread output: the CPU plugin drops the slicing
     50851: "departure",  # a u8 Add wraps: the CPU plugin saturates
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
 }

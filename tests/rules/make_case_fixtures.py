@@ -308,6 +308,24 @@ def loop_unread_output(cur_first: bool):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_unread_output")
 
 
+def ti_unread_output(part: int):
+    """A TI slicing x (3 rows) whose sliced Parameter is read only for output w, which nothing reads; the read
+    output y concatenates the invariant z (`part` copies per iteration, stride -part): the CPU plugin drops w
+    and the slicing, then runs the body once (part 1) or refuses y (part 2) (PM410)."""
+    ov, ops = _ov()
+    x, z = ops.parameter([3], np.float32, name="x"), ops.parameter([1], np.float32, name="z")
+    xi, zi = ops.parameter([1], np.float32), ops.parameter([1], np.float32)
+    ry = ops.result(ops.concat([zi] * part, 0) if part > 1 else ops.relu(zi))
+    rw = ops.result(ops.relu(xi))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([ry, rw], [xi, zi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    ti.set_invariant_input(zi, z.output(0))
+    y = ti.get_concatenated_slices(ry.output(0), -1, -part, part, 0, 0)
+    ti.get_concatenated_slices(rw.output(0), 0, 1, 1, -1, 0)  # w: an output port nothing reads
+    return ov.Model([ops.result(y, name="y")], [x, z], "ti_unread_output")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -563,6 +581,10 @@ CASES = [
     # an output nothing reads, alone reading a Parameter before current_iteration: the CPU plugin fails (LP714)
     Case("LP714", "fail", lambda: loop_unread_output(False), _mark_picked("LP714", _first_body_parameter)),
     Case("LP714", "pass", lambda: loop_unread_output(True)),
+    # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
+    Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),
+    Case("PM410", "fail-unread-output-stride2", lambda: ti_unread_output(2),
+         _mark_picked("PM410", _first_body_parameter)),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),
 ]

@@ -25,6 +25,7 @@ REJECTED_AT_COMPILE = [
     ("SL606/pass-dynamic-rank.xml", "doesn't support Loop operation with dynamic rank"),
     ("IF807/fail.xml", "doesn't support If operation with dynamic rank"),
     ("LP714/fail.xml", "vector::_M_range_check"),
+    ("PM410/fail-unread-output-stride2.xml", "Invalid \"start\",\"stride\",\"end\" values in an iteration component"),
 ]
 COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
             "T202/pass-dynamic-rank.xml", "T210/pass-prelu-last-axis.xml", "IR005/pass-every-type.xml",
@@ -127,3 +128,17 @@ def test_a_dynamic_body_condition_fails_at_inference_and_a_scalar_one_runs() -> 
     np.testing.assert_array_equal(next(iter(passing({"x": x}).values())), [3, 3, 3])
     ours = irlint.run(irlint.load(FIXTURES / "LP713/fail.xml"), {"x": x})
     np.testing.assert_array_equal(next(iter(ours.values())), [3, 3, 3])
+
+
+def test_a_sliced_input_read_only_for_an_unread_output_runs_the_ti_body_once() -> None:
+    """PM410: the CPU plugin drops the unread output and the slicing with it; irlint iterates 3 times."""
+    import numpy as np
+
+    import irlint
+
+    core = ov.Core()
+    path = FIXTURES / "PM410/fail-unread-output.xml"
+    feed = {"x": np.arange(3, dtype=np.float32), "z": np.full(1, 5, np.float32)}
+    cpu = next(iter(core.compile_model(core.read_model(str(path)), "CPU", CPU)(feed).values()))
+    np.testing.assert_array_equal(cpu, [5])
+    np.testing.assert_array_equal(irlint.run(irlint.load(path), feed)["y"], [5, 5, 5])
