@@ -5,13 +5,17 @@ compiled (names, numbers, comparisons, and/or/not, arithmetic, calls of the func
 typed condition can read tensors but never touch anything else. `x.sum()` and the other methods in
 METHODS are no attribute access at run time: the checked tree has every `V.m(...)` rewritten into a
 call of irlint's own function for `m` (and `V.shape`, `V.ndim`, `V.size` likewise), so no attribute
-of any object is ever looked up, whatever `V` is.
+of any object is ever looked up, whatever `V` is. Arithmetic goes through numpy's ufuncs the same
+way (`a * b` is irlint's checked `multiply(a, b)`), so no Python integer grows without bound, no text
+is repeated, and no result has more than MAX_ELEMENTS elements: an expression costs at most a few
+passes over tensors of that size. The debugger's expression console (`:`) uses this evaluator too.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -31,13 +35,17 @@ METHODS: dict[str, Callable[..., object]] = {
     "item": lambda a: np.asarray(a).item(),
 }
 PROPERTIES: dict[str, Callable[..., object]] = {"shape": np.shape, "ndim": np.ndim, "size": np.size}
+MAX_ELEMENTS = 1 << 24  # the most elements an arithmetic result may have (broadcasting multiplies sizes)
 KEYWORDS = ("axis",)  # the one keyword argument the functions and methods take
 _PREFIX = "_irlint_"  # rewritten calls use names the check above refuses in typed text
 NAMES = ("x", "outputs", "iteration", "iterations", "layer", "nan", "inf", "True", "False")
 _ALLOWED = (ast.Expression, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Load,
             ast.Constant, ast.Subscript, ast.Tuple, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
             ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.Pow, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
-            ast.GtE, ast.In, ast.NotIn, ast.Attribute, ast.keyword)
+            ast.GtE, ast.In, ast.NotIn, ast.Attribute, ast.keyword, ast.Slice)
+_UFUNCS: dict[type, Callable[..., object]] = {
+    ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide, ast.Mod: np.mod,
+    ast.Pow: np.power}
 
 
 class ConditionError(ValueError):
@@ -58,8 +66,38 @@ def _check_attribute(node: ast.Attribute, called: bool) -> None:
                              f"and calls the tensor methods {', '.join(METHODS)}")
 
 
+def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], object]:
+    """`a OP b` on numbers and tensors only, its result at most MAX_ELEMENTS elements (checked before
+    computing it); integer powers are taken in float64 (`2 ** -1` is 0.5, and nothing overflows)."""
+
+    def apply(a: object, b: object) -> object:
+        x, y = np.asarray(a), np.asarray(b)
+        for v in (x, y):
+            if v.dtype.kind not in "biuf":
+                raise TypeError(f"arithmetic works on numbers and tensors, not on {v.dtype.name} values")
+        try:
+            shape = np.broadcast_shapes(x.shape, y.shape)
+        except ValueError:
+            raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise ValueError(f"the result would have {math.prod(shape)} elements (shape {list(shape)}); "
+                             f"at most {MAX_ELEMENTS} are computed")
+        if ufunc is np.power and x.dtype.kind in "biu" and y.dtype.kind in "biu":
+            x = x.astype(np.float64)
+        out = ufunc(x, y)
+        return out[()] if isinstance(out, np.ndarray) and out.ndim == 0 else out
+
+    return apply
+
+
 class _Rewrite(ast.NodeTransformer):
-    """`V.m(args)` -> `<m>(V, args)`, `V.p` -> `<p>(V)`: irlint's functions instead of attribute lookups."""
+    """`V.m(args)` -> `<m>(V, args)`, `V.p` -> `<p>(V)`: irlint's functions instead of attribute lookups;
+    `a OP b` -> `<OP>(a, b)`: checked numpy arithmetic."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        return ast.Call(func=ast.Name(id=_PREFIX + "o" + type(node.op).__name__, ctx=ast.Load()),
+                        args=[node.left, node.right], keywords=[])
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         if not isinstance(node.func, ast.Attribute):
@@ -74,37 +112,55 @@ class _Rewrite(ast.NodeTransformer):
         return ast.Call(func=ast.Name(id=_PREFIX + "p" + node.attr, ctx=ast.Load()), args=[node.value], keywords=[])
 
 
-def compile_condition(text: str) -> Callable[[dict[str, object]], bool]:
+def compile_expression(text: str, functions: Mapping[str, Callable[..., object]] | None = None,
+                       what: str = "condition") -> Callable[[dict[str, object]], object]:
+    """Check `text` against the whitelist and compile it; the returned function evaluates it over an
+    environment of NAMES (`x`, `outputs`, ...). `functions` are callables besides FUNCTIONS (the console's
+    `value`); `what` names the text in messages ('condition', 'expression')."""
+    allowed = {**FUNCTIONS, **(functions or {})}
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
-        raise ConditionError(f"cannot parse the condition {text!r}: {e.msg}") from e
+        raise ConditionError(f"cannot parse the {what} {text.strip()!r}: {e.msg}") from e
     methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
-            raise ConditionError(f"{type(node).__name__} is not allowed in a condition")
+            raise ConditionError(f"{type(node).__name__} is not allowed in a {what}")
         if isinstance(node, ast.Attribute):
             _check_attribute(node, id(node) in methods)
         if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute) and not (
-                isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-            raise ConditionError(f"only these functions can be called: {', '.join(sorted(FUNCTIONS))} "
+                isinstance(node.func, ast.Name) and node.func.id in allowed):
+            raise ConditionError(f"only these functions can be called: {', '.join(sorted(allowed))} "
                                  f"(and the tensor methods {', '.join(METHODS)}, e.g. x.sum())")
         if isinstance(node, ast.keyword) and node.arg not in KEYWORDS:
             raise ConditionError(f"keyword argument {node.arg!r} is not allowed: only {', '.join(KEYWORDS)}=N")
-        if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in NAMES:
-            raise ConditionError(f"unknown name {node.id!r}: a condition can use {', '.join(NAMES[:5])}")
-        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool, str)):
+        if isinstance(node, ast.Name) and node.id not in allowed and node.id not in NAMES:
+            raise ConditionError(f"unknown name {node.id!r}: a {what} can use {', '.join(NAMES[:5])}")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
+                and node.value is not None:
             raise ConditionError("only numbers and strings are allowed as constants")
     tree = ast.fix_missing_locations(_Rewrite().visit(tree))
-    code = compile(tree, "<condition>", "eval")
-    scope: dict[str, object] = {"__builtins__": {}, **FUNCTIONS, "nan": float("nan"), "inf": float("inf"),
+    code = compile(tree, f"<{what}>", "eval")
+    scope: dict[str, object] = {"__builtins__": {}, **allowed, "nan": float("nan"), "inf": float("inf"),
                                 "True": True, "False": False,
                                 **{_PREFIX + "m" + k: f for k, f in METHODS.items()},
-                                **{_PREFIX + "p" + k: f for k, f in PROPERTIES.items()}}
+                                **{_PREFIX + "p" + k: f for k, f in PROPERTIES.items()},
+                                **{_PREFIX + "o" + op.__name__: _arithmetic(f) for op, f in _UFUNCS.items()}}
+
+    def evaluate(env: dict[str, object]) -> object:
+        with np.errstate(all="ignore"):
+            return eval(code, scope, env)  # the tree was whitelisted above
+
+    return evaluate
+
+
+def compile_condition(text: str) -> Callable[[dict[str, object]], bool]:
+    """A breakpoint's condition: true when the expression holds for every element."""
+    evaluate = compile_expression(text)
 
     def test(env: dict[str, object]) -> bool:
         with np.errstate(all="ignore"):
-            return bool(np.all(eval(code, scope, env)))  # the tree was whitelisted above
+            return bool(np.all(evaluate(env)))
 
     return test
 

@@ -10,13 +10,22 @@ The run's bounds are `run`'s, made for a run that waits on a person: `--max-body
 not the session's wall-clock time (a run paused at a breakpoint for an hour is not over time): a
 command that runs longer stops where it is, as Esc stops it, with RUN-TIME in the log, and the next
 command goes on from there.
+
+Stepping back (`step_back`) stands the session at an earlier event as the run stood there going
+forward. The latest events are kept (a deque, dropped together with the recorded tensors they
+hold), every recorded tensor and loop condition carries the index of the event that recorded it,
+and while the current event is such a kept one (`_cursor`), every read shows only what was recorded
+up to it; stepping forward from there replays the kept events (breakpoints included) before it runs
+on. When anything the earlier stop showed has been dropped since, the run restarts and stops there.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
-from collections import OrderedDict
+from bisect import bisect_right
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
@@ -39,6 +48,7 @@ from irlint.ir.model import Layer, Model
 from irlint.layerpath import find_layer, iteration_label, loop_positions, project_its
 
 MAX_RECORDED = 200_000  # tensors kept for revisiting; older ones are dropped first
+MAX_KEPT_EVENTS = MAX_RECORDED  # events kept for stepping back without a restart
 _NBYTES = attrgetter("nbytes")
 
 Iteration = tuple[int, ...]
@@ -164,6 +174,16 @@ class Session:
         self._deadline: float | None = None  # when the running command is over --time-limit
         self._over_time = False  # the hook stopped the running command at its deadline
         self._error: str | None = None
+        # stepping back: the latest events (the last one is event number _events), the event number
+        # that recorded each value / loop condition, each loop's iteration bound by when it was set, the
+        # latest event at which a recorded value was dropped, and the number of the current event while
+        # it is a kept one (None: the run's latest event)
+        self._kept: deque[Event] = deque(maxlen=MAX_KEPT_EVENTS)
+        self._at: dict[tuple[str, Iteration], int] = {}
+        self._cond_at: dict[tuple[str, Iteration], int] = {}
+        self._limit_at: dict[str, list[tuple[int, int | None]]] = {}
+        self._dropped_at = 0
+        self._cursor: int | None = None
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -191,7 +211,8 @@ class Session:
         # The executor's clock would count the time the run waits on the user: the session keeps its own
         # per command (`_go`).
         run_options = replace(self.options, time_limit=None)
-        st = Stepper(self._recording(execute(self.model, self.inputs, run_options, state=state)))
+        self._source = self._recording(execute(self.model, self.inputs, run_options, state=state))
+        st = Stepper(self._source)
         st.breakpoints.extend([self._hook, *breakpoints])
         return st
 
@@ -202,11 +223,14 @@ class Session:
         for a in tensors:
             size += a.nbytes
         values = self.values
+        now = self._events
         with self._lock:
             old = values.pop((path, its), None)
             if old is not None:
                 size -= sum(map(_NBYTES, old))
+                self._dropped_at = now
             values[(path, its)] = tensors
+            self._at[(path, its)] = now
             seen = self._seen.get(path)
             if seen is None:
                 seen = self._seen[path] = {}
@@ -217,12 +241,19 @@ class Session:
                 while len(values) > 1 and (len(values) > MAX_RECORDED or self._held > self.options.memory_budget):
                     (old_path, old_its), dropped = values.popitem(last=False)
                     self._seen[old_path].pop(old_its, None)
+                    self._at.pop((old_path, old_its), None)
                     self._held -= sum(map(_NBYTES, dropped))
+                    self._dropped_at = now
+                # events older than the oldest recorded value go too (they hold tensors of their own)
+                oldest, kept = self._at[next(iter(values))], self._kept
+                while kept and now - len(kept) + 1 < oldest:
+                    kept.popleft()
 
     def _recording(self, events):  # type: ignore[no-untyped-def]
         """Pass events through, recording their tensors. (Events are tested by exact class, the most
         frequent first, and the iteration tuple is made once per iteration, not per event.)"""
         record = self._record
+        keep = self._kept.append
         last: tuple[tuple[str, int], ...] | None = None
         its: Iteration = ()
         for ev in events:
@@ -231,6 +262,7 @@ class Session:
             if frames is not last:  # an iteration's events share one frames tuple
                 last, its = frames, iteration_of(frames)
             self._events += 1
+            keep(ev)
             self._frames = frames
             if cls is LayerEvaluated:
                 record(ev.layer.path, its, ev.outputs or ev.inputs)
@@ -242,9 +274,22 @@ class Session:
             elif cls is IterationFinished:
                 with self._lock:
                     self.conditions.setdefault(ev.layer.path, {})[its] = ev.condition
+                    self._cond_at[(ev.layer.path, its)] = self._events
             elif cls is BodyEntered and ev.branch is None:
                 self._limits[ev.layer.path] = ev.limit
+                history = self._limit_at.setdefault(ev.layer.path, [])
+                if not history or history[-1][1] != ev.limit:
+                    history.append((self._events, ev.limit))
             yield ev
+
+    def _replaying(self, first: int, events: list[Event]):  # type: ignore[no-untyped-def]
+        """Kept events again, numbered from `first`: stepping forward after stepping back (their tensors
+        are recorded already). Past the last one, the run's own events follow."""
+        for n, ev in enumerate(events, first):
+            self._cursor = n
+            self._frames = ev.frames if ev.__class__ is not RunFinished else ()
+            yield ev
+        self._cursor = None
 
     @property
     def progress(self) -> Progress:
@@ -289,26 +334,116 @@ class Session:
         if why:
             self.log.append(f"iteration {iteration_text(target)} cannot be reached: {why}")
             return self.stepper.current
-        if goal.behind():
-            user = self.breakpoints
-            self.restart()
-            self.log.append(f"going back to iteration {iteration_text(target)}: the run restarted "
-                            "(breakpoints are set aside until it gets there)")
-            self.stepper.breakpoints[:] = [self._hook]
-        else:
-            user = None
-        self._until = goal.stop
-        try:
-            ev = self._go(self.stepper.continue_)
-        finally:
-            self._until = None
-            if user is not None:
-                self.stepper.breakpoints[:] = [self._hook, *user]
+        again = (f"going back to iteration {iteration_text(target)}: the run restarted "
+                 "(breakpoints are set aside until it gets there)") if goal.behind() else ""
+        ev = self._run_until(goal.stop, again)
         if goal.missed:
             self.log.append(f"iteration {iteration_text(target)} was not reached: {goal.missed}")
         elif not goal.reached and not self._error and (ev is None or self.stepper.finished):
             self.log.append(f"iteration {iteration_text(target)} was not reached: the run finished first")
         return ev  # else a breakpoint or Esc stopped it (the log says which); `g` again goes on
+
+    def _run_until(self, stop: Callable[[Event], bool], restart: str = "") -> Event | None:
+        """Run on until `stop(event)` holds (or a breakpoint, Esc, the end). With `restart` (what the log says
+        why), first restart the run, the user's breakpoints set aside until it stops: how a go-to gets back
+        to an iteration and a step back to an event whose values were dropped."""
+        user = None
+        if restart:
+            user = self.breakpoints
+            self.restart()
+            self.log.append(restart)
+            self.stepper.breakpoints[:] = [self._hook]
+        self._until = stop
+        try:
+            return self._go(self.stepper.continue_)
+        finally:
+            self._until = None
+            if user is not None:
+                self.stepper.breakpoints[:] = [self._hook, *user]
+
+    # -- stepping back ---------------------------------------------------------------------------
+    @property
+    def position(self) -> int:
+        """The number of the current event (1 for the run's first event, 0 before it)."""
+        if self.stepper.current is None:
+            return 0
+        return self._cursor if self._cursor is not None else self._events
+
+    def step_back(self, over: bool = False) -> Event | None:
+        """Back to the event before the current one (`S`, the mirror of `s`), or with `over` to the layer
+        evaluated before it at this depth or above (`N`, the mirror of `n`: a TI/Loop/If is stepped back
+        over as a whole). The inspector, watches and status then show what they showed there going
+        forward. At the run's first event (or with no such layer before) the log says it is at the start."""
+        now, ev = self.position, self.stepper.current
+        if ev is None or now <= 1:
+            self.log.append("at the start: no event before this one" if ev is not None else
+                            "at the start: the run has not begun (s steps to its first event)")
+            return ev
+        if not over:
+            return self._rewind(now - 1)
+        depth = len(ev.frames) if ev.__class__ is not RunFinished else 0
+        target = self._layer_before(now, depth)
+        if target is None:  # the kept events do not reach back far enough: find it by running again
+            found = [0]
+
+            def scan(e: Event) -> bool:
+                if self._events >= now:
+                    return True
+                if e.__class__ is LayerEvaluated and len(e.frames) <= depth:
+                    found[0] = self._events
+                return False
+
+            self._run_until(scan, "stepping back: the run restarted to find the layer before "
+                                  "(the events between were dropped from memory)")
+            if self.position != now:  # Esc or an error stopped it on the way
+                return self.stepper.current
+            target = found[0]
+        if not target:
+            self.log.append(f"at the start: no layer before this one at its depth ({describe_event(ev)})")
+            return self.stepper.current
+        return self._rewind(target)
+
+    def _layer_before(self, now: int, depth: int) -> int | None:
+        """The number of the latest LayerEvaluated before event `now` at most `depth` loops deep among the
+        kept events; 0 if there is none since the run's start, None if the kept events do not tell."""
+        with self._lock:
+            kept = self._kept
+            first = self._events - len(kept) + 1  # the number of kept[0]
+            start = min(now - 1, self._events)
+            newest_first = itertools.islice(reversed(kept), self._events - start, None)
+            for n, e in zip(range(start, first - 1, -1), newest_first):
+                if e.__class__ is LayerEvaluated and len(e.frames) <= depth:
+                    return n
+            return 0 if first <= 1 else None
+
+    def _rewind(self, target: int) -> Event | None:
+        """Stand at event `target` (before the current one): from the kept events when nothing recorded up to
+        it has been dropped since, else by restarting the run and stopping there."""
+        with self._lock:
+            kept = self._kept
+            first = self._events - len(kept) + 1
+            here = first <= target and self._dropped_at <= target
+            if here:
+                ev = kept[target - first]
+                later = list(itertools.islice(kept, target - first + 1, None))
+        if not here:
+            ev = self._run_until(lambda _e: self._events >= target,
+                                 f"stepping back: the run restarted to stop at event {target} "
+                                 "(values recorded up to it were dropped from memory since)")
+            if self.position == target and ev is not None:
+                self.log[-1] = f"back to: {self.log[-1]}"
+            return ev
+        user = self.breakpoints
+        st = Stepper(itertools.chain(self._replaying(target + 1, later), self._source), current=ev,
+                     finished=ev.__class__ is RunFinished)
+        st.breakpoints.extend([self._hook, *user])
+        self.stepper = st
+        self._cursor = target
+        self._frames = ev.frames if ev.__class__ is not RunFinished else ()
+        vbp = self.value_breakpoint()  # a stop there by the NaN/Inf breakpoint showed the bad value
+        self.last_bad = bad_value(ev, vbp.nonfinite, vbp.bound) if vbp is not None else None
+        self.log.append(f"back to: {describe_event(ev)}")
+        return ev
 
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
         """Run one command: stopped by a breakpoint, Esc, its --time-limit (the run stays where it is) or
@@ -362,6 +497,12 @@ class Session:
             self.conditions.clear()
             self._held = 0  # else the bytes of the dropped values still counted: one tensor kept after that
         self._events, self._frames = 0, ()
+        self._kept.clear()
+        self._at.clear()
+        self._cond_at.clear()
+        self._limit_at.clear()
+        self._dropped_at = 0
+        self._cursor = None
         self._last.clear()
         self._started.clear()
         self._limits.clear()
@@ -460,14 +601,23 @@ class Session:
         return next((la for _g, la in self.model.layers() if la.name == spec), None)
 
     # -- recorded values -----------------------------------------------------------------------
+    def _seen_now(self, layer_path: str) -> list[Iteration] | dict[Iteration, None]:
+        """The layer's recorded iterations as of the current event (call with the lock held)."""
+        seen = self._seen.get(layer_path, {})
+        c = self._cursor
+        if c is None:
+            return seen
+        at = self._at
+        return [its for its in seen if at[(layer_path, its)] <= c]
+
     def iterations_seen(self, layer_path: str) -> list[Iteration]:
         with self._lock:
-            return sorted(self._seen.get(layer_path, ()))
+            return sorted(self._seen_now(layer_path))
 
     def tensor(self, layer_path: str, iteration: Iteration | None = None) -> tuple[np.ndarray, ...] | None:
         """The layer's outputs at an iteration (the latest recorded if None or not recorded)."""
         with self._lock:
-            seen = self._seen.get(layer_path)
+            seen = self._seen_now(layer_path)
             if not seen:
                 return None
             key = iteration if iteration in seen else max(seen)
@@ -476,7 +626,7 @@ class Session:
     def history(self, layer_path: str, port: int = 0) -> list[tuple[Iteration, np.ndarray]]:
         """Every recorded (iteration, tensor of output `port`) of a layer, in iteration order."""
         with self._lock:
-            seen = sorted(self._seen.get(layer_path, ()))
+            seen = sorted(self._seen_now(layer_path))
             out = []
             for its in seen:
                 t = self.values[(layer_path, its)]
@@ -486,7 +636,19 @@ class Session:
 
     def loop_conditions(self, loop_path: str) -> dict[Iteration, bool | None]:
         with self._lock:
-            return dict(self.conditions.get(loop_path, {}))
+            conds = self.conditions.get(loop_path, {})
+            c = self._cursor
+            if c is None:
+                return dict(conds)
+            return {its: v for its, v in conds.items() if self._cond_at[(loop_path, its)] <= c}
+
+    def _limit(self, loop_path: str) -> int | None:
+        """The iteration bound of the loop's latest run as of the current event."""
+        if self._cursor is None:
+            return self._limits.get(loop_path)
+        history = self._limit_at.get(loop_path, [])
+        i = bisect_right(history, self._cursor, key=lambda e: e[0])
+        return history[i - 1][1] if i else None
 
     def loop_totals(self, frames: tuple[tuple[str, int], ...] | None = None) -> list[str]:
         """'k of N' per enclosing loop of the current event, or of `frames` (k 0-based; N the iteration
@@ -543,7 +705,7 @@ class Session:
         for path, _k in frames:
             info = self._shapes.loops.get(path)
             total: object = info.iterations if info is not None else None
-            limit = self._limits.get(path)
+            limit = self._limit(path)
             if total is None and limit is not None:  # known once the loop runs (a trip count from an input)
                 exact = info is None or not info.plan.is_loop or info.plan.condition is None or \
                     scalar_flag(info.body_condition.value) is True
