@@ -59,6 +59,18 @@ def test_installed_debugger_in_a_real_terminal() -> None:
         assert "paused" in first and "of 3 > " in first  # one line, at the top right
         tmux("send-keys", "-t", "dbg", "w")
         tmux.wait_for("watch (1;")
+        tmux("send-keys", "-t", "dbg", "S")  # step back: the log says where
+        tmux.wait_for("back to: ")
+        tmux("send-keys", "-t", "dbg", ":")  # the console: an expression, its result, Esc closes it
+        tmux.wait_for("expression console")
+        tmux("send-keys", "-t", "dbg", "-l", "iterations")
+        tmux("send-keys", "-t", "dbg", "Enter")
+        tmux.wait_for("(0, 0)")  # the inner Tanh in iterations 0.0
+        tmux("send-keys", "-t", "dbg", "Escape")
+        deadline = time.monotonic() + 10
+        while "expression console" in tmux.screen():
+            assert time.monotonic() < deadline, "Esc did not close the console"
+            time.sleep(0.2)
         tmux("send-keys", "-t", "dbg", "q")
         deadline = time.monotonic() + 20
         while tmux("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):

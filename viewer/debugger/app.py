@@ -15,9 +15,10 @@ from irlint.viewer.debugger.conditions import ConditionError, parse_breakpoint
 from irlint.viewer.debugger.export import as_text, default_npy_name, npy_path, save_npy
 from irlint.viewer.debugger.inspector import as_rows, diff_text, port_names, scalar_text, summary, view_title
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
-from irlint.viewer.debugger.session import Session, parse_iteration
+from irlint.viewer.debugger.session import Session, describe_event, parse_iteration
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
 from irlint.viewer.debugger.widgets.breakpoints import BreakpointsScreen
+from irlint.viewer.debugger.widgets.console import ConsoleScreen
 from irlint.viewer.debugger.widgets.log import EventLog
 from irlint.viewer.debugger.widgets.status import StatusLine
 from irlint.viewer.debugger.widgets.tree import ModelTree
@@ -38,7 +39,8 @@ from irlint.layerpath import iteration_label
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints"}
+               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints",
+               "console"}
 
 
 
@@ -90,6 +92,9 @@ class DebuggerApp(App[None]):
         Binding("o", "cmd('out')", "out"),
         Binding("t", "cmd('iteration')", "iter"),
         Binding("c", "cmd('continue')", "cont"),
+        Binding("S", "cmd('back')", "back", show=False),
+        Binding("N", "cmd('back_over')", "back over", show=False),
+        Binding("colon", "console", "eval"),
         Binding("g", "goto", "goto"),
         Binding("b", "breakpoint", "bp"),
         Binding("B", "conditional", "cond. break", show=False),
@@ -134,6 +139,7 @@ class DebuggerApp(App[None]):
         self._lint_log: list[Text] = []  # without a session there is no log pane
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
+        self.console_history: list[str] = []  # the expression console's, kept while the app runs
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -153,7 +159,7 @@ class DebuggerApp(App[None]):
                     yield DataTable(id="values", zebra_stripes=True, show_row_labels=True)
                     yield WatchList(id="watch")
                     yield EventLog(id="log")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         if self.model is not None:
@@ -523,6 +529,11 @@ class DebuggerApp(App[None]):
     def on_breakpoints_screen_changed(self, _message: BreakpointsScreen.Changed) -> None:
         self._refresh_markers()
         self._status()
+
+    def action_console(self) -> None:
+        if self.session is not None and not self.busy:
+            where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
+            self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -83,8 +83,10 @@ def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], obje
             raise ValueError(f"the result would have {math.prod(shape)} elements (shape {list(shape)}); "
                              f"at most {MAX_ELEMENTS} are computed")
         if ufunc is np.power and x.dtype.kind in "biu" and y.dtype.kind in "biu":
-            x = x.astype(np.float64)
-        out = ufunc(x, y)
+            a = x.astype(np.float64)
+        # the operands as typed: a Python number stays weakly typed (x * 2 keeps x's float32)
+        out = ufunc(a if isinstance(a, (int, float, bool, np.ndarray, np.generic)) else x,
+                    b if isinstance(b, (int, float, bool, np.ndarray, np.generic)) else y)
         return out[()] if isinstance(out, np.ndarray) and out.ndim == 0 else out
 
     return apply
@@ -191,7 +193,7 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
         head = head[6:].strip()
     path = None
     if head:
-        path = _resolve(head, model)
+        path = resolve_layer(head, model)
     if not sep:
         if path is None:
             raise ConditionError("type a layer (id path, name or id) and/or `when CONDITION`")
@@ -205,7 +207,8 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
     return ConditionalBreakpoint(layer=path, when=cond, test=compile_condition(cond))
 
 
-def _resolve(spec: str, model: Model) -> str:
+def resolve_layer(spec: str, model: Model) -> str:
+    """A layer's id path from an id path, a name, or a bare id that one layer at any level has."""
     layers = [la for _g, la in model.layers()]
     for la in layers:
         if la.path == spec:

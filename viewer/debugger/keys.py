@@ -10,6 +10,11 @@ KEYS = [
     ("o", "step out: finish the body being run"),
     ("t", "next iteration of the innermost loop"),
     ("c", "continue to a breakpoint or the end (progress in the status line)"),
+    ("S", "step back: the event before (the mirror of s); inspector, watches and status show it as they did "
+          "going forward (the run restarts and stops there when its values were dropped from memory)"),
+    ("N", "step back over: the layer evaluated before at this depth (the mirror of n: a TI/Loop/If as a whole)"),
+    (":", "expression console: numpy expressions over the stop's tensors (x, outputs, value('LAYER'), "
+          "x.max(), x[0, :4]); Up/Down history, Esc closes"),
     ("Esc", "stop a running continue / go to"),
     ("g", "go to iteration N (N.M in nested loops, 0-based) of the selected layer: shown if recorded, "
           "else run to it (back: the run restarts)"),

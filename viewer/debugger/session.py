@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 
 import numpy as np
+from irlint.viewer.debugger.conditions import ConditionError, compile_expression, resolve_layer
 
 from irlint.controlflow.values import scalar_flag
 from irlint.interp import ExecutionError, Options, State, execute
@@ -48,7 +49,12 @@ from irlint.ir.model import Layer, Model
 from irlint.layerpath import find_layer, iteration_label, loop_positions, project_its
 
 MAX_RECORDED = 200_000  # tensors kept for revisiting; older ones are dropped first
-MAX_KEPT_EVENTS = MAX_RECORDED  # events kept for stepping back without a restart
+# Events kept for stepping back without a restart: the latest MAX_KEPT_EVENTS while commands are short,
+# the latest FEW_KEPT_EVENTS once a command runs past LONG_COMMAND events (each kept event outlives the
+# garbage collector's young generation, which made a long continue a third slower when all were kept)
+MAX_KEPT_EVENTS = 10_000
+LONG_COMMAND = 2_000
+FEW_KEPT_EVENTS = 16
 _NBYTES = attrgetter("nbytes")
 
 Iteration = tuple[int, ...]
@@ -161,7 +167,7 @@ class Session:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        self._seen: dict[str, dict[Iteration, None]] = {}  # layer path -> iterations recorded, in order
+        self._seen: dict[str, dict[Iteration, int]] = {}  # layer path -> iteration recorded -> the event that did
         self._interrupt = threading.Event()
         self._until: Callable[[Event], bool] | None = None
         self._hook = _Hook(self)
@@ -175,15 +181,16 @@ class Session:
         self._over_time = False  # the hook stopped the running command at its deadline
         self._error: str | None = None
         # stepping back: the latest events (the last one is event number _events), the event number
-        # that recorded each value / loop condition, each loop's iteration bound by when it was set, the
+        # that recorded each loop condition (a value's: in _seen), each loop's iteration bound by when it was set, the
         # latest event at which a recorded value was dropped, and the number of the current event while
         # it is a kept one (None: the run's latest event)
         self._kept: deque[Event] = deque(maxlen=MAX_KEPT_EVENTS)
-        self._at: dict[tuple[str, Iteration], int] = {}
+        self._keep = self._kept.append
         self._cond_at: dict[tuple[str, Iteration], int] = {}
         self._limit_at: dict[str, list[tuple[int, int | None]]] = {}
         self._dropped_at = 0
         self._cursor: int | None = None
+        self._command_start = 0  # _events when the running command began
         self.stepper = self._new_stepper([])
         self._record_inputs()
 
@@ -218,42 +225,48 @@ class Session:
 
     def _record(self, path: str, its: Iteration, tensors: tuple[np.ndarray, ...]) -> None:
         """Record tensors for revisiting, oldest dropped first past MAX_RECORDED or past the memory budget
-        (the recorded tensors are kept alive by this dict, so they count against --memory-budget)."""
+        (the recorded tensors are kept alive by this dict, so they count against --memory-budget); `_seen`
+        notes the number of the event that recorded them."""
         size = 0
         for a in tensors:
             size += a.nbytes
         values = self.values
+        key = (path, its)
         now = self._events
         with self._lock:
-            old = values.pop((path, its), None)
+            old = values.pop(key, None)
             if old is not None:
                 size -= sum(map(_NBYTES, old))
                 self._dropped_at = now
-            values[(path, its)] = tensors
-            self._at[(path, its)] = now
+            values[key] = tensors
             seen = self._seen.get(path)
             if seen is None:
                 seen = self._seen[path] = {}
-            seen[its] = None
+            seen[its] = now
             self._last[path] = its
             held = self._held = self._held + size
             if held > self.options.memory_budget or len(values) > MAX_RECORDED:
                 while len(values) > 1 and (len(values) > MAX_RECORDED or self._held > self.options.memory_budget):
                     (old_path, old_its), dropped = values.popitem(last=False)
                     self._seen[old_path].pop(old_its, None)
-                    self._at.pop((old_path, old_its), None)
                     self._held -= sum(map(_NBYTES, dropped))
-                    self._dropped_at = now
-                # events older than the oldest recorded value go too (they hold tensors of their own)
-                oldest, kept = self._at[next(iter(values))], self._kept
-                while kept and now - len(kept) + 1 < oldest:
-                    kept.popleft()
+                self._dropped_at = now
+                if len(self._kept) > FEW_KEPT_EVENTS:
+                    self._trim_kept(now)
+
+    def _trim_kept(self, now: int) -> None:
+        """Drop the kept events older than the oldest recorded value (they hold tensors too; with the lock)."""
+        kept = self._kept
+        oldest_path, oldest_its = next(iter(self.values))
+        oldest = self._seen[oldest_path][oldest_its]
+        first = now - len(kept) + 1
+        for _ in range(min(oldest - first, len(kept))):
+            kept.popleft()
 
     def _recording(self, events):  # type: ignore[no-untyped-def]
         """Pass events through, recording their tensors. (Events are tested by exact class, the most
         frequent first, and the iteration tuple is made once per iteration, not per event.)"""
         record = self._record
-        keep = self._kept.append
         last: tuple[tuple[str, int], ...] | None = None
         its: Iteration = ()
         for ev in events:
@@ -262,7 +275,9 @@ class Session:
             if frames is not last:  # an iteration's events share one frames tuple
                 last, its = frames, iteration_of(frames)
             self._events += 1
-            keep(ev)
+            self._keep(ev)
+            if not self._events & 1023 and self._events - self._command_start > LONG_COMMAND:
+                self._keep_few()
             self._frames = frames
             if cls is LayerEvaluated:
                 record(ev.layer.path, its, ev.outputs or ev.inputs)
@@ -282,6 +297,20 @@ class Session:
                     history.append((self._events, ev.limit))
             yield ev
 
+    def _keep_few(self) -> None:
+        """A long command: keep only the latest FEW_KEPT_EVENTS events from now on (until the next one)."""
+        if self._kept.maxlen != FEW_KEPT_EVENTS:
+            with self._lock:
+                self._kept = deque(self._kept, maxlen=FEW_KEPT_EVENTS)
+                self._keep = self._kept.append
+
+    def _keep_many(self) -> None:
+        """A command starts: keep up to MAX_KEPT_EVENTS events again."""
+        if self._kept.maxlen != MAX_KEPT_EVENTS:
+            with self._lock:
+                self._kept = deque(self._kept, maxlen=MAX_KEPT_EVENTS)
+                self._keep = self._kept.append
+
     def _replaying(self, first: int, events: list[Event]):  # type: ignore[no-untyped-def]
         """Kept events again, numbered from `first`: stepping forward after stepping back (their tensors
         are recorded already). Past the last one, the run's own events follow."""
@@ -298,6 +327,8 @@ class Session:
 
     # -- commands ------------------------------------------------------------------------------
     def do(self, command: str) -> Event | None:
+        if command in ("back", "back_over"):
+            return self.step_back(over=command == "back_over")
         fn = {"step": self.stepper.step, "over": self.stepper.step_over, "into": self.stepper.step_into,
               "out": self.stepper.step_out, "iteration": self.stepper.next_iteration,
               "continue": self.stepper.continue_}[command]
@@ -448,6 +479,8 @@ class Session:
     def _go(self, fn: Callable[[], Event | None]) -> Event | None:
         """Run one command: stopped by a breakpoint, Esc, its --time-limit (the run stays where it is) or
         an error that ends the run (the stepper is then finished); says which in the log."""
+        self._command_start = self._events
+        self._keep_many()
         self._interrupt.clear()
         self.last_bad = None
         limit = self.options.time_limit
@@ -498,7 +531,6 @@ class Session:
             self._held = 0  # else the bytes of the dropped values still counted: one tensor kept after that
         self._events, self._frames = 0, ()
         self._kept.clear()
-        self._at.clear()
         self._cond_at.clear()
         self._limit_at.clear()
         self._dropped_at = 0
@@ -601,14 +633,13 @@ class Session:
         return next((la for _g, la in self.model.layers() if la.name == spec), None)
 
     # -- recorded values -----------------------------------------------------------------------
-    def _seen_now(self, layer_path: str) -> list[Iteration] | dict[Iteration, None]:
+    def _seen_now(self, layer_path: str) -> list[Iteration] | dict[Iteration, int]:
         """The layer's recorded iterations as of the current event (call with the lock held)."""
         seen = self._seen.get(layer_path, {})
         c = self._cursor
         if c is None:
             return seen
-        at = self._at
-        return [its for its in seen if at[(layer_path, its)] <= c]
+        return [its for its, n in seen.items() if n <= c]
 
     def iterations_seen(self, layer_path: str) -> list[Iteration]:
         with self._lock:
@@ -714,6 +745,63 @@ class Session:
                 total = f"<={info.max_iterations}"
             out.append("?" if total is None else str(total))
         return out
+
+    # -- the expression console ---------------------------------------------------------------------
+    def stop_tensors(self) -> tuple[np.ndarray, ...]:
+        """The current event's tensors: a layer's outputs (a Result's: what it receives), the body Parameters'
+        values at an iteration's start, the body Results at its end, a TI/Loop/If's outputs when it is left,
+        the run's outputs at its end."""
+        ev = self.stepper.current
+        cls = ev.__class__
+        if cls is LayerEvaluated:
+            return tuple(ev.outputs or ev.inputs)
+        for name in ("params", "results", "outputs"):
+            got = getattr(ev, name, None)
+            if isinstance(got, Mapping):
+                return tuple(got.values())
+        return ()
+
+    def expression_env(self) -> dict[str, object]:
+        """The names an expression reads at the current stop, as a breakpoint's condition reads them: `x` (the
+        first of `outputs`; absent when the event has no tensor), `outputs`, `iteration`, `iterations`,
+        `layer`."""
+        ev = self.stepper.current
+        its = self.current_iteration
+        tensors = self.stop_tensors()
+        layer = getattr(ev, "layer", None)
+        env: dict[str, object] = {"outputs": tensors, "iteration": its[-1] if its else -1, "iterations": its,
+                                  "layer": layer.name if layer is not None else ""}
+        if tensors:
+            env["x"] = tensors[0]
+        return env
+
+    def value(self, spec: object, port: object = 0) -> np.ndarray:
+        """`value('2/body/7')`, `value('h_next', 1)`: a layer's output (by id path, name or unique id) as of
+        the current stop, its latest recorded iteration (a Const: its weights)."""
+        try:
+            layer = find_layer(self.model, resolve_layer(str(spec), self.model))
+        except ConditionError as e:
+            raise ValueError(str(e)) from None
+        assert layer is not None
+        tensors = self.tensor(layer.path) or (self.const_value(layer) if layer.type == "Const" else None)
+        if not tensors:
+            raise ValueError(f"{layer.path} {layer.name!r} ({layer.type}) has no recorded value at this stop")
+        if not isinstance(port, (int, np.integer)) or not 0 <= int(port) < len(tensors):
+            raise ValueError(f"{layer.name!r} has {len(tensors)} output{'s' if len(tensors) != 1 else ''}: "
+                             f"port 0..{len(tensors) - 1}")
+        return tensors[int(port)]
+
+    def evaluate(self, text: str) -> object:
+        """Evaluate an expression of the console over the current stop with the conditions' whitelist (and
+        `value`); ConditionError when it is refused or names what this stop does not have."""
+        fn = compile_expression(text, {"value": self.value}, what="expression")
+        try:
+            return fn(self.expression_env())
+        except NameError as e:
+            name = getattr(e, "name", None) or str(e)
+            where = describe_event(self.stepper.current) if self.stepper.current is not None else "nothing ran yet"
+            raise ConditionError(f"{name!r} has no value at this stop ({where}); value('LAYER') reads "
+                                 "a layer's recorded output") from None
 
     @property
     def current_iteration(self) -> Iteration:
