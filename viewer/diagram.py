@@ -340,12 +340,12 @@ def _fold_loop_consts(graph: Graph, ctx: _Ctx, level: int) -> None:
             elif not (dst.type == "Loop" and port in (0, 1)):
                 entries = loop_plan(dst).input_for_port(port)
                 pars = [dst.body.layer(pe.body_layer) for pe in entries]
-                ok = ok and bool(pars) and all(p is not None and _table_side(dst, "Parameter") for p in pars)
+                ok = ok and bool(pars) and all(p is not None and _port_tables_drawn(dst) for p in pars)
         if ok:
             ctx.folded[layer.path] = f"{value} from {ctx.short_edge.get(layer.name, layer.name)}"
 
 
-def _table_side(loop: Layer, kind: str) -> bool:
+def _port_tables_drawn(loop: Layer) -> bool:
     """Whether the body's Parameters and Results are drawn as port tables (either side has many)."""
     assert loop.body is not None
     counts = [sum(1 for la in loop.body.layers if la.type == t and la.id is not None) for t in ("Parameter", "Result")]
@@ -437,7 +437,7 @@ def _cluster(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, level: int) -> None:
         tags = _tags(ctx, found)
         sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}, {_iterations_text(ctx, layer)}"
                        + (f"\n{tags}" if tags else ""), **attrs)
-        if layer.type == "Loop" and not _table_side(layer, "Parameter"):  # else rows of the port table
+        if layer.type == "Loop" and not _port_tables_drawn(layer):  # else rows of the port table
             for pid, text in ((0, "trip count"), (1, "execution condition")):
                 if layer.input(pid) is not None:
                     value = _special_value(ctx, layer, pid)
@@ -494,10 +494,10 @@ def _port_order(layer: Layer, specials: Mapping[int, str]) -> tuple[list[Layer],
 
 def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping[int, str]) -> None:
     """A body with many Parameters or Results draws each side as one table with a row per layer (edges
-    attach to the rows): side by side, seven Parameters of long names make a body thousands of pixels
+    attach to the rows): side by side, six Parameters with names of 40 characters make a body thousands of pixels
     wide, stacked they take one column."""
     params, results = _port_order(layer, specials)
-    if not _table_side(layer, "Parameter"):
+    if not _port_tables_drawn(layer):
         return
     assert layer.body is not None
     buffers = ctx.buffers.get(layer.path, {})
@@ -536,8 +536,11 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
             fill = attrs.get("fillcolor", "#ffffff")
             border = attrs.get("color", "#000000")
             extra = f' COLOR="{border}"' if "color" in attrs else ""
-            cells.append(f'<TR><TD PORT="r{la.id}" ALIGN="LEFT" BALIGN="LEFT" BGCOLOR="{fill}"{extra} '
-                         f'TOOLTIP="{_html(attrs["tooltip"][:1000])}">{text}<BR ALIGN="LEFT"/></TD></TR>')
+            # ID and HREF: SVG gets the row's tooltip (graphviz writes it on links only) and an element
+            # `a_<layer node id>` the HTML page's click finds the layer's details by
+            cells.append(f'<TR><TD PORT="r{la.id}" ID="{node_id(la)}" HREF="#" ALIGN="LEFT" BALIGN="LEFT" '
+                         f'BGCOLOR="{fill}"{extra} TOOLTIP="{_html(attrs["tooltip"][:1000])}">{text}'
+                         '<BR ALIGN="LEFT"/></TD></TR>')
             ctx.rows[la.path] = f"{name}:r{la.id}"
         g.node(name, f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>',
                shape="plain", tooltip=f"{what} of {layer.type} {layer.name}")
@@ -931,7 +934,7 @@ def _edges(g: graphviz.Digraph, graph: Graph, ctx: _Ctx, level: int) -> None:
         elif dst_exp:
             assert dst.body is not None
             if dst.type == "Loop" and e.to_port in (0, 1):
-                special = f"{node_id(dst)}_inputs:in{e.to_port}:w" if _table_side(dst, "Parameter") else \
+                special = f"{node_id(dst)}_inputs:in{e.to_port}:w" if _port_tables_drawn(dst) else \
                     f"{node_id(dst)}_in{e.to_port}"
                 targets.append((special, "", None, ""))
             for pe in loop_plan(dst).input_for_port(e.to_port):

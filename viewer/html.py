@@ -140,7 +140,18 @@ body { margin: 0; font: 13px Helvetica, Arial, sans-serif; display: flex; height
       var p = document.createElement("p"); p.className = "finding"; p.textContent = f; info.appendChild(p);
     });
   }
-  svg.addEventListener("click", function (e) { var n = nodeOf(e.target); if (n) show(idOf(n)); });
+  function rowOf(el) {  // a row of a body's port table: its cell's link group is "a_" + the layer's node id
+    while (el && el !== svg) {
+      if (el.id && el.id.indexOf("a_") === 0 && details[el.id.slice(2)]) return el.id.slice(2);
+      el = el.parentNode;
+    }
+    return null;
+  }
+  svg.addEventListener("click", function (e) {
+    var r = rowOf(e.target);
+    if (r) { e.preventDefault(); show(r); return; }
+    var n = nodeOf(e.target); if (n) show(idOf(n));
+  });
   var hits = [], at = -1;
   function center(node) {
     var b = node.getBBox(), m = node.getCTM(), sm = svg.getCTM();

@@ -68,3 +68,15 @@ def test_the_script_parses(tmp_path: Path) -> None:
     js.write_text(script[0])
     res = subprocess.run(["node", "--check", str(js)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
+
+
+def test_port_table_rows_are_clickable_layers(tmp_path: Path) -> None:
+    """A body's Parameters drawn as rows of a port table keep their details: the row's SVG group is
+    `a_` + the layer's node id, which the page's click looks up, and the row has its tooltip."""
+    html = render_html(Path(__file__).resolve().parent / "fixtures" / "keras_lstm.xml", tmp_path / "k.html")
+    details = details_of(html)
+    assert 'id="a_L_16_body_0"' in html and details["L_16_body_0"]["type"] == "Parameter"
+    assert 'id="a_L_16_body_49"' in html and details["L_16_body_49"]["type"] == "Result"
+    counter = "functional_1_1_lstm_1_1_while_functional_1_1_lstm_1_1_while_loop_counter"  # the whole name
+    assert f'xlink:title="Parameter {counter} #16/body/0' in html
+    assert "rowOf(e.target)" in html
