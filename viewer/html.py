@@ -25,14 +25,24 @@ def layer_details(model: Model, diagnostics: Sequence[Diagnostic] = ()) -> dict[
         if d.layer is not None:
             by_layer.setdefault(d.layer, []).append(d)
 
-    def port(p) -> str:  # type: ignore[no-untyped-def]
-        return f"{p.id}: {p.precision.name if p.precision else '?'}{format_shape(p.shape)}"
+    def port(p, fed=None) -> str:  # type: ignore[no-untyped-def]
+        etype = p.precision or fed  # IR v10 writes no precision on input ports: the producer's is the type
+        return f"{p.id}: {etype.name if etype else '?'}{format_shape(p.shape)}"
 
+    producers: dict[int, dict[tuple[int | None, int | None], object]] = {}  # id(graph) -> input -> its type
     out: dict[str, dict[str, object]] = {}
-    for _g, la in model.layers():
+    for g, la in model.layers():
+        if id(g) not in producers:
+            producers[id(g)] = {}
+            for e in g.edges:
+                src = g.layer(e.from_layer)
+                sp = next((q for q in src.outputs if q.id == e.from_port), None) if src is not None else None
+                producers[id(g)].setdefault((e.to_layer, e.to_port), sp.precision if sp is not None else None)
+        fed = producers[id(g)]
         out[node_id(la)] = {
             "type": la.type, "name": la.name, "id": la.id, "path": la.path, "version": la.version,
-            "data": dict(la.data), "inputs": [port(p) for p in la.inputs], "outputs": [port(p) for p in la.outputs],
+            "data": dict(la.data), "inputs": [port(p, fed.get((la.id, p.id))) for p in la.inputs],
+            "outputs": [port(p) for p in la.outputs],
             "findings": [f"{d.code} [{d.severity.value}] line {d.loc.line}: {d.message}"
                          for d in by_layer.get(la.path, [])],
         }

@@ -80,3 +80,13 @@ def test_port_table_rows_are_clickable_layers(tmp_path: Path) -> None:
     counter = "functional_1_1_lstm_1_1_while_functional_1_1_lstm_1_1_while_loop_counter"  # the whole name
     assert f'xlink:title="Parameter {counter} #16/body/0' in html
     assert "rowOf(e.target)" in html
+
+
+def test_v10_input_ports_show_the_producers_type(tmp_path: Path) -> None:
+    """IR v10 writes no precision on input ports (OpenVINO's own v10 TensorIterator test IR): the side
+    panel gives each input the element type of the port that feeds it, not `?`."""
+    v10 = Path(__file__).resolve().parents[1] / "corpus" / "thirdparty" / "ti_lstm_v10.xml"
+    details = details_of(render_html(v10, tmp_path / "v.html"))
+    cell = details["L_3_body_8"]  # the LSTMCell
+    assert cell["inputs"][:3] == ["0: f32[1,512]", "1: f32[1,256]", "2: f32[1,256]"]
+    assert all("?" not in p for d in details.values() for p in d["inputs"])
