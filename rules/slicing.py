@@ -386,6 +386,18 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
             continue  # a Loop's concatenated outputs are SL608's
         if sl.spec is None and not is_loop:  # the axis's length is known only at run time
             stride, part = sl.entry.stride or 1, sl.entry.part_size or 1
+            start = 0 if sl.entry.start is None else sl.entry.start
+            end = -1 if sl.entry.end is None else sl.entry.end
+            if sl.error is None and (start < 0) == (end < 0) and (end - start) * stride <= 0:
+                # the plugin's range runs from start to end (exclusive) whatever the length: empty or backwards
+                yield Finding(
+                    f"{_describe(sl.entry)} of {layer.describe()}: OpenVINO's CPU plugin reads start={start} "
+                    f"end={end} as {'an empty range' if start == end else 'a range against the stride'} on any "
+                    "length of the axis and refuses the model, at compile or, on a dynamic shape, at inference "
+                    "(\"Invalid \"start\",\"stride\",\"end\" values\")", sl.entry.loc,
+                    layer=layer.path, port=sl.entry.external_port_id,
+                    hint="iterate over the whole axis (start 0, end -1) or reversed (start -1, end 0, stride -1)")
+                continue
             if abs(stride) != part:
                 yield Finding(
                     f"{_describe(sl.entry)} of {layer.describe()}: OpenVINO's CPU plugin needs |stride| == part_size "

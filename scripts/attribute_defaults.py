@@ -48,6 +48,17 @@ def required_attributes() -> dict[tuple[str, str], list[str]]:
     return out
 
 
+# ONNX node test cases whose conversion holds the ops measured (prefixes of the case names): converting
+# all of them takes minutes
+ONNX_CASES = ("test_conv", "test_averagepool", "test_maxpool", "test_batchnorm", "test_clip", "test_concat",
+              "test_cast_FLOAT_to", "test_depthtospace", "test_spacetodepth", "test_einsum", "test_elu", "test_eyelike",
+              "test_gru", "test_lstm", "test_rnn", "test_lrn", "test_mvn", "test_range", "test_reshape",
+              "test_split", "test_slice", "test_topk", "test_resize", "test_group_normalization", "test_roialign",
+              "test_instancenorm",
+              "test_basic_convinteger", "test_deform_conv", "test_quantizelinear", "test_lppool",
+              "test_reversesequence", "test_randomuniform", "test_multinomial", "test_gridsample", "test_constant")
+
+
 def _onnx_irs(dest: Path) -> list[Path]:
     """The ONNX node test cases that OpenVINO converts, saved as IRs."""
     import onnx
@@ -56,6 +67,8 @@ def _onnx_irs(dest: Path) -> list[Path]:
 
     paths = []
     for i, case in enumerate(collect_testcases(None)):
+        if not case.name.startswith(ONNX_CASES) or case.name.endswith("_expanded"):
+            continue
         src = dest / f"c{i}.onnx"
         try:
             onnx.save(case.model, str(src))
