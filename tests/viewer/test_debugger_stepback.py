@@ -125,3 +125,15 @@ def test_at_the_start() -> None:
     first = shown(s)
     s.step_back(over=True)
     assert s.log[-1].startswith("at the start") and shown(s) == first
+
+
+def test_a_run_that_ended_with_an_error_ends_so_again_after_stepping_back() -> None:
+    s = session("nested_loop_in_ti", max_iterations=2)  # the inner Loop runs 3 iterations
+    s.do("continue")
+    assert s.stepper.finished and s.log[-1].startswith("stopped: RUN-ITERATIONS")
+    last = s.position
+    s.step_back()
+    s.step_back()
+    assert not s.stepper.finished and s.position == last - 2
+    s.do("continue")
+    assert s.stepper.finished and s.log[-1].startswith("stopped: RUN-ITERATIONS") and s.position == last

@@ -190,6 +190,7 @@ class Session:
         self._limit_at: dict[str, list[tuple[int, int | None]]] = {}
         self._dropped_at = 0
         self._cursor: int | None = None
+        self._fatal: ExecutionError | None = None  # the error that ended the run (its events end there)
         self._command_start = 0  # _events when the running command began
         self.stepper = self._new_stepper([])
         self._record_inputs()
@@ -319,6 +320,8 @@ class Session:
             self._frames = ev.frames if ev.__class__ is not RunFinished else ()
             yield ev
         self._cursor = None
+        if self._fatal is not None:  # the run ended with this error after the kept events: it ends so again
+            raise self._fatal
 
     @property
     def progress(self) -> Progress:
@@ -490,6 +493,7 @@ class Session:
         try:
             ev = fn()
         except ExecutionError as e:  # RUN-ITERATIONS, RUN-BUDGET, ...: the run is over, the session is not
+            self._fatal = e
             self.failed = self._error = e.code
             self.stepper.finished = True
             self.log.append(f"stopped: {e.code}: {e}")
@@ -535,6 +539,7 @@ class Session:
         self._limit_at.clear()
         self._dropped_at = 0
         self._cursor = None
+        self._fatal = None
         self._last.clear()
         self._started.clear()
         self._limits.clear()
