@@ -54,9 +54,14 @@ def _unread(graph: Graph, layer: Layer, e: PortMapEntry) -> str:
 
 
 def _cpu_reading(info: LoopInfo, layer: Layer, sl: EntrySlicing) -> str:
-    """A note when the CPU plugin's own arithmetic (docs/semantics.md) accepts a TensorIterator range the
-    spec's rejects, placing as many parts as the layer runs iterations."""
+    """A note when the CPU plugin's own arithmetic (docs/semantics.md) accepts a range the spec's rejects:
+    a TensorIterator range placing as many parts as the layer runs iterations, or a Loop input's
+    part_size below 1 (the plugin reads parts of |stride|)."""
     e = sl.entry
+    if info.plan.is_loop and e.direction == "input" and e.part_size is not None and e.part_size < 1 \
+            and e.stride != 0:  # docs/semantics.md: a Loop's input is read in parts of |stride|
+        return (f"; OpenVINO's CPU plugin reads a Loop's input in parts of |stride| = {abs(e.stride or 1)} "
+                "whatever part_size says")
     if info.plan.is_loop or sl.dim is None or e.stride == 0:
         return ""
     plan = cpu_plugin_plan(sl.dim, 0 if e.start is None else e.start, -1 if e.end is None else e.end,
