@@ -593,11 +593,11 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     """A Loop (current_iteration set) whose unread output alone reads an earlier body Parameter: the CPU plugin fails.
 
     What it checks:
-    A Loop with a current_iteration Parameter, and a body Parameter fed from outside, listed
-    before the current_iteration Parameter in the body, that is read only on the way to Results of
-    outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
+    A Loop with a current_iteration Parameter, and a body Parameter fed from outside and listed
+    before the current_iteration Parameter in the body, that is read only on the way to Results
+    of outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
     that is the body condition, feeds a back edge, or gives an output that is read keeps what it
-    reads alive).
+    reads alive), or into an input of a nested Loop whose Parameter is read that way there.
 
     Why it matters:
     The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin removes
@@ -605,7 +605,10 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     compile the model with an internal error ("vector::_M_range_check: __n (which is 3) >=
     this->size() (which is 3)"): the current_iteration Parameter's index is left pointing past the
     shortened Parameter list (measured on 2026.4; a Parameter unused from the start, or listed
-    after the current_iteration Parameter, compiles).
+    after the current_iteration Parameter, compiles, and so does a current_iteration Parameter
+    that is itself read only that way). With nested Loops the removal cascades: an inner Loop's
+    input whose Parameter is read only for unread inner outputs is removed too, and what fed it
+    outside may become unused.
 
     Example:
     ```xml
@@ -625,13 +628,15 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
         return
     params = body.parameters()
     at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
-    dead = read_only_for_unread(ctx, graph, layer) if at else set()
-    for p in params[:at]:
-        if p.id not in dead:
+    dead = read_only_for_unread(ctx, graph, layer) if at is not None else set()
+    fed = {pe.body_layer for pe in plan.state_inputs + plan.sliced_inputs}
+    for p in params[:at] if at is not None else ():
+        if p.id not in dead or p.id not in fed:
             continue
         outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))
-        yield Finding(f"body {p.describe()} of {layer.describe()} is read only for its output port(s) {outs}, which "
-                      "nothing reads, and comes before the current_iteration Parameter: OpenVINO's CPU plugin removes "
-                      "them and fails to compile the model (\"vector::_M_range_check\"); irlint runs it", p.loc,
+        which = f"its output port(s) {outs}" if outs else "outputs of a nested Loop"
+        yield Finding(f"body {p.describe()} of {layer.describe()} is read only on the way to {which}, which nothing "
+                      "reads, and comes before the current_iteration Parameter: OpenVINO's CPU plugin removes them "
+                      "and fails to compile the model (\"vector::_M_range_check\"); irlint runs it", p.loc,
                       layer=p.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
                       hint="remove the unread output and what computes it, or read it")

@@ -19,9 +19,9 @@ def unread_outputs(ctx: Context, graph: Graph, layer: Layer) -> list[int]:
 
 
 def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
-    """Body Parameters fed from outside, read by the body, whose every reader leads only to Results of
-    unread outputs (a Result that is the body condition, feeds a back edge, gives a read output or no
-    output at all keeps what it reads)."""
+    """Body Parameters read by the body whose every reader leads only to Results of unread outputs (a
+    Result that is the body condition, feeds a back edge, gives a read output or no output at all keeps
+    what it reads), or into a nested TensorIterator/Loop input whose Parameter is such a one there."""
     body = layer.body
     if body is None:
         return set()
@@ -32,18 +32,24 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
     dead -= set(plan.back.values())
     if plan.condition is not None:
         dead.discard(plan.condition.body_layer)
-    if not dead:
+    if not dead and not any(la.type in ("Loop", "TensorIterator") for la in body.layers):
         return set()
-    into: dict[int | None, list[int | None]] = {}
+    into: dict[int | None, list[tuple[int | None, int | None]]] = {}
     for e in body.edges:
-        into.setdefault(e.to_layer, []).append(e.from_layer)
+        into.setdefault(e.to_layer, []).append((e.from_layer, e.to_port))
     live: set[int | None] = set()
     todo = [r.id for r in body.results() if r.id not in dead]
     while todo:
         lid = todo.pop()
-        if lid not in live:
-            live.add(lid)
-            todo += into.get(lid, [])
-    fed = {pe.body_layer for pe in plan.state_inputs + plan.sliced_inputs}
+        if lid in live:
+            continue
+        live.add(lid)
+        inner = body.layer(lid)
+        dropped: set[int | None] = set()
+        if inner is not None and inner.type in ("Loop", "TensorIterator") and inner.body is not None:
+            gone = read_only_for_unread(ctx, body, inner)
+            dropped = {pe.port for pe in loop_plan(inner).entries
+                       if pe.entry.direction == "input" and pe.body_layer in gone}
+        todo += [src for src, port in into.get(lid, []) if port not in dropped]
     idx = ctx.index(body)
-    return {p.id for p in body.parameters() if p.id in fed and p.id not in live and idx.users(p)}
+    return {p.id for p in body.parameters() if p.id not in live and idx.users(p)}

@@ -326,6 +326,33 @@ def ti_unread_output(part: int):
     return ov.Model([ops.result(y, name="y")], [x, z], "ti_unread_output")
 
 
+def loop_nested_unread_output():
+    """An outer Loop (current_iteration last) whose invariant x only feeds an inner Loop whose Parameter for it
+    is read only for an inner output nothing reads: the CPU plugin's removals cascade out and fail (LP714)."""
+    ov, ops = _ov()
+    x = ops.parameter([3], np.float32, name="x")
+    # the inner Loop: acc + 1 three times, and x * 2 as an output nobody reads
+    ixb, iacc = ops.parameter([3], np.float32), ops.parameter([3], np.float32)
+    ir = ops.result(ops.add(iacc, ops.constant(np.ones(3, np.float32))))
+    iextra = ops.result(ops.multiply(ixb, ops.constant(np.float32(2))))
+    inner = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array(True)))
+    inner.set_function(ov.Model([ir, iextra, ops.result(ops.constant(np.array(True)))], [ixb, iacc]))
+    inner.set_special_body_ports([-1, 2])
+    # the outer Loop's body: its x goes only to the inner Loop
+    xb, acc, it = ops.parameter([3], np.float32), ops.parameter([3], np.float32), ops.parameter([], np.int64)
+    inner.set_invariant_input(ixb, xb.output(0))
+    inner.set_merged_input(iacc, acc.output(0), ir.output(0))
+    inner.get_iter_value(iextra.output(0), -1)  # read by nothing
+    r = ops.result(inner.get_iter_value(ir.output(0), -1))
+    c = ops.result(ops.less(it, ops.constant(np.int64(5))))
+    loop = ops.loop(ops.constant(np.int64(2)), ops.constant(np.array(True)))
+    loop.set_function(ov.Model([r, c], [xb, acc, it]))
+    loop.set_special_body_ports([2, 1])
+    loop.set_invariant_input(xb, x.output(0))
+    loop.set_merged_input(acc, ops.constant(np.zeros(3, np.float32)).output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_nested_unread_output")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -581,6 +608,7 @@ CASES = [
     # an output nothing reads, alone reading a Parameter before current_iteration: the CPU plugin fails (LP714)
     Case("LP714", "fail", lambda: loop_unread_output(False), _mark_picked("LP714", _first_body_parameter)),
     Case("LP714", "pass", lambda: loop_unread_output(True)),
+    Case("LP714", "fail-nested", loop_nested_unread_output, _mark_picked("LP714", _first_body_parameter)),
     # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
     Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),
     Case("PM410", "fail-unread-output-stride2", lambda: ti_unread_output(2),

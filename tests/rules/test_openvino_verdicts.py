@@ -25,6 +25,7 @@ REJECTED_AT_COMPILE = [
     ("SL606/pass-dynamic-rank.xml", "doesn't support Loop operation with dynamic rank"),
     ("IF807/fail.xml", "doesn't support If operation with dynamic rank"),
     ("LP714/fail.xml", "vector::_M_range_check"),
+    ("LP714/fail-nested.xml", "vector::_M_range_check"),
     ("PM410/fail-unread-output-stride2.xml", "Invalid \"start\",\"stride\",\"end\" values in an iteration component"),
 ]
 COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynamic-rank.xml",
