@@ -11,7 +11,7 @@ KEYS = [
     ("t", "next iteration of the innermost loop"),
     ("c", "continue to a breakpoint or the end (progress in the status line)"),
     ("S", "step back: the event before (the mirror of s); inspector, watches and status show it as they did "
-          "going forward (the run restarts and stops there when its values were dropped from memory)"),
+          "going forward (the run restarts and stops there when its tensors were dropped from memory)"),
     ("N", "step back over: the layer evaluated before at this depth (the mirror of n: a TI/Loop/If as a whole)"),
     (":", "expression console: numpy expressions over the stop's tensors (x, outputs, value('LAYER'), "
           "x.max(), x[0, :4]); Up/Down history, Esc closes"),

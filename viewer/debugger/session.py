@@ -16,7 +16,9 @@ forward. The latest events are kept (a deque, dropped together with the recorded
 hold), every recorded tensor and loop condition carries the index of the event that recorded it,
 and while the current event is such a kept one (`_cursor`), every read shows only what was recorded
 up to it; stepping forward from there replays the kept events (breakpoints included) before it runs
-on. When anything the earlier stop showed has been dropped since, the run restarts and stops there.
+on. The kept events never reach back past the oldest recorded tensor, so a kept event's own tensors,
+and every tensor recorded after it, are still there. When the target event is no longer kept (or a
+tensor recorded up to it was recorded anew since), the run restarts and stops there.
 """
 
 from __future__ import annotations
@@ -180,15 +182,15 @@ class Session:
         self._deadline: float | None = None  # when the running command is over --time-limit
         self._over_time = False  # the hook stopped the running command at its deadline
         self._error: str | None = None
-        # stepping back: the latest events (the last one is event number _events), the event number
-        # that recorded each loop condition (a value's: in _seen), each loop's iteration bound by when it was set, the
-        # latest event at which a recorded value was dropped, and the number of the current event while
-        # it is a kept one (None: the run's latest event)
+        # stepping back: the latest events (the last one is event number _events), the event number that
+        # recorded each loop condition (a value's: in _seen), each loop's iteration bound by when it was set,
+        # the latest event that recorded a (layer, iteration) anew, and the number of the current event
+        # while it is a kept one (None: the run's latest event)
         self._kept: deque[Event] = deque(maxlen=MAX_KEPT_EVENTS)
         self._keep = self._kept.append
         self._cond_at: dict[tuple[str, Iteration], int] = {}
         self._limit_at: dict[str, list[tuple[int, int | None]]] = {}
-        self._dropped_at = 0
+        self._replaced_at = 0
         self._cursor: int | None = None
         self._fatal: ExecutionError | None = None  # the error that ended the run (its events end there)
         self._command_start = 0  # _events when the running command began
@@ -238,7 +240,7 @@ class Session:
             old = values.pop(key, None)
             if old is not None:
                 size -= sum(map(_NBYTES, old))
-                self._dropped_at = now
+                self._replaced_at = now
             values[key] = tensors
             seen = self._seen.get(path)
             if seen is None:
@@ -251,7 +253,6 @@ class Session:
                     (old_path, old_its), dropped = values.popitem(last=False)
                     self._seen[old_path].pop(old_its, None)
                     self._held -= sum(map(_NBYTES, dropped))
-                self._dropped_at = now
                 if len(self._kept) > FEW_KEPT_EVENTS:
                     self._trim_kept(now)
 
@@ -451,19 +452,21 @@ class Session:
             return 0 if first <= 1 else None
 
     def _rewind(self, target: int) -> Event | None:
-        """Stand at event `target` (before the current one): from the kept events when nothing recorded up to
-        it has been dropped since, else by restarting the run and stopping there."""
+        """Stand at event `target` (before the current one): from the kept events while it is one of them (its
+        tensors and every later one are then still recorded), else by restarting the run and stopping there."""
         with self._lock:
             kept = self._kept
             first = self._events - len(kept) + 1
-            here = first <= target and self._dropped_at <= target
+            oldest = next(iter(self.values), None)  # values are dropped oldest first: all from its event on are here
+            here = first <= target and self._replaced_at <= target and (
+                oldest is None or self._seen[oldest[0]][oldest[1]] <= target)
             if here:
                 ev = kept[target - first]
                 later = list(itertools.islice(kept, target - first + 1, None))
         if not here:
             ev = self._run_until(lambda _e: self._events >= target,
                                  f"stepping back: the run restarted to stop at event {target} "
-                                 "(values recorded up to it were dropped from memory since)")
+                                 "(its tensors were dropped from memory since)")
             if self.position == target and ev is not None:
                 self.log[-1] = f"back to: {self.log[-1]}"
             return ev
@@ -537,7 +540,7 @@ class Session:
         self._kept.clear()
         self._cond_at.clear()
         self._limit_at.clear()
-        self._dropped_at = 0
+        self._replaced_at = 0
         self._cursor = None
         self._fatal = None
         self._last.clear()
