@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 from irlint.viewer.debug_cmd import make_app
-from irlint.viewer.debugger.app import fit_items
+from irlint.viewer.debugger.text import fit_items
 from rich.text import Text
 
 from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, settle  # noqa: F401 - at_root: autouse

@@ -207,6 +207,16 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
     return ConditionalBreakpoint(layer=path, when=cond, test=compile_condition(cond))
 
 
+def add_breakpoint(session, text: str) -> str:  # type: ignore[no-untyped-def]
+    """Set the breakpoint a `B` line describes in `session`; returns what the log says. `nonfinite [M]`
+    replaces the breakpoint on bad values. Raises ConditionError for a line that does not parse."""
+    bp = parse_breakpoint(text, session.model)
+    if bp.nonfinite and bp.layer is None:
+        return session.set_value_breakpoint(bp.bound)
+    session.add_breakpoint(bp)
+    return f"breakpoint set: {text.strip()}"
+
+
 def resolve_layer(spec: str, model: Model) -> str:
     """A layer's id path from an id path, a name, or a bare id that one layer at any level has."""
     layers = [la for _g, la in model.layers()]

@@ -77,3 +77,117 @@ def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
         return f"vs previous it: {int(np.count_nonzero(a != prev))}/{a.size} changed"
     d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
     return f"vs previous it: max |diff| {d.max(initial=0):.3g}, {int((d > 0).sum())}/{d.size} changed"
+
+
+def preview(a: np.ndarray, digits: int = 3) -> str:
+    """A tensor in a few characters for one line: `f32[1,3] [-1.2,0.8]`, `i64[] = 5`, NaN/Inf counted."""
+    s = stats(a)
+    out = f"{short_dtype(a.dtype)}{s['shape']}".replace(" ", "")
+    if a.size == 1:
+        out += f" = {scalar_text(a)}"
+    elif s.get("min") is not None:
+        out += f" [{s['min']:.{digits}g},{s['max']:.{digits}g}]"
+    elif s.get("true") is not None:
+        out += f" {s['true']} true"
+    for k in ("nan", "inf"):
+        if s.get(k):
+            out += f" {k} {s[k]}"
+    return out
+
+
+def short_diff(a: np.ndarray, prev: np.ndarray | None) -> str:
+    """`diff_text` in a few characters, for one input's line: `Δ0.3 2/4` (max |diff|, elements changed)."""
+    if prev is None:
+        return ""
+    if prev.shape != a.shape:
+        return f"Δshape {list(prev.shape)}"
+    if a.dtype.kind not in "fiu" or prev.dtype.kind not in "fiu":
+        return f"Δ{int(np.count_nonzero(a != prev))}/{a.size}"
+    d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
+    return f"Δ{d.max(initial=0):.3g} {int((d > 0).sum())}/{d.size}"
+
+
+def cut_middle(text: str, width: int) -> str:
+    """`text` in at most `width` characters, its middle replaced by `…` (both ends tell names apart)."""
+    if len(text) <= width:
+        return text
+    keep = max(2, width - 1)
+    return text[:(keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
+
+
+def input_text(port_id: object, producer: tuple[object, str, object] | None, value: str, change: str = "",
+               width: int = 0, short_value: str = "") -> str:
+    """One input of the inspected layer: `in1 ← 3 Tanh_5:2 f32[1,4] [-0.7,0.1] Δ0.05 4/4` (producer id,
+    name and output port, the value, its change). Where that is wider than `width` (0: any), it is said
+    shorter, in this order: without the count of changed elements, with the producer's name cut in the
+    middle, with `short_value` (fewer digits), without the value range, without the change."""
+    head = f"in{port_id} ← "
+    if producer is None:
+        return head + "(no edge)"
+    src_id, name, port = producer
+
+    def line(name: str, value: str, change: str) -> str:
+        return " ".join(x for x in (f"{head}{src_id} {name}:{port}", value, change) if x)
+
+    out = line(name, value, change)
+    if not width or len(out) <= width:
+        return out
+    change = change.split(" ")[0]
+    cut = cut_middle(name, max(6, len(name) - (len(line(name, value, change)) - width)))
+    typed = value.split(" [")[0]
+    for v, c in ((value, change), (short_value or value, change), (typed, change), (typed, "")):
+        for n in (name, cut):
+            out = line(n, v, c)
+            if len(out) <= width:
+                return out
+    return out
+
+
+def attribute_items(layer) -> list[str]:  # type: ignore[no-untyped-def]
+    """The layer's `<data>` attributes as `name=value`, in file order (an LSTMCell's hidden_size, clip,
+    activations; a Const's element_type, shape, offset, size)."""
+    return [f"{k}={v}" for k, v in layer.data.items()]
+
+
+def _body_name(body, layer_id: int | None) -> str:  # type: ignore[no-untyped-def]
+    la = body.by_id.get(layer_id) if body is not None and layer_id is not None else None
+    return f"{layer_id} {la.name}" if la is not None else str(layer_id)
+
+
+def port_map_items(body, entries) -> list[str]:  # type: ignore[no-untyped-def]
+    """A TI/Loop/If port map: `in0→0 x_t axis 1` (outer input port to body Parameter), `out3←11 h_next`
+    (body Result to outer output port), a Loop's special ports by their purpose
+    (`current_iteration→0 i`, `execution_condition←15 cond`)."""
+    out = []
+    for e in entries:
+        inner = _body_name(body, e.internal_layer_id)
+        outer = f"in{e.external_port_id}" if e.direction == "input" else f"out{e.external_port_id}"
+        if e.purpose and (e.external_port_id is None or e.external_port_id < 0):
+            outer = e.purpose  # a Loop's special body port: no outer port
+        text = f"{outer}→{inner}" if e.direction == "input" else f"{outer}←{inner}"
+        if e.axis is not None:
+            text += f" axis {e.axis}"
+            if e.stride not in (None, 1):
+                text += f" stride {e.stride}"
+        if e.purpose and outer != e.purpose:
+            text += f" ({e.purpose})"
+        out.append(text)
+    return out
+
+
+def back_edge_items(body, edges) -> list[str]:  # type: ignore[no-untyped-def]
+    """`11 h_next→1 h_prev`: the body Result whose value the Parameter gets in the next iteration."""
+    return [f"{_body_name(body, e.from_layer)}→{_body_name(body, e.to_layer)}" for e in edges]
+
+
+def structure_sections(layer) -> list[tuple[str, list[str]]]:  # type: ignore[no-untyped-def]
+    """(heading, items) of what a TI/Loop or If is made of besides its attributes: the port map and back
+    edges of a body, each branch of an If with its size and port map."""
+    out: list[tuple[str, list[str]]] = []
+    if layer.body is not None:
+        out.append(("port map:", port_map_items(layer.body, layer.port_map)))
+        if layer.back_edges:
+            out.append(("back edges:", back_edge_items(layer.body, layer.back_edges)))
+    for b in layer.branches:
+        out.append((f"{b.name} branch ({len(b.body.layers)} layers) port map:", port_map_items(b.body, b.port_map)))
+    return out

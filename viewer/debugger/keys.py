@@ -31,10 +31,11 @@ KEYS = [
     ("W", "clear the watch list"),
     ("e", "save the inspected tensor as .npy (asks for the file; never over a file the run reads)"),
     ("y", "copy the inspected tensor as text (numpy-readable; OSC 52 clipboard)"),
+    ("v", "the selected layer's element in the XML (its line highlighted; Esc closes)"),
     ("l", "the whole event log over the full screen (the log pane wraps and scrolls too)"),
     ("< / >", "narrow / widen the tree pane (layer types show from 44 columns)"),
     ("R", "restart the run (breakpoints kept)"),
-    ("r", "render the diagram to MODEL.debug.svg"),
+    ("r", "render the diagram with the values recorded so far, at the paused iteration, to MODEL.debug.svg"),
     ("?", "this help"),
     ("q", "quit (stops a running continue first)"),
 ]

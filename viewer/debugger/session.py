@@ -662,6 +662,12 @@ class Session:
             key = iteration if iteration in seen else max(seen)
             return self.values[(layer_path, key)]
 
+    def recorded(self) -> list[tuple[tuple[str, Iteration], tuple[np.ndarray, ...]]]:
+        """Every recorded ((layer path, iteration), tensors), oldest first: a copy taken under the lock,
+        so a running step may go on recording."""
+        with self._lock:
+            return list(self.values.items())
+
     def history(self, layer_path: str, port: int = 0) -> list[tuple[Iteration, np.ndarray]]:
         """Every recorded (iteration, tensor of output `port`) of a layer, in iteration order."""
         with self._lock:

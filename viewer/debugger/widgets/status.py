@@ -42,6 +42,13 @@ class StatusLine(Static):
     def __init__(self, **kw) -> None:  # type: ignore[no-untyped-def]
         super().__init__("", markup=False, **kw)
 
+    def show_lint(self, diagnostics) -> None:  # type: ignore[no-untyped-def]
+        """The lint-error screen's two lines: what happened, which keys."""
+        errors = sum(d.severity.value == "error" for d in diagnostics)
+        self.styles.height = 2
+        self.update(Text(f"{errors} lint error{'s' if errors != 1 else ''} in {len(diagnostics)} findings: "
+                         "not run\nUp/Down: finding, layer, XML; q quits", style="bold"))
+
     def show(self, session, busy: bool, width: int) -> None:  # type: ignore[no-untyped-def]
         text = running_text(session, width) if busy else paused_text(session, width)
         self.update(Text(safe(text), no_wrap=True, overflow="ellipsis"))

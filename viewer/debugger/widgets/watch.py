@@ -55,6 +55,11 @@ class WatchList(Static):
         self.watches.append(w)
         return True
 
+    def toggle_text(self, layer: Layer, port: int) -> str:
+        """Pin or unpin the output; returns what the log says."""
+        on = self.toggle(layer, port)
+        return f"{'watching' if on else 'no longer watching'} {layer.describe()} {port_names(layer, port + 1)[port]}"
+
     def clear_all(self) -> None:
         self.watches.clear()
 
