@@ -86,7 +86,13 @@ def test_arithmetic_is_bounded_before_it_runs() -> None:
     f = compile_expression("x + outputs[0]")
     with pytest.raises(ValueError, match=f"at most {MAX_ELEMENTS}"):
         f({"x": big, "outputs": (big.reshape(1, -1),)})  # 4097 x 4097 > MAX_ELEMENTS: refused, not computed
+    with pytest.raises(ValueError, match=f"at most {MAX_ELEMENTS}"):
+        f = compile_expression("x[:, None] < outputs[0][None, :] < 1")  # comparisons broadcast too
+        f({"x": big.reshape(-1), "outputs": (big.reshape(-1),)})
     assert compile_condition("iteration % 2 == 1")({"iteration": 3})  # conditions keep their meaning
+    assert compile_condition("0 < iteration <= 3 and layer == 'a' and 'b' not in layer")({"iteration": 3, "layer": "a"})
+    assert compile_condition("iterations == (1, 2) and 2 in iterations")({"iterations": (1, 2)})
+    assert not compile_condition("1 < iteration < 3")({"iteration": 3})
     assert not compile_condition("x.sum() > 10")({"x": np.ones(3)})
 
 

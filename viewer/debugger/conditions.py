@@ -6,15 +6,17 @@ typed condition can read tensors but never touch anything else. `x.sum()` and th
 METHODS are no attribute access at run time: the checked tree has every `V.m(...)` rewritten into a
 call of irlint's own function for `m` (and `V.shape`, `V.ndim`, `V.size` likewise), so no attribute
 of any object is ever looked up, whatever `V` is. Arithmetic goes through numpy's ufuncs the same
-way (`a * b` is irlint's checked `multiply(a, b)`), so no Python integer grows without bound, no text
-is repeated, and no result has more than MAX_ELEMENTS elements: an expression costs at most a few
-passes over tensors of that size. The debugger's expression console (`:`) uses this evaluator too.
+way (`a * b` is irlint's checked `multiply(a, b)`), and comparisons through checked functions
+(`a < b` is `lt(a, b)`), so no Python integer grows without bound, no text is repeated, and no
+elementwise result has more than MAX_ELEMENTS elements: an expression costs at most a few passes over
+tensors of that size. The debugger's expression console (`:`) uses this evaluator too.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+import operator
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -46,6 +48,9 @@ _ALLOWED = (ast.Expression, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast
 _UFUNCS: dict[type, Callable[..., object]] = {
     ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide, ast.Mod: np.mod,
     ast.Pow: np.power}
+_COMPARISONS: dict[type, Callable[[object, object], object]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
+    ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}  # type: ignore[operator]
 
 
 class ConditionError(ValueError):
@@ -66,6 +71,27 @@ def _check_attribute(node: ast.Attribute, called: bool) -> None:
                              f"and calls the tensor methods {', '.join(METHODS)}")
 
 
+def _check_size(a: object, b: object) -> None:
+    """Refuse, before computing it, an elementwise result of more than MAX_ELEMENTS elements."""
+    try:
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        return  # not numpy's to broadcast (a tuple of tensors of several shapes): the operator says why
+    if math.prod(shape) > MAX_ELEMENTS:
+        raise ValueError(f"the result would have {math.prod(shape)} elements (shape {list(shape)}); "
+                         f"at most {MAX_ELEMENTS} are computed")
+
+
+def _comparison(op: Callable[[object, object], object]) -> Callable[[object, object], object]:
+    """`a OP b` (==, <, in, ...) as Python compares, its elementwise result bounded like arithmetic's."""
+
+    def apply(a: object, b: object) -> object:
+        _check_size(a, b)
+        return op(a, b)
+
+    return apply
+
+
 def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], object]:
     """`a OP b` on numbers and tensors only, its result at most MAX_ELEMENTS elements (checked before
     computing it); integer powers are taken in float64 (`2 ** -1` is 0.5, and nothing overflows)."""
@@ -76,12 +102,10 @@ def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], obje
             if v.dtype.kind not in "biuf":
                 raise TypeError(f"arithmetic works on numbers and tensors, not on {v.dtype.name} values")
         try:
-            shape = np.broadcast_shapes(x.shape, y.shape)
+            np.broadcast_shapes(x.shape, y.shape)
         except ValueError:
             raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
-        if math.prod(shape) > MAX_ELEMENTS:
-            raise ValueError(f"the result would have {math.prod(shape)} elements (shape {list(shape)}); "
-                             f"at most {MAX_ELEMENTS} are computed")
+        _check_size(x, y)
         if ufunc is np.power and x.dtype.kind in "biu" and y.dtype.kind in "biu":
             a = x.astype(np.float64)
         # the operands as typed: a Python number stays weakly typed (x * 2 keeps x's float32)
@@ -95,6 +119,17 @@ def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], obje
 class _Rewrite(ast.NodeTransformer):
     """`V.m(args)` -> `<m>(V, args)`, `V.p` -> `<p>(V)`: irlint's functions instead of attribute lookups;
     `a OP b` -> `<OP>(a, b)`: checked numpy arithmetic."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        """`a < b < c` -> `<Lt>(a, b) and <Lt>(b, c)`: checked comparisons."""
+        self.generic_visit(node)
+        parts: list[ast.expr] = []
+        left = node.left
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            parts.append(ast.Call(func=ast.Name(id=_PREFIX + "c" + type(op).__name__, ctx=ast.Load()),
+                                  args=[left, right], keywords=[]))
+            left = right
+        return parts[0] if len(parts) == 1 else ast.BoolOp(op=ast.And(), values=parts)
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
@@ -147,7 +182,8 @@ def compile_expression(text: str, functions: Mapping[str, Callable[..., object]]
                                 "True": True, "False": False,
                                 **{_PREFIX + "m" + k: f for k, f in METHODS.items()},
                                 **{_PREFIX + "p" + k: f for k, f in PROPERTIES.items()},
-                                **{_PREFIX + "o" + op.__name__: _arithmetic(f) for op, f in _UFUNCS.items()}}
+                                **{_PREFIX + "o" + op.__name__: _arithmetic(f) for op, f in _UFUNCS.items()},
+                                **{_PREFIX + "c" + op.__name__: _comparison(f) for op, f in _COMPARISONS.items()}}
 
     def evaluate(env: dict[str, object]) -> object:
         with np.errstate(all="ignore"):
