@@ -11,7 +11,7 @@ from irlint.viewer.debug_cmd import make_app
 from irlint.viewer.debugger.conditions import MAX_ELEMENTS, ConditionError, compile_condition, compile_expression
 from irlint.viewer.debugger.inspector import summary
 from irlint.viewer.debugger.keys import KEYS, keys_text
-from irlint.viewer.debugger.session import Session
+from irlint.viewer.debugger.session import Session, short
 from irlint.viewer.debugger.widgets.console import THRESHOLD, ConsoleScreen, one_line, result_text
 from textual.widgets import Footer
 
@@ -211,6 +211,9 @@ async def _back_keys() -> None:
                 assert positions[-1] < positions[-2], "S went past an earlier stop"
             assert displayed(app) == seen[k]
         assert "restarted" not in " ".join(app.session.log)
-        await press(app, pilot, "N")
-        assert app.session.log[-1].startswith("back to: evaluated") or app.session.log[-1].startswith("at the start")
-        assert "back" in keys_text()
+        depth = len(app.session.stepper.current.frames)
+        await press(app, pilot, "N")  # the layer evaluated before, at this depth or above: selected, inspected
+        ev = app.session.stepper.current
+        assert isinstance(ev, LayerEvaluated) and len(ev.frames) <= depth and app.selected is ev.layer
+        assert app.session.log[-1].startswith(f"back to: evaluated {short(ev.layer)}")
+        np.testing.assert_array_equal(app.inspected, ev.outputs[0] if ev.outputs else ev.inputs[0])
