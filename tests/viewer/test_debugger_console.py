@@ -45,6 +45,14 @@ def test_console_reads_the_stop_as_conditions_do() -> None:
     assert s.evaluate("iteration") == 0 and s.evaluate("layer") == ev.layer.name
     assert s.evaluate("iterations") == (0,)
     np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 1)"), c)  # any layer, by name and port
+    s.do("iteration")
+    s.do("iteration")
+    at_cell(s)  # iteration 2: the earlier iterations by number
+    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 0, 0)"), h)
+    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 1, '0')"), c)
+    assert s.evaluate("abs(x - value('LSTMCell_16', 0, iterations[0] - 1)).max()") > 0
+    with pytest.raises(ValueError, match="no recorded value at iteration 3"):
+        s.evaluate("value('LSTMCell_16', 0, 3)")  # not yet, at this stop
     x_in = s.inputs["X"]
     np.testing.assert_array_equal(s.evaluate("value('0')"), x_in)  # an input, by id path
     assert s.evaluate("2 ** -1") == 0.5 and s.evaluate("10 ** 400") == np.inf  # float64: no huge integers

@@ -789,15 +789,27 @@ class Session:
             env["x"] = tensors[0]
         return env
 
-    def value(self, spec: object, port: object = 0) -> np.ndarray:
-        """`value('2/body/7')`, `value('h_next', 1)`: a layer's output (by id path, name or unique id) as of
-        the current stop, its latest recorded iteration (a Const: its weights)."""
+    def value(self, spec: object, port: object = 0, iteration: object = None) -> np.ndarray:
+        """`value('2/body/7')`, `value('h_next', 1)`, `value('h_next', 0, 2)`: a layer's output (by id path,
+        name or unique id) as of the current stop: its latest recorded iteration, or the one given (loop
+        iterations outer first: N, a tuple, or 'N.M'); a Const: its weights."""
         try:
             layer = find_layer(self.model, resolve_layer(str(spec), self.model))
         except ConditionError as e:
             raise ValueError(str(e)) from None
         assert layer is not None
-        tensors = self.tensor(layer.path) or (self.const_value(layer) if layer.type == "Const" else None)
+        its = None
+        if iteration is not None:
+            try:
+                want = (int(iteration),) if isinstance(iteration, (int, np.integer)) else (
+                    parse_iteration(iteration) if isinstance(iteration, str) else tuple(int(k) for k in iteration))
+            except (TypeError, ValueError):
+                raise ValueError(f"iteration {iteration!r}: give N, (N, M) or 'N.M' (0-based, outer first)") from None
+            its = self.recorded_at(layer.path, want)
+            if its is None:
+                raise ValueError(f"{layer.name!r} has no recorded value at iteration {iteration_text(want)} "
+                                 f"at this stop")
+        tensors = self.tensor(layer.path, its) or (self.const_value(layer) if layer.type == "Const" else None)
         if not tensors:
             raise ValueError(f"{layer.path} {layer.name!r} ({layer.type}) has no recorded value at this stop")
         if not isinstance(port, (int, np.integer)) or not 0 <= int(port) < len(tensors):
