@@ -2,8 +2,10 @@
 
 A shortcut for `model-explorer MODEL.xml --extensions=irlint.viewer.explorer` that checks its input
 first (exit 2 with a message, never a traceback), passes a trace and its iteration to the adapter,
-and adds irlint's findings and the traced magnitudes as Model Explorer node data. Needs the extra
-`irlint[explorer]`; the server runs until Ctrl+C.
+and adds irlint's findings and the traced magnitudes as Model Explorer node data: one run per
+iteration (a long trace: a sample, viewer.explorer.convert.iteration_runs), which the UI's node data
+list switches between, `--iteration`'s run selected. Needs the extra `irlint[explorer]`; the server
+runs until Ctrl+C.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`: its values become node data")
     p.add_argument("--iteration", metavar="K[.M]", default=None,
-                   help="with --trace: the iteration whose values are shown (0-based, outer first; default 0)")
+                   help="with --trace: the iteration shown first (0-based, outer first; default 0); "
+                        "the UI's node data list switches to the others")
     p.add_argument("--host", default="localhost", help="the address the server listens on (default: localhost)")
     p.add_argument("--port", type=positive_int, default=DEFAULT_PORT, metavar="N",
                    help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)")
@@ -46,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise UsageError(f"`irlint explore` needs Model Explorer: pip install 'irlint[explorer]' ({e})") from e
     from irlint.viewer.explorer import main as adapter
-    from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, trace_node_data
+    from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, iteration_node_data
     from irlint.viewer.render_cmd import load_to_show
     from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
 
@@ -81,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if diagnostics:
         config.add_node_data("irlint findings", findings_node_data(graphs, model, diagnostics))
     if trace is not None:
-        config.add_node_data(f"trace it {'.'.join(map(str, trace.iteration))}", trace_node_data(graphs, model, trace))
+        for name, data in iteration_node_data(graphs, model, trace):
+            config.add_node_data(name, data)
     print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
     model_explorer.visualize_from_config(config=config, host=args.host, port=args.port, extensions=[EXTENSION],
                                          no_open_in_browser=args.no_open)

@@ -4,11 +4,10 @@ the extension loading the way `model-explorer --extensions=irlint.viewer.explore
 
 from __future__ import annotations
 
+import itertools
 import json
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import asdict
 from pathlib import Path
@@ -18,11 +17,21 @@ import pytest
 
 pytest.importorskip("model_explorer")
 
-from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, trace_node_data
+from irlint.viewer.explorer.convert import (
+    RUN_LIMIT,
+    Iteration,
+    Trace,
+    convert,
+    findings_node_data,
+    iteration_node_data,
+    iteration_runs,
+    trace_node_data,
+)
 
 import irlint
 from irlint.api import check_model
 from irlint.interp.trace import load_trace
+from tests.viewer.explorer_server import explore
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -172,12 +181,6 @@ def test_explore_refuses_bad_input(tmp_path: Path) -> None:
     assert r.returncode == 2 and "another model" in r.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(url: str, data: bytes | None = None) -> bytes:
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=20) as resp:
@@ -185,33 +188,15 @@ def _get(url: str, data: bytes | None = None) -> bytes:
 
 
 def test_explore_serves_the_model_with_findings() -> None:
-    port = _free_port()
     model = EXAMPLES / "broken" / "lstm_ti_broken.xml"
-    proc = subprocess.Popen([sys.executable, "-m", "irlint", "explore", str(model), "--no-open", "--port", str(port),
-                             "--host", "127.0.0.1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert _get(base + "/check_health") == b"model_explorer_ok"
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
-                time.sleep(0.5)
+    with explore(model) as served:
+        assert _get(served.base + "/check_health") == b"model_explorer_ok"
         cmd = {"extensionId": "irlint_openvino_ir", "cmdId": "convert", "modelPath": str(model), "settings": {},
                "deleteAfterConversion": False}
-        graphs = json.loads(_get(base + "/apipost/v1/send_command", json.dumps(cmd).encode()))["graphs"]
+        graphs = json.loads(_get(served.base + "/apipost/v1/send_command", json.dumps(cmd).encode()))["graphs"]
         assert any(kv["key"] == "finding 1" for g in graphs for n in g["nodes"] for kv in n["attrs"])
-        findings = json.loads(json.loads(_get(base + "/api/v1/load_node_data?node_data_index=0"))["content"])
+        findings = json.loads(json.loads(_get(served.base + "/api/v1/load_node_data?node_data_index=0"))["content"])
         assert any(gd["results"] for gd in findings.values())
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=20)
 
 
 def test_keras_lstm_scopes_become_namespaces() -> None:
@@ -224,3 +209,82 @@ def test_keras_lstm_scopes_become_namespaces() -> None:
     assert "functional_1_1/lstm_1_1/while/lstm_cell_1" in spaces
     gates = [n for n in body.nodes if n.namespace.endswith("lstm_cell_1") and n.label == "Sigmoid"]
     assert len(gates) == 3
+
+
+def test_one_node_data_run_per_iteration_the_requested_one_last(tmp_path: Path) -> None:
+    values = traced(tmp_path, "lstm_ti")
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    trace = Trace.from_arrays(values, (3,))
+    graphs = convert(model, (), trace)
+    runs = iteration_node_data(graphs, model, trace)
+    assert [name for name, _ in runs] == ["iteration 0", "iteration 1", "iteration 2", "iteration 4", "iteration 3"]
+    body = graphs[1].id
+    for name, data in runs:
+        k = int(name.split()[1])
+        assert data.graphsData[body].name == name
+        # h_prev (body layer 1) at iteration k: what the trace holds for it
+        expected = float(np.abs(values[f"3/body/1@{k}:in"]).max())
+        assert data.graphsData[body].results["1"].value == pytest.approx(expected)
+        json.loads(data.to_json_string())
+
+
+def test_iterations_of_nested_loops_and_a_sampled_long_trace(tmp_path: Path) -> None:
+    values = traced(tmp_path, "nested_loop_in_ti")
+    model = irlint.load(EXAMPLES / "nested_loop_in_ti.xml")
+    trace = Trace.from_arrays(values, (1,))
+    assert [it.label for it in trace.iterations()] == [f"{k}.{m}" for k in range(3) for m in range(3)]
+    graphs = convert(model, (), trace)
+    names = [name for name, _ in iteration_node_data(graphs, model, trace)]
+    assert names[:-1] == [f"iteration {k}.{m}" for k in range(3) for m in range(3)] and names[-1] == "iteration 1"
+    inner = next(g.id for g in graphs if g.id.endswith(" #2/body/6 body"))  # the Loop's body inside the TI's
+    runs = dict(iteration_node_data(graphs, model, trace))
+    # the inner Loop's body Parameter 0 in iteration 2.1 (the If-free nesting: key 2.1)
+    got = runs["iteration 2.1"].graphsData[inner].results["0"].value
+    assert got == pytest.approx(float(np.abs(values["2/body/6/body/0@2.1:in"]).max()))
+    # a limit below the count: first and last iterations and a stride, which every name states
+    sampled = iteration_node_data(graphs, model, trace, limit=5)
+    assert [n for n, _ in sampled] == [f"iteration {k} (5 of 9 sampled, stride 5)"
+                                       for k in ("0.0", "0.1", "0.2", "2.1", "2.2", "1")]
+
+
+def test_iteration_runs_bound_a_long_trace() -> None:
+    its = [Iteration((k,), str(k)) for k in range(1000)]
+    picked, stride = iteration_runs(its)
+    labels = [it.label for it in picked]
+    assert len(picked) <= RUN_LIMIT and stride > 1
+    assert labels[:4] == ["0", "1", "2", "3"] and labels[-4:] == ["996", "997", "998", "999"]
+    middle = [int(x) for x in labels[4:-4]]
+    assert all(b - a == stride for a, b in itertools.pairwise(middle))
+    assert iteration_runs(its[:RUN_LIMIT]) == (its[:RUN_LIMIT], 1)
+
+
+def test_node_data_provider_shows_a_typed_iteration(tmp_path: Path) -> None:
+    """The extension Model Explorer lists under "Add per-node data", run the way the UI runs it."""
+    from irlint.viewer.explorer import main as adapter
+    from model_explorer.extension_manager import ExtensionManager
+
+    values = traced(tmp_path, "lstm_ti")
+    manager = ExtensionManager(["irlint.viewer.explorer"])
+    manager.load_extensions()
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    body = convert(model)[1].id
+
+    def run(iteration: str) -> dict:  # type: ignore[type-arg]
+        return manager.run_cmd({"extensionId": "irlint_trace_iteration", "cmdId": "run", "modelPath": str(model.path),
+                                "graphId": body, "configValues": {"iteration": iteration}})
+
+    saved = adapter.OPTIONS
+    try:
+        adapter.OPTIONS = adapter.Options(None, None)
+        assert "no trace" in run("1")["error"]
+        adapter.OPTIONS = adapter.Options(None, Trace.from_arrays(values, (3,)))
+        editors = manager.run_cmd({"extensionId": "irlint_trace_iteration", "cmdId": "get_config_editors"})
+        editor = editors["configEditors"][0]
+        assert editor["defaultValue"] == "3" and editor["description"] == "recorded: 0 to 4, 5 in all"
+        result = run("1")
+        assert result["error"] == "" and result["result"]["name"] == "iteration 1 (typed)"
+        assert result["result"]["results"]["1"]["value"] == pytest.approx(float(np.abs(values["3/body/1@1:in"]).max()))
+        assert "does not record" in run("5")["error"]
+        assert "expected K" in run("one")["error"]
+    finally:
+        adapter.OPTIONS = saved

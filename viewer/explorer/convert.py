@@ -6,8 +6,9 @@ subgraphs the user steps into. Edges carry the producer's element type and shape
 output metadata Model Explorer prints on edges), nodes carry their attributes, a Const a preview
 of its value, a TI/Loop its port map and back edges in words, a body Parameter/Result what the port
 map does with it. irlint's findings become node attributes and colours; a trace's values at one
-iteration become output metadata. `node_data` gives the same findings and values as Model
-Explorer node data (colour-coded overlays).
+iteration become output metadata. `findings_node_data` and `trace_node_data` give the same findings
+and values as Model Explorer node data (colour-coded overlays); `iteration_runs` picks the iterations
+loaded as node data runs, one run per iteration, which the UI switches between.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from model_explorer import node_data_builder as ndb
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer, Model, Port
+from irlint.layerpath import project_its
 from irlint.types import format_shape
 
 PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
@@ -32,6 +34,8 @@ SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint
     Severity.INFO: ("#cfe2f3", "#3d85c6"),
 }
 FIXED_ATTRS = ("name", "type", "opset", "id", "location", "iterations")
+RUN_LIMIT = 24  # iterations loaded as node data runs; a longer trace loads its first and last few and a stride
+EDGE_RUNS = 4  # of them the first and the last iterations
 
 
 @dataclass
@@ -66,6 +70,47 @@ class Trace:
             return None
         it = max(candidates)
         return it, recorded[it]
+
+    def iterations(self) -> list[Iteration]:
+        """Every iteration the trace can show, in order: the deepest recorded ones (`2.1` for an inner
+        loop; `2` alone would show that loop's last iteration, as `2.<last>` does)."""
+        paths: dict[tuple[int, ...], str] = {}
+        for path, recorded in self.values.items():
+            for it in recorded:
+                paths.setdefault(it, path)
+        inner = {it[:n] for it in paths for n in range(len(it))}
+        out: dict[str, Iteration] = {}
+        for it in sorted(set(paths) - inner):
+            loops = project_its(it, paths[it])  # an If's frame (0 in keys) is no loop
+            if loops:
+                out.setdefault(_label(loops), Iteration(it, _label(loops)))
+        return list(out.values())
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One iteration of a trace: its numbers as trace keys hold them, and as people type them (loops only)."""
+
+    key: tuple[int, ...]
+    label: str
+
+
+def _label(loops: tuple[int, ...]) -> str:
+    return ".".join(map(str, loops))
+
+
+def iteration_runs(iterations: Sequence[Iteration], limit: int = RUN_LIMIT) -> tuple[list[Iteration], int]:
+    """The iterations loaded as node data runs, and the stride between the middle ones (1: all).
+
+    Each run costs the browser a request and a colour pass, so a long trace loads its first and last
+    EDGE_RUNS iterations and every stride-th one between them, `limit` at most."""
+    n = len(iterations)
+    if n <= limit:
+        return list(iterations), 1
+    edge = min(EDGE_RUNS, (limit - 1) // 2)
+    stride = -(-(n - 2 * edge) // (limit - 2 * edge))
+    picked = [*range(edge), *range(edge, n - edge, stride), *range(n - edge, n)]
+    return [iterations[i] for i in sorted(set(picked))], stride
 
 
 def preview(value: np.ndarray) -> str:
@@ -333,11 +378,16 @@ def findings_node_data(graphs: Sequence[gb.Graph], model: Model,
     return ndb.ModelNodeData(graphsData=data)
 
 
-def trace_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace) -> ndb.ModelNodeData:
-    """Per graph: each traced layer valued by the largest magnitude of its value at the iteration."""
+def trace_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace, name: str | None = None,
+                    only: str | None = None) -> ndb.ModelNodeData:
+    """Per graph (or the graph `only`): each traced layer valued by the largest magnitude of its value
+    at the trace's iteration; `name` is the run's name in the UI."""
     data: dict[str, ndb.GraphNodeData] = {}
     depth_of = _depths(model)
+    name = name or "max |value| at iteration " + _label(trace.iteration)
     for graph_id, layers in _layers_by_graph(graphs, model).items():
+        if only is not None and graph_id != only:
+            continue
         results: dict[str, ndb.NodeDataResult] = {}
         for layer in layers:
             recorded = trace.at(layer, depth_of.get(layer.path, 0))
@@ -348,9 +398,33 @@ def trace_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace) -> n
                 results[str(layer.id)] = ndb.NodeDataResult(
                     value=float(np.nanmax(np.abs(numeric[0].astype(np.float64)))))
         data[graph_id] = ndb.GraphNodeData(
-            results=results, name="max |value| at iteration " + ".".join(map(str, trace.iteration)),
+            results=results, name=name,
             gradient=[ndb.GradientItem(stop=0, bgColor="#ffffff"), ndb.GradientItem(stop=1, bgColor="#ff9800")])
     return ndb.ModelNodeData(graphsData=data)
+
+
+def run_name(label: str, loaded: int, total: int, stride: int) -> str:
+    """The name of an iteration's node data run; a sampled trace says so in every name (no `/`:
+    Model Explorer splits the source of a loaded run at it)."""
+    if loaded == total:
+        return f"iteration {label}"
+    return f"iteration {label} ({loaded} of {total} sampled, stride {stride})"
+
+
+def iteration_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace,
+                        limit: int = RUN_LIMIT) -> list[tuple[str, ndb.ModelNodeData]]:
+    """One node data run per iteration (at most `limit` of them, see `iteration_runs`) in order, and the
+    trace's own iteration (`--iteration`) last: Model Explorer selects the last run it loads."""
+    everything = trace.iterations()
+    picked, stride = iteration_runs(everything, limit)
+    chosen = _label(trace.iteration)
+    runs = [(it.label, Trace(trace.values, it.key)) for it in picked if it.label != chosen]
+    runs.append((chosen, trace))
+    out = []
+    for label, at in runs:
+        name = run_name(label, len(picked), len(everything), stride)
+        out.append((name, trace_node_data(graphs, model, at, name)))
+    return out
 
 
 def _depths(model: Model) -> dict[str, int]:
