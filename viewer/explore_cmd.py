@@ -4,7 +4,7 @@ A shortcut for `model-explorer MODEL.xml --extensions=irlint.viewer.explorer` th
 first (exit 2 with a message, never a traceback), passes a trace and its iteration to the adapter,
 and adds irlint's findings and the traced magnitudes as Model Explorer node data: one run per
 iteration (a long trace: a sample, viewer.explorer.convert.iteration_runs), which the UI's node data
-list switches between, `--iteration`'s run selected. Needs the extra `irlint[explorer]`; the server
+list switches between. Needs the extra `irlint[explorer]`; the server
 runs until Ctrl+C.
 """
 
@@ -30,8 +30,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`: its values become node data")
     p.add_argument("--iteration", metavar="K[.M]", default=None,
-                   help="with --trace: the iteration shown first (0-based, outer first; default 0); "
-                        "the UI's node data list switches to the others")
+                   help="with --trace: the iteration whose values the nodes list (0-based, outer first; "
+                        "default 0); the node data list in the UI colours the graph by any iteration")
     p.add_argument("--host", default="localhost", help="the address the server listens on (default: localhost)")
     p.add_argument("--port", type=positive_int, default=DEFAULT_PORT, metavar="N",
                    help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)")

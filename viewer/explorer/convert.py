@@ -413,15 +413,16 @@ def run_name(label: str, loaded: int, total: int, stride: int) -> str:
 
 def iteration_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace,
                         limit: int = RUN_LIMIT) -> list[tuple[str, ndb.ModelNodeData]]:
-    """One node data run per iteration (at most `limit` of them, see `iteration_runs`) in order, and the
-    trace's own iteration (`--iteration`) last: Model Explorer selects the last run it loads."""
+    """One node data run per iteration, in order: at most `limit` of them (see `iteration_runs`), and
+    the trace's own iteration (`--iteration`) among them whether sampled or not."""
     everything = trace.iterations()
     picked, stride = iteration_runs(everything, limit)
+    runs = [(it.key, it.label, Trace(trace.values, it.key)) for it in picked]
     chosen = _label(trace.iteration)
-    runs = [(it.label, Trace(trace.values, it.key)) for it in picked if it.label != chosen]
-    runs.append((chosen, trace))
+    if all(label != chosen for _key, label, _at in runs):
+        runs.append((trace.iteration, chosen, trace))
     out = []
-    for label, at in runs:
+    for _key, label, at in sorted(runs, key=lambda run: run[0]):
         name = run_name(label, len(picked), len(everything), stride)
         out.append((name, trace_node_data(graphs, model, at, name)))
     return out
