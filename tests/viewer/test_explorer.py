@@ -260,7 +260,7 @@ def test_iteration_runs_bound_a_long_trace() -> None:
     assert iteration_runs(its[:RUN_LIMIT]) == (its[:RUN_LIMIT], 1)
 
 
-def test_node_data_provider_shows_a_typed_iteration(tmp_path: Path) -> None:
+def test_node_data_provider_shows_a_typed_iteration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The extension Model Explorer lists under "Add per-node data", run the way the UI runs it."""
     from irlint.viewer.explorer import main as adapter
     from model_explorer.extension_manager import ExtensionManager
@@ -288,5 +288,10 @@ def test_node_data_provider_shows_a_typed_iteration(tmp_path: Path) -> None:
         assert result["result"]["results"]["1"]["value"] == pytest.approx(float(np.abs(values["3/body/1@1:in"]).max()))
         assert "does not record" in run("5")["error"]
         assert "expected K" in run("one")["error"]
+        # `model-explorer --extensions=...` started by itself: the trace named by the environment
+        adapter.OPTIONS = adapter.Options()
+        monkeypatch.setenv("IRLINT_EXPLORE_TRACE", str(tmp_path / "t.npz"))
+        result = run("2")
+        assert result["result"]["results"]["1"]["value"] == pytest.approx(float(np.abs(values["3/body/1@2:in"]).max()))
     finally:
         adapter.OPTIONS = saved

@@ -384,7 +384,7 @@ def trace_node_data(graphs: Sequence[gb.Graph], model: Model, trace: Trace, name
     at the trace's iteration; `name` is the run's name in the UI."""
     data: dict[str, ndb.GraphNodeData] = {}
     depth_of = _depths(model)
-    name = name or "max |value| at iteration " + _label(trace.iteration)
+    name = name or "iteration " + _label(trace.iteration)
     for graph_id, layers in _layers_by_graph(graphs, model).items():
         if only is not None and graph_id != only:
             continue

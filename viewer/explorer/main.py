@@ -11,6 +11,7 @@ when Model Explorer is started by its own command.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -46,9 +47,16 @@ def current_options() -> Options:
 
 
 def options_from_environment() -> Options:
-    """IRLINT_EXPLORE_* variables: a trace (with its iteration, default 0) and a .bin path."""
-    weights = os.environ.get("IRLINT_EXPLORE_WEIGHTS") or None
-    path = os.environ.get("IRLINT_EXPLORE_TRACE")
+    """IRLINT_EXPLORE_* variables: a trace (with its iteration, default 0) and a .bin path. The trace
+    is read once (the adapter and the node data provider ask on every command) until its file changes."""
+    path = os.environ.get("IRLINT_EXPLORE_TRACE") or None
+    stamp = os.stat(path).st_mtime_ns if path and os.path.exists(path) else None
+    return _environment_options(os.environ.get("IRLINT_EXPLORE_WEIGHTS") or None, path,
+                                os.environ.get("IRLINT_EXPLORE_ITERATION", "0"), stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _environment_options(weights: str | None, path: str | None, iteration: str, _stamp: int | None) -> Options:
     if not path:
         return Options(weights)
     from irlint.viewer.tracecheck import parse_iteration
@@ -57,8 +65,7 @@ def options_from_environment() -> Options:
     from irlint.interp.trace import trace_arrays
 
     values, _stats = trace_arrays(load_npz(path, "IRLINT_EXPLORE_TRACE", 4 * 1024**3))
-    iteration = parse_iteration(os.environ.get("IRLINT_EXPLORE_ITERATION", "0"))
-    return Options(weights, Trace.from_arrays(values, iteration))
+    return Options(weights, Trace.from_arrays(values, parse_iteration(iteration)))
 
 
 class OpenVinoIrAdapter(Adapter):
