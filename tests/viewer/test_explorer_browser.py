@@ -104,7 +104,7 @@ def _node_data_rows(page) -> dict[str, tuple[str, tuple[int, ...]]]:  # type: ig
 
 def _wait_fill(page, colour: tuple[int, ...]) -> None:  # type: ignore[no-untyped-def]
     """Until the canvas paints the selected node in `colour` (give or take rounding)."""
-    deadline, fill = time.monotonic() + 30, None
+    deadline, fill = time.monotonic() + 60, None
     while time.monotonic() < deadline:
         fill = _selected_fill(page.screenshot())
         if fill is not None and all(abs(a - b) <= 3 for a, b in zip(fill, colour)):
