@@ -230,6 +230,21 @@ def test_trace_of_the_session_uses_the_trace_keys() -> None:
     assert "0:out0" in trace  # a top-level input
 
 
+def test_trace_after_a_step_back_holds_only_what_was_recorded_up_to_that_event() -> None:
+    model, ti = lstm_model()
+    s = Session(model, dict(np.load(LSTM_IN)))
+    for c in ("step", "into", "step", "step", "step", "step", "iteration", "step", "step"):
+        s.do(c)
+    cell = next(la for la in ti.body.layers if la.type == "LSTMCell")
+    assert f"{cell.path}@1:out6" in trace_of(s)
+    s.do("back")  # before the cell's iteration 1
+    assert paused_iteration(s) == (1,)
+    trace = trace_of(s)
+    assert f"{cell.path}@1:out6" not in trace and f"{cell.path}@0:out6" in trace
+    s.do("step")  # forward again: recorded once more
+    assert f"{cell.path}@1:out6" in trace_of(s)
+
+
 def test_paused_iteration_leaves_an_ifs_frame_out() -> None:
     model = irlint.load(EXAMPLES / "if_in_loop.xml")
     s = Session(model, dict(np.load(EXAMPLES / "inputs" / "if_in_loop.npz")))

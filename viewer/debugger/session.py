@@ -663,10 +663,13 @@ class Session:
             return self.values[(layer_path, key)]
 
     def recorded(self) -> list[tuple[tuple[str, Iteration], tuple[np.ndarray, ...]]]:
-        """Every recorded ((layer path, iteration), tensors), oldest first: a copy taken under the lock,
-        so a running step may go on recording."""
+        """Every recorded ((layer path, iteration), tensors) as of the current event (after a step back, none
+        recorded later), oldest first: a copy taken under the lock, so a running step may go on recording."""
         with self._lock:
-            return list(self.values.items())
+            c = self._cursor
+            if c is None:
+                return list(self.values.items())
+            return [(k, v) for k, v in self.values.items() if self._seen[k[0]][k[1]] <= c]
 
     def history(self, layer_path: str, port: int = 0) -> list[tuple[Iteration, np.ndarray]]:
         """Every recorded (iteration, tensor of output `port`) of a layer, in iteration order."""
