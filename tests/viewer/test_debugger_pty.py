@@ -59,6 +59,11 @@ def test_installed_debugger_in_a_real_terminal() -> None:
         assert "paused" in first and "of 3 > " in first  # one line, at the top right
         tmux("send-keys", "-t", "dbg", "w")
         tmux.wait_for("watch (1;")
+        tmux("send-keys", "-t", "dbg", "v")  # the selected layer (h_inner_next) in the XML
+        screen = tmux.wait_for("the layer in the XML")
+        assert '<layer id="7" name="h_inner_next"' in screen
+        tmux("send-keys", "-t", "dbg", "Escape")
+        tmux.wait_for("watch (1;")
         tmux("send-keys", "-t", "dbg", "S")  # step back: the log says where
         tmux.wait_for("back to: ")
         tmux("send-keys", "-t", "dbg", ":")  # the console: an expression, its result, Esc closes it
