@@ -57,6 +57,41 @@ def op_rejects_inputs(ctx: Context) -> Iterator[Finding]:
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, port=p.port, claims=(causes.op(p.layer),))
 
 
+@rule("T217", "attribute-filled-by-openvino", severity="warning", scope="graph")
+def attribute_filled(ctx: Context, graph: Graph) -> Iterator[Finding]:
+    """A layer lacks an attribute its op's specification requires, and OpenVINO fills a default.
+
+    What it checks:
+    Each layer's `<data>` against the attributes OpenVINO's reader fills when they are missing
+    (measured per op and attribute; docs/rules-openvino.md has the table): Concat's `axis` (0),
+    Reshape's `special_zero` (false), DepthToSpace's and SpaceToDepth's `mode` (blocks_first).
+    irlint computes with the value OpenVINO fills. An attribute whose absence OpenVINO refuses is
+    T210's (an error).
+
+    Why it matters:
+    The specification marks the attribute required; OpenVINO reads the layer anyway with its
+    built-in default, which may not be what the file's author meant (a Concat along axis 0, a
+    Clamp to [0, 0]). Another runtime may refuse the file.
+
+    Example:
+    ```xml
+    <layer type="Concat" version="opset1"><data/> ...   <!-- OpenVINO concatenates along axis 0 -->
+    ```
+
+    How to fix:
+    Write the attribute with the value meant.
+    """
+    from irlint.ops.openvino_fills import filled_missing
+
+    for layer in graph.layers:
+        if layer.type in SKIP:
+            continue
+        for attr, value in filled_missing(layer.type, layer.version, layer.data):
+            yield Finding(f"{layer.describe()} has no '{attr}' attribute, which its op requires; OpenVINO reads it "
+                          f"as {attr}=\"{value}\", and irlint computes with that value", layer.data_loc or layer.loc,
+                          layer=layer.path, hint=f"write {attr}=\"...\" with the value meant")
+
+
 @rule("T211", "declared-output-mismatch", scope="graph", uses_shapes=True)
 def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An output port declares dims or a precision that contradict what the op computes.

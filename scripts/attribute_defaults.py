@@ -6,12 +6,12 @@ For every op irlint has semantics for and every attribute irlint's op declares w
 (tests/ and docs call these required), the script finds a layer of that op in an IR OpenVINO wrote
 (the ONNX node test cases converted with `openvino.convert_model`, plus the IRs under tests/ and
 examples/), deletes the attribute from that layer's `<data>`, and asks OpenVINO in a child process
-(one per model: a refusal may be a crash): `read_model`, the value the read op reports for the
+(one for all models, started again after a crash): `read_model`, the value the read op reports for the
 attribute (`get_attributes()`: the default OpenVINO filled), then `compile_model` on the CPU plugin.
 The report lists, per op and attribute: "read" (refused at read, with the message), "compile"
 (read, refused at compile) or "filled" (read and compiled, with the value filled), or "no IR" when
-no IR holds the op. docs/rules-openvino.md quotes the table; irlint's op attributes take the filled
-values as their defaults.
+no IR holds the op. docs/rules-openvino.md quotes the table; irlint/ops/openvino_fills.py lists the
+filled values irlint binds.
 """
 
 from __future__ import annotations
@@ -105,25 +105,28 @@ def _find_layers(xmls: list[Path], wanted: dict[tuple[str, str], list[str]]) -> 
     return found
 
 
-def _ask(xml: str, name: str, attr: str, queue: Any) -> None:
+def _serve(conn: Any) -> None:
+    """The child: read (xml, layer name, attribute) requests until None; answer each with a verdict."""
     import openvino as ov
 
     core = ov.Core()
-    try:
-        model = core.read_model(xml)
-    except Exception as e:
-        queue.put(("read", str(e).strip().splitlines()[-1][:200], None))
-        return
-    value = None
-    for node in model.get_ops():
-        if node.get_friendly_name() == name:
-            value = node.get_attributes().get(attr)
-    try:
-        core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-    except Exception as e:
-        queue.put(("compile", str(e).strip().splitlines()[-1][:200], _plain(value)))
-        return
-    queue.put(("filled", "", _plain(value)))
+    while (req := conn.recv()) is not None:
+        xml, name, attr = req
+        try:
+            model = core.read_model(xml)
+        except Exception as e:
+            conn.send(("read", str(e).strip().splitlines()[-1][:200], None))
+            continue
+        value = None
+        for node in model.get_ops():
+            if node.get_friendly_name() == name:
+                value = _plain(node.get_attributes().get(attr))
+        try:
+            core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        except Exception as e:
+            conn.send(("compile", str(e).strip().splitlines()[-1][:200], value))
+            continue
+        conn.send(("filled", "", value))
 
 
 def _plain(v: Any) -> Any:
@@ -135,7 +138,36 @@ def _plain(v: Any) -> Any:
         return str(v)
 
 
-def measure(xml: Path, layer_id: str, name: str, attr: str, work: Path) -> dict[str, Any]:
+class Worker:
+    """One OpenVINO child process for all requests, started again after a crash (a refusal may be one)."""
+
+    def __init__(self) -> None:
+        self.proc: Any = None
+
+    def ask(self, xml: str, name: str, attr: str) -> tuple[str, str, Any]:
+        ctx = multiprocessing.get_context("spawn")
+        if self.proc is None or not self.proc.is_alive():
+            self.conn, child = ctx.Pipe()
+            self.proc = ctx.Process(target=_serve, args=(child,))
+            self.proc.start()
+        self.conn.send((xml, name, attr))
+        if not self.conn.poll(300):
+            self.proc.kill()
+            self.proc.join()
+            return "timeout", "", None
+        try:
+            return self.conn.recv()
+        except EOFError:
+            self.proc.join()
+            return "crash", f"exit code {self.proc.exitcode}", None
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.is_alive():
+            self.conn.send(None)
+            self.proc.join(30)
+
+
+def measure(xml: Path, layer_id: str, name: str, attr: str, work: Path, worker: Worker) -> dict[str, Any]:
     root = etree.parse(str(xml)).getroot()
     layer = root.find(f"./layers/layer[@id='{layer_id}']")
     del layer.find("data").attrib[attr]
@@ -143,18 +175,7 @@ def measure(xml: Path, layer_id: str, name: str, attr: str, work: Path) -> dict[
     out.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
     if xml.with_suffix(".bin").exists():
         out.with_suffix(".bin").write_bytes(xml.with_suffix(".bin").read_bytes())
-    ctx = multiprocessing.get_context("spawn")
-    q = ctx.Queue()
-    p = ctx.Process(target=_ask, args=(str(out), name, attr, q))
-    p.start()
-    p.join(120)
-    if p.is_alive():
-        p.kill()
-        p.join()
-        return {"verdict": "timeout", "why": "", "value": None}
-    if q.empty():
-        return {"verdict": "crash", "why": f"exit code {p.exitcode}", "value": None}
-    verdict, why, value = q.get()
+    verdict, why, value = worker.ask(str(out), name, attr)
     return {"verdict": verdict, "why": why, "value": value}
 
 
@@ -172,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 *sorted((ROOT / "examples").rglob("*.xml"))]
         found = _find_layers(xmls, wanted)
         (t / "work").mkdir()
+        worker = Worker()
         for (typ, versions), attrs in sorted(wanted.items()):
             for attr in attrs:
                 hit = found.get((typ, versions, attr))
@@ -179,9 +201,10 @@ def main(argv: list[str] | None = None) -> int:
                     rows.append({"op": typ, "versions": versions, "attribute": attr, "verdict": "no IR"})
                     continue
                 xml, lid, name, written = hit
-                r = measure(xml, lid, name, attr, t / "work")
+                r = measure(xml, lid, name, attr, t / "work", worker)
                 rows.append({"op": typ, "versions": versions, "attribute": attr, "written": written, **r})
                 print(f"{typ} {versions} {attr}: {r['verdict']} {r['value']!r} {r['why'][:80]}", flush=True)
+        worker.close()
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(rows, indent=1))
     return 0

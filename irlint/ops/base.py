@@ -135,10 +135,14 @@ def bind_attrs(cls: type, data: Mapping[str, str]) -> tuple[Any, list[str]]:
     for f in dataclasses.fields(cls):
         ir_name = f.metadata.get("ir", f.name)
         if ir_name not in data:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+                continue
+            text = openvino_fill(cls, ir_name)
+            if text is None:
                 problems.append(f"required attribute '{ir_name}' is missing")
-            continue
-        text = data[ir_name]
+                continue
+        else:
+            text = data[ir_name]
         try:
             values[f.name] = _parser_for(hints[f.name])(text)
         except (ValueError, KeyError):
@@ -146,6 +150,20 @@ def bind_attrs(cls: type, data: Mapping[str, str]) -> tuple[Any, list[str]]:
     if problems:
         return None, problems
     return cls(**values), []
+
+
+_FILLS: dict[type, dict[str, str]] | None = None
+
+
+def openvino_fill(cls: type, ir_name: str) -> str | None:
+    """The value OpenVINO's reader gives a required attribute missing from `<data>` (measured per op:
+    irlint.ops.openvino_fills), as IR text; None where OpenVINO refuses the layer without it."""
+    global _FILLS
+    if _FILLS is None:
+        from irlint.ops.openvino_fills import fills_by_attrs_class
+
+        _FILLS = fills_by_attrs_class()
+    return _FILLS.get(cls, {}).get(ir_name)
 
 
 def _type_name(tp: Any) -> str:

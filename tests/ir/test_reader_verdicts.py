@@ -115,7 +115,7 @@ def _irlint_outputs(name: str, inputs: dict) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("name", ["G108/fail.xml", "IR008/fail.xml", "LP705/pass-range-ignored.xml",
-                                  "IR007/pass-experimental.xml", "IR010/pass-unknown-name.xml"])
+                                  "IR007/pass-experimental.xml", "IR010/pass-unknown-name.xml", "T217/fail.xml"])
 def test_openvino_runs_what_irlint_runs(name: str) -> None:
     """Accepted files (warnings or nothing): OpenVINO computes what irlint computes on the same inputs.
     G108: both take the Subtract's operands by position (port 1 first); IR008: the dim's text after

@@ -253,6 +253,30 @@ def make_string_fixtures() -> None:
         (out / f"{name}.bin").write_bytes(blob)
 
 
+def make_filled_fixtures() -> None:
+    """T217: a Concat of x and y along axis 0, written by openvino; fail.xml drops its axis (OpenVINO
+    fills 0), pass.xml keeps it."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2, 3], np.float32, name="x")
+    y = ops.parameter([2, 3], np.float32, name="y")
+    model = ov.Model([ops.result(ops.concat([x, y], 0), name="z")], [x, y], "concat")
+    out = OUT / "T217"
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        ov.save_model(model, f"{tmp}/c.xml", compress_to_fp16=False)
+        text = Path(f"{tmp}/c.xml").read_text()
+    (out / "pass.xml").write_text(text)
+    data = text.index('<data axis="0" />')
+    line = text.rindex("\n", 0, data) + 1
+    fail = text[:line] + f"{text[line:data]}<!-- expect: T217 -->\n" + text[line:data] + "<data />" + \
+        text[data + len('<data axis="0" />'):]
+    (out / "fail.xml").write_text(fail)
+    for name in ("pass", "fail"):
+        (out / f"{name}.bin").write_bytes(b"")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         bases = save_bases(BASES, Path(tmp))
@@ -266,6 +290,7 @@ def main() -> None:
             shutil.copyfile(bases[base].with_suffix(".bin"), (OUT / code / name).with_suffix(".bin"))
             print(code, name)
     make_string_fixtures()
+    make_filled_fixtures()
 
 
 if __name__ == "__main__":
