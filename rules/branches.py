@@ -338,6 +338,47 @@ def input_entry_negative_axis(ctx: Context, graph: Graph, layer: Layer) -> Itera
                               hint="delete the axis attribute")
 
 
+@rule("IF809", "if-input-mapped-twice", severity="warning", types=IF)
+def input_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """One branch port map maps an If input to two branch Parameters, which OpenVINO's reader does not do.
+
+    What it checks:
+    Within `<then_port_map>` (and within `<else_port_map>`), no two `<input>` entries share an
+    `external_port_id`.
+
+    Why it matters:
+    The If passes its input to both Parameters as the file says, and irlint computes so. OpenVINO's
+    reader keeps one entry per external port, the first, and leaves the second Parameter unfed: the
+    CPU plugin gives it zeros without a message (measured: a then branch `tx + ty` with both mapped
+    to port 1 returns x on OpenVINO, 2x on irlint).
+
+    Example:
+    ```xml
+    <then_port_map>
+        <input external_port_id="1" internal_layer_id="0"/>
+        <input external_port_id="1" internal_layer_id="1"/>   <!-- OpenVINO feeds layer 1 zeros -->
+    </then_port_map>
+    ```
+
+    How to fix:
+    Map the input to one Parameter and read that Parameter wherever the branch needs it.
+    """
+    for b in layer.branches:
+        first: dict[int, PortMapEntry] = {}
+        for e in b.port_map:
+            if e.direction != "input" or e.external_port_id is None:
+                continue
+            if e.external_port_id in first:
+                yield Finding(f"{_entry(b, e)} of {layer.describe()}: input port {e.external_port_id} is mapped "
+                              f"already (to {b.name} layer {first[e.external_port_id].internal_layer_id}); OpenVINO's "
+                              "reader keeps only the first entry, and its CPU plugin feeds this Parameter zeros",
+                              e.loc, layer=layer.path, port=e.external_port_id,
+                              related=(Related(first[e.external_port_id].loc, "the first entry"),),
+                              hint="map the input to one Parameter")
+            else:
+                first[e.external_port_id] = e
+
+
 @rule("IF820", "if-branch-result-mapped-twice", types=IF)
 def branch_result_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """One branch Result is mapped to two output ports of the If.

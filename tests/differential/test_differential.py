@@ -92,6 +92,7 @@ PINNED_MUTATE: dict[int, str] = {
     60258: "SL603",  # start 2 on an axis of 2: the CPU plugin's arithmetic (end exclusive) accepts it
     60884: "SL607",  # start -1, end 0, stride 1 on one element: the CPU plugin refuses the direction
     80878: "SL603",  # a Loop input's part_size -1: the CPU plugin reads parts of |stride|
+    81768: "IF809",  # two then-entries of one If input: OpenVINO feeds the second Parameter zeros
     80424: "SL607",  # start -1, end -1 on an output of unknown length: the CPU plugin's range is empty
 }
 

@@ -284,6 +284,8 @@ FIXTURES = [
     # ---- If (opset8) ----
     Fixture("IF801", "if", [Edit('<input external_port_id="2" internal_layer_id="1" />',
                                  '<input external_port_id="7" internal_layer_id="1" />', ("IF801",))]),
+    Fixture("IF809", "if", [Edit('<input external_port_id="2" internal_layer_id="1" />',
+                                 '<input external_port_id="1" internal_layer_id="1" />', ("IF809",))]),
     Fixture("IF808", "if", [Edit('<input external_port_id="2" internal_layer_id="1" />',
                                  '<input external_port_id="2" internal_layer_id="1" axis="-1" />', ("IF808",))]),
     Fixture("IF802", "if", [Edit('<output external_port_id="3" internal_layer_id="3" />',

@@ -34,7 +34,8 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "BE505/pass-ti-scalar-state.xml", "IF804/pass-scalar-or-one.xml", "IF804/pass-constant-ranks.xml",
             "T211/pass-stale-branch.xml", "T210/pass-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
             "PM407/fail.xml",
-            "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml"]
+            "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml",
+            "IF809/fail.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])
@@ -143,3 +144,14 @@ def test_a_sliced_input_read_only_for_an_unread_output_runs_the_ti_body_once() -
     cpu = next(iter(core.compile_model(core.read_model(str(path)), "CPU", CPU)(feed).values()))
     np.testing.assert_array_equal(cpu, [5])
     np.testing.assert_array_equal(irlint.run(irlint.load(path), feed)["y"], [5, 5, 5])
+
+
+def test_a_second_entry_of_one_if_input_gets_zeros() -> None:
+    """IF809: then = tx + ty with both mapped to input x: OpenVINO computes x + 0, the file says x + x."""
+    import numpy as np
+
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(FIXTURES / "IF809/fail.xml")), "CPU", CPU)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    got = compiled({"cond": np.array(True), "x": x, "y": x + 100})
+    np.testing.assert_array_equal(next(iter(got.values())), x)
