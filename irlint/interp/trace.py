@@ -6,8 +6,9 @@ first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter a
 ``out`` (a body Result at iteration end) or ``out<k>`` (output port k of any layer, with trace_all).
 Top-level layers (trace_all) have no ``@`` part.
 
-Recording costs one tuple per hook call (the executor's tensors by reference, their bytes counted
-against the budget); an innermost loop's iterations come in batches (`batches`), one call and one
+Recording costs one tuple per hook call (the executor's tensors by reference, their bytes and their
+bookkeeping, TENSOR_BYTES each, counted against the budget; past it `irlint.interp.tracespill` keeps
+them on disk, keys and positions too); an innermost loop's iterations come in batches (`batches`), one call and one
 log entry per batch. Keys are written out only when the trace is read by key, and `save` writes each
 recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
 
@@ -23,27 +24,33 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, groupby, pairwise, repeat
 from operator import attrgetter
-from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
 from irlint.gcpause import paused_gc
 from irlint.interp.events import FIXED, FRESH, Event, Frames, IterationFinished, IterationStarted, LayerEvaluated
+from irlint.interp.tracespill import Series, SpillStore, rows_per_chunk, spilled_row_ok
 from irlint.ir.model import Layer
 from irlint.ops.misc.strings import for_npz
 
 DEFAULT_BUDGET = 512 * 1024**2
 FORMAT = 2  # docs/trace-format.md; format 1 (one array per key) is still read
 SERIES = "__series__"  # member name prefix of a format-2 series (its values, then `.index`, `.stats`)
-_CHUNK = 64 * 1024**2  # bytes of a series stacked at once when saving
-_SEGMENT = 256 * 1024**2  # bytes of spilled tensors per spill file (one file per tensor made 10^6 files)
+# What keeping a tensor costs besides its bytes, counted against the budget (tracemalloc, numpy 2.4,
+# CPython 3.12): its array object (136 bytes for the 4-byte result of an op) and its share of the log:
+# 64 bytes in an entry of two tensors (the event path's), 128 alone with a short key (`record`, or a hook
+# call that did not fit). One figure, the largest, for every kept tensor: a tensor's cost must not depend
+# on the entry that holds it, so that where the trace spills does not depend on how the tensors came
+# (the plain driver's batches or the event path's calls). A batch's tensors take less (about 150 bytes).
+TENSOR_BYTES = 264
+MARK_BYTES = 168  # a log entry standing for a run of spilled tensors
+_SPILLED = object()  # first item of such an entry: (_SPILLED, [first position, count])
 _SEP = "\0"  # between keys joined in one string while writing them out (an IR file cannot hold it)
 _BOTH = "in+out"  # an iteration's Parameters then Results, from a batch (`batches`): ids (params, results)
 # A batch of iterations may hold at most this share of the budget still free, at the sizes of the last
@@ -119,7 +126,7 @@ def _stats_from_row(shape: list[int], dtype: str, row: np.ndarray | None) -> dic
 
 @dataclass
 class Trace:
-    """Recorded tensors: values in memory up to `budget` bytes, then spilled to a temp dir; stats always.
+    """Recorded tensors: in memory up to `budget` bytes (bookkeeping counted), then spilled to a temp dir.
 
     Recording is cheap because it is lazy: an iteration's tensors are kept as the one sequence the
     executor hands over (by reference: the executor never mutates a tensor once produced), in a log
@@ -129,23 +136,23 @@ class Trace:
 
     budget: int = DEFAULT_BUDGET
     trace_all: bool = False
-    spilled: dict[str, tuple[int, int]] = field(default_factory=dict)  # key -> (segment, byte offset)
-    in_memory: int = 0
+    in_memory: int = 0  # bytes held: the tensors kept and the bookkeeping (TENSOR_BYTES ...), spilled ones' too
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
     # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, its tensors
     # one flat list, iteration after iteration, see `batches`); (key, array): one tensor recorded alone
-    # (by `record`, or when a hook call did not fit: array None = spilled).
+    # (by `record`, or when a hook call did not fit: array None = spilled alone); (_SPILLED, [first, n]): n
+    # tensors spilled as series rows (`irlint.interp.tracespill`) at recording positions first, first + 1 ...
     _log: list[tuple[Any, ...]] = field(default_factory=list)
+    _position: int = 0  # tensors recorded so far (a tensor's position in recording order)
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
     _written: int = 0  # log entries written out into _index
     _stats: dict[str, dict[str, object]] = field(default_factory=dict)
     _names: dict[tuple[str, str, tuple[Any, ...]], list[tuple[str, str]]] = field(default_factory=dict)
     _pieces: dict[int, list[str] | None] = field(default_factory=dict)  # id(names) -> `_pieces_of`
     _ports: dict[Layer, tuple[str, ...]] = field(default_factory=dict)
-    _spill_dir: tempfile.TemporaryDirectory | None = None
-    _segments: list[Path] = field(default_factory=list)  # spill files, each .npy records back to back
-    _segment: IO[bytes] | None = None  # the one being appended to
+    _store: SpillStore = field(default_factory=SpillStore)
+    _where: dict[str, tuple[Series, int]] = field(default_factory=dict)  # spilled row's key -> (series, row)
 
     # -- recording ---------------------------------------------------------------------------------
     # The listener hooks of the plain driver (`irlint.interp.run(model, inputs, listener=trace)`): the
@@ -158,13 +165,14 @@ class Trace:
         """One hook call's record, its tensors kept by reference while they fit the budget; else the
         tensors are recorded one by one (spilling what does not fit). `what` is "in", "out", "" (a
         layer's outputs) or, from a batch, the iteration number (`frames`: the enclosing loops')."""
-        size = 0
+        size = len(values) * TENSOR_BYTES
         for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
             size += v.nbytes
         total = self.in_memory + size
         if total <= self.budget:
             self.in_memory = total
             self._log.append((layer, frames, what, ids, values))
+            self._position += len(values)
         elif what.__class__ is str:
             self._one_by_one(layer, frames, what, ids, values)
         else:
@@ -187,11 +195,12 @@ class Trace:
 
         def take(first: int, values: list[np.ndarray], frames: Frames) -> int:
             n = len(values) // width
-            size = count(values, n)
+            size = count(values, n) + len(values) * TENSOR_BYTES
             total = self.in_memory + size
             if total <= self.budget:
                 self.in_memory = total
                 log.append((layer, frames, range(first, first + n), ids, values))
+                self._position += len(values)
             else:
                 for j in range(n):
                     self._keep(layer, first + j, ids, values[j * width:(j + 1) * width], frames)
@@ -239,40 +248,52 @@ class Trace:
         self._record(k, value if type(value) is np.ndarray else np.asarray(value))
 
     def _record(self, k: str, a: np.ndarray) -> None:
-        if self.in_memory + a.nbytes <= self.budget:
-            self.in_memory += a.nbytes
-            self._log.append((k, a))
+        if self._fits(k, a):
             return
-        s = self._stats[k] = stats(a)
-        f = self._segment
-        if f is None or f.tell() >= _SEGMENT:  # appended to the current segment: a few files, not one per tensor
-            if self._spill_dir is None:
-                self._spill_dir = tempfile.TemporaryDirectory(prefix="irlint-trace-")
-            if f is not None:
-                f.close()
-            n = len(self._segments)
-            self._segments.append(Path(self._spill_dir.name) / f"{n}.npys")
-            f = self._segment = open(self._segments[-1], "wb")  # noqa: SIM115  (closed by close())
-        self.spilled[k] = (len(self._segments) - 1, f.tell())
-        np.lib.format.write_array(f, for_npz(a), allow_pickle=False)  # a string tensor spills as an 'S' array
-        s["spilled"] = True
+        self.in_memory += self._store.add_single(k, a)
         self._log.append((k, None))
+        self._position += 1
+
+    def _fits(self, k: str, a: np.ndarray) -> bool:
+        """Keep `a` alone under key `k` if it fits the budget (then True)."""
+        cost = a.nbytes + TENSOR_BYTES
+        if self.in_memory + cost > self.budget:
+            return False
+        self.in_memory += cost
+        self._log.append((k, a))
+        self._position += 1
+        return True
 
     def _load_spilled(self, k: str) -> np.ndarray:
-        """A spilled tensor read back from its segment (the .npy bytes `np.save` would write)."""
-        seg, offset = self.spilled[k]
-        if self._segment is not None:
-            self._segment.flush()
-        with open(self._segments[seg], "rb") as f:
-            f.seek(offset)
-            return np.lib.format.read_array(f, allow_pickle=False)
+        """A spilled tensor read back from disk."""
+        where = self._where.get(k)
+        if where is not None:
+            return self._store.row(*where)
+        return self._store.single(k)
 
     def _one_by_one(self, layer: Layer, frames: Frames, what: str, ids: Sequence[Any],
                     tensors: Sequence[np.ndarray]) -> None:
-        """A hook call that does not fit the budget: each tensor kept while it fits, else spilled."""
+        """A hook call that does not fit the budget: each tensor kept while it fits, else spilled: as a row
+        of its series (nothing in memory per tensor), or alone when it cannot be one."""
         at = _at(frames)
+        its = tuple(k for _p, k in frames)
+        store, log = self._store, self._log
         for (pre, post), v in zip(self._names_of(layer, what, ids), tensors):
-            self._record(pre + at + post, v)
+            if type(v) is not np.ndarray:
+                v = np.asarray(v)
+            if self._fits(pre + at + post, v):
+                continue
+            if not spilled_row_ok(v, its):
+                self._record(pre + at + post, v)
+                continue
+            self.in_memory += store.add_row(pre, post, its, self._position, v)
+            last = log[-1] if log else None
+            if last is not None and last[0] is _SPILLED and len(log) > self._written:
+                last[1][1] += 1  # (a run not yet written out by key)
+            else:
+                log.append((_SPILLED, [self._position, 1]))
+                self.in_memory += MARK_BYTES
+            self._position += 1
 
     # -- reading by key ------------------------------------------------------------------------------
     def _names_of(self, layer: Layer, what: str, ids: Sequence[Any]) -> list[tuple[str, str]]:
@@ -315,9 +336,14 @@ class Trace:
         last_frames: Frames | None = None
         last_at, prefix = "", "@"
         for entry in entries:  # (ids live in the log: their ids are not reused meanwhile)
-            if len(entry) == 2:  # (key, array): a tensor recorded alone
-                add_tensors((entry[1],))
-                add_run([entry[0]])
+            if len(entry) == 2:  # (key, array): a tensor recorded alone; or a run of spilled series rows
+                if entry[0] is _SPILLED:
+                    keys = self._spilled_keys(*entry[1])
+                    add_tensors((None,) * len(keys))
+                    add_run(keys)
+                else:
+                    add_tensors((entry[1],))
+                    add_run([entry[0]])
                 listed = True
                 continue
             layer, frames, what, ids, values = entry
@@ -353,6 +379,19 @@ class Trace:
             keys.extend(_SEP.join(part).split(_SEP) if joined else chain.from_iterable(part))  # type: ignore[arg-type]
         return keys, tensors
 
+    def _spilled_keys(self, first: int, n: int) -> list[str]:
+        """The keys of the series rows spilled at recording positions first ... first + n - 1."""
+        positions, numbers, rows, indexes = self._store.by_position()
+        by_number = {s.number: s for s in self._store.series.values()}
+        lo = int(np.searchsorted(positions, first))
+        keys = []
+        for number, r in zip(numbers[lo:lo + n].tolist(), rows[lo:lo + n].tolist()):
+            s = by_number[number]
+            k = s.key(indexes[number][r, 1:].tolist())
+            self._where[k] = (s, r)
+            keys.append(k)
+        return keys
+
     def _pieces_of(self, names: list[tuple[str, str]]) -> list[str] | None:
         """What `at.join` needs to make `names`' keys joined by _SEP (None: no names, or _SEP in one)."""
         got = self._pieces.get(id(names), False)  # names live in self._names
@@ -368,7 +407,7 @@ class Trace:
     def values(self) -> dict[str, np.ndarray]:
         """The tensors kept in memory by key (not the spilled ones)."""
         index = self._write_keys()
-        if not self.spilled:
+        if not self._store.count:
             return index  # type: ignore[return-value]
         return {k: v for k, v in index.items() if v is not None}
 
@@ -377,10 +416,19 @@ class Trace:
         """Every key's statistics (computed now for those not asked for before)."""
         return {k: self.stats_of(k) for k in self._write_keys()}
 
+    @property
+    def spilled(self) -> dict[str, bool]:
+        """The keys of the spilled tensors, in recording order (written out now, as `keys`)."""
+        index = self._write_keys()
+        if not self._store.count:
+            return {}
+        return {k: True for k, v in index.items() if v is None}
+
     def stats_of(self, k: str) -> dict[str, object]:
         s = self._stats.get(k)
         if s is None:
-            s = self._stats[k] = stats(self.get(k))
+            v = (self._index if self._written == len(self._log) else self._write_keys())[k]
+            s = self._stats[k] = stats(self._load_spilled(k)) | {"spilled": True} if v is None else stats(v)
         return s
 
     def get(self, k: str) -> np.ndarray:
@@ -392,13 +440,13 @@ class Trace:
 
     def count(self) -> int:
         """How many tensors were recorded (without writing their keys out)."""
-        return sum(1 if len(e) == 2 else len(e[4]) for e in self._log)
+        return sum((e[1][1] if e[0] is _SPILLED else 1) if len(e) == 2 else len(e[4]) for e in self._log)
 
     # -- saving --------------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the format-2 .npz: one stacked array per recorded tensor of a layer (its iterations as
         rows) where every iteration has the same shape and type, else one array per key; `__stats__`
-        indexes both (docs/trace-format.md). Memory: one series' chunk of `_CHUNK` bytes at a time."""
+        indexes both (docs/trace-format.md). Memory: one chunk of a series at a time (`rows_per_chunk`)."""
         # Records grouped by the hook's ids object (the executor passes one tuple per loop), then
         # groups with equal (layer, what, ids) merged (the event path builds a tuple per event).
         by_ids: dict[tuple[int, int, str], tuple[list[int], list[tuple[Any, ...]]]] = {}
@@ -406,6 +454,9 @@ class Trace:
         order = 0
         for entry in self._log:
             if len(entry) == 2:
+                if entry[0] is _SPILLED:  # series rows on disk: their positions are in their index
+                    order += entry[1][1]
+                    continue
                 singles.append((order, entry[0], entry[1]))
                 order += 1
                 continue
@@ -443,11 +494,13 @@ class Trace:
                     else:  # shapes or types change between iterations: one array per key
                         for o, it, v in zip((first + j).tolist(), its.tolist(), column):
                             singles.append((o, pre + (f"@{'.'.join(map(str, it))}" if it else "") + post, v))
+            for spilled in sorted(self._store.series.values(), key=attrgetter("number")):
+                self._save_spilled_series(zf, index, spilled)
             for o, k, v in singles:
-                a = self._load_spilled(k) if v is None else v
+                a = self._store.single(k) if v is None else v
                 with zf.open(f"{k}.npy", "w", force_zip64=True) as f:
                     np.lib.format.write_array(f, for_npz(a), allow_pickle=False)  # strings as 'S'
-                s = self.stats_of(k) if v is None else self._stats.get(k) or stats(a)
+                s = stats(a) | {"spilled": True} if v is None else self._stats.get(k) or stats(a)
                 index["keys"].append([o, k, s])
             zf.writestr("__stats__.npy", _json_array(json.dumps(index)))
 
@@ -456,8 +509,7 @@ class Trace:
         name = f"{SERIES}{len(index['series'])}"
         first = column[0]
         shape = (len(column), *first.shape)
-        row_bytes = max(first.nbytes, 1)
-        step = max(1, _CHUNK // row_bytes)
+        step = rows_per_chunk(first.nbytes, first.size)
         row_stats = []
         with zf.open(f"{name}.npy", "w", force_zip64=True) as f:
             _write_header(f, shape, first.dtype)
@@ -475,13 +527,33 @@ class Trace:
             entry["stats"] = f"{name}.stats"
         index["series"].append(entry)
 
+    def _save_spilled_series(self, zf: zipfile.ZipFile, index: dict[str, Any], s: Series) -> None:
+        """A series spilled to disk, copied into the .npz a chunk at a time (values, then its index, then its
+        statistics from a second read): never more than `irlint.interp.tracespill.CHUNK` bytes of it in
+        memory. Its rows' statistics say `spilled`, as those of a tensor spilled alone do."""
+        store = self._store
+        name = f"{SERIES}{len(index['series'])}"
+        with zf.open(f"{name}.npy", "w", force_zip64=True) as f:
+            _write_header(f, (s.rows, *s.shape), s.dtype)
+            for chunk in store.chunks(s):
+                f.write(chunk.tobytes())
+        with zf.open(f"{name}.index.npy", "w", force_zip64=True) as f:
+            _write_header(f, (s.rows, 1 + s.depth), np.dtype(np.int64))
+            for data in store.index_bytes(s):
+                f.write(data)
+        entry = {"values": name, "key": [s.pre, s.post], "depth": s.depth, "shape": list(s.shape),
+                 "dtype": str(s.dtype), "spilled": True}
+        width = 0 if not s.row_bytes else 2 if s.dtype == np.bool_ else 5
+        if width:
+            with zf.open(f"{name}.stats.npy", "w", force_zip64=True) as f:
+                _write_header(f, (s.rows, width), np.dtype(np.float64))
+                for chunk in store.chunks(s):
+                    f.write(_row_stats(chunk).tobytes())  # type: ignore[union-attr]
+            entry["stats"] = f"{name}.stats"
+        index["series"].append(entry)
+
     def close(self) -> None:
-        if self._segment is not None:
-            self._segment.close()
-            self._segment = None
-        if self._spill_dir is not None:
-            self._spill_dir.cleanup()
-            self._spill_dir = None
+        self._store.close()
 
 
 def _batch_counter(layout: tuple[int, ...]) -> Callable[[list[np.ndarray], int], int]:
@@ -607,13 +679,15 @@ def _expand(arrays: Mapping[str, np.ndarray], index: dict[str, Any]
         row_stats = arrays[s["stats"]] if "stats" in s else None
         pre, post = s["key"]
         shape, dtype = list(s["shape"]), str(s["dtype"])
+        spilled = {"spilled": True} if s.get("spilled") is True else {}
         if rows.ndim != 2 or rows.shape != (len(stacked), 1 + int(s["depth"])) or list(stacked.shape[1:]) != shape:
             raise ValueError(f"series {s['values']!r} has {len(rows)} index rows for {stacked.shape[0]} values")
         for r, row in enumerate(rows.tolist()):
             its = row[1:]
             k = pre + ("@" + ".".join(map(str, its)) if its else "") + post
             found.append((row[0], k, stacked[r, ...], _stats_from_row(shape, dtype,
-                                                                 None if row_stats is None else row_stats[r])))
+                                                                 None if row_stats is None else row_stats[r])
+                           | spilled))
     for o, k, s in index["keys"]:
         found.append((int(o), str(k), arrays[k], dict(s)))
     found.sort(key=lambda t: t[0])

@@ -16,7 +16,7 @@ import pytest
 import irlint
 from irlint.interp import execute, run
 from irlint.interp.events import FRESH
-from irlint.interp.trace import Trace, key
+from irlint.interp.trace import TENSOR_BYTES, Trace, key
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MODELS = ["lstm_ti", "loop_scan", "nested_loop_in_ti", "if_in_loop"]
@@ -177,7 +177,8 @@ def test_spilled_tensors_are_keyed_in_their_place(tmp_path: Path) -> None:
     # four iterations fit, then one tensor, then none: the second batch crosses the budget
     calls = [("iterations", (layer, first, ((0, 1), (2,)), records[first:last], ((layer.path, 3),)))
              for first, last in ((0, 2), (2, 6))]
-    trace, scheme = both(*calls, budget=4 * 8 * 3 + 8)
+    # (each tensor costs its 8 bytes and its bookkeeping, TENSOR_BYTES)
+    trace, scheme = both(*calls, budget=(4 * 3 + 1) * (8 + TENSOR_BYTES))
     assert len(trace.spilled) == 3 * 6 - (3 * 4 + 1)
     assert_same(trace, scheme)
     trace.close()

@@ -18,7 +18,7 @@ def test_spilled_tensors_share_one_file_and_read_back(tmp_path: Path) -> None:
     try:
         for k, v in want.items():
             trace.record(k, v)
-        folder = Path(trace._spill_dir.name)  # type: ignore[union-attr]
+        folder = trace._store.folder
         assert len(trace.spilled) == len(want) and len(list(folder.iterdir())) == 1
         for k, v in want.items():
             got = trace.get(k)
