@@ -329,10 +329,9 @@ def _fold_loop_consts(graph: Graph, ctx: _Ctx, level: int) -> None:
     for layer in graph.layers:
         if layer.type != "Const" or layer.path in ctx.hidden_in or ctx.by_layer.get(layer.path):
             continue
-        value = _const_value(ctx.model, layer)
         targets = uses.get(layer.id, [])
-        if not value or not targets:
-            continue
+        if not targets or any(dst is None or dst.body is None for dst, _port in targets):
+            continue  # the common case, decided before any weight is read
         ok = True
         for dst, port in targets:
             if dst is None or dst.body is None or dst.branches or not _expanded(dst, level, ctx):
@@ -341,7 +340,8 @@ def _fold_loop_consts(graph: Graph, ctx: _Ctx, level: int) -> None:
                 entries = loop_plan(dst).input_for_port(port)
                 pars = [dst.body.layer(pe.body_layer) for pe in entries]
                 ok = ok and bool(pars) and all(p is not None and _port_tables_drawn(dst) for p in pars)
-        if ok:
+        value = _const_value(ctx.model, layer) if ok else ""
+        if value:
             ctx.folded[layer.path] = f"{value} from {ctx.short_edge.get(layer.name, layer.name)}"
 
 
