@@ -115,7 +115,7 @@ class DebuggerApp(App[None]):
                     yield Findings(self.diagnostics, id="lint")
                 else:
                     yield RandomBanner(self.session.notes, id="notes")
-                    yield Inspector(id="inspector")
+                    yield Inspector(self.session, id="inspector")
                     yield WatchList(id="watch")
                     yield EventLog(id="log")
         yield Footer(compact=True)

@@ -56,9 +56,10 @@ class Inspector(Vertical):
             super().__init__()
             self.text = text
 
-    def __init__(self, **kw) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, session=None, **kw) -> None:  # type: ignore[no-untyped-def]
         super().__init__(**kw)
-        self.session = None
+        self.session = session  # drawn from the first `show` on
+        self._shown = False
         self.subject: Layer | None = None
         self.iteration: tuple[int, ...] | None = None
         self.port = 0  # which output of a multi-output layer the table and timeline show (key p)
@@ -79,7 +80,7 @@ class Inspector(Vertical):
         self.query_one("#attrs", Static).display = False
 
     def on_resize(self) -> None:
-        if self.session is not None:
+        if self._shown:
             self.redraw()
 
     # -- what the App calls ----------------------------------------------------------------------
@@ -89,6 +90,7 @@ class Inspector(Vertical):
             self._points.clear()
             self._graphs.clear()
         self.session, self.subject, self.iteration = session, layer, iteration
+        self._shown = True
         self.redraw()
 
     def forget(self) -> None:
