@@ -77,6 +77,11 @@ KNOWN = [
     Known("CPU plugin: Swish fusion with a non-scalar beta", r"Swish input with beta must be scalar", "",
           "x * Sigmoid(x * b) with b a [1] tensor that is not a constant is fused into a Swish the plugin then "
           "refuses; the model is valid and irlint finds nothing"),
+    Known("CPU plugin: TensorIterator invariant input updated each iteration", r"float values differ \(f32\)",
+          "ti at depth 1",
+          "a scalar invariant input x added to the slice (a = x + s[k], concatenated in reverse with a merged state "
+          "that the same outer tensor initialises): the CPU plugin computes a[k] = a[k-1] + s[k], as if the invariant "
+          "input took the Add's result; not reduced to a small case"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
 ]
