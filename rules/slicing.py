@@ -53,6 +53,17 @@ def _unread(graph: Graph, layer: Layer, e: PortMapEntry) -> str:
     return f"; nothing reads output port {e.external_port_id}, so OpenVINO removes the entry without checking it"
 
 
+def _count_source_unread(graph: Graph, layer: Layer, sl: EntrySlicing, first: EntrySlicing | None) -> str:
+    """The note of an entry whose tensor nothing uses (`_unread`), or else of the sliced input that sets the
+    iteration count when nothing reads that one: OpenVINO removes it and counts iterations without it."""
+    own = _unread(graph, layer, sl.entry)
+    if own or first is None or first is sl or not _unread(graph, layer, first.entry):
+        return own
+    return (f"; nothing in the body reads Parameter {first.entry.internal_layer_id} of input port "
+            f"{first.entry.external_port_id}, which sets that count, so OpenVINO removes that entry without "
+            "checking it")
+
+
 def _cpu_reading(info: LoopInfo, layer: Layer, sl: EntrySlicing) -> str:
     """A note when the CPU plugin's own arithmetic (docs/semantics.md) accepts a range the spec's rejects:
     a TensorIterator range placing as many parts as the layer runs iterations, or a Loop input's
@@ -204,7 +215,7 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             yield Finding(
                 f"{_describe(sl.entry)} of {layer.describe()}: gives {sl.spec.iterations} iterations "
                 f"(elements {sl.spec.start}..{sl.spec.end} of {sl.spec.dim}, part_size {sl.spec.part_size}), "
-                f"but {info.iterations_source}{_unread(graph, layer, sl.entry)}",
+                f"but {info.iterations_source}{_count_source_unread(graph, layer, sl, first)}",
                 sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                 related=(Related(first.entry.loc, "the iteration count comes from here"),),
             )
@@ -224,7 +235,7 @@ def _output_count_mismatches(graph: Graph, info: LoopInfo, layer: Layer,
         yield Finding(
             f"{_describe(sl.entry)} of {layer.describe()}: places {spec.iterations} parts (elements "
             f"{spec.start}..{spec.end} of the {spec.dim} the output holds, part_size {spec.part_size}), but the "
-            f"layer runs {n} iterations: {info.iterations_source}{_unread(graph, layer, sl.entry)}",
+            f"layer runs {n} iterations: {info.iterations_source}{_count_source_unread(graph, layer, sl, first)}",
             sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
             related=(Related(first.entry.loc, "the iteration count comes from here"),) if first else (),
             hint="a concatenated output normally keeps the default range (start=\"0\" end=\"-1\")")

@@ -93,6 +93,7 @@ PINNED_MUTATE: dict[int, str] = {
     60884: "SL607",  # start -1, end 0, stride 1 on one element: the CPU plugin refuses the direction
     80878: "SL603",  # a Loop input's part_size -1: the CPU plugin reads parts of |stride|
     81768: "IF809",  # two then-entries of one If input: OpenVINO feeds the second Parameter zeros
+    90576: "SL604",  # the sliced input that sets the count is read by nothing: OpenVINO counts without it
     80424: "SL607",  # start -1, end -1 on an output of unknown length: the CPU plugin's range is empty
 }
 
