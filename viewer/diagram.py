@@ -32,6 +32,7 @@ import numpy as np
 from irlint.viewer import style
 from irlint.viewer.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.names import short_names
+from irlint.viewer.porttypes import PortTypes
 from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
 
 from irlint.controlflow import EntryKind, PlanEntry, loop_plan
@@ -40,7 +41,6 @@ from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import BackEdge, Branch, Graph, Layer, Model, PortMapEntry
 from irlint.layerpath import iteration_label, project_its
 from irlint.report.text import clean
-from irlint.types import format_shape
 
 NAME_LIMIT, EDGE_NAME_LIMIT = 40, 24  # characters of a layer name in a node label / an edge label
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
@@ -75,6 +75,7 @@ class _Ctx:
     trace: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = field(default_factory=dict)
     loops: dict[str, object] = field(default_factory=dict)  # loop path -> LoopInfo (static inference)
     short: dict[str, str] = field(default_factory=dict)  # layer name -> node label (viewer.names)
+    port_types: PortTypes | None = None  # made once shape inference has run (or not)
     short_edge: dict[str, str] = field(default_factory=dict)  # layer name -> its name in edge labels
     hidden_in: dict[str, str] = field(default_factory=dict)  # layer path -> node of its collapsed scope
     scope_edges: set[tuple[str, str]] = field(default_factory=set)  # edges drawn to/from collapsed scopes
@@ -870,17 +871,14 @@ def _edge_value(ctx: _Ctx, graph: Graph, src: Layer, port: int | None, dst: Laye
 
 
 def _edge_type(ctx: _Ctx, layer: Layer, port: int | None) -> str:
-    """Element type and shape of an output port. IR v10 writers leave `precision` off some ports; the
-    type is then the one shape inference derives from the producer's inputs ("?" where it cannot)."""
+    """Element type and shape of an output port (`viewer.porttypes`: shape inference's type where the
+    IR leaves `precision` off)."""
     p = next((p for p in layer.outputs if p.id == port), None)
     if p is None:
         return ""
-    etype = p.precision
-    if etype is None and p.id is not None:
-        from irlint.shapes.result import port_key
-
-        etype = getattr(ctx.inferred.get(port_key(layer, p.id)), "etype", None)
-    return f"{etype.name if etype else '?'}{format_shape(p.shape)}"
+    if ctx.port_types is None:
+        ctx.port_types = PortTypes(ctx.model, ctx.inferred)
+    return ctx.port_types.output_label(layer, p)
 
 
 def _join(*parts: str) -> str:

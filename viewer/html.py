@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 
 from irlint.viewer.diagram import node_id
+from irlint.viewer.porttypes import PortTypes
 
 from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Model
 from irlint.report.text import clean
-from irlint.types import format_shape
 
 
 def layer_details(model: Model, diagnostics: Sequence[Diagnostic] = ()) -> dict[str, dict[str, object]]:
@@ -25,24 +25,14 @@ def layer_details(model: Model, diagnostics: Sequence[Diagnostic] = ()) -> dict[
         if d.layer is not None:
             by_layer.setdefault(d.layer, []).append(d)
 
-    def port(p, fed=None) -> str:  # type: ignore[no-untyped-def]
-        etype = p.precision or fed  # IR v10 writes no precision on input ports: the producer's is the type
-        return f"{p.id}: {etype.name if etype else '?'}{format_shape(p.shape)}"
-
-    producers: dict[int, dict[tuple[int | None, int | None], object]] = {}  # id(graph) -> input -> its type
+    types = PortTypes(model)
     out: dict[str, dict[str, object]] = {}
     for g, la in model.layers():
-        if id(g) not in producers:
-            producers[id(g)] = {}
-            for e in g.edges:
-                src = g.layer(e.from_layer)
-                sp = next((q for q in src.outputs if q.id == e.from_port), None) if src is not None else None
-                producers[id(g)].setdefault((e.to_layer, e.to_port), sp.precision if sp is not None else None)
-        fed = producers[id(g)]
         out[node_id(la)] = {
             "type": la.type, "name": la.name, "id": la.id, "path": la.path, "version": la.version,
-            "data": dict(la.data), "inputs": [port(p, fed.get((la.id, p.id))) for p in la.inputs],
-            "outputs": [port(p) for p in la.outputs],
+            "data": dict(la.data),
+            "inputs": [f"{p.id}: {types.input_label(g, la, p)}" for p in la.inputs],
+            "outputs": [f"{p.id}: {types.output_label(la, p)}" for p in la.outputs],
             "findings": [f"{d.code} [{d.severity.value}] line {d.loc.line}: {d.message}"
                          for d in by_layer.get(la.path, [])],
         }

@@ -105,6 +105,19 @@ def test_edges_types_attributes_and_const_preview() -> None:
     assert "from #11 h_next" in attr(h_prev, "back edge")
 
 
+def test_v10_ports_without_precision_get_their_known_types() -> None:
+    """OpenVINO's v10 TensorIterator test IR leaves precision off every input port and some outputs: the
+    inputs take the feeding port's type, the outputs shape inference's, as in the diagram."""
+    v10 = Path(__file__).resolve().parents[1] / "corpus" / "thirdparty" / "ti_lstm_v10.xml"
+    model = irlint.load(v10)
+    untyped = [p for _g, la in model.layers() for p in (*la.inputs, *la.outputs) if p.precision is None]
+    assert untyped, "the fixture should have ports without precision"
+    shapes = [kv.value for g in convert(model) for n in g.nodes for md in (*n.inputsMetadata, *n.outputsMetadata)
+              for kv in md.attrs if kv.key == "shape"]
+    assert len(shapes) == 33 and not [s for s in shapes if s.startswith("?")]
+    assert "f32[1,25,512]" in shapes
+
+
 def test_if_branches_are_subgraphs() -> None:
     model = irlint.load(EXAMPLES / "if_in_loop.xml")
     ids = by_id(convert(model))

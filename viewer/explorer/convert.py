@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from irlint.viewer.porttypes import PortTypes
+from irlint.viewer.porttypes import label as type_label
 from model_explorer import graph_builder as gb
 from model_explorer import node_data_builder as ndb
 
@@ -24,7 +26,6 @@ from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer, Model, Port
 from irlint.layerpath import project_its
-from irlint.types import format_shape
 
 PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
 CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
@@ -127,10 +128,6 @@ def preview(value: np.ndarray) -> str:
     return f"{head} {text}"
 
 
-def port_type(port: Port) -> str:
-    return f"{port.precision.name if port.precision else '?'}{format_shape(port.shape)}"
-
-
 def scope(name: str) -> str:
     """The namespace of a layer name: its `/`-separated scopes without the last part."""
     parts = [p for p in name.split("/") if p]
@@ -155,20 +152,24 @@ class _Ctx:
     findings: dict[str, list[Diagnostic]]  # layer path -> findings on it
     trace: Trace | None
     loops: Mapping[str, object]
+    types: PortTypes  # element types, v10 ports without precision included
     roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # body layer path -> port-map roles
 
 
 def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace | None = None) -> list[gb.Graph]:
     """The model's graphs: the main graph first, then every body/branch graph (nested ones too)."""
     loops: Mapping[str, object] = {}
+    inferred: Mapping[object, object] | None = None
     if any(la.body is not None for _g, la in model.layers()):
         from irlint.shapes import infer_model
 
         try:
-            loops = dict(infer_model(model).loops)
+            result = infer_model(model)
+            loops, inferred = dict(result.loops), result.outputs
         except Exception:  # the graph must not depend on shape inference succeeding
-            loops = {}
-    ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops)
+            loops, inferred = {}, {}
+    ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops,
+               PortTypes(model, inferred))
     _roles(ctx)
     main_id = model.name or "model"
     graphs: list[gb.Graph] = []
@@ -264,14 +265,14 @@ def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list
     for layer in graph.layers:
         if layer.id is None:
             continue
-        g.nodes.append(_node(ctx, layer, depth, incoming.get(layer.id, []), feeds))
+        g.nodes.append(_node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds))
     for layer in graph.layers:
         subs = ctx.sub_ids.get(id(layer), [])
         for sub_id, sub in zip(subs, layer.subgraphs()):
             _convert_graph(ctx, sub, sub_id, depth + 1, out)
 
 
-def _node(ctx: _Ctx, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
+def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
           feeds: Mapping[tuple[int | None, int | None], Layer]) -> gb.GraphNode:
     attrs = [gb.KeyValue("name", layer.name), gb.KeyValue("type", layer.type),
              gb.KeyValue("opset", layer.version), gb.KeyValue("id", layer.path),
@@ -307,7 +308,7 @@ def _node(ctx: _Ctx, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
     recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
     outputs = []
     for port in layer.outputs:
-        meta = [gb.KeyValue("shape", port_type(port))]
+        meta = [gb.KeyValue("shape", ctx.types.output_label(layer, port))]
         if port.names:
             meta.append(gb.KeyValue("__tensor_tag", ",".join(port.names)))
         value = _traced_output(ctx, layer, port, depth, recorded, feeds)
@@ -316,7 +317,8 @@ def _node(ctx: _Ctx, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
         outputs.append(gb.MetadataItem(id=str(port.id), attrs=meta))
     if recorded is not None and layer.type == "Result" and "out" in recorded[1]:
         attrs.append(gb.KeyValue(_at(recorded[0]), preview(recorded[1]["out"])))
-    inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", port_type(p))]) for p in layer.inputs]
+    inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", ctx.types.input_label(graph, layer, p))])
+              for p in layer.inputs]
     return gb.GraphNode(id=str(layer.id), label=layer.type, namespace=scope(layer.name),
                         subgraphIds=list(ctx.sub_ids.get(id(layer), [])), attrs=attrs, incomingEdges=incoming,
                         outputsMetadata=outputs, inputsMetadata=inputs, style=node_style)
@@ -353,7 +355,7 @@ def _const_preview(model: Model, layer: Layer) -> str:
     if any(d is None for d in dims) or port.precision is None:
         return ""
     if int(np.prod(dims, dtype=np.int64)) > CONST_READ_LIMIT:
-        return f"{port_type(port)} (too large to preview)"
+        return f"{type_label(port.precision, port)} (too large to preview)"
     try:
         v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
     except Exception as e:  # a missing/short .bin or bad attributes: the lint rules report those

@@ -27,8 +27,8 @@ THRESHOLD = 200  # numpy's printoptions threshold: larger results print summaris
 EDGE = 3
 MAX_CHARS = 4000  # the longest text one result prints (a tuple of many tensors, a long string)
 MAX_ITEMS = 8  # the items of a tuple printed one by one
-HINT = ("x outputs iteration iterations layer | value('LAYER'[, port[, iteration]]) | abs max min mean sum any all isnan "
-        "isinf isfinite norm size len float int | x.sum() .mean() .max() .min() .std() .argmax() .shape ...")
+HINT = ("x outputs iteration iterations layer | value('LAYER'[, port[, iteration]]) | abs max min mean sum any all "
+        "isnan isinf isfinite norm size len float int | x.sum() .mean() .max() .min() .std() .argmax() .shape ...")
 
 
 def result_text(value: object, width: int = 80) -> str:
