@@ -5,6 +5,11 @@ type, wrapping as OpenVINO's core reference does. The CPU plugin saturates i8/u8
 200 + 100 = 255, 50 - 100 = 0) and computes 16-bit ones in i32, storing a wrapped value only where
 the result leaves as i16 (a Convert after the Add sees 40000); measured on 2026.4, docs/semantics.md.
 So where a result wraps, the run says so with a `DepartureWarning`, once per layer and run.
+
+A Convert of a float to i8/u8 outside the type's range has no defined result (the Convert spec
+defines only the wrap of negative integers to unsigned ones). irlint truncates and wraps, as the CPU
+plugin does at a model's top level (u8: -1.5 -> 255, 300 -> 44); inside a Loop, TensorIterator or
+If body the plugin saturates (-1.5 -> 0, 300 -> 255): measured on 2026.4. So such a Convert warns too.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import numpy as np
 from irlint.interp.errors import DepartureWarning
 from irlint.ir.model import Layer
 
-WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd"})
+WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd", "Convert"})
 NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
+BYTES = frozenset(np.dtype(t) for t in (np.int8, np.uint8))  # a Convert's measured targets
 
 Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -43,6 +49,10 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         out = outs[0]
         if out.dtype not in NARROW or layer.path in warned or out.size == 0:
             return outs
+        if layer.type == "Convert":
+            if out.dtype in BYTES and args[0].dtype.kind == "f":
+                _convert_out_of_range(layer, args[0], out, warned)
+            return outs
         wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == out.dtype else a for a in args])[0])
         if wide.shape == out.shape and not np.array_equal(wide, out):
             warned.add(layer.path)
@@ -55,3 +65,20 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         return outs
 
     return watched
+
+
+def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
+    """Warn once if a float reaches an i8/u8 Convert outside the type's range (or is not finite)."""
+    info = np.iinfo(out.dtype)
+    with np.errstate(all="ignore"):
+        t = np.trunc(x.astype(np.float64))
+        bad = ~np.isfinite(t) | (t < info.min) | (t > info.max)
+    if not bad.any():
+        return
+    warned.add(layer.path)
+    at = np.flatnonzero(bad.ravel())[0]
+    warnings.warn(DepartureWarning(
+        f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype}, outside the type's range: the "
+        f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
+        "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
+        "so its values differ from here on"), stacklevel=3)

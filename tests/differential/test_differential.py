@@ -63,6 +63,7 @@ PINNED_BUILD: dict[int, str] = {
     50459: "LP714",  # an unread output of a Loop in an If: the CPU plugin's removal of it fails
     50465: "PM410",  # a TI's sliced Parameter read only for an unread output: the CPU plugin drops the slicing
     50851: "departure",  # a u8 Add wraps: the CPU plugin saturates
+    71272: "departure",  # a Convert of f32 -1.02 to u8 in a TI body: the CPU plugin saturates (0), irlint wraps
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
 }
 

@@ -65,3 +65,47 @@ def test_a_16_bit_sum_is_computed_in_i32_by_the_plugin(tmp_path: Path) -> None:
     np.testing.assert_array_equal(got, [-25536, 2])
     np.testing.assert_array_equal(plugin, [40000, 2])
     assert len(said) == 1 and "int16 result wraps" in said[0] and "i32" in said[0], said
+
+
+def _convert_in_loop(t: str):
+    """y = Convert(x, t) at the top level and inside a one-iteration Loop body, x an f32 [1, 6]."""
+    bx = ops.parameter([1, 6], ov.Type.f32, name="bx")
+    res = ops.result(ops.convert(bx, t))
+    loop = ops.loop(ops.constant(np.int64(1)), ops.constant(True))
+    loop.set_function(ov.Model([res, ops.result(ops.constant(True))], [bx]))
+    loop.set_special_body_ports([-1, 1])
+    x = ops.parameter([1, 6], ov.Type.f32, name="x")
+    loop.set_sliced_input(bx, x.output(0), 0, 1, 1, -1, 0)
+    top = ops.result(ops.convert(x, t), name="top")
+    body = ops.result(loop.get_concatenated_slices(res.output(0), 0, 1, 1, -1, 0), name="body")
+    return ov.Model([top, body], [x])
+
+
+@pytest.mark.parametrize("t", ["u8", "i8"])
+def test_a_float_outside_the_byte_range_converts_as_undefined_and_warns(t: str, tmp_path: Path) -> None:
+    """The plugin wraps at the top level (u8: -1.5 -> 255, 300 -> 44) and saturates inside a body."""
+    dt = np.dtype({"u8": np.uint8, "i8": np.int8}[t])
+    info = np.iinfo(dt)
+    x = np.array([[-1.5, -200.0, 300.7, 256.0, 2.9, 70000.0]], np.float32)
+    model = _convert_in_loop(t)
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        top, body = irlint_run(model, [x], tmp_path)
+    said = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
+    top_cpu, body_cpu = cpu(model, [x], ["f32"])
+    wrapped = np.trunc(x).astype(np.int64).astype(dt)
+    np.testing.assert_array_equal(top, wrapped)
+    np.testing.assert_array_equal(body, wrapped)
+    np.testing.assert_array_equal(top_cpu, wrapped)
+    np.testing.assert_array_equal(body_cpu, np.clip(np.trunc(x), info.min, info.max).astype(dt))
+    assert len(said) == 2 and all("outside the type's range" in s and "saturates" in s for s in said), said
+
+
+def test_a_float_inside_the_byte_range_converts_without_a_warning(tmp_path: Path) -> None:
+    x = np.array([[-0.9, 0.0, 2.5, 254.9, 255.0, 7.0]], np.float32)
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        top, body = irlint_run(_convert_in_loop("u8"), [x], tmp_path)
+    assert [w for w in heard if issubclass(w.category, DepartureWarning)] == []
+    np.testing.assert_array_equal(top, [[0, 0, 2, 254, 255, 7]])
+    np.testing.assert_array_equal(body, top)
