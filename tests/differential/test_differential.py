@@ -96,6 +96,11 @@ PINNED_MUTATE: dict[int, str] = {
     81768: "IF809",  # two then-entries of one If input: OpenVINO feeds the second Parameter zeros
     90576: "SL604",  # the sliced input that sets the count is read by nothing: OpenVINO counts without it
     80424: "SL607",  # start -1, end -1 on an output of unknown length: the CPU plugin's range is empty
+    60246: "SL603",  # a TensorIterator range of 4 elements in parts of 3: read, computes something else
+    81735: "SL603",  # a TensorIterator output's part_size -2: read
+    60017: "SL603",  # a TensorIterator output's end beyond the axis: read, computes the same
+    60615: "SL604",  # a TensorIterator slice giving 1 iteration of 4: read, computes the same
+    80215: "SL605",  # a TensorIterator body Parameter declaring [?] for a [?,2,3] input: read
 }
 
 
