@@ -20,22 +20,38 @@ EXACT_IN_F16 = frozenset({"boolean", "i8", "u8", "i4", "u4", "u2", "u1", "u3", "
 # Ops that read no value of their input (its shape only), and ops whose bodies the walk does not enter.
 SHAPE_ONLY = frozenset({"ShapeOf"})
 STOP = frozenset({"Result", "Loop", "TensorIterator", "If"})
+# Ops whose f16 result is one of their f16 inputs' values (moved, selected or compared), never rounded;
+# every other op with an f16 result computes it and rounds it to f16.
+EXACT_OPS = frozenset({
+    "Parameter", "Const", "Constant", "Result", "Convert", "ConvertLike", "ShapeOf", "Loop", "TensorIterator", "If",
+    "ReadValue", "Assign", "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "VariadicSplit",
+    "Gather", "GatherND", "GatherElements", "Slice", "StridedSlice", "Broadcast", "Tile", "Select", "Relu", "ReLU",
+    "Abs", "Negative", "Maximum", "Minimum", "ReduceMax", "ReduceMin", "Floor", "Ceiling", "Round", "Sign", "Pad",
+    "MaxPool", "TopK", "ScatterUpdate", "ScatterNDUpdate", "ScatterElementsUpdate", "DepthToSpace", "SpaceToDepth",
+    "ReverseSequence", "Reverse", "Roll", "Identity", "Clamp",
+})
 
 
 @rule("T216", "f16-convert-not-rounded", severity="warning", scope="graph", uses_shapes=True)
 def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
-    """A computed value converted to f16 and read again in another type: the CPU plugin does not round it.
+    """A value rounded to f16 and read again in another type: the CPU plugin does not round it.
 
     What it checks:
     Each Convert to `f16` of a value that is not constant and whose type f16 does not hold exactly
     (f32, f64, bf16, the integers wider than 8 bits; a value that went through an 8-bit type on a
-    chain of Converts before, u8 -> f32 -> f16, is held exactly); from its output, the ops that keep the value
-    in f16 are followed to the first op that reads it into another type (a Convert back to f32, a
-    comparison ...). The Convert is reported when such an op exists in the same graph.
+    chain of Converts before, u8 -> f32 -> f16, is held exactly), and each op that computes an f16
+    result from a value that is not constant (an Add, a Multiply, a ReduceSum, a Sigmoid ...; not the
+    ops that only move, select or compare f16 values, such as Reshape, Concat, Select, Relu, Maximum)
+    whose f16 inputs no op of the same graph rounded before (the first rounding op of a chain carries
+    the finding); from its output, the ops that keep the value in f16 are followed to the first op
+    that reads it into another type (a Convert back to f32, a comparison ...). The op is reported
+    when such a reader exists in the same graph. A decompressed f16 Const (Const f16 -> Convert f32)
+    rounds nothing and is not reported.
 
     Why it matters:
-    The spec rounds the value to f16 at the Convert, and irlint does. OpenVINO's CPU plugin computes
-    every f16 tensor of a model in f32 (measured with each inference precision, f32, bf16 and f16):
+    The spec rounds the value to f16 at the Convert and at each f16 op, and irlint does. OpenVINO's
+    CPU plugin computes every f16 tensor of a model in f32 (measured with each inference precision,
+    f32, bf16 and f16):
     a Convert f32 -> f16 -> f32 does nothing there, and the ops between the two Converts are not
     rounded either, so the plugin's results differ from the spec's by f16's rounding (about 1e-3
     relative; values beyond 65504 stay finite instead of becoming inf). The plugin rounds only where
@@ -51,10 +67,16 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     How to fix:
     Nothing, if the f16 rounding is not needed: remove both Converts, and both agree. To get the
     rounding on the CPU plugin too, make the f16 value a model output, or round in f32 explicitly.
+    For f16 ops: compute in f32 (convert the f16 inputs first), and both agree.
     """
     idx = ctx.index(graph)
     constant: dict[int | None, bool] = {}
+    rounded: dict[int | None, bool] = {}
     for layer in graph.layers:
+        computes = layer.type not in EXACT_OPS and _out_type(ctx, layer) == "f16"
+        if computes and not _constant(graph, idx, layer, constant):
+            yield from _computed_in_f16(ctx, graph, idx, layer, constant, rounded)
+            continue
         if layer.type != "Convert" or _etype(layer.data.get("destination_type")) != "f16":
             continue
         src = _source_type(ctx, graph, idx, layer)
@@ -70,6 +92,52 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
                       "spec's, which irlint computes", layer.loc, layer=layer.path,
                       related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
                       hint="remove the Convert pair if the rounding is not wanted")
+
+
+def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[int | None, bool],
+                     rounded: dict[int | None, bool]) -> Iterator[Finding]:
+    """The finding on an op computing an f16 result read into another type, unless one of its f16
+    inputs was rounded before in this graph (that op carries the finding)."""
+    if any(_rounded_before(ctx, graph, idx, src, constant, rounded) for src in _sources(graph, idx, layer)):
+        return
+    reader = _f16_reader(ctx, graph, idx, layer)
+    if reader is None:
+        return
+    out = _out_type(ctx, reader)
+    yield Finding(f"{layer.describe()} computes an f16 result, which {reader.describe()} reads into "
+                  f"{out or 'another type'}: the spec rounds it to f16, as irlint does; OpenVINO's CPU plugin "
+                  "computes f16 ops in f32 and does not round, so its results differ from the spec's by f16's "
+                  "rounding", layer.loc, layer=layer.path,
+                  related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
+                  hint="compute in f32 if the f16 rounding is not wanted")
+
+
+def _sources(graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[Layer]:
+    for port in layer.inputs:
+        e = idx.source(layer.id, port.id)
+        src = graph.layer(e.from_layer) if e is not None else None
+        if src is not None:
+            yield src
+
+
+def _rounded_before(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[int | None, bool],
+                    memo: dict[int | None, bool]) -> bool:
+    """True when `layer`'s f16 value went through an op of this graph that rounds it (a computing op or
+    a Convert to f16 of a value f16 does not hold) on a path of f16 values."""
+    if layer.id in memo:
+        return memo[layer.id]
+    memo[layer.id] = False
+    if _out_type(ctx, layer) != "f16" or layer.type in STOP or _constant(graph, idx, layer, constant):
+        return False
+    if layer.type not in EXACT_OPS:
+        got = True
+    elif layer.type == "Convert":
+        src = _source_type(ctx, graph, idx, layer)
+        got = src is not None and src not in EXACT_IN_F16 and src != "f16"
+    else:
+        got = any(_rounded_before(ctx, graph, idx, s, constant, memo) for s in _sources(graph, idx, layer))
+    memo[layer.id] = got
+    return got
 
 
 def _etype(text: str | None) -> str | None:

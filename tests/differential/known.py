@@ -48,12 +48,12 @@ KNOWN = [
           "the CPU plugin runs the TensorIterator once (or refuses its concatenated outputs) when the body "
           "does not use a sliced input; irlint iterates over the slices (PM410 is a warning)"),
     Known("float -> integer Convert amplifies a rounding difference", r"values differ",
-          r"convert f(16|32) to (i32|i64|u8) and back",
-          "Convert truncates, so one ulp decides the integer: irlint rounds every f16 op's result (0.99988 -> 1.0, "
-          "then Convert to i32 gives 1) where the CPU plugin computes the f16 body in f32 (0.99988 -> 0); f32 "
-          "bodies differ in the last bit after some iterations"),
-    Known("f16 data reaching f32 outputs: f16 rounding", r"float values differ \(f32\)", "element type f16",
-          "irlint rounds each f16 op; the CPU plugin computes f16 ops in f32: f32 outputs differ by ~1e-4"),
+          r"convert f32 to (i32|i64|u8) and back",
+          "Convert truncates, so one ulp decides the integer: f32 bodies differ from the plugin's in the last bit "
+          "after some iterations; an f16 body's rounding, the same cause in f16, is T216's"),
+    Known("f16 data reaching f32 outputs across a body boundary", r"float values differ \(f32\)", "element type f16",
+          "T216 follows an f16 value within one graph; an f16 op in a body whose value a Convert outside reads "
+          "(or the reverse) is not reported"),
     Known("If: scalar branch output merged with [1]", r"output shapes differ", r"if at depth \d",
           "OpenVINO merges a () and a [1] branch output into [1] and returns (1,) from either branch; irlint "
           "returns the branch's own shape"),

@@ -64,6 +64,7 @@ PINNED_BUILD: dict[int, str] = {
     50465: "PM410",  # a TI's sliced Parameter read only for an unread output: the CPU plugin drops the slicing
     50851: "departure",  # a u8 Add wraps: the CPU plugin saturates
     71272: "departure",  # a Convert of f32 -1.02 to u8 in a TI body: the CPU plugin saturates (0), irlint wraps
+    73202: "T216",  # an f16 ReduceSum in a TI body read back as f32: the CPU plugin computes it in f32
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
 }
 

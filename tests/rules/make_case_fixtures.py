@@ -272,6 +272,24 @@ def f16_rounded_pairs():
                     "f16_rounded_pairs")
 
 
+def f16_computed(exact: bool = False):
+    """x (f16) times itself, summed, read back as f32 (y): the CPU plugin computes the f16 ops in f32. With
+    `exact`, only ops that move f16 values (Relu, Reshape) and a decompressed f16 Const lead to y, and the
+    computed f16 sum is an f16 output (half): nothing is rounded differently."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float16, name="x")
+    w = ops.convert(ops.constant(np.array([0.5, 1.5, 2.5, 3.5], np.float16)), ov.Type.f32)
+    if exact:
+        moved = ops.reshape(ops.relu(x), ops.constant(np.array([4], np.int64)), False)
+        y = ops.add(ops.convert(moved, ov.Type.f32), w)
+        half = ops.reduce_sum(ops.multiply(x, x), ops.constant(np.array([0], np.int64)), True)
+        return ov.Model([ops.result(y, name="y"), ops.result(half, name="half")], [x], "f16_moved")
+    prod = ops.multiply(x, x)
+    total = ops.reduce_sum(prod, ops.constant(np.array([0], np.int64)), True)
+    y = ops.add(ops.convert(total, ov.Type.f32), w)
+    return ov.Model([ops.result(y, name="y")], [x], "f16_computed")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -602,6 +620,9 @@ CASES = [
     Case("T216", "fail-through-op", lambda: f16_round_trip(True),
          lambda text: _mark_line(text, 'type="Convert"', "T216")),
     Case("T216", "pass", f16_rounded_pairs),
+    # f16 ops read back as f32: the first op that rounds (the Multiply) carries the finding
+    Case("T216", "fail-computed", f16_computed, lambda text: _mark_line(text, 'type="Multiply"', "T216")),
+    Case("T216", "pass-moved", lambda: f16_computed(True)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),

@@ -44,3 +44,30 @@ def test_the_cpu_plugin_rounds_round_trips_t216_leaves() -> None:
     assert set(cpu) == set(ours) == {"y", "half"}
     for name in cpu:
         np.testing.assert_array_equal(cpu[name].astype(np.float64), ours[name].astype(np.float64))
+
+
+# f16 inputs whose squares f16 rounds and whose sum (72660.945 in f32) leaves f16's range (inf in the spec)
+H = np.array([1.001, 3.14, 100.1, 250.2], np.float16)
+
+
+def test_the_cpu_plugin_computes_f16_ops_in_f32_where_t216_warns() -> None:
+    path = FIXTURES / "T216/fail-computed.xml"
+    assert [d.code for d in irlint.check(path)] == ["T216"]
+    w = np.array([0.5, 1.5, 2.5, 3.5], np.float32)
+    h = H.astype(np.float32)
+    np.testing.assert_allclose(_cpu(path, H)["y"], (h * h).sum() + w, rtol=1e-6)  # in f32: finite
+    with np.errstate(over="ignore"):
+        spec = (H * H).sum(dtype=np.float16).astype(np.float32) + w
+    np.testing.assert_array_equal(_irlint(path, H)["y"], spec)
+    assert np.isinf(spec).all()
+
+
+def test_f16_values_only_moved_or_leaving_as_f16_agree() -> None:
+    """A decompressed f16 Const, f16 values moved by Relu/Reshape, a computed f16 output: no T216, same values."""
+    path = FIXTURES / "T216/pass-moved.xml"
+    assert "T216" not in {d.code for d in irlint.check(path)}
+    x = np.array([1.001, -3.14, 100.1, 2.2], np.float16)
+    cpu, ours = _cpu(path, x), _irlint(path, x)
+    assert set(cpu) == set(ours) == {"y", "half"}
+    for name in cpu:
+        np.testing.assert_array_equal(cpu[name].astype(np.float64), ours[name].astype(np.float64))
