@@ -1,4 +1,4 @@
-"""T213, T214, T215, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
+"""T213, T214, T215, T218, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.cpu_numerics import _constant
+
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
+from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Port
 from irlint.rule import Finding, rule
 from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
@@ -204,3 +207,75 @@ def if_output_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                           f"but its CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('If')}\")",
                           layer.port_loc(port), layer=layer.path, port=port.id,
                           hint="make both branches give one rank")
+
+
+SWISH = "Swish input with beta must be scalar"
+
+
+@rule("T218", "swish-fusion-beta-not-scalar", severity="warning", types=("Multiply",), uses_shapes=True)
+def swish_fusion_beta_not_scalar(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """x * Sigmoid(x * b) with b a computed tensor of shape [1]: the CPU plugin fuses it into a Swish it refuses.
+
+    What it checks:
+    Each Multiply reading a Sigmoid and a value x, where the Sigmoid reads a Multiply of the same x
+    and a value b that is not constant and whose shape is static, of rank 1 or more, every dim 1
+    ([1], [1, 1] ...). The plugin refuses every operand order but one: inner b * x with outer
+    Sigmoid * x compiles.
+
+    Why it matters:
+    The model is valid: the Multiplys broadcast b. OpenVINO's common transformations fuse the
+    pattern into a Swish whose beta is b, and Swish checks that its beta is a scalar, so compiling
+    on the CPU plugin fails ("Swish input with beta must be scalar", from
+    SwishFusionWithSigmoidWithBeta). A constant b is folded to a scalar first and compiles; a b of
+    shape [] compiles; a b of dynamic shape or of more than one element is not fused (measured on
+    OpenVINO 2026.4).
+
+    Example:
+    ```xml
+    <layer id="3" name="xb" type="Multiply"/>    <!-- x [1,3] times b [1], a Parameter -->
+    <layer id="4" name="s" type="Sigmoid"/>
+    <layer id="5" name="y" type="Multiply"/>     <!-- x times s -->
+    ```
+
+    How to fix:
+    Make b a scalar (a Reshape or Squeeze to shape []), or write the model with Swish (beta a
+    scalar) directly.
+    """
+    idx = ctx.index(graph)
+    ins = [_source(graph, idx, layer, p.id) for p in layer.inputs[:2]]
+    if len(ins) != 2 or None in ins:
+        return
+    for si in (0, 1):
+        sig, x = ins[si], ins[1 - si]
+        if sig[0].type != "Sigmoid":  # type: ignore[index]
+            continue
+        inner = _source(graph, idx, sig[0], sig[0].inputs[0].id) if sig[0].inputs else None  # type: ignore[index]
+        if inner is None or inner[0].type != "Multiply" or len(inner[0].inputs) < 2:
+            continue
+        pair = [_source(graph, idx, inner[0], p.id) for p in inner[0].inputs[:2]]
+        for xi in (0, 1):
+            if pair[xi] != x or pair[1 - xi] is None:
+                continue
+            if xi == 1 and si == 0:  # b * x inside, Sigmoid * x outside: not fused (measured)
+                continue
+            beta, port = pair[1 - xi]  # type: ignore[misc]
+            shape = ctx.shapes.output(beta, port).shape
+            dims = [d.value for d in shape] if shape is not None else None
+            if not dims or any(d != 1 for d in dims) or _constant(graph, idx, beta, {}):
+                continue
+            yield Finding(f"{layer.describe()} computes x * Sigmoid(x * b) with b {beta.describe()} of shape "
+                          f"[{', '.join('1' for _ in dims)}], not constant: OpenVINO's CPU plugin fuses it into a "
+                          f"Swish "
+                          f"and refuses to compile it (\"{SWISH}\"); the model is valid and irlint computes it",
+                          layer.loc, layer=layer.path,
+                          related=(Related(sig[0].loc, f"'{sig[0].name}' is the Sigmoid"),  # type: ignore[index]
+                                   Related(beta.loc, f"'{beta.name}' gives b")),
+                          hint="reshape b to a scalar (shape []), or use Swish with a scalar beta")
+            return
+
+
+def _source(graph: Graph, idx: GraphIndex, layer: Layer, port_id: int) -> tuple[Layer, int | None] | None:
+    """The layer and output port feeding `layer`'s input `port_id`."""
+    e = idx.source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    return (src, e.from_port) if src is not None and e is not None else None

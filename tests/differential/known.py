@@ -75,9 +75,6 @@ KNOWN = [
     Known("CPU plugin: uninitialised int64 outputs", r"integer/boolean values differ \(int64\)", "if at depth 2",
           "an If two deep in a TensorIterator body with i64 data: OpenVINO's outputs hold values such as 1028619882 "
           "(mutated seed 80296, on the unmutated model as well); irlint computes the model; not reduced yet"),
-    Known("CPU plugin: Swish fusion with a non-scalar beta", r"Swish input with beta must be scalar", "",
-          "x * Sigmoid(x * b) with b a [1] tensor that is not a constant is fused into a Swish the plugin then "
-          "refuses; the model is valid and irlint finds nothing"),
     Known("CPU plugin: TensorIterator invariant input updated each iteration", r"float values differ \(f32\)",
           "ti at depth 1",
           "a scalar invariant input x added to the slice (a = x + s[k], concatenated in reverse with a merged state "

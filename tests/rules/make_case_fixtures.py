@@ -290,6 +290,23 @@ def f16_computed(exact: bool = False):
     return ov.Model([ops.result(y, name="y")], [x], "f16_computed")
 
 
+def swish_pattern(refused: bool):
+    """x * Sigmoid(x * b), b a [1] Parameter: fused into a Swish the CPU plugin refuses. Not `refused`: the
+    same with b * x inside and Sigmoid * x outside (not fused), with b a [1] Const and with b of shape []."""
+    ov, ops = _ov()
+    x = ops.parameter([1, 3], np.float32, name="x")
+    b = ops.parameter([1], np.float32, name="b")
+    if refused:
+        y = ops.multiply(x, ops.sigmoid(ops.multiply(x, b)))
+        return ov.Model([ops.result(y, name="y")], [x, b], "swish_refused")
+    s = ops.parameter([], np.float32, name="s")
+    swapped = ops.multiply(ops.sigmoid(ops.multiply(b, x)), x)
+    folded = ops.multiply(x, ops.sigmoid(ops.multiply(x, ops.constant(np.array([0.7], np.float32)))))
+    scalar = ops.multiply(x, ops.sigmoid(ops.multiply(x, s)))
+    return ov.Model([ops.result(swapped, name="y"), ops.result(folded, name="z"), ops.result(scalar, name="w")],
+                    [x, b, s], "swish_compiled")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -623,6 +640,9 @@ CASES = [
     # f16 ops read back as f32: the first op that rounds (the Multiply) carries the finding
     Case("T216", "fail-computed", f16_computed, lambda text: _mark_line(text, 'type="Multiply"', "T216")),
     Case("T216", "pass-moved", lambda: f16_computed(True)),
+    # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
+    Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
+    Case("T218", "pass", lambda: swish_pattern(False)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
@@ -654,6 +674,14 @@ def _declare_dead_parameter(text: str) -> str:
 def _mark_line(text: str, needle: str, code: str) -> str:
     """Mark the first line holding `needle`."""
     at = text.index(needle)
+    start = text.rindex("\n", 0, at) + 1
+    indent = text[start:at][: len(text[start:at]) - len(text[start:at].lstrip())]
+    return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
+
+
+def _mark_last_line(text: str, needle: str, code: str) -> str:
+    """Mark the last line holding `needle`."""
+    at = text.rindex(needle)
     start = text.rindex("\n", 0, at) + 1
     indent = text[start:at][: len(text[start:at]) - len(text[start:at].lstrip())]
     return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
