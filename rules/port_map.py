@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.cpu_numerics import _constant
 from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
@@ -499,3 +500,65 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
         yield Finding(f"{entry_text(e)} of {layer.describe()}: axis {e.axis} is negative; OpenVINO's CPU plugin "
                       f"does not count it from the end and {what}", e.loc, layer=layer.path,
                       port=e.external_port_id, hint=hint)
+
+
+IN_PLACE = frozenset({"Add", "Multiply"})
+
+
+@rule("PM414", "invariant-input-updated-in-place", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
+def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A scalar invariant input read only as the first input of an Add or Multiply of a computed scalar.
+
+    What it checks:
+    Each TensorIterator/Loop body Parameter fed by an invariant input (no slicing, no back edge
+    into it) whose shape is `[]` and whose only reader is an Add or a Multiply, on its input 0,
+    whose input 1 is a scalar that is not constant (a value of the iteration, such as a slice).
+
+    Why it matters:
+    The spec gives the body the same x in every iteration: a = x + s[k]. OpenVINO's CPU plugin
+    computes that Add in place, in the memory that holds the invariant input, so each iteration
+    reads the previous one's result as x: it computes a[k] = a[k-1] + s[k] (x 0.5 and slices 1, 10,
+    100, 1000 give 1.5, 11.5, 111.5, 1111.5 where the spec gives 1.5, 10.5, 100.5, 1000.5; measured
+    on OpenVINO 2026.4, TensorIterator and Loop alike). It does not when x has another reader, is of
+    shape [1], is the Add's second input, or when the op is a Subtract, Divide, Maximum or Power,
+    or the other input a constant. irlint computes what the spec says.
+
+    Example:
+    ```xml
+    <layer id="0" name="x" type="Parameter"><data shape="" element_type="f32"/>  <!-- invariant -->
+    <layer id="4" name="a" type="Add"/>   <!-- x + s[k] -->
+    ```
+
+    How to fix:
+    Swap the Add's inputs (s[k] + x), or give x the shape [1]: the plugin then computes what the
+    spec says.
+    """
+    if layer.body is None:
+        return
+    body = layer.body
+    idx = ctx.index(body)
+    targets = {be.to_layer for be in layer.back_edges}
+    for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT):
+        p = body.layer(pe.body_layer)
+        if p is None or p.id in targets or not p.outputs:
+            continue
+        shape = ctx.shapes.output(p, p.outputs[0].id).shape
+        users = idx.users(p)
+        if shape != () or len(users) != 1 or users[0].to_port != 0:
+            continue
+        op = body.layer(users[0].to_layer)
+        if op is None or op.type not in IN_PLACE or len(op.inputs) != 2:
+            continue
+        e = idx.source(op.id, op.inputs[1].id)
+        other = body.layer(e.from_layer) if e is not None else None
+        if other is None or e is None or ctx.shapes.output(other, e.from_port).shape != ():
+            continue
+        if _constant(body, idx, other, {}):
+            continue
+        yield Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read only as input 0 "
+                      f"of {op.describe()} with a value of the iteration: OpenVINO's CPU plugin computes the {op.type} "
+                      "in place in the invariant input's memory, so each iteration reads the previous result as "
+                      f"{p.name!r} (a[k] = a[k-1] {'+' if op.type == 'Add' else '*'} s[k]); irlint computes the spec's "
+                      "same value every iteration", p.loc, layer=p.path,
+                      related=(Related(op.loc, f"'{op.name}' reads it on input 0"),),
+                      hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")

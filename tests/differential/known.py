@@ -75,11 +75,6 @@ KNOWN = [
     Known("CPU plugin: uninitialised int64 outputs", r"integer/boolean values differ \(int64\)", "if at depth 2",
           "an If two deep in a TensorIterator body with i64 data: OpenVINO's outputs hold values such as 1028619882 "
           "(mutated seed 80296, on the unmutated model as well); irlint computes the model; not reduced yet"),
-    Known("CPU plugin: TensorIterator invariant input updated each iteration", r"float values differ \(f32\)",
-          "ti at depth 1",
-          "a scalar invariant input x added to the slice (a = x + s[k], concatenated in reverse with a merged state "
-          "that the same outer tensor initialises): the CPU plugin computes a[k] = a[k-1] + s[k], as if the invariant "
-          "input took the Add's result; not reduced to a small case"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
 ]

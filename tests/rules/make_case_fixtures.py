@@ -307,6 +307,29 @@ def swish_pattern(refused: bool):
                     [x, b, s], "swish_compiled")
 
 
+def invariant_plus_slice(kind: str, loop: bool = False):
+    """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
+    `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]."""
+    ov, ops = _ov()
+    xs = [1] if kind == "rank1" else []
+    bx, bs = ops.parameter(xs, np.float32, name="xb"), ops.parameter([1], np.float32, name="sb")
+    sk = ops.reshape(bs, ops.constant(np.array(xs, np.int64)), False)
+    a = ops.add(sk, bx) if kind == "swapped" else ops.add(bx, sk)
+    r = ops.result(ops.reshape(a, ops.constant(np.array([1], np.int64)), False))
+    if loop:
+        node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
+        node.set_function(ov.Model([r, ops.result(ops.constant(True))], [bx, bs]))
+        node.set_special_body_ports([-1, 1])
+    else:
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([r], [bx, bs]))
+    x, s = ops.parameter(xs, np.float32, name="x"), ops.parameter([4], np.float32, name="s")
+    node.set_invariant_input(bx, x.output(0))
+    node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
+    y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y")], [x, s], "invariant_plus_slice")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -643,6 +666,13 @@ CASES = [
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
     Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
     Case("T218", "pass", lambda: swish_pattern(False)),
+    # x + s[k], x a scalar invariant input on the Add's input 0: the CPU plugin adds in place (PM414)
+    Case("PM414", "fail", lambda: invariant_plus_slice("fail"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "fail-loop", lambda: invariant_plus_slice("fail", loop=True),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass", lambda: invariant_plus_slice("swapped")),
+    Case("PM414", "pass-rank1", lambda: invariant_plus_slice("rank1")),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),

@@ -1,0 +1,41 @@
+"""What the CPU plugin computes where PM414 warns (and where it does not), measured on the fixtures: an Add
+of a scalar invariant input (input 0) and a slice is computed in place, so the invariant input accumulates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+
+ov = pytest.importorskip("openvino")
+
+FIXTURES = Path(__file__).parent / "fixtures" / "PM414"
+S = np.array([1.0, 10.0, 100.0, 1000.0], np.float32)
+
+
+def _both(path: Path, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    cpu = np.asarray(compiled({"x": x, "s": S})["y"])
+    return cpu, np.asarray(irlint.run(irlint.load(path), {"x": x, "s": S})["y"])
+
+
+@pytest.mark.parametrize("name", ["fail.xml", "fail-loop.xml"])
+def test_the_cpu_plugin_accumulates_where_pm414_warns(name: str) -> None:
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(ours, 0.5 + S)  # the spec: the same x every iteration
+    np.testing.assert_array_equal(cpu, 0.5 + np.cumsum(S))  # 1.5, 11.5, 111.5, 1111.5
+
+
+@pytest.mark.parametrize("name, shape", [("pass.xml", ()), ("pass-rank1.xml", (1,))])
+def test_the_cpu_plugin_agrees_where_pm414_is_silent(name: str, shape: tuple[int, ...]) -> None:
+    path = FIXTURES / name
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.full(shape, 0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
