@@ -68,8 +68,8 @@ def condition(layer: Layer, args: Sequence[np.ndarray]) -> bool:
     return flag
 
 
-def taken_branch(layer: Layer, args: Sequence[np.ndarray]) -> BranchCode:
-    """The compiled branch the condition selects."""
+def taken_branch(layer: Layer, args: Sequence[np.ndarray], constant: bool = False) -> BranchCode:
+    """The compiled branch the condition selects; `constant`: the condition is a Const."""
     name = "then" if condition(layer, args) else "else"
     codes = _CODE.get(layer)
     if codes is None:
@@ -79,11 +79,11 @@ def taken_branch(layer: Layer, args: Sequence[np.ndarray]) -> BranchCode:
         branch = layer.branch(name)
         if branch is None:
             raise ExecutionError(f"{layer.describe()} takes its {name} branch, which the file does not have", layer)
-        code = codes[name] = _compile(layer, branch)
+        code = codes[name] = _compile(layer, branch, constant)
     return code
 
 
-def _compile(layer: Layer, branch: Branch) -> BranchCode:
+def _compile(layer: Layer, branch: Branch, constant: bool) -> BranchCode:
     program = program_for(branch.body)
     where = f"{layer.describe()}, {branch.name} branch"
     position = {p.id: i for i, p in enumerate(layer.inputs)}
@@ -118,7 +118,8 @@ def _compile(layer: Layer, branch: Branch) -> BranchCode:
             raise ExecutionError(f"{where}: output port {port.id} is produced by no port map output", layer)
         outs.append(produced[port.id])
     kind = f"{branch.name}_body"
-    widen = tuple(_scalar_meets_one(layer, branch, port.id) for port in layer.outputs)
+    # with a constant condition OpenVINO validates the taken branch alone: no merge, the branch's own shape
+    widen = tuple(not constant and _scalar_meets_one(layer, branch, port.id) for port in layer.outputs)
     keys = tuple(p.id for p in program.param_layers if p.id in program.params)
     results = tuple(program.result_slots)
     return BranchCode(branch.name, kind, program, tuple((pos, slot) for slot, pos in feeds.items()), tuple(outs),

@@ -636,7 +636,7 @@ class _Executor:
     # -- If: the taken branch as a body run once (irlint.interp.branches) ------------------------------
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
-        code = taken_branch(instr.layer, args)
+        code = taken_branch(instr.layer, args, instr.constant_condition)
         body = self.bind(code.program, body=True)
         slots = body.slots
         for pos, slot in code.feeds:

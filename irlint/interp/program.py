@@ -31,6 +31,8 @@ class Instr:
     step: Step
     srcs: tuple[int, ...]  # slot of each input port, in port order
     dsts: tuple[int, ...]  # slot of each output port, in port order
+    # an If whose condition is a Const: OpenVINO then shapes its outputs as the taken branch alone does
+    constant_condition: bool = False
 
     @property
     def layer(self) -> Layer:
@@ -101,7 +103,8 @@ def program_for(graph: Graph) -> Program:
         else:
             dsts = new_slots(layer, len(layer.outputs))
             code = LOOP if kind in CONTROL_FLOW else BRANCH if kind in BRANCHING else OP
-            order.append(Instr(code, step, tuple(srcs), dsts))
+            fixed = code == BRANCH and bool(srcs) and any(slot == srcs[0] for _c, slot in consts)
+            order.append(Instr(code, step, tuple(srcs), dsts, fixed))
     result_slots = {i.layer.id: i.srcs[0] for i in order if i.kind == RESULT and i.srcs}
     program = _CACHE[graph] = Program(graph, nslots, params, tuple(param_layers), tuple(consts), tuple(order),
                                       result_slots)

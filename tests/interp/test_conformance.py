@@ -106,6 +106,16 @@ def test_a_scalar_branch_takes_the_if_outputs_rank(name: str, cond: bool, tmp_pa
                                rtol=1e-5)
 
 
+def test_a_constant_condition_keeps_the_taken_branchs_shape(tmp_path: Path) -> None:
+    """With a constant condition OpenVINO shapes the If's output by the taken branch alone: the then
+    branch's scalar stays a scalar, where a runtime condition would widen it to [1]."""
+    path = tmp_path / "if.xml"
+    model = ALL["if_constant_scalar_or_one"]()
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    compare(path, random_inputs(model))
+    assert run(irlint.load(path), random_inputs(model))["y"].shape == ()
+
+
 def test_sub_range_reads_the_spec_slices(tmp_path: Path) -> None:
     from tests.rules.valid_irs import _ti_tanh
 

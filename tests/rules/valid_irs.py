@@ -416,6 +416,15 @@ def if_scalar_or_one():
     return ov.Model([ops.result(ops.relu(out), name="y")], [c, x], "if_scalar_or_one")
 
 
+def if_constant_scalar_or_one():
+    """A constant-true If whose branches give [] and [1]: OpenVINO validates the then branch alone, so
+    the output is [] (no merge with the else branch's [1])."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float32, name="x")
+    out = _if_branches(ops.constant(np.bool_(True)), x, _reduce(False), _reduce(True), [4])
+    return ov.Model([ops.result(ops.relu(out), name="y")], [x], "if_constant_scalar_or_one")
+
+
 def if_scalar_or_vector():
     """An If on a runtime condition whose branches give [] and [4]: OpenVINO's output is [?]."""
     ov, ops = _ov()
@@ -529,6 +538,7 @@ ALL: dict[str, Callable] = {
         loop_growing_state, loop_sliced_reversed, loop_sliced_reversed_fewer_iterations, loop_sliced_part_size_2,
         loop_sliced_reversed_part_size_2, loop_sliced_different_lengths, ti_if_ti,
         loop_scalar_state, ti_scalar_state, ti_scalar_state_reversed, if_scalar_or_one, if_scalar_or_vector,
+        if_constant_scalar_or_one,
         if_constant_then_ranks, if_constant_else_ranks, if_stale_branch, if_stale_else_branch,
     )
 }
