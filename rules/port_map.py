@@ -478,8 +478,9 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
     TensorIterator ("Invalid "axis" value in an iteration component: -2, dimensions number = 3
     (out of range)"; with -1 the inference fails, "object is not initialized"). A Loop's output
     holds only the last iteration's part instead of all of them, without a message (axis -1 of a
-    [1,4] part), or the inference fails ("has incorrect output shape[axis] after iteration for
-    concatenation", axis -2).
+    [1,4] part), the inference fails ("has incorrect output shape[axis] after iteration for
+    concatenation", axis -2), or compiling it kills the process ("free(): invalid pointer", axis -2
+    of a [1,1] f16 part).
 
     Example:
     ```xml
@@ -496,7 +497,7 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
         norm = next((sl.axis for sl in (info.slicing if info else ()) if sl.entry is e and sl.axis is not None), None)
         hint = f"write axis=\"{norm}\"" if norm is not None else "write the non-negative axis (rank + axis)"
         what = ("refuses the TensorIterator" if layer.type == "TensorIterator"
-                else "keeps only the last iteration's part or fails")
+                else "keeps only the last iteration's part, fails, or crashes the process compiling it")
         yield Finding(f"{entry_text(e)} of {layer.describe()}: axis {e.axis} is negative; OpenVINO's CPU plugin "
                       f"does not count it from the end and {what}", e.loc, layer=layer.path,
                       port=e.external_port_id, hint=hint)

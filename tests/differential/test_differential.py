@@ -104,6 +104,7 @@ PINNED_MUTATE: dict[int, str] = {
     60017: "SL603",  # a TensorIterator output's end beyond the axis: read, computes the same
     60615: "SL604",  # a TensorIterator slice giving 1 iteration of 4: read, computes the same
     80215: "SL605",  # a TensorIterator body Parameter declaring [?] for a [?,2,3] input: read
+    204704: "PM413",  # axis -2 on a Loop's f16 [1,1] output: compiling it aborts ("free(): invalid pointer")
 }
 
 
