@@ -171,25 +171,38 @@ def cpu_plugin_loop_plan(dim: int, stride: int, part_size: int) -> tuple[int, in
     return (0, count, part_size) if stride > 0 else (count * part_size - part_size, count, -part_size)
 
 
+def cpu_plugin_iterations(dim: int, start: int, end: int, stride: int) -> int | str:
+    """How many iterations the CPU plugin counts for a TensorIterator entry on an axis of `dim` elements,
+    or the words it refuses the entry with at inference (docs/semantics.md). It normalises negatives as
+    ``dim + 1 + value``, takes `end` as exclusive and steps by |stride|; the range must run from start
+    to end in the stride's direction, inside [0, dim], and be a whole number of steps."""
+    if stride == 0:
+        return '"stride" = 0 (infinite loop)'
+    s = dim + 1 + start if start < 0 else start
+    e = dim + 1 + end if end < 0 else end
+    lo, hi = (e, s) if stride < 0 else (s, e)
+    length, step = hi - lo, abs(stride)
+    if lo < 0 or lo >= hi or hi > dim or length < step:
+        return f'Invalid "start","stride","end" values: "start" = {start}, "stride" = {stride}, "end" = {end}'
+    if length % step:
+        return f"Each iteration must be the same size: length ({length}) is not divisible by step ({step})"
+    return length // step
+
+
 def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int) -> tuple[int, int, int] | None:
     """How the CPU plugin reads the raw (start, end) as written: (first element, count, step), or None
-    when it rejects the entry (docs/semantics.md). It normalises negatives as ``dim + 1 + value``, takes
-    `end` as exclusive, requires |stride| == part_size, a stride pointing from start to end and a range
-    divisible by it, and ignores `start` when placing the slices: forward iterations read from 0,
-    backward ones from the top of the range down.
+    when it rejects the entry (`cpu_plugin_iterations`) or |stride| differs from part_size. It ignores
+    `start` when placing the slices: forward iterations read from 0, backward ones from the top of the
+    range down.
     """
     if stride == 0 or abs(stride) != part_size:
         return None
-    s = dim + 1 + start if start < 0 else start
-    e = dim + 1 + end if end < 0 else end
-    if (e - s) * stride <= 0:  # "Invalid "start","stride","end" values" (start -1, end 0, stride 1 included)
+    count = cpu_plugin_iterations(dim, start, end, stride)
+    if isinstance(count, str):
         return None
-    lo, hi = min(s, e), max(s, e)
-    if lo < 0 or hi > dim or (hi - lo) % part_size:
-        return None
-    count = (hi - lo) // part_size
     if stride > 0:
         return 0, count, part_size
+    hi = dim + 1 + start if start < 0 else start
     return hi - part_size, count, -part_size
 
 

@@ -53,6 +53,7 @@ from irlint.interp.codegen import (
     Callbacks,
     generate,
 )
+from irlint.interp.cpuloops import CountedEntry, concat_departure, count_departure
 from irlint.interp.errors import DepartureWarning, ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -773,12 +774,48 @@ class _Executor:
                 v = result[pe.port]  # type: ignore[index]
                 shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
                 result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
+        self.cpu_departures(run, result)
         if run.short_slices and run.exhausted and k == run.limit:
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: stopped after {k} iterations with the body condition still true: "
                 f"{run.short_slices}; OpenVINO's CPU plugin fails here (\"Check 'iter >= 0 && iter < iter_count' "
                 "failed\")"), stacklevel=2)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
+
+    def cpu_departures(self, run: LoopRun, result: Mapping[int, np.ndarray]) -> None:
+        """Warn where OpenVINO's CPU plugin refuses this execution at inference (`irlint.interp.cpuloops`)."""
+        code = run.code
+        layer = code.layer
+        counted: list[CountedEntry] = []
+        inputs_static = True
+        for pe in code.sliced:
+            got = run.slices.get(pe.body_layer)
+            if got is None:
+                continue
+            _arr, axis, spec = got
+            port = layer.input(pe.port) if pe.port is not None else None
+            shape = port.shape if port is not None else None
+            inputs_static &= shape is not None and axis < len(shape) and shape[axis].value is not None
+            e = pe.entry
+            counted.append(CountedEntry(f"input port {pe.port}", spec.dim, e.start, e.end, e.stride))
+        concats: list[str] = []
+        for pe, _slot in code.outputs:
+            buf = run.buffers.get(pe.port)  # type: ignore[arg-type]
+            value = result.get(pe.port)  # type: ignore[arg-type]
+            if buf is None or value is None or value.ndim == 0:
+                continue
+            e = pe.entry
+            axis = self.axis(layer, e, value.ndim)
+            msg = concat_departure(layer, pe.port, e.stride, buf.n, value.shape[axis])
+            if msg is not None:
+                concats.append(msg)
+            if inputs_static and buf.n > 0:  # OpenVINO's core then declares the output's length
+                counted.append(CountedEntry(f"output port {pe.port}", value.shape[axis], e.start, e.end, e.stride))
+        # The plugin counts a TensorIterator's iterations before running it, and concatenates while it runs.
+        msg = count_departure(layer, counted) if not code.plan.is_loop and counted else None
+        msg = msg or (concats[0] if concats else None)
+        if msg is not None:
+            warnings.warn(DepartureWarning(msg), stacklevel=3)
 
     def zero_iteration_value(self, run: LoopRun, pe: PlanEntry, warn: bool = True) -> np.ndarray:
         """A last-value output after zero iterations: the initial value of the merged input its Result

@@ -1,0 +1,66 @@
+"""Where OpenVINO's CPU plugin refuses a TensorIterator/Loop at inference that irlint runs per the spec.
+
+The static rules (SL607, SL608) see these only when the dims are static; a run knows them, so the
+executor asks here after each execution and warns with a `DepartureWarning` (docs/semantics.md):
+
+- A TensorIterator: the plugin counts the iterations of every sliced input on its run-time dim, and of
+  every concatenated output whose length its core declares static, with its own reading of start/end
+  (`cpu_plugin_iterations`), and refuses entries it reads as out of range or counts differently.
+- A TensorIterator or Loop concatenating a body value whose length on the axis is not |stride| (it fails
+  at inference, or compiling where it finds the shapes static).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from irlint.controlflow import cpu_plugin_iterations
+from irlint.ir.model import Layer
+
+
+@dataclass(frozen=True, slots=True)
+class CountedEntry:
+    """A sliced input or concatenated output as the plugin counts it: its run-time dim on the axis."""
+
+    what: str  # "input port 0"
+    dim: int
+    start: int | None
+    end: int | None
+    stride: int | None
+
+
+def count_departure(layer: Layer, entries: Sequence[CountedEntry]) -> str | None:
+    """The warning for a TensorIterator whose entries the CPU plugin refuses (in its order: inputs, then
+    outputs), or None when it counts the same number of iterations for all of them."""
+    first: tuple[int, str] | None = None
+    for e in entries:
+        start = 0 if e.start is None else e.start
+        end = -1 if e.end is None else e.end
+        stride = 1 if e.stride is None else e.stride
+        got = cpu_plugin_iterations(e.dim, start, end, stride)
+        where = f"{e.what} (start={start} end={end} stride={stride} on a dim of {e.dim})"
+        if isinstance(got, str):
+            return (f"{layer.describe()}: {where} is sliced as the spec says; OpenVINO's CPU plugin reads `end` as "
+                    f"exclusive and a negative value as dim + 1 + value, and refuses it at inference ({got})")
+        if first is None:
+            first = (got, where)
+        elif got != first[0]:
+            return (f"{layer.describe()}: OpenVINO's CPU plugin counts {first[0]} iterations for {first[1]} and "
+                    f"{got} for {where} (end exclusive, a negative value as dim + 1 + value) and refuses the "
+                    f"model at inference (\"There are at least two different iterations numbers: {first[0]} and "
+                    f"{got}\"); irlint follows the spec")
+    return None
+
+
+def concat_departure(layer: Layer, port: int | None, stride: int | None, iterations: int, length: int) -> str | None:
+    """The warning for a concatenated output whose `iterations` parts make `length` elements on the axis
+    when the CPU plugin needs |stride| per part, or None."""
+    step = abs(1 if stride is None else stride)
+    if iterations <= 0 or length == iterations * step:
+        return None
+    part = f"{length // iterations}" if length % iterations == 0 else "a varying number of"
+    return (f"{layer.describe()}: output port {port} concatenates {iterations} parts of {part} element(s) along "
+            f"its axis, as the spec says; OpenVINO's CPU plugin takes |stride| = {step} per iteration and refuses "
+            f"it, at inference (\"TensorIterator (Loop) has incorrect output shape[axis] after iteration for "
+            f"concatenation. {step} is expected\") or compiling (\"Shape mismatch for tensor iterator port\")")
