@@ -211,6 +211,7 @@ class _Executor:
                  state: State | None = None, plain: bool = True) -> None:
         self.model = model
         self.constant_conditions: dict[str, bool] = {}  # Loop path -> its entry condition is a Const
+        self.read_outputs: dict[str, frozenset[int | None]] = {}  # loop path -> its output ports something reads
         self.variables = Variables(model, state)
         self.options = options
         self.consts: dict[str, np.ndarray] = {}
@@ -799,11 +800,12 @@ class _Executor:
             e = pe.entry
             counted.append(CountedEntry(f"input port {pe.port}", spec.dim, e.start, e.end, e.stride))
         concats: list[str] = []
+        read = self.outputs_read(layer)
         for pe, _slot in code.outputs:
             buf = run.buffers.get(pe.port)  # type: ignore[arg-type]
             value = result.get(pe.port)  # type: ignore[arg-type]
-            if buf is None or value is None or value.ndim == 0:
-                continue
+            if buf is None or value is None or value.ndim == 0 or pe.port not in read:
+                continue  # OpenVINO removes an output nothing reads before its CPU plugin looks at it
             e = pe.entry
             axis = self.axis(layer, e, value.ndim)
             msg = concat_departure(layer, pe.port, e.stride, buf.n, value.shape[axis])
@@ -840,6 +842,19 @@ class _Executor:
                 "feeds it): irlint gives zeros; OpenVINO's CPU plugin returns uninitialised memory (measured: "
                 "zeros, denormal garbage, or the previous inference's value)"), stacklevel=2)
         return np.zeros([d.value if d.value is not None else 0 for d in shape], etype.dtype)
+
+    def outputs_read(self, layer: Layer) -> frozenset[int | None]:
+        """The output ports of `layer` that an edge leaves (in the graph that holds it)."""
+        got = self.read_outputs.get(layer.path)
+        if got is None:
+            got = frozenset()
+            for graph in self.model.graphs():
+                if any(la is layer for la in graph.layers):
+                    index = GraphIndex.build(graph)
+                    got = frozenset(p.id for p in layer.outputs if index.edges_out(layer.id, p.id))
+                    break
+            self.read_outputs[layer.path] = got
+        return got
 
     def never_runs(self, layer: Layer) -> bool:
         """True for a Loop whose execution condition (input port 1) comes from a Const: run zero times,
