@@ -1,4 +1,4 @@
-"""T213, T214, T215, T218, PM420, IF807: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
+"""T213, T214, T215, T218, PM420, IF807, IF810: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -13,10 +13,10 @@ from irlint.rules.cpu_numerics import _constant
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Graph, Layer, Port
+from irlint.ir.model import Branch, Graph, Layer, Port
 from irlint.rule import Finding, rule
 from irlint.shapes.dimless import declared_dynamic_ranks, output_shape
-from irlint.types import element_type, parse_shape
+from irlint.types import Shape, element_type, format_shape, parse_shape
 
 DYNAMIC_RANK = "CPU plug-in doesn't support {} operation with dynamic rank"
 
@@ -279,3 +279,77 @@ def _source(graph: Graph, idx: GraphIndex, layer: Layer, port_id: int) -> tuple[
     e = idx.source(layer.id, port_id)
     src = graph.layer(e.from_layer) if e is not None else None
     return (src, e.from_port) if src is not None and e is not None else None
+
+
+@rule("IF810", "if-shape-varies-in-dynamic-loop-body", severity="warning", types=("TensorIterator", "Loop"),
+      uses_shapes=True)
+def if_shape_varies_in_dynamic_loop_body(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A loop body with a merged input of dynamic dims holds an If whose output shape depends on the branch.
+
+    What it checks:
+    The layers directly in a TensorIterator or Loop body: when a body Parameter that a back edge
+    updates has a dynamic dim, each If among them whose branches give one of its outputs
+    different static shapes (then [1], else [2]) is reported.
+
+    Why it matters:
+    The model is valid: the If's output takes the shape of the branch that runs. OpenVINO's CPU
+    plugin computes such a body in its dynamic-shape mode and returns values from memory that
+    no iteration wrote: in the measured case (x of shape [1,?,?] merged, then branch [1], else [2],
+    x = Select(x + ReduceSum(If) > t, x + ReduceSum(If), t)) three compilations of one model give
+    three results, such as 1633903749 where the spec gives 6, for i64, i32 and f32 alike, in a
+    TensorIterator and a Loop (OpenVINO 2026.4). The same body agrees with x of static shape, with
+    branches of one shape, or without the Select; the rule warns on the structure, which is where
+    the plugin is measured to fail. irlint computes what the spec says.
+
+    Example:
+    ```xml
+    <layer id="1" name="x" type="Parameter"><data shape="1,?,?" element_type="i64"/>  <!-- merged -->
+    <layer id="5" type="If"> ... <port id="3" precision="I64"><dim>-1</dim></port>  <!-- [1] or [2] -->
+    ```
+
+    How to fix:
+    Give both branches one output shape (pad or reshape in one of them), or give the merged input a
+    static shape.
+    """
+    if layer.body is None:
+        return
+    merged = {be.to_layer for be in layer.back_edges}
+    dyn = [p for p in layer.body.parameters() if p.id in merged and p.outputs
+           and _has_dynamic_dim(ctx.shapes.output(p, p.outputs[0].id).shape)]
+    if not dyn:
+        return
+    for inner in layer.body.layers:
+        if inner.type != "If" or len(inner.branches) != 2:
+            continue
+        for port in inner.outputs:
+            shapes = [_branch_output_shape(ctx, b, port.id) for b in inner.branches]
+            if None in shapes or shapes[0] == shapes[1]:
+                continue
+            then, other = (format_shape(s) for s in shapes)  # type: ignore[arg-type]
+            yield Finding(f"output port {port.id} of {inner.describe()} is {then} from one branch and {other} from the "
+                          f"other, in the body of {layer.describe()} whose merged input {dyn[0].describe()} has a "
+                          "dynamic dim: OpenVINO's CPU plugin is measured to return values no iteration wrote from "
+                          "such a body (different on each compilation); irlint computes the spec's",
+                          inner.port_loc(port), layer=inner.path, port=port.id,
+                          related=(Related(dyn[0].loc, f"'{dyn[0].name}' is merged and of dynamic shape"),),
+                          hint="give both branches one output shape, or the merged input a static shape")
+            break
+
+
+def _has_dynamic_dim(shape: Shape | None) -> bool:
+    return shape is not None and any(d.value is None for d in shape)
+
+
+def _branch_output_shape(ctx: Context, branch: Branch, port_id: int) -> Shape | None:
+    """The static shape the branch's Result for If output `port_id` gives, None if unknown or dynamic."""
+    for pe in branch.port_map:
+        if pe.direction != "output" or pe.external_port_id != port_id:
+            continue
+        res = branch.body.layer(pe.internal_layer_id)
+        e = ctx.index(branch.body).source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+        src = branch.body.layer(e.from_layer) if e is not None else None
+        if src is None or e is None:
+            return None
+        shape = ctx.shapes.output(src, e.from_port).shape
+        return None if shape is None or _has_dynamic_dim(shape) else shape
+    return None

@@ -97,6 +97,7 @@ DEPARTURES = {
     "PM412": "a TensorIterator body Parameter of dynamic type: the CPU plugin refuses it",
     "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",
     "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
+    "IF810": "an If of branch-dependent shape in a body with a dynamic merged input: the CPU plugin reads stale memory",
     "IF809": "an If input mapped to two branch Parameters: OpenVINO's reader keeps the first, the second gets zeros",
     "T213": "a model input of dynamic rank: the CPU plugin refuses it",
     "T214": "a model input of dynamic element type: the CPU plugin refuses it",

@@ -72,9 +72,6 @@ KNOWN = [
           "OpenVINO runs the mutated model silently and computes something else than the unmutated one: a "
           "TensorIterator body Parameter whose declared dims or part_size contradict its input (SL603, SL605), "
           "which OpenVINO re-infers; irlint's error is the point"),
-    Known("CPU plugin: uninitialised int64 outputs", r"integer/boolean values differ \(int64\)", "if at depth 2",
-          "an If two deep in a TensorIterator body with i64 data: OpenVINO's outputs hold values such as 1028619882 "
-          "(mutated seed 80296, on the unmutated model as well); irlint computes the model; not reduced yet"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
 ]

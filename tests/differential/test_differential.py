@@ -105,6 +105,7 @@ PINNED_MUTATE: dict[int, str] = {
     60615: "SL604",  # a TensorIterator slice giving 1 iteration of 4: read, computes the same
     80215: "SL605",  # a TensorIterator body Parameter declaring [?] for a [?,2,3] input: read
     204704: "PM413",  # axis -2 on a Loop's f16 [1,1] output: compiling it aborts ("free(): invalid pointer")
+    80296: "IF810",  # an If of shape [] or [2] in a TI body with a [1,?,?] merged input: stale memory
 }
 
 

@@ -330,6 +330,33 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     return ov.Model([ops.result(y, name="y")], [x, s], "invariant_plus_slice")
 
 
+def if_shape_in_dynamic_body(dynamic: bool):
+    """A TensorIterator over 3 slices: x (merged, [1,?,?] when `dynamic`, else [1,2,2]) becomes
+    Select(a > 2, a, 2), a = x + ReduceSum(If(sum(m) > 0, then [1], else m twice: [2])) + 0 * s[k]."""
+    ov, ops = _ov()
+    axis = lambda: ops.constant(np.array([0], np.int64))  # noqa: E731
+    xs = [1, -1, -1] if dynamic else [1, 2, 2]
+    x, s, m = ops.parameter(xs, np.int64, name="xb"), ops.parameter([1], np.int64), ops.parameter([1], np.int64)
+    node = ops.if_op(ops.greater(ops.reduce_sum(m, axis(), False), ops.constant(np.int64(0))).output(0))
+    tp, ep = ops.parameter([1], np.int64), ops.parameter([1], np.int64)
+    tr, er = ops.result(ops.constant(np.array([1], np.int64))), ops.result(ops.concat([ep, ep], 0))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(m.output(0), tp, ep)
+    inc = ops.reduce_sum(node.set_output(tr, er), axis(), False)
+    zero = ops.reduce_sum(ops.multiply(s, ops.constant(np.array([0], np.int64))), axis(), False)
+    a = ops.add(ops.add(x, inc), zero)
+    t = ops.constant(np.int64(2))
+    rx, rm = ops.result(ops.select(ops.greater(a, t), a, t)), ops.result(m)
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rx, rm], [x, s, m]))
+    xo, mo = ops.parameter(xs, np.int64, name="x"), ops.parameter([1], np.int64, name="m")
+    ti.set_merged_input(x, xo.output(0), rx.output(0))
+    ti.set_sliced_input(s, ops.constant(np.zeros(3, np.int64)).output(0), 0, 1, 1, -1, 0)
+    ti.set_merged_input(m, mo.output(0), rm.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(rx.output(0), -1), name="y")], [xo, mo], "if_in_dynamic_body")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -673,6 +700,10 @@ CASES = [
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass", lambda: invariant_plus_slice("swapped")),
     Case("PM414", "pass-rank1", lambda: invariant_plus_slice("rank1")),
+    # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
+    Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
+         lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),
+    Case("IF810", "pass", lambda: if_shape_in_dynamic_body(False)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
