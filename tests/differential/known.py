@@ -29,11 +29,12 @@ class Known:
 
 
 KNOWN = [
-    Known("u8 data through a Loop in an If in a Loop", r"integer/boolean values differ \(uint8\)",
+    Known("CPU plugin: integer Sigmoid fused with an Add in a Loop body", r"integer/boolean values differ \(uint8\)",
           "loop at depth 3",
-          "seed 70586 (u8, Sigmoid of u8 in an If branch, Loops at depths 1 and 3): irlint 65, OpenVINO 74, with no "
-          "wrap or out-of-range Convert on irlint's side; Sigmoid/Tanh of integers agree with the plugin on every "
-          "u8/i8 value and inside bodies; not reduced yet"),
+          "seed 70586, reduced to m + Sigmoid(Convert(i, u8)) in a Loop body (i the current iteration, 0): the spec "
+          "rounds Sigmoid(0) = 0.5 to 0, the plugin computes m + 0.5 in f32 and rounds once (3.5 -> 4, 4.5 -> 4, "
+          "5.5 -> 6; m * Sigmoid(0) alike), also through an If whose condition is a Const; at the top level the plugin "
+          "rounds Sigmoid first; irlint does not say so yet"),
     Known("Loop zero iterations", "", "zero iterations",
           "irlint has no value for a concatenated output after zero iterations; OpenVINO returns one"),
     Known("CPU plugin: dynamic-rank Parameter", r"Parameter operation with dynamic rank", "",
