@@ -360,7 +360,9 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     Why it matters:
     The spec does not say what the extra iterations read; OpenVINO's CPU plugin fails at inference
     ("Check 'iter >= 0 && iter < iter_count' failed"), irlint stops after the last slice (with a
-    run-time warning; also when the trip count is only known at run time).
+    run-time warning; also when the trip count is only known at run time). A sliced input whose body
+    Parameter nothing reads is not reported and does not count iterations: OpenVINO removes it and
+    runs the trip count, and so does irlint.
 
     Example:
     ```xml
@@ -375,9 +377,12 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     if info is None or trip is None:
         return
     endless = trip < 0 and _scalar(info.body_condition, (BOOL,)) == 1 and _start(info) != 0
+    read = {e.from_layer for e in layer.body.edges} if layer.body is not None else set()
     for sl in info.slicing:
         if sl.entry.direction != "input" or sl.spec is None or not (trip > sl.spec.iterations or endless):
             continue
+        if sl.entry.internal_layer_id not in read:
+            continue  # nothing reads its slices: OpenVINO removes the input and runs the trip count
         what = (f"trip count {trip} exceeds" if trip >= 0 else
                 "no trip count (-1) and a body condition that is always true run past")
         yield Finding(f"{layer.describe()}: {what} the {sl.spec.iterations} slices of input "

@@ -402,6 +402,8 @@ class _Inferer:
 
         params: dict[int, TensorInfo] = {}
         counts: list[tuple[int, str]] = []
+        # a Loop's sliced input whose body Parameter nothing reads does not count: OpenVINO removes it
+        read = {e.from_layer for e in body.edges} if plan.is_loop else set()
         outer_poison = self.outer_poisons(graph, layer)
         conflicts = _conflicts(layer)
         for index, pe in enumerate(plan.entries):
@@ -422,7 +424,7 @@ class _Inferer:
                 sl.poison = poison
                 info.slicing.append(sl)
                 params[entry.internal_layer_id] = self.sliced_param(outer, sl, entry)
-                if sl.spec is not None:
+                if sl.spec is not None and not (plan.is_loop and entry.internal_layer_id not in read):
                     counts.append((sl.spec.iterations, self.describe_count(entry, sl)))
                 if sl.error is not None and poison is None:
                     poison = Poison(causes.entry(layer, index), sl.error, entry)

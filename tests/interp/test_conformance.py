@@ -181,3 +181,29 @@ def test_a_tensor_iterator_without_a_sliced_input_runs_its_body_once(tmp_path: P
     np.testing.assert_array_equal(run(irlint.load(path), inputs)["last"], [2, 3])
     (loop,) = infer_model(irlint.load(path)).loops.values()
     assert loop.iterations == 1
+
+
+def test_a_loop_counts_no_slices_nothing_reads(tmp_path: Path) -> None:
+    """A Loop whose trip count (3) exceeds the slices (2) of an input its body never reads: OpenVINO
+    removes that input and runs the trip count; irlint counts the same, statically and at run time."""
+    import openvino.opset13 as ops
+
+    x = ops.parameter([2, 4], np.float32, name="x")
+    acc0 = ops.parameter([1], np.float32, name="acc0")
+    xs, acc = ops.parameter([1, 4], np.float32), ops.parameter([1], np.float32)
+    nxt = ops.add(acc, ops.constant(np.array([1], np.float32)))
+    r_acc, r_cond = ops.result(nxt), ops.result(ops.constant(np.bool_(True)))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r_acc, r_cond], [xs, acc]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xs, x.output(0), 0, 1, 1, -1, 0)
+    loop.set_merged_input(acc, acc0.output(0), r_acc.output(0))
+    out = loop.get_concatenated_slices(r_acc.output(0), 0, 1, 1, -1, 0)
+    path = tmp_path / "unread_slices.xml"
+    ov.save_model(ov.Model([ops.result(out, name="y")], [x, acc0], "unread_slices"), str(path),
+                  compress_to_fp16=False)
+    diags = irlint.check(path)
+    assert not [d for d in diags if d.severity.value == "error" or d.code == "LP708"], diags
+    inputs = {"x": np.ones((2, 4), np.float32), "acc0": np.zeros(1, np.float32)}
+    compare(path, inputs)
+    np.testing.assert_array_equal(run(irlint.load(path), inputs)["y"], [1, 2, 3])
