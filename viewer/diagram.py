@@ -34,6 +34,7 @@ from irlint.viewer.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.names import short_names
 from irlint.viewer.porttypes import PortTypes
 from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
+from irlint.viewer.tracecheck import split_key
 
 from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
@@ -789,13 +790,10 @@ def _ref(ctx: _Ctx, layer: Layer, side: str) -> str:
 # -- trace values ------------------------------------------------------------------------------------
 def _index_trace(ctx: _Ctx, trace: Mapping[str, np.ndarray]) -> None:
     for key, value in trace.items():
-        base, _, what = key.rpartition(":")
-        path, _, its = base.partition("@")
-        try:
-            it = tuple(int(x) for x in its.split(".")) if its else ()
-        except ValueError:
-            continue
-        ctx.trace.setdefault(path, {}).setdefault(it, {})[what] = value
+        parts = split_key(key)
+        if parts is not None:
+            path, it, what = parts
+            ctx.trace.setdefault(path, {}).setdefault(it, {})[what] = value
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from irlint.viewer.porttypes import PortTypes
 from irlint.viewer.porttypes import label as type_label
+from irlint.viewer.tracecheck import split_key
 from model_explorer import graph_builder as gb
 from model_explorer import node_data_builder as ndb
 
@@ -51,13 +52,10 @@ class Trace:
     def from_arrays(cls, arrays: Mapping[str, np.ndarray], iteration: tuple[int, ...]) -> Trace:
         values: dict[str, dict[tuple[int, ...], dict[str, np.ndarray]]] = {}
         for key, value in arrays.items():
-            base, _, what = key.rpartition(":")
-            path, _, its = base.partition("@")
-            try:
-                it = tuple(int(x) for x in its.split(".")) if its else ()
-            except ValueError:
-                continue
-            values.setdefault(path, {}).setdefault(it, {})[what] = np.asarray(value)
+            parts = split_key(key)
+            if parts is not None:
+                path, it, what = parts
+                values.setdefault(path, {}).setdefault(it, {})[what] = np.asarray(value)
         return cls(values, tuple(iteration))
 
     def at(self, layer: Layer, depth: int) -> tuple[tuple[int, ...], dict[str, np.ndarray]] | None:
