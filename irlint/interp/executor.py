@@ -679,9 +679,8 @@ class _Executor:
         layer, plan = code.layer, code.plan
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
         slices, counts = self.slices(layer, code.sliced, outer)
-        if plan.is_loop:  # a sliced input whose body Parameter nothing reads does not count: OpenVINO removes it
-            read = {e.from_layer for e in code.body.graph.edges}
-            counts = [c for pe, c in zip(code.sliced, counts) if pe.body_layer in read]
+        if not all(code.counted):  # a Loop's sliced input nothing reads: OpenVINO removes it (LoopCode.counted)
+            counts = [c for c, counts_it in zip(counts, code.counted) if counts_it]
         if not plan.is_loop and len({n for n, _ in counts}) > 1:
             raise ExecutionError(f"{layer.describe()}: sliced inputs give different iteration counts "
                                  f"{[n for n, _ in counts]}", layer)

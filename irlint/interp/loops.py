@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,6 +77,9 @@ class LoopCode:
     # other rank takes the Parameter's shape, as OpenVINO carries it (docs/semantics.md, "Where two
     # shapes meet").
     back_one: tuple[tuple[int, int | None, tuple[int, ...]], ...] = ()  # (slot, Parameter id, shape)
+    # Per sliced input, whether it counts iterations: a Loop's input whose body Parameter nothing reads
+    # does not (OpenVINO removes it and runs the trip count).
+    counted: tuple[bool, ...] = ()
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
@@ -145,9 +148,15 @@ def loop_code(layer: Layer) -> LoopCode:
                     slot_getter([body.params[k] for k in keys]) if simple else None, result_keys,
                     slot_getter(list(body.result_slots.values())),
                     () if plan.is_loop else hoistable(body, sliced), tuple(plan.sliced_inputs),
-                    tuple(plan.state_inputs), _one_element_params(layer, back_slots, body))
+                    tuple(plan.state_inputs), _one_element_params(layer, back_slots, body),
+                    _counted(plan.is_loop, plan.sliced_inputs, body))
     _CODE[layer] = code
     return code
+
+
+def _counted(is_loop: bool, sliced: Sequence[PlanEntry], body: Program) -> tuple[bool, ...]:
+    read = {e.from_layer for e in body.graph.edges} if is_loop else set()
+    return tuple(not is_loop or pe.body_layer in read for pe in sliced)
 
 
 def _one_element_params(layer: Layer, back_slots: tuple[tuple[int, int], ...], body: Program
