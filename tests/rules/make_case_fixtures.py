@@ -95,6 +95,26 @@ def convert_chain():
     return ov.Model([ops.result(acc, name="y")], [x], "convert_chain")
 
 
+def reshape_pattern():
+    """x [6] reshaped to [2, 3] by a constant target shape."""
+    ov, ops = _ov()
+    x = ops.parameter([6], np.float32, name="x")
+    y = ops.reshape(x, ops.constant(np.array([2, 3], np.int64)), False)
+    return ov.Model([ops.result(y, name="y")], [x], "reshape_pattern")
+
+
+_PATTERN_PORT = '<port id="1" precision="I64">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t</port>'
+_PATTERN_OUT = '<port id="0" precision="I64">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t</port>'
+
+
+def _pattern_edits(shape: str, dims: str, size: str) -> tuple[Edit, ...]:
+    """reshape_pattern's target-shape Const redeclared as `shape` (its `<data>`, its port, the Reshape's port)."""
+    return (Edit('shape="2" offset="0" size="16"', f'shape="{shape}" offset="0" size="{size}"', ()),
+            Edit(_PATTERN_OUT, f'<port id="0" precision="I64">{dims}</port>', (), after='type="Const"'),
+            Edit(_PATTERN_PORT, f'<port id="1" precision="I64">{dims}</port>', (), after='type="Reshape"'),
+            Edit('type="Reshape"', 'type="Reshape"', ("T210",)))
+
+
 def ti_dynamic_type():
     """A TI whose body Parameters are of dynamic element type (openvino writes it so)."""
     ov, ops = _ov()
@@ -607,6 +627,11 @@ CASES = [
         '<net name="relu_v7"', '<!-- expect: IR003 -->\n<net name="relu_v7"')),
     Case("T210", "pass-prelu-last-axis", prelu_last_axis),
     Case("T210", "pass-converts", convert_chain),
+    # a target shape of rank 2, or a scalar: OpenVINO's Reshape refuses both ("Pattern shape must have rank 1")
+    Case("T210", "pass-reshape-pattern", reshape_pattern),
+    Case("T210", "fail-reshape-pattern-rank2", reshape_pattern,
+         _fx("T210", *_pattern_edits("1, 2", "<dim>1</dim><dim>2</dim>", "16"))),
+    Case("T210", "fail-reshape-pattern-scalar", reshape_pattern, _fx("T210", *_pattern_edits("", "", "8"))),
     # concatenated outputs get the checks of sliced inputs (read over the output they assemble)
     Case("SL603", "fail-output-stride0", base_ti, _fx("SL603", Edit(
         'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="0"',

@@ -35,7 +35,7 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "T211/pass-stale-branch.xml", "T210/pass-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
             "PM407/fail.xml",
             "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml",
-            "IF809/fail.xml"]
+            "IF809/fail.xml", "T210/pass-reshape-pattern.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])
@@ -83,6 +83,8 @@ REJECTED_AT_READ_IF = [
     ("T210/fail-dead-branch.xml", "Argument shapes are inconsistent"),  # checked at read, with its declarations
     ("IF820/fail.xml", "Result 0 is already associated with another output"),
     ("IF808/fail.xml", "which is not an unsigned 64 bit integer"),
+    ("T210/fail-reshape-pattern-rank2.xml", "Pattern shape must have rank 1"),
+    ("T210/fail-reshape-pattern-scalar.xml", "Pattern shape must have rank 1"),
 ]
 
 

@@ -79,6 +79,11 @@ def _solve_minus_one(in_shape: Shape | None, dims: list[Dim | None], pattern: li
     return Dim(lo, hi)
 
 
+def _pattern_rank_message(rank: int) -> str:
+    """OpenVINO's Reshape-1 shape inference refuses a target shape of any rank but 1, a scalar too."""
+    return f"Reshape: the target shape input must be 1-D, got rank {rank} (OpenVINO: 'Pattern shape must have rank 1')"
+
+
 @register
 class Reshape(Op):
     types = ("Reshape",)
@@ -88,6 +93,8 @@ class Reshape(Op):
 
     def infer(self, attrs: ReshapeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, target = inputs
+        if target.shape is not None and len(target.shape) != 1:
+            raise OpError(_pattern_rank_message(len(target.shape)))
         pattern = int_values(target)
         if pattern is None:
             n = vector_length("Reshape", "shape", target)
@@ -110,6 +117,8 @@ class Reshape(Op):
 
     def compute(self, attrs: ReshapeAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x = np.asarray(inputs[0])
+        if np.ndim(inputs[1]) != 1:
+            raise OpError(_pattern_rank_message(np.ndim(inputs[1])))
         pattern = as_int_array("Reshape", "shape", inputs[1])
         in_shape = tuple(Dim(d, d) for d in x.shape)
         dims = _target_dims(pattern, in_shape, attrs.special_zero)
