@@ -6,20 +6,20 @@ plugin's result differs (docs/semantics.md lists the numeric departures irlint r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Edge, Graph, Layer
 from irlint.rule import Finding, rule
 from irlint.types import ElementType, element_type
 
 # Types every value of which f16 holds exactly: a Convert from them to f16 rounds nothing.
 EXACT_IN_F16 = frozenset({"boolean", "i8", "u8", "i4", "u4", "u2", "u1", "u3", "f8e4m3", "f8e5m2", "f4e2m1"})
-# Ops that read no value of their input (its shape only), and ops whose bodies the walk does not enter.
+# Ops that read no value of their input (its shape only), and ops whose bodies the walks enter.
 SHAPE_ONLY = frozenset({"ShapeOf"})
-STOP = frozenset({"Result", "Loop", "TensorIterator", "If"})
+BODIES = frozenset({"Loop", "TensorIterator", "If"})
 # Ops whose f16 result is one of their f16 inputs' values (moved, selected or compared), never rounded;
 # every other op with an f16 result computes it and rounds it to f16.
 EXACT_OPS = frozenset({
@@ -42,11 +42,13 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     chain of Converts before, u8 -> f32 -> f16, is held exactly), and each op that computes an f16
     result from a value that is not constant (an Add, a Multiply, a ReduceSum, a Sigmoid ...; not the
     ops that only move, select or compare f16 values, such as Reshape, Concat, Select, Relu, Maximum)
-    whose f16 inputs no op of the same graph rounded before (the first rounding op of a chain carries
-    the finding); from its output, the ops that keep the value in f16 are followed to the first op
-    that reads it into another type (a Convert back to f32, a comparison ...). The op is reported
-    when such a reader exists in the same graph. A decompressed f16 Const (Const f16 -> Convert f32)
-    rounds nothing and is not reported.
+    whose f16 inputs no op rounded before (the first rounding op of a chain carries the finding);
+    from its output, the ops that keep the value in f16 are followed to the first op that reads it
+    into another type (a Convert back to f32, a comparison ...). The walk crosses body boundaries as
+    the value does: into a TensorIterator/Loop body through its port map and into both branches of
+    an If, out of a body from its Result to the layer's output, and through a back edge to the next
+    iteration's Parameter. The op is reported when such a reader exists; a model output ends the
+    walk. A decompressed f16 Const (Const f16 -> Convert f32) rounds nothing and is not reported.
 
     Why it matters:
     The spec rounds the value to f16 at the Convert and at each f16 op, and irlint does. OpenVINO's
@@ -54,9 +56,11 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     f32, bf16 and f16):
     a Convert f32 -> f16 -> f32 does nothing there, and the ops between the two Converts are not
     rounded either, so the plugin's results differ from the spec's by f16's rounding (about 1e-3
-    relative; values beyond 65504 stay finite instead of becoming inf). The plugin rounds only where
-    an f16 value leaves the model (an f16 output) and when a Convert of a constant is folded. A
-    bf16 round trip is rounded by the plugin.
+    relative; values beyond 65504 stay finite instead of becoming inf). Bodies are computed in f32
+    too: an f16 value passed into or out of a Loop, TensorIterator or If body, or fed back to the
+    next iteration, is not rounded at the boundary. The plugin rounds only where an f16 value leaves
+    the model (an f16 output, also from a body) and when a Convert of a constant is folded. A bf16
+    round trip is rounded by the plugin.
 
     Example:
     ```xml
@@ -70,8 +74,8 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     For f16 ops: compute in f32 (convert the f16 inputs first), and both agree.
     """
     idx = ctx.index(graph)
-    constant: dict[int | None, bool] = {}
-    rounded: dict[int | None, bool] = {}
+    constant: dict[Key, bool] = {}
+    rounded: dict[PortKey, bool] = {}
     for layer in graph.layers:
         computes = layer.type not in EXACT_OPS and _out_type(ctx, layer) == "f16"
         if computes and not _constant(graph, idx, layer, constant):
@@ -82,29 +86,46 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
         src = _source_type(ctx, graph, idx, layer)
         if src is None or src in EXACT_IN_F16 or src == "f16" or _constant(graph, idx, layer, constant):
             continue
-        reader = _f16_reader(ctx, graph, idx, layer)
-        if reader is None:
+        found = _f16_reader(ctx, graph, idx, layer)
+        if found is None:
             continue
+        where, reader = found
         out = _out_type(ctx, reader)
-        yield Finding(f"{layer.describe()} rounds a {src} value to f16, which {reader.describe()} reads into "
-                      f"{out or 'another type'}: OpenVINO's CPU plugin computes f16 tensors in f32 and drops the "
-                      "rounding (a Convert f32 -> f16 -> f32 is a no-op there), so its results differ from the "
-                      "spec's, which irlint computes", layer.loc, layer=layer.path,
+        yield Finding(f"{layer.describe()} rounds a {src} value to f16, which {_named(graph, where, reader)} reads "
+                      f"into {out or 'another type'}: OpenVINO's CPU plugin computes f16 tensors in f32 and drops the "
+                      "rounding (a Convert f32 -> f16 -> f32 is a no-op there, also across a body's port map), so its "
+                      "results differ from the spec's, which irlint computes", layer.loc, layer=layer.path,
                       related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
                       hint="remove the Convert pair if the rounding is not wanted")
 
 
-def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[int | None, bool],
-                     rounded: dict[int | None, bool]) -> Iterator[Finding]:
+# A layer of some graph level: the level's identity and the layer's id (layer ids repeat across levels);
+# with a port where the value of one port of a layer is meant.
+Key = tuple[int, int | None]
+PortKey = tuple[int, int | None, int | None]
+
+
+def _key(graph: Graph, layer: Layer) -> Key:
+    return id(graph), layer.id
+
+
+def _named(graph: Graph, where: Graph, layer: Layer) -> str:
+    """`layer` as a message names it, with its level when it is not `graph`."""
+    return layer.describe() if where is graph else f"{layer.describe()} at {layer.path}"
+
+
+def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[Key, bool],
+                     rounded: dict[PortKey, bool]) -> Iterator[Finding]:
     """The finding on an op computing an f16 result read into another type, unless one of its f16
-    inputs was rounded before in this graph (that op carries the finding)."""
-    if any(_rounded_before(ctx, graph, idx, src, constant, rounded) for src in _sources(graph, idx, layer)):
+    inputs was rounded before (that op carries the finding)."""
+    if any(_rounded_before(ctx, graph, src, port, constant, rounded) for src, port in _sources(graph, idx, layer)):
         return
-    reader = _f16_reader(ctx, graph, idx, layer)
-    if reader is None:
+    found = _f16_reader(ctx, graph, idx, layer)
+    if found is None:
         return
+    where, reader = found
     out = _out_type(ctx, reader)
-    yield Finding(f"{layer.describe()} computes an f16 result, which {reader.describe()} reads into "
+    yield Finding(f"{layer.describe()} computes an f16 result, which {_named(graph, where, reader)} reads into "
                   f"{out or 'another type'}: the spec rounds it to f16, as irlint does; OpenVINO's CPU plugin "
                   "computes f16 ops in f32 and does not round, so its results differ from the spec's by f16's "
                   "rounding", layer.loc, layer=layer.path,
@@ -112,31 +133,101 @@ def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, 
                   hint="compute in f32 if the f16 rounding is not wanted")
 
 
-def _sources(graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[Layer]:
+def _sources(graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[tuple[Layer, int | None]]:
+    """The layers (and their output ports) whose values `layer` reads."""
     for port in layer.inputs:
         e = idx.source(layer.id, port.id)
         src = graph.layer(e.from_layer) if e is not None else None
-        if src is not None:
-            yield src
+        if src is not None and e is not None:
+            yield src, e.from_port
 
 
-def _rounded_before(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[int | None, bool],
-                    memo: dict[int | None, bool]) -> bool:
-    """True when `layer`'s f16 value went through an op of this graph that rounds it (a computing op or
-    a Convert to f16 of a value f16 does not hold) on a path of f16 values."""
-    if layer.id in memo:
-        return memo[layer.id]
-    memo[layer.id] = False
-    if _out_type(ctx, layer) != "f16" or layer.type in STOP or _constant(graph, idx, layer, constant):
+def _parents(ctx: Context) -> dict[int, tuple[Graph, Layer]]:
+    """Each body's level (by identity) -> the level holding its TensorIterator/Loop/If, and that layer."""
+    return ctx.memo("f16-parents", ctx.model.graph,
+                    lambda: {id(sub): (g, layer) for g, layer in ctx.model.layers() for sub in layer.subgraphs()})
+
+
+def _body_parameters(owner: Layer, port: int | None) -> Iterator[tuple[Graph, Layer]]:
+    """The body Parameters that input `port` of a TensorIterator/Loop/If feeds."""
+    if owner.body is not None:
+        for pe in owner.port_map:
+            if pe.direction == "input" and pe.external_port_id == port and pe.purpose is None:
+                p = owner.body.layer(pe.internal_layer_id)
+                if p is not None:
+                    yield owner.body, p
+    for b in owner.branches:
+        for pe in b.port_map:
+            if pe.direction == "input" and pe.external_port_id == port:
+                p = b.body.layer(pe.internal_layer_id)
+                if p is not None:
+                    yield b.body, p
+
+
+def _output_ports(owner: Layer, body: Graph, result: Layer) -> list[int]:
+    """The output ports of `owner` that the body Result `result` gives."""
+    entries = owner.port_map if owner.body is body else next(
+        (b.port_map for b in owner.branches if b.body is body), ())
+    return [pe.external_port_id for pe in entries
+            if pe.direction == "output" and pe.internal_layer_id == result.id and pe.external_port_id is not None
+            and pe.purpose is None]
+
+
+def _body_results(owner: Layer, port: int | None) -> Iterator[tuple[Graph, Layer]]:
+    """The body Results that give output `port` of a TensorIterator/Loop/If (one per If branch)."""
+    maps = [(owner.body, owner.port_map)] if owner.body is not None else []
+    maps += [(b.body, b.port_map) for b in owner.branches]
+    for body, entries in maps:
+        for pe in entries:
+            if pe.direction == "output" and pe.external_port_id == port and pe.purpose is None:
+                r = body.layer(pe.internal_layer_id)
+                if r is not None:
+                    yield body, r
+
+
+def _rounded_before(ctx: Context, graph: Graph, layer: Layer, port: int | None, constant: dict[Key, bool],
+                    memo: dict[PortKey, bool]) -> bool:
+    """True when the f16 value `layer` gives (at output `port`) went through an op that rounds it (a
+    computing op or a Convert to f16 of a value f16 does not hold) on a path of f16 values, followed
+    across port maps, If branches and back edges."""
+    key = (id(graph), layer.id, port if layer.type in BODIES else None)
+    if key in memo:
+        return memo[key]
+    memo[key] = False
+    idx = ctx.index(graph)
+    et = _info_type(ctx, layer, port if layer.type in BODIES else (layer.outputs[0].id if layer.outputs else None))
+    if et is None or et.name != "f16" or _constant(graph, idx, layer, constant):
         return False
-    if layer.type not in EXACT_OPS:
+    if layer.type in BODIES:
+        got = any(_rounded_before(ctx, body, r, None, constant, memo) for body, r in _body_results(layer, port))
+    elif layer.type == "Result":
+        got = any(_rounded_before(ctx, graph, s, p, constant, memo) for s, p in _sources(graph, idx, layer))
+    elif layer.type == "Parameter":
+        got = False
+        up = _parents(ctx).get(id(graph))
+        if up is not None:
+            outer, owner = up
+            ports = [pe.external_port_id for pe in (owner.port_map if owner.body is graph else next(
+                (b.port_map for b in owner.branches if b.body is graph), ()))
+                if pe.direction == "input" and pe.internal_layer_id == layer.id]
+            oidx = ctx.index(outer)
+            for p in ports:
+                e = oidx.source(owner.id, p)
+                src = outer.layer(e.from_layer) if e is not None else None
+                if src is not None and e is not None and _rounded_before(ctx, outer, src, e.from_port, constant, memo):
+                    got = True
+            for be in owner.back_edges if owner.body is graph else ():
+                res = graph.layer(be.from_layer) if be.to_layer == layer.id else None
+                if res is not None and _rounded_before(ctx, graph, res, None, constant, memo):
+                    got = True
+    elif layer.type not in EXACT_OPS:
         got = True
     elif layer.type == "Convert":
-        src = _source_type(ctx, graph, idx, layer)
-        got = src is not None and src not in EXACT_IN_F16 and src != "f16"
+        src_type = _source_type(ctx, graph, idx, layer)
+        got = src_type is not None and src_type not in EXACT_IN_F16 and src_type != "f16"
     else:
-        got = any(_rounded_before(ctx, graph, idx, s, constant, memo) for s in _sources(graph, idx, layer))
-    memo[layer.id] = got
+        got = any(_rounded_before(ctx, graph, s, p, constant, memo) for s, p in _sources(graph, idx, layer))
+    memo[key] = got
     return got
 
 
@@ -179,38 +270,77 @@ def _out_type(ctx: Context, layer: Layer) -> str | None:
     return et.name if et is not None and not et.is_dynamic else None
 
 
-def _constant(graph: Graph, idx: GraphIndex, layer: Layer, memo: dict[int | None, bool]) -> bool:
+def _constant(graph: Graph, idx: GraphIndex, layer: Layer, memo: dict[Key, bool]) -> bool:
     """True when every value `layer` reads comes from Consts: OpenVINO folds it (and rounds)."""
-    if layer.id in memo:
-        return memo[layer.id]
-    memo[layer.id] = False  # a cycle (a defect of its own) is not constant
+    key = _key(graph, layer)
+    if key in memo:
+        return memo[key]
+    memo[key] = False  # a cycle (a defect of its own) is not constant
     if layer.type in ("Const", "Constant"):
-        memo[layer.id] = True
+        memo[key] = True
         return True
-    if not layer.inputs or layer.type in ("Parameter", "ReadValue") or layer.body is not None:
+    if not layer.inputs or layer.type in ("Parameter", "ReadValue") or layer.body is not None or layer.branches:
         return False
     for port in layer.inputs:
         e = idx.source(layer.id, port.id)
         src = graph.layer(e.from_layer) if e is not None else None
         if src is None or not _constant(graph, idx, src, memo):
             return False
-    memo[layer.id] = True
+    memo[key] = True
     return True
 
 
-def _f16_reader(ctx: Context, graph: Graph, idx: GraphIndex, start: Layer) -> Layer | None:
-    """The first op (breadth first) that reads the f16 value `start` gives into another type."""
-    todo, seen = [start], {start.id}
+def _f16_reader(ctx: Context, graph: Graph, idx: GraphIndex, start: Layer) -> tuple[Graph, Layer] | None:
+    """The first op (breadth first) that reads the f16 value `start` gives into another type, and its
+    level: the walk follows the value into a body (through the port map or an If branch's), out of one
+    (a body Result to its layer's output, or through a back edge to the next iteration's Parameter);
+    a model output ends it (the plugin rounds an f16 output)."""
+    todo: list[tuple[Graph, Sequence[Edge]]] = [(graph, idx.users(start))]
+    seen: set[Key | PortKey] = {_key(graph, start)}
     while todo:
-        layer = todo.pop(0)
-        for e in idx.users(layer):
-            user = graph.layer(e.to_layer)
-            if user is None or user.id in seen or user.type in STOP or user.type in SHAPE_ONLY:
+        g, edges = todo.pop(0)
+        for e in edges:
+            user = g.layer(e.to_layer)
+            if user is None or user.type in SHAPE_ONLY or (id(g), user.id, e.to_port) in seen:
                 continue
-            seen.add(user.id)
+            seen.add((id(g), user.id, e.to_port))
+            if user.type in BODIES:
+                for body, p in _body_parameters(user, e.to_port):
+                    if _key(body, p) not in seen and _out_type(ctx, p) == "f16":
+                        seen.add(_key(body, p))
+                        todo.append((body, ctx.index(body).users(p)))
+                continue
+            if user.type == "Result":
+                todo += _past_result(ctx, g, user, seen)
+                continue
             out = _out_type(ctx, user)
             if out == "f16":
-                todo.append(user)
+                if _key(g, user) not in seen:
+                    seen.add(_key(g, user))
+                    todo.append((g, ctx.index(g).users(user)))
             elif out is not None:
-                return user
+                return g, user
     return None
+
+
+def _past_result(ctx: Context, body: Graph, result: Layer,
+                 seen: set[Key | PortKey]) -> list[tuple[Graph, Sequence[Edge]]]:
+    """Where the value a body Result takes goes next: the readers of its layer's output ports, and
+    those of the Parameter a back edge feeds; nothing at the top level (a model output)."""
+    up = _parents(ctx).get(id(body))
+    if up is None:
+        return []
+    outer, owner = up
+    out: list[tuple[Graph, Sequence[Edge]]] = []
+    oidx = ctx.index(outer)
+    for port in _output_ports(owner, body, result):
+        if (id(outer), owner.id, port) not in seen:
+            seen.add((id(outer), owner.id, port))
+            out.append((outer, oidx.edges_out(owner.id, port)))
+    if owner.body is body:
+        for be in owner.back_edges:
+            p = body.layer(be.to_layer) if be.from_layer == result.id else None
+            if p is not None and _key(body, p) not in seen:
+                seen.add(_key(body, p))
+                out.append((body, ctx.index(body).users(p)))
+    return out

@@ -52,9 +52,6 @@ KNOWN = [
           r"convert f32 to (i32|i64|u8) and back",
           "Convert truncates, so one ulp decides the integer: f32 bodies differ from the plugin's in the last bit "
           "after some iterations; an f16 body's rounding, the same cause in f16, is T216's"),
-    Known("f16 data reaching f32 outputs across a body boundary", r"float values differ \(f32\)", "element type f16",
-          "T216 follows an f16 value within one graph; an f16 op in a body whose value a Convert outside reads "
-          "(or the reverse) is not reported"),
     Known("If: scalar branch output merged with [1]", r"output shapes differ", r"if at depth \d",
           "OpenVINO merges a () and a [1] branch output into [1] and returns (1,) from either branch; irlint "
           "returns the branch's own shape"),

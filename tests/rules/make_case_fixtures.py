@@ -310,6 +310,55 @@ def f16_computed(exact: bool = False):
     return ov.Model([ops.result(y, name="y")], [x], "f16_computed")
 
 
+def f16_across_bodies(kind: str):
+    """An f16 value rounded on one side of a body boundary and read back as f32 on the other: the CPU plugin
+    rounds none of them. `kind` "into-loop": x converted to f16 outside, read as f32 in a Loop body; "into-if":
+    the same through both branches of an If; "out-of-loop": converted to f16 in the body, read as f32 after the
+    Loop; "back-edge": converted to f16 in the body, fed back, read as f32 in the next iteration; "f16-output":
+    converted to f16 in a Loop body and leaving the model as an f16 output (rounded there: no finding)."""
+    ov, ops = _ov()
+    x = ops.parameter([4], np.float32, name="x")
+    true = ops.constant(np.array(True))
+    if kind == "into-if":
+        c = ops.parameter([], np.bool_, name="c")
+        half = ops.convert(x, ov.Type.f16)
+        tb, eb = ops.parameter([4], np.float16), ops.parameter([4], np.float16)
+        rt = ops.result(ops.convert(tb, ov.Type.f32))
+        re_ = ops.result(ops.relu(ops.convert(eb, ov.Type.f32)))
+        branch = ops.if_op(c)
+        branch.set_then_body(ov.Model([rt], [tb]))
+        branch.set_else_body(ov.Model([re_], [eb]))
+        branch.set_input(half.output(0), tb, eb)
+        return ov.Model([ops.result(branch.set_output(rt, re_), name="y")], [x, c], "f16_into_if")
+    loop = ops.loop(ops.constant(np.int64(2)), true)
+    cond = ops.result(ops.constant(np.array(True)))
+    if kind == "into-loop":
+        half = ops.convert(x, ov.Type.f16)
+        hb = ops.parameter([4], np.float16)
+        r = ops.result(ops.convert(hb, ov.Type.f32))
+        loop.set_function(ov.Model([r, cond], [hb]))
+        loop.set_special_body_ports([-1, 1])
+        loop.set_invariant_input(hb, half.output(0))
+        return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "f16_into_loop")
+    xb = ops.parameter([4], np.float32)
+    r = ops.result(ops.convert(xb, ov.Type.f16))
+    if kind == "back-edge":
+        hb = ops.parameter([4], np.float16)
+        ry = ops.result(ops.convert(hb, ov.Type.f32))
+        loop.set_function(ov.Model([r, ry, cond], [xb, hb]))
+        loop.set_special_body_ports([-1, 2])
+        loop.set_invariant_input(xb, x.output(0))
+        loop.set_merged_input(hb, ops.constant(np.zeros(4, np.float16)).output(0), r.output(0))
+        return ov.Model([ops.result(loop.get_iter_value(ry.output(0), -1), name="y")], [x], "f16_back_edge")
+    loop.set_function(ov.Model([r, cond], [xb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_invariant_input(xb, x.output(0))
+    out = loop.get_iter_value(r.output(0), -1)
+    if kind == "f16-output":
+        return ov.Model([ops.result(out, name="y")], [x], "f16_loop_output")
+    return ov.Model([ops.result(ops.convert(out, ov.Type.f32), name="y")], [x], "f16_out_of_loop")
+
+
 def swish_pattern(refused: bool):
     """x * Sigmoid(x * b), b a [1] Parameter: fused into a Swish the CPU plugin refuses. Not `refused`: the
     same with b * x inside and Sigmoid * x outside (not fused), with b a [1] Const and with b of shape []."""
@@ -715,6 +764,16 @@ CASES = [
     # f16 ops read back as f32: the first op that rounds (the Multiply) carries the finding
     Case("T216", "fail-computed", f16_computed, lambda text: _mark_line(text, 'type="Multiply"', "T216")),
     Case("T216", "pass-moved", lambda: f16_computed(True)),
+    # the same across body boundaries: the walk follows port maps, If branches and back edges
+    Case("T216", "fail-into-loop", lambda: f16_across_bodies("into-loop"),
+         lambda text: _mark_line(text, 'type="Convert"', "T216")),
+    Case("T216", "fail-into-if", lambda: f16_across_bodies("into-if"),
+         lambda text: _mark_line(text, 'type="Convert"', "T216")),
+    Case("T216", "fail-out-of-loop", lambda: f16_across_bodies("out-of-loop"),
+         lambda text: _mark_line(text, 'type="Convert"', "T216")),
+    Case("T216", "fail-back-edge", lambda: f16_across_bodies("back-edge"),
+         lambda text: _mark_layer_of(text, 'destination_type="f16"', "T216")),
+    Case("T216", "pass-f16-output", lambda: f16_across_bodies("f16-output")),
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
     Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
     Case("T218", "pass", lambda: swish_pattern(False)),
@@ -763,6 +822,13 @@ def _mark_line(text: str, needle: str, code: str) -> str:
     start = text.rindex("\n", 0, at) + 1
     indent = text[start:at][: len(text[start:at]) - len(text[start:at].lstrip())]
     return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
+
+
+def _mark_layer_of(text: str, needle: str, code: str) -> str:
+    """Mark the `<layer` line of the first layer holding `needle`."""
+    at = text.rindex("<layer ", 0, text.index(needle))
+    start = text.rindex("\n", 0, at) + 1
+    return text[:start] + f"{text[start:at]}<!-- expect: {code} -->\n" + text[start:]
 
 
 def _mark_last_line(text: str, needle: str, code: str) -> str:

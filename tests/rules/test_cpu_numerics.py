@@ -71,3 +71,30 @@ def test_f16_values_only_moved_or_leaving_as_f16_agree() -> None:
     assert set(cpu) == set(ours) == {"y", "half"}
     for name in cpu:
         np.testing.assert_array_equal(cpu[name].astype(np.float64), ours[name].astype(np.float64))
+
+
+def _inputs(path: Path, x: np.ndarray) -> dict[str, np.ndarray]:
+    return {"x": x, "c": np.array(True)} if "if" in path.name else {"x": x}
+
+
+@pytest.mark.parametrize("name", ["T216/fail-into-loop.xml", "T216/fail-into-if.xml", "T216/fail-out-of-loop.xml",
+                                  "T216/fail-back-edge.xml"])
+def test_the_cpu_plugin_does_not_round_across_body_boundaries(name: str) -> None:
+    """f16 rounded outside a body and read as f32 inside (or the reverse, or through a back edge): the CPU
+    plugin computes the whole model in f32, so no boundary rounds either."""
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["T216"]
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    ins = _inputs(path, X)
+    np.testing.assert_array_equal(np.asarray(compiled([ins[p.get_any_name()] for p in compiled.inputs])[0]), X)
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(irlint.run(irlint.load(path), ins)["y"], X.astype(np.float16).astype(np.float32))
+
+
+def test_an_f16_body_value_leaving_the_model_is_rounded() -> None:
+    path = FIXTURES / "T216/pass-f16-output.xml"
+    assert "T216" not in {d.code for d in irlint.check(path)}
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(_cpu(path, X)["y"].astype(np.float32), X.astype(np.float16).astype(np.float32))
+        np.testing.assert_array_equal(_irlint(path, X)["y"], X.astype(np.float16))
