@@ -4,7 +4,8 @@ TensorIterator: every sliced input gives a count (they must agree; a rule and th
 when they do not); without a sliced input the body runs once. Loop: an upper bound from the trip
 count (negative: none) and the slice counts; the execution condition at entry (input port 1) false
 means zero iterations; otherwise the body condition decides after each iteration, so the exact count
-is known statically only when that condition is a constant (false: once, do-while; true: the bound).
+is known statically only when that condition is a constant (false: once, do-while; true: the trip
+count when it is known, as OpenVINO's core counts it even past the slices, else the bound).
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from dataclasses import dataclass, replace
 @dataclass(frozen=True, slots=True)
 class IterationBound:
     """`count`: exactly this many iterations (None: not known before running); `limit`: at most this
-    many (None: until the body condition is false); `source`: how it was derived, for messages."""
+    many (None: until the body condition is false); `source`: how it was derived, for messages; `trip`: a
+    Loop's known trip count (>= 0), which OpenVINO's core takes as the count of a Loop whose body
+    condition is constant true even where the slices run out first (its CPU plugin then fails: LP708)."""
 
     count: int | None
     limit: int | None
     source: str = ""
+    trip: int | None = None
 
 
 UNBOUNDED = IterationBound(None, None)  # nothing known yet
@@ -48,16 +52,21 @@ def iteration_bound(is_loop: bool, slice_counts: Sequence[tuple[int, str]], trip
     if not bounds:
         return IterationBound(None, None, "")
     n, why = min(bounds)
-    return IterationBound(None, n, why)
+    return IterationBound(None, n, why, int(trip) if trip is not None and trip >= 0 else None)
 
 
 def refine_with_body_condition(bound: IterationBound, constant: bool | None) -> IterationBound:
     """A Loop whose body condition is a known constant: false runs once (the condition is read after
-    the body), true runs to the bound."""
+    the body); true runs the trip count when it is known (OpenVINO's core declares the concatenated
+    outputs from it, also past the slices), else to the bound."""
     if bound.limit == 0 or constant is None:
         return bound
     if constant is False:
         return replace(bound, count=1, source="the body condition is constant false (one iteration, do-while)")
+    if bound.trip is not None and bound.limit is not None and bound.trip > bound.limit:
+        return replace(bound, count=bound.trip,
+                       source=f"trip count {bound.trip} (input port 0) with a body condition constant true, as "
+                              f"OpenVINO's core counts it, although {bound.source} runs out first")
     if bound.limit is not None:
         return replace(bound, count=bound.limit)
     return bound

@@ -80,6 +80,19 @@ def test_body_condition_refines_the_bound() -> None:
     assert refine_with_body_condition(iteration_bound(True, [], 0, None), False).count is None
 
 
+def test_a_constant_true_body_condition_counts_the_trip_count_past_the_slices() -> None:
+    """OpenVINO's core declares a Loop's concatenated outputs from its trip count (body condition constant
+    true) whatever the slices say; the run stops at the slices (its limit), where the CPU plugin fails."""
+    b = iteration_bound(True, [(3, "input port 2")], 4, None)
+    assert (b.count, b.limit, b.trip) == (None, 3, 4)
+    refined = refine_with_body_condition(b, True)
+    assert (refined.count, refined.limit) == (4, 3)
+    assert "trip count 4" in refined.source
+    assert refine_with_body_condition(iteration_bound(True, [(3, "s")], 2, None), True).count == 2
+    assert refine_with_body_condition(iteration_bound(True, [(3, "s")], -1, None), True).count == 3
+    assert refine_with_body_condition(b, False).count == 1
+
+
 def test_the_three_readings_agree_on_the_default_and_reverse_forms_only() -> None:
     dim = 6
     fwd = resolve(dim, 0, -1, 1, 1)

@@ -207,3 +207,50 @@ def test_a_loop_counts_no_slices_nothing_reads(tmp_path: Path) -> None:
     inputs = {"x": np.ones((2, 4), np.float32), "acc0": np.zeros(1, np.float32)}
     compare(path, inputs)
     np.testing.assert_array_equal(run(irlint.load(path), inputs)["y"], [1, 2, 3])
+
+
+@pytest.mark.parametrize("condition", ["constant", "invariant parameter"])
+def test_a_loop_declares_its_trip_count_past_the_slices(condition: str, tmp_path: Path) -> None:
+    """Trip count 4 over 3 slices, body condition true (a Constant, or a Parameter an invariant Constant
+    feeds): OpenVINO's core declares the concatenated output [4,2] from the trip count, and irlint infers
+    the same (no SL606/T211; LP708 warns). Iterating, the CPU plugin fails at inference and irlint's run
+    stops after the last slice with a DepartureWarning naming that failure."""
+    import openvino.opset13 as ops
+
+    from irlint.shapes import infer_model
+
+    x = ops.parameter([3, 2], np.float32, name="x")
+    go = ops.parameter([1], np.bool_, name="go")
+    xs = ops.parameter([1, 2], np.float32)
+    params = [xs]
+    if condition == "constant":
+        cond = ops.constant(np.bool_(True))
+    else:
+        cond = ops.parameter([], np.bool_)
+        params.append(cond)
+    r_y, r_cond = ops.result(ops.multiply(xs, ops.constant(np.float32(2)))), ops.result(cond)
+    loop = ops.loop(ops.constant(np.int64(4)), go)
+    loop.set_function(ov.Model([r_y, r_cond], params))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xs, x.output(0), 0, 1, 1, -1, 0)
+    if condition != "constant":
+        loop.set_invariant_input(cond, ops.constant(np.bool_(True)).output(0))
+    out = loop.get_concatenated_slices(r_y.output(0), 0, 1, 1, -1, 0)
+    assert out.get_partial_shape() == ov.PartialShape([4, 2])  # the core counts the trip count
+    path = tmp_path / "trip_past_slices.xml"
+    ov.save_model(ov.Model([ops.result(out, name="y")], [x, go], "trip_past_slices"), str(path),
+                  compress_to_fp16=False)
+    diags = irlint.check(path)
+    assert not [d for d in diags if d.severity.value == "error"], diags
+    assert "LP708" in {d.code for d in diags}
+    (info,) = infer_model(irlint.load(path)).loops.values()
+    assert (info.iterations, info.max_iterations) == (4, 3)
+
+    inputs = {"x": np.arange(6, dtype=np.float32).reshape(3, 2), "go": np.array([True])}
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    with pytest.raises(RuntimeError, match="iter < iter_count"):
+        compiled.create_infer_request().infer(inputs)
+    with pytest.warns(DepartureWarning, match="iter < iter_count"):
+        got = run(irlint.load(path), inputs)["y"]
+    np.testing.assert_array_equal(got, 2 * inputs["x"])
