@@ -1,7 +1,8 @@
 """How many iterations a TensorIterator/Loop runs, for the static view and the concrete one alike.
 
 TensorIterator: every sliced input gives a count (they must agree; a rule and the interpreter say so
-when they do not); without a sliced input the body runs once. Loop: an upper bound from the trip
+when they do not); without a sliced input the first concatenated output's range gives the count
+(once without one). Loop: an upper bound from the trip
 count (negative: none) and the slice counts; the execution condition at entry (input port 1) false
 means zero iterations; otherwise the body condition decides after each iteration, so the exact count
 is known statically only when that condition is a constant (false: once, do-while; true: the trip
@@ -31,18 +32,22 @@ UNBOUNDED = IterationBound(None, None)  # nothing known yet
 
 
 def iteration_bound(is_loop: bool, slice_counts: Sequence[tuple[int, str]], trip: int | None = None,
-                    first_condition: bool | None = None, *, sliced: bool = True) -> IterationBound:
+                    first_condition: bool | None = None, *, sliced: bool = True,
+                    unsliced: int = 1) -> IterationBound:
     """The bound from what is known: `slice_counts` are (iterations, description) of the sliced inputs
     that resolved; `trip` and `first_condition` a Loop's input ports 0 and 1 when their values are known;
-    `sliced` False when the TensorIterator has no sliced input at all (then it runs once, as OpenVINO's
-    core infers and its CPU plugin runs it).
+    `sliced` False when the TensorIterator has no sliced input at all: then it runs `unsliced` times
+    (`LoopPlan.unsliced_count`, from its first concatenated output, as OpenVINO's core infers it).
     """
     if not is_loop:
         if slice_counts:
             n, why = slice_counts[0]
             return IterationBound(n, n, why)
         if not sliced:
-            return IterationBound(1, 1, "no sliced input: the body runs once")
+            if unsliced == 1:
+                return IterationBound(1, 1, "no sliced input: the body runs once")
+            return IterationBound(unsliced, unsliced, f"no sliced input: |end - start| / part_size of the first "
+                                  f"concatenated output gives {unsliced}")
         return IterationBound(None, None, "")
     bounds = list(slice_counts)
     if trip is not None and trip >= 0:
@@ -74,7 +79,7 @@ def refine_with_body_condition(bound: IterationBound, constant: bool | None) -> 
 
 def concrete_limit(bound: IterationBound, is_loop: bool) -> int | float:
     """The concrete number of iterations to attempt: a TensorIterator without sliced inputs runs its
-    body once; an unbounded Loop runs until its condition stops it (infinity here)."""
+    body `LoopPlan.unsliced_count` times; an unbounded Loop runs until its condition stops it (infinity here)."""
     if bound.count is not None:
         return bound.count
     if bound.limit is not None:

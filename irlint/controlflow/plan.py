@@ -91,6 +91,19 @@ class LoopPlan:
         found = self.of(EntryKind.CONDITION_OUTPUT)
         return found[0] if found else None
 
+    @property
+    def unsliced_count(self) -> int:
+        """The iterations of a TensorIterator without a sliced input: OpenVINO's core takes them from
+        its first concatenated output's raw attributes, ``|end - start| // part_size`` (defaults 0, -1,
+        1: once), and its CPU plugin runs as many when that range fits the output; no concatenated
+        output: once."""
+        for e in self.of(EntryKind.CONCAT_OUTPUT):
+            start = 0 if e.entry.start is None else e.entry.start
+            end = -1 if e.entry.end is None else e.entry.end
+            part = 1 if e.entry.part_size is None else e.entry.part_size
+            return abs(end - start) // part if part > 0 else 1
+        return 1
+
     def input_for_port(self, port: int | None) -> list[PlanEntry]:
         """The data entries an outer input port feeds (normally one)."""
         return [e for e in self.entries if e.entry.direction == "input" and e.port == port

@@ -443,7 +443,7 @@ class _Inferer:
         if info.count_poison is None:
             info.count_poison = _unmapped_poison(layer, plan)
         info.bound = iteration_bound(plan.is_loop, counts, _scalar(info.trip_count), _flag(info.condition),
-                                     sliced=bool(plan.sliced_inputs))
+                                     sliced=bool(plan.sliced_inputs), unsliced=plan.unsliced_count)
 
         # Fixed point over back edges.
         for round_no in range(MAX_FIXED_POINT_ROUNDS + 1):

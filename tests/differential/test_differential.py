@@ -107,6 +107,7 @@ PINNED_MUTATE: dict[int, str] = {
     80215: "SL605",  # a TensorIterator body Parameter declaring [?] for a [?,2,3] input: read
     204704: "PM413",  # axis -2 on a Loop's f16 [1,1] output: compiling it aborts ("free(): invalid pointer")
     80296: "IF810",  # an If of shape [] or [2] in a TI body with a [1,?,?] merged input: stale memory
+    407296: "SL607",  # a TI input entry without axis (invariant) and an output of |-1 - 0| // 2 = 0 parts: refused
     401610: "T210",  # a Reshape's target shape fed by a scalar: refused at read ("must have rank 1")
 }
 
