@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from irlint.rules.levels import input_entries, parents
+
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
@@ -142,12 +144,6 @@ def _sources(graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[tuple[Laye
             yield src, e.from_port
 
 
-def _parents(ctx: Context) -> dict[int, tuple[Graph, Layer]]:
-    """Each body's level (by identity) -> the level holding its TensorIterator/Loop/If, and that layer."""
-    return ctx.memo("f16-parents", ctx.model.graph,
-                    lambda: {id(sub): (g, layer) for g, layer in ctx.model.layers() for sub in layer.subgraphs()})
-
-
 def _body_parameters(owner: Layer, port: int | None) -> Iterator[tuple[Graph, Layer]]:
     """The body Parameters that input `port` of a TensorIterator/Loop/If feeds."""
     if owner.body is not None:
@@ -204,12 +200,10 @@ def _rounded_before(ctx: Context, graph: Graph, layer: Layer, port: int | None, 
         got = any(_rounded_before(ctx, graph, s, p, constant, memo) for s, p in _sources(graph, idx, layer))
     elif layer.type == "Parameter":
         got = False
-        up = _parents(ctx).get(id(graph))
+        up = parents(ctx).get(id(graph))
         if up is not None:
             outer, owner = up
-            ports = [pe.external_port_id for pe in (owner.port_map if owner.body is graph else next(
-                (b.port_map for b in owner.branches if b.body is graph), ()))
-                if pe.direction == "input" and pe.internal_layer_id == layer.id]
+            ports = [pe.external_port_id for pe in input_entries(owner, graph) if pe.internal_layer_id == layer.id]
             oidx = ctx.index(outer)
             for p in ports:
                 e = oidx.source(owner.id, p)
@@ -327,7 +321,7 @@ def _past_result(ctx: Context, body: Graph, result: Layer,
                  seen: set[Key | PortKey]) -> list[tuple[Graph, Sequence[Edge]]]:
     """Where the value a body Result takes goes next: the readers of its layer's output ports, and
     those of the Parameter a back edge feeds; nothing at the top level (a model output)."""
-    up = _parents(ctx).get(id(body))
+    up = parents(ctx).get(id(body))
     if up is None:
         return []
     outer, owner = up

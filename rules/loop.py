@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
+from irlint.rules.pushed_constants import pushed_parameters
 from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
@@ -645,3 +646,53 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
                       "and fails to compile the model (\"vector::_M_range_check\"); irlint runs it", p.loc,
                       layer=p.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
                       hint="remove the unread output and what computes it, or read it")
+
+
+@rule("LP715", "loop-constant-input-plugin-error", severity="warning", types=("Loop",), uses_shapes=True)
+def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop (current_iteration set) with a constant invariant input before it: the CPU plugin fails.
+
+    What it checks:
+    A Loop with a current_iteration Parameter, and a body Parameter listed before it that the body
+    reads, fed by an invariant input (neither sliced nor merged) whose value is computed from
+    constants only: a Const, ops of Consts, a ShapeOf of static dims, or the Parameter of an
+    enclosing If branch or TensorIterator/Loop body whose own input is such a value.
+
+    Why it matters:
+    The model is valid; irlint and OpenVINO's core read and run it. Before compiling, OpenVINO
+    (its PushConstantToSubgraph pass) replaces such a Parameter by the constant inside the body
+    and removes it from the Parameter list, without moving the current_iteration index. The CPU
+    plugin then fails to compile the model: with an internal error ("vector::_M_range_check: __n
+    (which is 1) >= this->size() (which is 1)") when the current_iteration Parameter was the last
+    one, with a failed type check ("to->getDataType() == memory::data_type::s32") when the index
+    now names another Parameter (measured on 2026.4; the same Loop compiles with the
+    current_iteration Parameter first, with the input fed by a model input, with a sliced or merged
+    constant input, and with a constant Parameter the body does not read).
+
+    Example:
+    ```xml
+    <input external_port_id="1" internal_layer_id="0"/>   <!-- invariant, fed by a Const -->
+    <input external_port_id="-1" internal_layer_id="1" purpose="current_iteration"/>
+    ```
+
+    How to fix:
+    List the current_iteration Parameter first in the body, or put the constant into the body
+    instead of passing it in.
+    """
+    body = layer.body
+    cur = loop_plan(layer).current_iteration
+    if body is None or cur is None:
+        return
+    params = body.parameters()
+    at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
+    pushed = pushed_parameters(ctx, layer) if at else set()
+    idx = ctx.index(body)
+    for p in params[:at] if at is not None else ():
+        if p.id not in pushed or not idx.users(p):
+            continue
+        yield Finding(f"body {p.describe()} of {layer.describe()} takes a constant invariant input and comes before "
+                      "the current_iteration Parameter: OpenVINO moves the constant into the body and removes the "
+                      "Parameter without moving the current_iteration index, and its CPU plugin fails to compile the "
+                      "model (\"vector::_M_range_check\"); irlint runs it", p.loc, layer=p.path,
+                      related=(Related(cur.entry.loc, "the current_iteration entry"),),
+                      hint="list the current_iteration Parameter first in the body")

@@ -111,6 +111,7 @@ DEPARTURES = {
     "LP712": "an axis part_size does not divide: its rest is never read",
     "LP713": "a body condition of shape [?]: the CPU plugin fails at inference",
     "LP714": "an unread Loop output alone reading a body Parameter: the CPU plugin fails to compile",
+    "LP715": "a constant invariant Loop input before current_iteration: pushed into the body, the CPU plugin fails",
 }
 
 # Departure warnings that say the CPU plugin kills the process on the model (a crash then agrees).

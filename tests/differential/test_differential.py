@@ -68,6 +68,7 @@ PINNED_BUILD: dict[int, str] = {
     73578: "T218",  # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta
     70949: "PM414",  # x + s[k], x a scalar invariant input: the CPU plugin adds in place, x accumulates
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
+    300769: "LP715",  # a Loop in an If branch with a Const invariant input before current_iteration: compile fails
     305329: "T216",  # an f16 ReduceSum outside a TI read as f32 in its body: no boundary rounds on the CPU plugin
 }
 

@@ -462,6 +462,58 @@ def loop_unread_output(cur_first: bool):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_unread_output")
 
 
+def loop_constant_input(kind: str):
+    """A Loop (current_iteration set) whose body Parameter xb, listed before the current_iteration one, takes a
+    constant invariant input: OpenVINO pushes the constant into the body and removes xb, and the CPU plugin fails
+    to compile (LP715). `kind` "fail": the constant is a Const; "in-if": the Loop is in an If branch whose input is
+    a Const; "middle": another Parameter follows the current_iteration one. "pass": Loops that compile: the
+    current_iteration Parameter first, the input fed by the model input, a sliced and a merged constant input, a
+    constant Parameter the body does not read ("unread", which PM410 reports as unused)."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    cst = ops.constant(np.array([0.5], np.float32)).output(0)
+
+    def loop(src, order=("xb", "it"), how="invariant", read=True, other=None):
+        xb, it, ob = ops.parameter([1], np.float32), ops.parameter([], np.int64), ops.parameter([1], np.float32)
+        step = ops.convert(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))), ov.Type.f32)
+        value = ops.add(ops.relu(xb), step) if read else step
+        r = ops.result(ops.add(value, ob) if other is not None else value)
+        c = ops.result(ops.constant(np.array(True)))
+        params = [dict(xb=xb, it=it, ob=ob)[k] for k in order]
+        lp = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array(True)))
+        lp.set_function(ov.Model([r, c], params))
+        lp.set_special_body_ports([params.index(it), 1])
+        if how == "sliced":
+            lp.set_sliced_input(xb, src, 0, 1, 1, -1, 0)
+        elif how == "merged":
+            lp.set_merged_input(xb, src, r.output(0))
+        else:
+            lp.set_invariant_input(xb, src)
+        if other is not None:
+            lp.set_invariant_input(ob, other)
+        return lp.get_iter_value(r.output(0), -1)
+
+    if kind == "fail":
+        return ov.Model([ops.result(ops.add(loop(cst), x), name="y")], [x], "loop_constant_input")
+    if kind == "middle":
+        y = loop(cst, ("xb", "it", "ob"), other=x.output(0))
+        return ov.Model([ops.result(y, name="y")], [x], "loop_constant_input_middle")
+    if kind == "in-if":
+        c = ops.parameter([], np.bool_, name="c")
+        tb, eb = ops.parameter([1], np.float32), ops.parameter([1], np.float32)
+        rt, re_ = ops.result(loop(tb.output(0))), ops.result(ops.relu(eb))
+        branch = ops.if_op(c)
+        branch.set_then_body(ov.Model([rt], [tb]))
+        branch.set_else_body(ov.Model([re_], [eb]))
+        branch.set_input(cst, tb, eb)
+        return ov.Model([ops.result(ops.add(branch.set_output(rt, re_), x), name="y")], [x, c], "loop_constant_in_if")
+    if kind == "unread":
+        return ov.Model([ops.result(ops.add(loop(cst, read=False), x), name="y")], [x], "loop_constant_unread")
+    three = ops.constant(np.array([0.5, 1.5, 2.5], np.float32)).output(0)
+    ys = [loop(cst, ("it", "xb")), loop(x.output(0)), loop(three, how="sliced"), loop(cst, how="merged")]
+    return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_constant_pass")
+
+
 def ti_unread_output(part: int):
     """A TI slicing x (3 rows) whose sliced Parameter is read only for output w, which nothing reads; the read
     output y concatenates the invariant z (`part` copies per iteration, stride -part): the CPU plugin drops w
@@ -795,6 +847,13 @@ CASES = [
     Case("LP714", "fail", lambda: loop_unread_output(False), _mark_picked("LP714", _first_body_parameter)),
     Case("LP714", "pass", lambda: loop_unread_output(True)),
     Case("LP714", "fail-nested", loop_nested_unread_output, _mark_picked("LP714", _first_body_parameter)),
+    # a constant invariant input before current_iteration: OpenVINO pushes it into the body, the CPU plugin fails
+    Case("LP715", "fail", lambda: loop_constant_input("fail"), _mark_picked("LP715", _first_body_parameter)),
+    Case("LP715", "fail-in-if", lambda: loop_constant_input("in-if"), _mark_picked("LP715", _first_body_parameter)),
+    Case("LP715", "fail-middle", lambda: loop_constant_input("middle"),
+         _mark_picked("LP715", _first_body_parameter)),
+    Case("LP715", "pass", lambda: loop_constant_input("pass")),
+    Case("LP715", "pass-unread", lambda: loop_constant_input("unread"), _mark_picked("PM410", _first_body_parameter)),
     # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
     Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),
     Case("PM410", "fail-unread-output-stride2", lambda: ti_unread_output(2),
