@@ -466,7 +466,8 @@ def loop_constant_input(kind: str):
     """A Loop (current_iteration set) whose body Parameter xb, listed before the current_iteration one, takes a
     constant invariant input: OpenVINO pushes the constant into the body and removes xb, and the CPU plugin fails
     to compile (LP715). `kind` "fail": the constant is a Const; "in-if": the Loop is in an If branch whose input is
-    a Const; "middle": another Parameter follows the current_iteration one. "pass": Loops that compile: the
+    a Const; "middle": another Parameter follows the current_iteration one; "shapeof": the input is the shape of
+    the model input (static, so folded). "pass": Loops that compile: the
     current_iteration Parameter first, the input fed by the model input, a sliced and a merged constant input, a
     constant Parameter the body does not read ("unread", which PM410 reports as unused)."""
     ov, ops = _ov()
@@ -509,6 +510,9 @@ def loop_constant_input(kind: str):
         return ov.Model([ops.result(ops.add(branch.set_output(rt, re_), x), name="y")], [x, c], "loop_constant_in_if")
     if kind == "unread":
         return ov.Model([ops.result(ops.add(loop(cst, read=False), x), name="y")], [x], "loop_constant_unread")
+    if kind == "shapeof":
+        dims = ops.convert(ops.shape_of(x), ov.Type.f32)
+        return ov.Model([ops.result(ops.add(loop(dims.output(0)), x), name="y")], [x], "loop_constant_shapeof")
     three = ops.constant(np.array([0.5, 1.5, 2.5], np.float32)).output(0)
     ys = [loop(cst, ("it", "xb")), loop(x.output(0)), loop(three, how="sliced"), loop(cst, how="merged")]
     return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_constant_pass")
@@ -851,6 +855,8 @@ CASES = [
     Case("LP715", "fail", lambda: loop_constant_input("fail"), _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "fail-in-if", lambda: loop_constant_input("in-if"), _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "fail-middle", lambda: loop_constant_input("middle"),
+         _mark_picked("LP715", _first_body_parameter)),
+    Case("LP715", "fail-shapeof", lambda: loop_constant_input("shapeof"),
          _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "pass", lambda: loop_constant_input("pass")),
     Case("LP715", "pass-unread", lambda: loop_constant_input("unread"), _mark_picked("PM410", _first_body_parameter)),

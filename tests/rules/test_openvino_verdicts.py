@@ -28,6 +28,7 @@ REJECTED_AT_COMPILE = [
     ("LP714/fail-nested.xml", "vector::_M_range_check"),
     ("LP715/fail.xml", "vector::_M_range_check"),
     ("LP715/fail-in-if.xml", "vector::_M_range_check"),
+    ("LP715/fail-shapeof.xml", "vector::_M_range_check"),
     ("LP715/fail-middle.xml", "memory::data_type::s32"),
     ("PM410/fail-unread-output-stride2.xml", "Invalid \"start\",\"stride\",\"end\" values in an iteration component"),
 ]
