@@ -6,6 +6,9 @@ executor asks here after each execution and warns with a `DepartureWarning` (doc
 - A TensorIterator: the plugin counts the iterations of every sliced input on its run-time dim, and of
   every concatenated output whose length its core declares static, with its own reading of start/end
   (`cpu_plugin_iterations`), and refuses entries it reads as out of range or counts differently.
+- A TensorIterator slicing an input of a dynamic dim over a sub-range the plugin reads otherwise
+  (`sliced_departure`): it runs, over other elements and often another number of iterations (SL607
+  says so where the dim is static).
 - A TensorIterator or Loop concatenating a body value whose length on the axis is not |stride| (it fails
   at inference, or compiling where it finds the shapes static).
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from irlint.controlflow import cpu_plugin_iterations
+from irlint.controlflow import SliceSpec, cpu_plugin_iterations, cpu_plugin_plan, spec_plan
 from irlint.ir.model import Layer
 
 
@@ -64,3 +67,23 @@ def concat_departure(layer: Layer, port: int | None, stride: int | None, iterati
             f"its axis, as the spec says; OpenVINO's CPU plugin takes |stride| = {step} per iteration and refuses "
             f"it, at inference (\"TensorIterator (Loop) has incorrect output shape[axis] after iteration for "
             f"concatenation. {step} is expected\") or compiling (\"Shape mismatch for tensor iterator port\")")
+
+
+def sliced_departure(layer: Layer, what: str, axis: int, spec: SliceSpec) -> str | None:
+    """The warning for a TensorIterator's sliced input whose elements the CPU plugin reads otherwise than the
+    spec (end exclusive, a negative value as dim + 1 + value, start ignored when placing the slices), or
+    None when both read the same or the plugin refuses the entry (`count_departure` says so)."""
+    cpu = cpu_plugin_plan(spec.dim, spec.raw_start, spec.raw_end, spec.stride, spec.part_size)
+    ours = spec_plan(spec)
+    if cpu is None or cpu == ours or spec.iterations <= 0:
+        return None
+    return (f"{layer.describe()}: {what} (start={spec.raw_start} end={spec.raw_end} stride={spec.stride} on a dim "
+            f"of {spec.dim}) is sliced as the spec says, {_parts(*ours)} along axis {axis}; OpenVINO's CPU plugin "
+            f"reads `end` as exclusive and a negative value as dim + 1 + value, and reads {_parts(*cpu)}, so its "
+            "results differ")
+
+
+def _parts(first: int, count: int, step: int) -> str:
+    """Slices as text: '3 slices from element 0 (parts of 1)'."""
+    way = "" if step > 0 else " backwards"
+    return f"{count} slice{'s' if count != 1 else ''} from element {first}{way} (parts of {abs(step)})"

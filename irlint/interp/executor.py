@@ -53,7 +53,7 @@ from irlint.interp.codegen import (
     Callbacks,
     generate,
 )
-from irlint.interp.cpuloops import CountedEntry, concat_departure, count_departure
+from irlint.interp.cpuloops import CountedEntry, concat_departure, count_departure, sliced_departure
 from irlint.interp.errors import DepartureWarning, ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -791,6 +791,7 @@ class _Executor:
         code = run.code
         layer = code.layer
         counted: list[CountedEntry] = []
+        otherwise: list[str] = []  # sliced inputs of a dim known only now that the plugin reads otherwise
         inputs_static = True
         for pe in code.sliced:
             got = run.slices.get(pe.body_layer)
@@ -799,7 +800,11 @@ class _Executor:
             _arr, axis, spec = got
             port = layer.input(pe.port) if pe.port is not None else None
             shape = port.shape if port is not None else None
-            inputs_static &= shape is not None and axis < len(shape) and shape[axis].value is not None
+            static = shape is not None and axis < len(shape) and shape[axis].value is not None
+            inputs_static &= static
+            if not static and not code.plan.is_loop:
+                other = sliced_departure(layer, f"input port {pe.port}", axis, spec)
+                otherwise += [other] if other is not None else []
             e = pe.entry
             counted.append(CountedEntry(f"input port {pe.port}", spec.dim, e.start, e.end, e.stride))
         concats: list[str] = []
@@ -818,7 +823,7 @@ class _Executor:
                 counted.append(CountedEntry(f"output port {pe.port}", value.shape[axis], e.start, e.end, e.stride))
         # The plugin counts a TensorIterator's iterations before running it, and concatenates while it runs.
         msg = count_departure(layer, counted) if not code.plan.is_loop and counted else None
-        msg = msg or (concats[0] if concats else None)
+        msg = msg or (concats[0] if concats else None) or (otherwise[0] if otherwise else None)
         if msg is not None:
             warnings.warn(DepartureWarning(msg), stacklevel=3)
 
