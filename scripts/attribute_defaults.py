@@ -1,17 +1,18 @@
-"""What OpenVINO does with an op attribute that is missing from `<data>`: refuse or fill a default.
+"""What OpenVINO does with an op attribute that is missing from `<data>`: refuse, or fill a default.
 
     .venv/bin/python scripts/attribute_defaults.py --report build/attribute_defaults.json
 
 For every op irlint has semantics for and every attribute irlint's op declares without a default
-(tests/ and docs call these required), the script finds a layer of that op in an IR OpenVINO wrote
-(the ONNX node test cases converted with `openvino.convert_model`, plus the IRs under tests/ and
-examples/), deletes the attribute from that layer's `<data>`, and asks OpenVINO in a child process
-(one for all models, started again after a crash): `read_model`, the value the read op reports for the
-attribute (`get_attributes()`: the default OpenVINO filled), then `compile_model` on the CPU plugin.
-The report lists, per op and attribute: "read" (refused at read, with the message), "compile"
-(read, refused at compile) or "filled" (read and compiled, with the value filled), or "no IR" when
-no IR holds the op. docs/rules-openvino.md quotes the table; irlint/ops/openvino_fills.py lists the
-filled values irlint binds.
+(tests/ and docs call these required), the script builds a small model holding one layer of that op
+with the openvino Python API (`builders`), saves it as IR, deletes the attribute from that layer's
+`<data>`, and asks OpenVINO in a child process (one for all models, started again after a crash or a
+hang): `read_model`, the value the read op reports for the attribute (`get_attributes()`: the default
+OpenVINO filled), `compile_model` on the CPU plugin (f32), then one inference (`inputs_for`). The
+report lists, per op and attribute: "read" (refused at read, with the message), "compile" (read,
+refused at compile), "infer" (compiled, failed at inference), "filled" (ran, with the value filled),
+"timeout" or "crash", or "no model" when `builders` has no model of the op. docs/rules-openvino.md
+quotes the table; irlint/ops/openvino_fills.py lists the filled values irlint binds, and
+tests/rules/test_attribute_fills.py compares irlint with OpenVINO on every model.
 """
 
 from __future__ import annotations
@@ -19,9 +20,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import multiprocessing
+import os
+import pickle
+import select
+import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,85 +53,257 @@ def required_attributes() -> dict[tuple[str, str], list[str]]:
     return out
 
 
-# ONNX node test cases whose conversion holds the ops measured (prefixes of the case names): converting
-# all of them takes minutes
-ONNX_CASES = ("test_conv", "test_averagepool", "test_maxpool", "test_batchnorm", "test_clip", "test_concat",
-              "test_cast_FLOAT_to", "test_depthtospace", "test_spacetodepth", "test_einsum", "test_elu", "test_eyelike",
-              "test_gru", "test_lstm", "test_rnn", "test_lrn", "test_mvn", "test_range", "test_reshape",
-              "test_split", "test_slice", "test_topk", "test_resize", "test_group_normalization", "test_roialign",
-              "test_instancenorm",
-              "test_basic_convinteger", "test_deform_conv", "test_quantizelinear", "test_lppool",
-              "test_reversesequence", "test_randomuniform", "test_multinomial", "test_gridsample", "test_constant")
+def builders() -> dict[tuple[str, str], Callable[[], Any]]:
+    """(type, irlint op's opsets) -> a function that builds a small openvino.Model holding one layer of it.
 
-
-def _onnx_irs(dest: Path) -> list[Path]:
-    """The ONNX node test cases that OpenVINO converts, saved as IRs."""
-    import onnx
+    The attributes written are not the values OpenVINO fills, so that a missing one changes the result;
+    the only Parameters are f32 data inputs (inputs_for feeds them)."""
+    import numpy as np
     import openvino as ov
-    from onnx.backend.test.case.node import collect_testcases
+    import openvino.op.util as util
+    import openvino.opset1 as o1
+    import openvino.opset2 as o2
+    import openvino.opset3 as o3
+    import openvino.opset4 as o4
+    import openvino.opset5 as o5
+    import openvino.opset6 as o6
+    import openvino.opset7 as o7
+    import openvino.opset8 as o8
+    import openvino.opset9 as o9
+    import openvino.opset10 as o10
+    import openvino.opset11 as o11
+    import openvino.opset12 as o12
+    import openvino.opset13 as o13
+    import openvino.opset14 as o14
+    import openvino.opset15 as o15
+    import openvino.opset16 as o16
 
-    paths = []
-    for i, case in enumerate(collect_testcases(None)):
-        if not case.name.startswith(ONNX_CASES) or case.name.endswith("_expanded"):
-            continue
-        src = dest / f"c{i}.onnx"
-        try:
-            onnx.save(case.model, str(src))
-            model = ov.convert_model(str(src))
-            xml = dest / f"c{i}.xml"
-            ov.save_model(model, str(xml), compress_to_fp16=False)
-            paths.append(xml)
-        except Exception:  # a case OpenVINO cannot convert holds no layer for us
-            continue
-    return paths
+    rng = np.random.default_rng(7)
 
+    def p(*shape: int) -> Any:
+        return o1.parameter(list(shape), np.float32, name="x")
 
-def _find_layers(xmls: list[Path], wanted: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str, str], tuple]:
-    """(type, versions, attribute) -> (xml, layer id) of a layer of that op whose <data> has the attribute."""
-    from irlint.ops import registry
+    def c(a: Any, dtype: Any = np.float32) -> Any:
+        return o1.constant(np.asarray(a, dtype))
 
-    found: dict[tuple[str, str, str], tuple] = {}
-    for xml in xmls:
-        try:
-            root = etree.parse(str(xml)).getroot()
-        except Exception:
-            continue
-        if root.find("body") is not None:
-            continue
-        for layer in root.findall("./layers/layer"):
-            op = registry.lookup(layer.get("type", ""), layer.get("version", ""))
-            if op is None:
+    def w(*shape: int) -> Any:
+        return c(rng.standard_normal(shape))
+
+    def bits(*shape: int) -> Any:
+        t = ov.Tensor(ov.Type.u1, ov.Shape(list(shape)))
+        t.data[...] = np.packbits(rng.integers(0, 2, int(np.prod(shape))).astype(np.uint8), bitorder="little")
+        return ov.op.Constant(t)
+
+    def model(node: Any, params: list[Any] | None = None) -> Any:
+        outs = [o1.result(node.output(i), name=f"out{i}") for i in range(node.get_output_size())]
+        return ov.Model(outs, params if params is not None else [
+            n for n in _params(node)], "m")
+
+    def _params(node: Any) -> list[Any]:
+        seen, todo, out = set(), [node], []
+        while todo:
+            n = todo.pop()
+            if id(n) in seen:
                 continue
-            key = (layer.get("type"), ",".join(op.versions))
-            data = layer.find("data")
-            for attr in wanted.get(key, ()):
-                if data is not None and attr in data.attrib and (*key, attr) not in found:
-                    found[(*key, attr)] = (xml, layer.get("id"), layer.get("name"), data.get(attr))
-    return found
+            seen.add(id(n))
+            if n.get_type_name() == "Parameter":
+                out.append(n)
+            todo.extend(i.get_source_output().get_node() for i in n.inputs())
+        return out
+
+    def variable() -> Any:
+        info = util.VariableInfo()
+        info.data_shape, info.data_type, info.variable_id = ov.PartialShape([2, 3]), ov.Type.f32, "state"
+        return util.Variable(info)
+
+    def state(version: Any) -> Any:
+        x = p(2, 3)
+        if version is o6:
+            var = variable()
+            rv = o6.read_value(c(np.ones((2, 3))), var)
+            add = o1.add(rv, x)
+            return ov.Model([o1.result(add, name="out0")], [o6.assign(add, var)], [x], "m")
+        rv = o3.read_value(c(np.ones((2, 3))), "state")
+        add = o1.add(rv, x)
+        return ov.Model([o1.result(add, name="out0")], [o3.assign(add, "state")], [x], "m")
+
+    def rnn_inputs(gates: int, seq: bool) -> tuple[Any, ...]:
+        x = p(2, 3, 4) if seq else p(2, 4)
+        h = c(rng.standard_normal((2, 1, 5) if seq else (2, 5)))
+        shape_w, shape_r, shape_b = ((1, gates * 5, 4), (1, gates * 5, 5), (1, gates * 5)) if seq else \
+            ((gates * 5, 4), (gates * 5, 5), (gates * 5,))
+        return x, h, w(*shape_w), w(*shape_r), w(*shape_b)
+
+    def roi_align(mod: Any) -> Any:
+        rois = c([[0, 0, 6, 6], [1, 2, 7, 5]])
+        return model(mod.roi_align(p(2, 3, 8, 8), rois, c([0, 1], np.int32), 3, 2, 2, 0.5, "max"))
+
+    return {
+        ("Assign", "opset3,opset6"): lambda: state(o6),
+        ("ReadValue", "opset3,opset6"): lambda: state(o6),
+        ("AvgPool", "opset1"): lambda: model(o1.avg_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [3, 3], False)),
+        ("AvgPool", "opset14"): lambda: model(o14.avg_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [3, 3], False)),
+        ("AvgPool", "opset16"): lambda: model(o16.avg_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [3, 3], False,
+                                                           dilations=[1, 1])),
+        ("MaxPool", "opset1"): lambda: model(o1.max_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [3, 3])),
+        ("MaxPool", "opset8"): lambda: model(o8.max_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [1, 1], [3, 3])),
+        ("MaxPool", "opset14"): lambda: model(o14.max_pool(p(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [1, 1], [3, 3])),
+        ("BatchNormInference", "opset1"): lambda: model(o1.batch_norm_inference(
+            p(2, 3, 4), w(3), w(3), w(3), c([0.5, 1, 2]), 0.25)),
+        ("BatchNormInference", "opset5"): lambda: model(o5.batch_norm_inference(
+            p(2, 3, 4), w(3), w(3), w(3), c([0.5, 1, 2]), 0.25)),
+        ("BinaryConvolution", "opset1"): lambda: model(o1.binary_convolution(
+            p(1, 2, 6, 6), bits(3, 2, 3, 3), [2, 2], [1, 1], [1, 1], [2, 2],
+            "xnor-popcount", 1.0)),
+        ("Clamp", "opset1"): lambda: model(o1.clamp(p(2, 5), -0.5, 0.75)),
+        ("Concat", "opset1"): lambda: model(o1.concat([p(2, 3), w(2, 3)], 1)),
+        ("Convert", "opset1"): lambda: model(o1.convert(p(2, 3), np.int32)),
+        ("Convolution", "opset1"): lambda: model(o1.convolution(p(1, 2, 7, 7), w(3, 2, 3, 3), [2, 2], [1, 1],
+                                                                [1, 1], [2, 2])),
+        ("GroupConvolution", "opset1"): lambda: model(o1.group_convolution(
+            p(1, 4, 7, 7), w(2, 3, 2, 3, 3), [2, 2], [1, 1], [1, 1], [2, 2])),
+        ("ConvolutionBackpropData", "opset1"): lambda: model(o1.convolution_backprop_data(
+            p(1, 2, 4, 4), w(2, 3, 3, 3), [2, 2], pads_begin=[1, 1], pads_end=[1, 1], dilations=[2, 2])),
+        ("GroupConvolutionBackpropData", "opset1"): lambda: model(o1.group_convolution_backprop_data(
+            p(1, 4, 4, 4), w(2, 2, 3, 3, 3), [2, 2], pads_begin=[1, 1], pads_end=[1, 1], dilations=[2, 2])),
+        ("DeformableConvolution", "opset1"): lambda: model(o1.deformable_convolution(
+            p(1, 2, 6, 6), c(rng.standard_normal((1, 18, 3, 3)) * 0.5), w(3, 2, 3, 3), [2, 2], [1, 1], [1, 1],
+            [1, 1])),
+        ("DeformableConvolution", "opset8"): lambda: model(o8.deformable_convolution(
+            p(1, 2, 6, 6), c(rng.standard_normal((1, 18, 3, 3)) * 0.5), w(3, 2, 3, 3), [2, 2], [1, 1], [1, 1],
+            [1, 1])),
+        ("DeformablePSROIPooling", "opset1"): lambda: model(o1.deformable_psroi_pooling(
+            p(1, 8, 6, 6), c([[0, 1, 1, 5, 5]]), 2, 0.5, group_size=2)),
+        ("DepthToSpace", "opset1"): lambda: model(o1.depth_to_space(p(1, 8, 2, 3), "depth_first", 2)),
+        ("SpaceToDepth", "opset1"): lambda: model(o1.space_to_depth(p(1, 2, 4, 6), "depth_first", 2)),
+        ("Einsum", "opset7"): lambda: model(o7.einsum([p(2, 3), w(3, 4)], "ij,jk->ik")),
+        ("Elu", "opset1"): lambda: model(o1.elu(p(2, 5), 0.5)),
+        ("Eye", "opset9"): lambda: model(o9.eye(c(3, np.int64), c(4, np.int64), c(1, np.int64), "f32"), []),
+        ("ExtractImagePatches", "opset3"): lambda: model(o3.extract_image_patches(
+            p(1, 2, 7, 7), [2, 2], [3, 3], [2, 2], "valid")),
+        ("FakeQuantize", "opset1"): lambda: model(o1.fake_quantize(p(2, 5), c(-1), c(1), c(-2), c(2), 5)),
+        ("GRN", "opset1"): lambda: model(o1.grn(p(2, 3, 4), 0.5)),
+        ("GRUCell", "opset3"): lambda: model(o3.gru_cell(*rnn_inputs(3, False), 5)),
+        ("LSTMCell", "opset1,opset4"): lambda: model(o4.lstm_cell(
+            *(lambda x, h, w_, r, b: (x, h, c(rng.standard_normal((2, 5))), w_, r, b))(*rnn_inputs(4, False)), 5)),
+        ("RNNCell", "opset1"): lambda: model(o3.rnn_cell(*rnn_inputs(1, False), 5, ["tanh"], [], [], 0.0)),
+        ("GRUSequence", "opset5"): lambda: model(o5.gru_sequence(
+            *(lambda x, h, w_, r, b: (x, h, c([3, 2], np.int32), w_, r, b))(*rnn_inputs(3, True)), 5, "forward")),
+        ("RNNSequence", "opset5"): lambda: model(o5.rnn_sequence(
+            *(lambda x, h, w_, r, b: (x, h, c([3, 2], np.int32), w_, r, b))(*rnn_inputs(1, True)), 5, "forward")),
+        ("LSTMSequence", "opset5"): lambda: model(o5.lstm_sequence(
+            *(lambda x, h, w_, r, b: (x, h, c(rng.standard_normal((2, 1, 5))), c([3, 2], np.int32), w_, r, b))(
+                *rnn_inputs(4, True)), 5, "forward")),
+        ("GroupNormalization", "opset12"): lambda: model(o12.group_normalization(p(2, 4, 3), w(4), w(4), 2, 0.5)),
+        ("Interpolate", "opset1"): lambda: model(o1.interpolate(p(1, 2, 3, 4), c([5, 6], np.int64), {
+            "axes": [2, 3], "mode": "linear", "align_corners": False, "antialias": False,
+            "pads_begin": [0], "pads_end": [0]})),
+        ("Interpolate", "opset4"): lambda: model(o10.interpolate(p(1, 2, 3, 4), c([5, 7], np.int64),
+                                                                c([1.5, 1.75]), "linear", "sizes",
+                                                                axes=c([2, 3], np.int64))),
+        ("Interpolate", "opset11"): lambda: model(o11.interpolate(p(1, 2, 3, 4), c([2.0, 1.5]), "linear", "scales",
+                                                                  axes=c([2, 3], np.int64))),
+        ("LRN", "opset1"): lambda: model(o1.lrn(p(1, 4, 3, 3), c([1], np.int64), 0.5, 0.75, 2.0, 3)),
+        ("MVN", "opset2"): lambda: model(o2.mvn(p(2, 3, 4), True, True, 0.5)),
+        ("MVN", "opset6"): lambda: model(o6.mvn(p(2, 3, 4), c([2], np.int64), True, 0.5, "inside_sqrt")),
+        ("Multinomial", "opset13"): lambda: model(o13.multinomial(
+            c([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), c([4], np.int64), "i32", True, False, 1, 2), []),
+        ("NormalizeL2", "opset1"): lambda: model(o1.normalize_l2(p(2, 3, 4), c([1], np.int64), 0.5, "max")),
+        ("PSROIPooling", "opset1"): lambda: model(o1.psroi_pooling(
+            p(1, 8, 6, 6), c([[0, 1, 1, 5, 5]]), 2, 2, 0.5, 1, 1, "average")),
+        ("ROIAlign", "opset3"): lambda: roi_align(o3),
+        ("ROIAlign", "opset9"): lambda: roi_align(o9),
+        ("ROIAlignRotated", "opset15"): lambda: model(o15.roi_align_rotated(
+            p(2, 3, 8, 8), c([[3, 3, 4, 2, 0.3], [4, 4, 3, 3, -0.2]]), c([0, 1], np.int32), 3, 2, 2, 0.5, True)),
+        ("ROIPooling", "opset2"): lambda: model(o2.roi_pooling(
+            p(1, 3, 8, 8), c([[0, 0, 0, 6, 6], [0, 2, 1, 7, 5]]), [3, 2], 0.5, "max")),
+        ("RandomUniform", "opset8"): lambda: model(o8.random_uniform(c([2, 3], np.int64), c(0), c(1), "f32", 1, 2), []),
+        ("Range", "opset4"): lambda: model(o12.range(c(1, np.int32), c(10, np.int32), c(3, np.int32), "f32"), []),
+        ("RegionYolo", "opset1"): lambda: model(o1.region_yolo(p(1, 2 * (4 + 1 + 3), 2, 2), 4, 3, 2, True, [0, 1],
+                                                               1, 3)),
+        ("ReorgYolo", "opset2"): lambda: model(o2.reorg_yolo(p(1, 4, 4, 4), [2])),
+        ("Reshape", "opset1"): lambda: model(o1.reshape(p(2, 3, 4), c([4, -1], np.int64), True)),
+        ("SegmentMax", "opset16"): lambda: model(o16.segment_max(p(5, 2), c([0, 0, 2, 2, 3], np.int32),
+                                                                 c(5, np.int32), "LOWEST")),
+        ("Split", "opset1"): lambda: model(o1.split(p(2, 6), c(1, np.int64), 3)),
+        ("StridedSlice", "opset1"): lambda: model(o1.strided_slice(
+            p(4, 5), c([1, 1], np.int64), c([3, 4], np.int64), c([1, 2], np.int64), [1, 0], [0, 1])),
+        ("TopK", "opset1,opset3,opset11"): lambda: model(o11.topk(p(3, 5), c(2, np.int64), 1, "min", "index")),
+    }
 
 
-def _serve(conn: Any) -> None:
-    """The child: read (xml, layer name, attribute) requests until None; answer each with a verdict."""
+def inputs_for(model: Any) -> dict[str, Any]:
+    """The inputs fed to a built model: values of both signs, the same on every call."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    return {p.get_friendly_name(): (rng.standard_normal(tuple(p.get_partial_shape().to_shape())) * 2)
+            .astype(np.float32) for p in model.get_parameters()}
+
+
+def drop_attribute(model: Any, typ: str, attr: str, dest: Path) -> tuple[Path, str, str]:
+    """Save `model` as IR at `dest` with `attr` deleted from its one `typ` layer; (xml, layer name, value written)."""
     import openvino as ov
 
+    ov.save_model(model, str(dest), compress_to_fp16=False)
+    root = etree.parse(str(dest)).getroot()
+    layer = root.find(f"./layers/layer[@type='{typ}']")
+    data = layer.find("data")
+    written = data.attrib.pop(attr)
+    dest.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
+    return dest, layer.get("name"), written
+
+
+def _serve() -> None:
+    """The child (`--serve`): answer (xml, layer name, attribute, inputs) requests on stdin until None
+    with (verdict, message, value filled, outputs) on stdout (OpenVINO's own prints go to stderr)."""
+    import numpy as np
+    import openvino as ov
+
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
     core = ov.Core()
-    while (req := conn.recv()) is not None:
-        xml, name, attr = req
+    while (req := _recv(sys.stdin.buffer)) is not None:
+        xml, name, attr, inputs = req
         try:
             model = core.read_model(xml)
         except Exception as e:
-            conn.send(("read", str(e).strip().splitlines()[-1][:200], None))
+            _send(out, ("read", _message(e), None, None))
             continue
         value = None
         for node in model.get_ops():
             if node.get_friendly_name() == name:
                 value = _plain(node.get_attributes().get(attr))
         try:
-            core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+            compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
         except Exception as e:
-            conn.send(("compile", str(e).strip().splitlines()[-1][:200], value))
+            _send(out, ("compile", _message(e), value, None))
             continue
-        conn.send(("filled", "", value))
+        try:
+            got = compiled(inputs)
+        except Exception as e:
+            _send(out, ("infer", _message(e), value, None))
+            continue
+        _send(out, ("filled", "", value, [np.array(got[o]) for o in compiled.outputs]))
+
+
+def _send(f: Any, obj: Any) -> None:
+    data = pickle.dumps(obj)
+    f.write(len(data).to_bytes(8, "little") + data)
+    f.flush()
+
+
+def _recv(f: Any) -> Any:
+    head = f.read(8)
+    if len(head) < 8:
+        raise EOFError
+    return pickle.loads(f.read(int.from_bytes(head, "little")))
+
+
+def _message(e: Exception) -> str:
+    """The line of OpenVINO's message that says what is wrong (its last non-empty one)."""
+    lines = [ln for ln in str(e).strip().splitlines() if ln.strip()]
+    return lines[-1][:200] if lines else type(e).__name__
 
 
 def _plain(v: Any) -> Any:
@@ -139,72 +316,75 @@ def _plain(v: Any) -> Any:
 
 
 class Worker:
-    """One OpenVINO child process for all requests, started again after a crash (a refusal may be one)."""
+    """One OpenVINO child process for all requests, started again after a crash or a hang."""
 
-    def __init__(self) -> None:
-        self.proc: Any = None
+    def __init__(self, timeout: float = 300) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.timeout = timeout
 
-    def ask(self, xml: str, name: str, attr: str) -> tuple[str, str, Any]:
-        ctx = multiprocessing.get_context("spawn")
-        if self.proc is None or not self.proc.is_alive():
-            self.conn, child = ctx.Pipe()
-            self.proc = ctx.Process(target=_serve, args=(child,))
-            self.proc.start()
-        self.conn.send((xml, name, attr))
-        if not self.conn.poll(300):
-            self.proc.kill()
-            self.proc.join()
-            return "timeout", "", None
+    def ask(self, xml: str, name: str, attr: str, inputs: dict[str, Any]) -> tuple[str, str, Any, Any]:
+        """(verdict, message, value filled, outputs in the model's order) of OpenVINO on `xml`, fed `inputs`."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         try:
-            return self.conn.recv()
-        except EOFError:
-            self.proc.join()
-            return "crash", f"exit code {self.proc.exitcode}", None
+            _send(self.proc.stdin, (xml, name, attr, inputs))
+            if not select.select([self.proc.stdout], [], [], self.timeout)[0]:
+                self._stop()
+                return "timeout", f"no answer in {self.timeout:g} s", None, None
+            return _recv(self.proc.stdout)
+        except (EOFError, BrokenPipeError):
+            code = self.proc.wait()
+            return "crash", f"exit code {code}", None, None
+
+    def _stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
 
     def close(self) -> None:
-        if self.proc is not None and self.proc.is_alive():
-            self.conn.send(None)
-            self.proc.join(30)
+        if self.proc is not None and self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            try:
+                _send(self.proc.stdin, None)
+                self.proc.wait(30)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self._stop()
 
 
-def measure(xml: Path, layer_id: str, name: str, attr: str, work: Path, worker: Worker) -> dict[str, Any]:
-    root = etree.parse(str(xml)).getroot()
-    layer = root.find(f"./layers/layer[@id='{layer_id}']")
-    del layer.find("data").attrib[attr]
-    out = work / f"{layer.get('type')}-{attr}.xml"
-    out.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
-    if xml.with_suffix(".bin").exists():
-        out.with_suffix(".bin").write_bytes(xml.with_suffix(".bin").read_bytes())
-    verdict, why, value = worker.ask(str(out), name, attr)
-    return {"verdict": verdict, "why": why, "value": value}
+def measure(typ: str, versions: str, attr: str, work: Path, worker: Worker) -> dict[str, Any]:
+    """OpenVINO's verdict on the built model of (typ, versions) without `attr`."""
+    model = builders()[(typ, versions)]()
+    xml, name, written = drop_attribute(model, typ, attr, work / f"{typ}-{versions}-{attr}.xml")
+    verdict, why, value, _ = worker.ask(str(xml), name, attr, inputs_for(model))
+    return {"written": written, "verdict": verdict, "why": why, "value": value}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--report", required=True, type=Path)
+    ap.add_argument("--report", type=Path, required="--serve" not in (argv or sys.argv))
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--timeout", type=float, default=300, help="seconds to wait for OpenVINO on one model")
     args = ap.parse_args(argv)
+    if args.serve:
+        _serve()
+        return 0
     sys.path.insert(0, str(ROOT))
     wanted = required_attributes()
+    built = builders()
     rows = []
+    worker = Worker(args.timeout)
     with tempfile.TemporaryDirectory() as tmp:
-        t = Path(tmp)
-        (t / "onnx").mkdir()
-        xmls = [*_onnx_irs(t / "onnx"), *sorted((ROOT / "tests").rglob("*.xml")),
-                *sorted((ROOT / "examples").rglob("*.xml"))]
-        found = _find_layers(xmls, wanted)
-        (t / "work").mkdir()
-        worker = Worker()
         for (typ, versions), attrs in sorted(wanted.items()):
             for attr in attrs:
-                hit = found.get((typ, versions, attr))
-                if hit is None:
-                    rows.append({"op": typ, "versions": versions, "attribute": attr, "verdict": "no IR"})
+                if (typ, versions) not in built:
+                    rows.append({"op": typ, "versions": versions, "attribute": attr, "verdict": "no model"})
                     continue
-                xml, lid, name, written = hit
-                r = measure(xml, lid, name, attr, t / "work", worker)
-                rows.append({"op": typ, "versions": versions, "attribute": attr, "written": written, **r})
-                print(f"{typ} {versions} {attr}: {r['verdict']} {r['value']!r} {r['why'][:80]}", flush=True)
-        worker.close()
+                r = measure(typ, versions, attr, Path(tmp), worker)
+                rows.append({"op": typ, "versions": versions, "attribute": attr, **r})
+                print(f"{typ} {versions} {attr}: {r['verdict']} {r['value']!r} {r['why'][:100]}", flush=True)
+    worker.close()
     args.report.parent.mkdir(parents=True, exist_ok=True)
     args.report.write_text(json.dumps(rows, indent=1))
     return 0

@@ -19,7 +19,7 @@ import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.nn.conv import Convolution
-from irlint.ops.nn.spatial import check_auto_pad, pad, resolve_pads, window_out, windows
+from irlint.ops.nn.spatial import check_auto_pad, fill_axes, pad, resolve_pads, window_out, windows
 from irlint.ops.registry import register
 from irlint.types import format_shape, static_shape
 
@@ -61,6 +61,7 @@ class BinaryConvolution(Op):
             raise OpError(f"BinaryConvolution: mode={attrs.mode!r} is not xnor-popcount")
 
     def infer(self, attrs: BinaryConvAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
+        attrs = fill_axes(attrs, 2)
         self._check(attrs)
         data, filters = inputs
         for name, t in (("data", data), ("filters", filters)):
@@ -73,6 +74,7 @@ class BinaryConvolution(Op):
 
     def compute(self, attrs: BinaryConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, w = np.asarray(inputs[0]), np.asarray(inputs[1])
+        attrs = fill_axes(attrs, 2)
         self.infer(attrs, [TensorInfo(None, static_shape(x.shape)), TensorInfo(None, static_shape(w.shape))])
         kernel = w.shape[2:]
         auto_pad = check_auto_pad("BinaryConvolution", attrs.auto_pad)

@@ -17,7 +17,16 @@ import numpy as np
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.movement.axes import int_values
 from irlint.ops.movement.dims import merge
-from irlint.ops.nn.spatial import check_auto_pad, check_lengths, pad, resolve_pads, window_out, window_out_dim, windows
+from irlint.ops.nn.spatial import (
+    check_auto_pad,
+    check_lengths,
+    fill_axes,
+    pad,
+    resolve_pads,
+    window_out,
+    window_out_dim,
+    windows,
+)
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, Dim, ElementType, Shape, format_shape
 
@@ -90,6 +99,7 @@ class _Conv(Op):
             raise OpError(f"{op}: data {format_shape(data.shape)} and filters {format_shape(filters.shape)} "
                           f"need ranks r >= 3 and r{' + 1' if extra else ''}")
         n_sp = len(data.shape) - 2
+        attrs = fill_axes(attrs, n_sp)
         auto_pad = check_auto_pad(op, attrs.auto_pad)
         check_lengths(op, n_sp, strides=attrs.strides, dilations=attrs.dilations,
                       **({} if auto_pad != "explicit" else {"pads_begin": attrs.pads_begin,
@@ -123,6 +133,7 @@ class _Conv(Op):
         g, o, i = w.shape[:3]
         kernel = w.shape[3:]
         n_sp = len(kernel)
+        attrs = fill_axes(attrs, n_sp)
         auto_pad = check_auto_pad(op, attrs.auto_pad)
         pb, pe = resolve_pads(auto_pad, x.shape[2:], kernel, attrs.strides, attrs.dilations,
                               attrs.pads_begin or (0,) * n_sp, attrs.pads_end or (0,) * n_sp)
@@ -198,6 +209,7 @@ class _Backprop(Op):
             raise OpError(f"{op}: data {format_shape(data.shape)} and filters {format_shape(filters.shape)} "
                           f"need ranks r >= 3 and r{' + 1' if extra else ''}")
         n_sp = len(data.shape) - 2
+        attrs = fill_axes(attrs, n_sp)
         check_lengths(op, n_sp, strides=attrs.strides, dilations=attrs.dilations)
         if attrs.output_padding:
             check_lengths(op, n_sp, output_padding=attrs.output_padding)
@@ -232,6 +244,7 @@ class _Backprop(Op):
 
     def compute(self, attrs: ConvBackpropAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, w = np.asarray(inputs[0]), np.asarray(inputs[1])
+        attrs = fill_axes(attrs, x.ndim - 2)
         infos = [TensorInfo(None, tuple(Dim.of(d) for d in a.shape)) for a in (x, w)]
         if len(inputs) > 2:
             infos.append(TensorInfo(None, (Dim.of(np.asarray(inputs[2]).size),), np.asarray(inputs[2])))

@@ -17,7 +17,7 @@ import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
 from irlint.ops.movement.dims import merge
-from irlint.ops.nn.spatial import check_auto_pad, check_lengths, resolve_pads, window_out, window_out_dim
+from irlint.ops.nn.spatial import check_auto_pad, check_lengths, fill_axes, resolve_pads, window_out, window_out_dim
 from irlint.ops.registry import register
 from irlint.types import DYNAMIC, Dim, format_shape, static_shape
 
@@ -68,6 +68,7 @@ class _DeformableConv(Op):
 
     def infer(self, attrs: DeformableConvAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = "DeformableConvolution"
+        attrs = fill_axes(attrs, 2)
         data, offsets, filters = inputs[:3]
         if attrs.group < 1 or attrs.deformable_group < 1:
             raise OpError(f"{op}: group and deformable_group must be positive")
@@ -102,10 +103,14 @@ class _DeformableConv(Op):
             pe = attrs.pads_end[a] if attrs.pads_end else 0
             spatial.append(window_out_dim(data.shape[2 + a], k.lo, attrs.strides[a], attrs.dilations[a], pb, pe,
                                           "floor", auto_pad))
+        if offsets.shape is not None and any(merge(o, s) is None for o, s in zip(offsets.shape[2:], spatial)):
+            raise OpError(f"{op}: offsets {format_shape(offsets.shape)} do not match the output's spatial "
+                          f"dims {format_shape(tuple(spatial))}")
         return [TensorInfo(data.etype, (data.shape[0], co, *spatial))]
 
     def compute(self, attrs: DeformableConvAttrs, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, offsets, w = (np.asarray(a) for a in inputs[:3])
+        attrs = fill_axes(attrs, 2)
         self.infer(attrs, [TensorInfo(None, static_shape(np.shape(a))) for a in inputs])
         n, c, h, wd = x.shape
         co, cg, kh, kw = w.shape

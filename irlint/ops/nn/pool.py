@@ -67,8 +67,8 @@ class _Pool(Op):
         auto_pad = check_auto_pad(op, attrs.auto_pad)
         dilations = getattr(attrs, "dilations", ()) or (1,) * n_sp
         check_lengths(op, n_sp, strides=attrs.strides, kernel=attrs.kernel, dilations=dilations,
-                      **({} if auto_pad != "explicit" else {"pads_begin": attrs.pads_begin,
-                                                            "pads_end": attrs.pads_end}))
+                      **({} if auto_pad != "explicit" else {"pads_begin": attrs.pads_begin or (0,) * n_sp,
+                                                            "pads_end": attrs.pads_end or (0,) * n_sp}))
         if any(k < 1 for k in attrs.kernel):
             raise OpError(f"{op}: kernel must be positive, got {list(attrs.kernel)}")
         return rounding, auto_pad, dilations

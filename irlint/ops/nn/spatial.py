@@ -7,11 +7,14 @@ padded array, so kernels are one `einsum`/reduction instead of loops over output
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 
 from irlint.ops.base import OpError
+from irlint.ops.openvino_fills import PER_AXIS
 from irlint.types import Dim
 
 AUTO_PADS = ("explicit", "notset", "same_upper", "same_lower", "valid", "")
@@ -22,6 +25,17 @@ def check_auto_pad(op: str, auto_pad: str) -> str:
     if mode not in AUTO_PADS:
         raise OpError(f"{op}: auto_pad={auto_pad!r} is not one of explicit, same_upper, same_lower, valid")
     return "explicit" if mode in ("notset", "") else mode
+
+
+A = TypeVar("A")
+
+
+def fill_axes(attrs: A, n: int, names: Sequence[str] = tuple(PER_AXIS)) -> A:
+    """`attrs` with each empty per-axis list of `names` (an IR that leaves it out binds it empty:
+    irlint.ops.openvino_fills) read as OpenVINO's shape inference reads it: 1 (strides, dilations)
+    or 0 (pads) on each of the `n` spatial axes."""
+    changes = {name: (PER_AXIS[name],) * n for name in names if getattr(attrs, name) == ()}
+    return dataclasses.replace(attrs, **changes) if changes else attrs  # type: ignore[type-var]
 
 
 def check_lengths(op: str, n: int, **lists: Sequence[int]) -> None:
