@@ -153,7 +153,7 @@ def builders() -> dict[tuple[str, str], Callable[[], Any]]:
         ("BatchNormInference", "opset5"): lambda: model(o5.batch_norm_inference(
             p(2, 3, 4), w(3), w(3), w(3), c([0.5, 1, 2]), 0.25)),
         ("BinaryConvolution", "opset1"): lambda: model(o1.binary_convolution(
-            p(1, 2, 6, 6), bits(3, 2, 3, 3), [2, 2], [1, 1], [1, 1], [2, 2],
+            p(1, 8, 6, 6), bits(3, 8, 3, 3), [2, 2], [1, 1], [1, 1], [2, 2],
             "xnor-popcount", 1.0)),
         ("Clamp", "opset1"): lambda: model(o1.clamp(p(2, 5), -0.5, 0.75)),
         ("Concat", "opset1"): lambda: model(o1.concat([p(2, 3), w(2, 3)], 1)),
@@ -207,7 +207,7 @@ def builders() -> dict[tuple[str, str], Callable[[], Any]]:
         ("MVN", "opset2"): lambda: model(o2.mvn(p(2, 3, 4), True, True, 0.5)),
         ("MVN", "opset6"): lambda: model(o6.mvn(p(2, 3, 4), c([2], np.int64), True, 0.5, "inside_sqrt")),
         ("Multinomial", "opset13"): lambda: model(o13.multinomial(
-            c([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), c([4], np.int64), "i32", True, False, 1, 2), []),
+            c([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), c([2], np.int64), "i32", True, False, 1, 2), []),
         ("NormalizeL2", "opset1"): lambda: model(o1.normalize_l2(p(2, 3, 4), c([1], np.int64), 0.5, "max")),
         ("PSROIPooling", "opset1"): lambda: model(o1.psroi_pooling(
             p(1, 8, 6, 6), c([[0, 1, 1, 5, 5]]), 2, 2, 0.5, 1, 1, "average")),
@@ -241,6 +241,12 @@ def inputs_for(model: Any) -> dict[str, Any]:
             .astype(np.float32) for p in model.get_parameters()}
 
 
+# attributes OpenVINO writes beside the specification's, holding the same values (and read after them):
+# deleted with the attribute, so that the layer is the one the specification describes
+ALIASES = {("ROIPooling", "pooled_h"): ("output_size", "output_roi"),
+           ("ROIPooling", "pooled_w"): ("output_size", "output_roi")}
+
+
 def drop_attribute(model: Any, typ: str, attr: str, dest: Path) -> tuple[Path, str, str]:
     """Save `model` as IR at `dest` with `attr` deleted from its one `typ` layer; (xml, layer name, value written)."""
     import openvino as ov
@@ -250,6 +256,8 @@ def drop_attribute(model: Any, typ: str, attr: str, dest: Path) -> tuple[Path, s
     layer = root.find(f"./layers/layer[@type='{typ}']")
     data = layer.find("data")
     written = data.attrib.pop(attr)
+    for alias in ALIASES.get((typ, attr), ()):
+        data.attrib.pop(alias, None)
     dest.write_bytes(etree.tostring(root, xml_declaration=True, encoding="utf-8"))
     return dest, layer.get("name"), written
 

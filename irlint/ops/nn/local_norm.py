@@ -97,8 +97,8 @@ class LRN(Op):
     def infer(self, attrs: LRNAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, axes = inputs
         _float_input("LRN", data)
-        if attrs.size < 1:
-            raise OpError(f"LRN: size must be positive, got {attrs.size}")
+        if attrs.size < 0:
+            raise OpError(f"LRN: size must not be negative, got {attrs.size}")
         values = int_values(axes)
         if values is not None and data.shape is not None:
             for a in values:
@@ -109,6 +109,8 @@ class LRN(Op):
         x = np.asarray(inputs[0])
         axes = sorted({normalize_axis("LRN", int(a), x.ndim) for a in np.asarray(inputs[1]).reshape(-1)})
         xf = x.astype(np.float64)
+        if attrs.size == 0:  # what OpenVINO reads when the IR leaves size out: the CPU plugin gives x / inf
+            return [(xf * 0.0).astype(x.dtype)]
         total = xf * xf
         for a in axes:
             total = box_sum(total, a, (attrs.size - 1) // 2)

@@ -3,6 +3,8 @@
 As the reference kernel: x <= min(il, ih) gives output_low, x > max(il, ih) gives output_high, and
 otherwise round-half-to-even((x - il) / (ih - il) * (levels - 1)) / (levels - 1) * (oh - ol) + ol.
 The four range inputs broadcast against the data (numpy rules, or equal shapes for "none").
+`levels = 0`, what OpenVINO reads when the IR leaves `levels` out (T217), maps the clamped input
+linearly, without rounding, as the CPU plugin does (measured: scripts/attribute_defaults.py).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class FakeQuantize(Op):
     infer_reads_values = False
 
     def infer(self, attrs: FakeQuantizeAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-        if attrs.levels < 2:
+        if attrs.levels < 2 and attrs.levels != 0:
             raise OpError(f"FakeQuantize: levels must be at least 2, got {attrs.levels}")
         etype = same_etype("FakeQuantize", inputs)
         if etype is not None and not etype.is_float:
@@ -47,6 +49,9 @@ class FakeQuantize(Op):
         xf, il, ih, ol, oh = (np.asarray(a, np.float64) for a in inputs)
         steps = attrs.levels - 1
         with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.rint((xf - il) / (ih - il) * steps) / steps * (oh - ol) + ol
+            if attrs.levels == 0:
+                q = (xf - il) / (ih - il) * (oh - ol) + ol
+            else:
+                q = np.rint((xf - il) / (ih - il) * steps) / steps * (oh - ol) + ol
         y = np.where(xf <= np.minimum(il, ih), ol, np.where(xf > np.maximum(il, ih), oh, q))
         return [np.asarray(y).astype(x.dtype)]

@@ -40,8 +40,8 @@ class RegionYolo(Op):
     infer_reads_values = False
 
     def _regions(self, attrs: RegionYoloAttrs) -> int:
-        if attrs.coords < 2 or attrs.classes < 0 or attrs.num < 0:
-            raise OpError("RegionYolo: coords must be at least 2, classes and num non-negative")
+        if attrs.coords < 0 or attrs.classes < 0 or attrs.num < 0:
+            raise OpError("RegionYolo: coords, classes and num must not be negative")
         return attrs.num if attrs.do_softmax else len(attrs.mask)
 
     def infer(self, attrs: RegionYoloAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -76,9 +76,13 @@ class RegionYolo(Op):
             r[:, :, :2] = 1 / (1 + np.exp(-r[:, :, :2]))
             if attrs.do_softmax:
                 r[:, :, attrs.coords] = 1 / (1 + np.exp(-r[:, :, attrs.coords]))
-                cls = r[:, :, attrs.coords + 1:]
-                e = np.exp(cls - cls.max(axis=2, keepdims=True))
-                r[:, :, attrs.coords + 1:] = e / e.sum(axis=2, keepdims=True)
+                # from the input: with coords < 2 (0 is OpenVINO's fill) the CPU plugin's softmax reads
+                # class scores the sigmoid of x, y did not touch (measured)
+                src = x.astype(np.float32)[:, : regions * per].reshape(n, regions, per, h, w)
+                cls = src[:, :, attrs.coords + 1:]
+                if attrs.classes:
+                    e = np.exp(cls - cls.max(axis=2, keepdims=True))
+                    r[:, :, attrs.coords + 1:] = e / e.sum(axis=2, keepdims=True)
             else:
                 r[:, :, attrs.coords:] = 1 / (1 + np.exp(-r[:, :, attrs.coords:]))
         y[:, : regions * per] = r.reshape(n, regions * per, h, w)

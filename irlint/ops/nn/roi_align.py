@@ -87,9 +87,8 @@ class ROIAlign3(Op):
         if aligned not in self.aligned_modes:
             allowed = ", ".join(self.aligned_modes)
             raise OpError(f"ROIAlign: aligned_mode={attrs.aligned_mode!r} is not one of {allowed}")
-        if attrs.pooled_h < 1 or attrs.pooled_w < 1 or attrs.sampling_ratio < 0 or attrs.spatial_scale <= 0:
-            raise OpError("ROIAlign: pooled_h and pooled_w must be positive, sampling_ratio non-negative and "
-                          "spatial_scale positive")
+        if attrs.pooled_h < 0 or attrs.pooled_w < 0 or attrs.sampling_ratio < 0 or attrs.spatial_scale < 0:
+            raise OpError("ROIAlign: pooled_h, pooled_w, sampling_ratio and spatial_scale must not be negative")
         return mode, aligned
 
     def infer(self, attrs: ROIAlignAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
@@ -109,7 +108,7 @@ class ROIAlign3(Op):
         ph, pw = attrs.pooled_h, attrs.pooled_w
         out = np.zeros((len(rois), c, ph, pw), np.float64)
         maps = data.astype(np.float64)
-        for r in range(len(rois)):  # per box: two matrix products over every channel and sample
+        for r in range(len(rois) if ph and pw else 0):  # pooled_h or pooled_w 0 (OpenVINO's fill): no bins  # per box: two matrix products over every channel and sample
             b = int(batch[r])
             if not 0 <= b < n:
                 raise OpError(f"ROIAlign: batch index {b} of box {r} is outside [0, {n - 1}]")

@@ -55,9 +55,9 @@ class ROIAlignRotated(Op):
     infer_reads_values = False
 
     def infer(self, attrs: ROIAlignRotatedAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
-        if attrs.pooled_h < 1 or attrs.pooled_w < 1 or attrs.sampling_ratio < 0 or attrs.spatial_scale <= 0:
-            raise OpError("ROIAlignRotated: pooled_h and pooled_w must be positive, sampling_ratio non-negative "
-                          "and spatial_scale positive")
+        if attrs.pooled_h < 0 or attrs.pooled_w < 0 or attrs.sampling_ratio < 0 or attrs.spatial_scale < 0:
+            raise OpError("ROIAlignRotated: pooled_h, pooled_w, sampling_ratio and spatial_scale must not be "
+                          "negative")
         data, rois, batch = inputs
         if data.etype is not None and not data.etype.is_float and not data.etype.is_dynamic:
             raise OpError(f"ROIAlignRotated: data must be floating-point, got {data.etype}")
@@ -73,7 +73,7 @@ class ROIAlignRotated(Op):
         ph, pw = attrs.pooled_h, attrs.pooled_w
         scale = t(np.float32(attrs.spatial_scale))
         out = np.zeros((len(rois), c, ph, pw), t)
-        for r in range(len(rois)):
+        for r in range(len(rois) if ph and pw else 0):  # pooled_h or pooled_w 0 (OpenVINO's fill): no bins
             b = int(batch[r])
             if not 0 <= b < n:
                 raise OpError(f"ROIAlignRotated: batch index {b} of box {r} is outside [0, {n - 1}]")
