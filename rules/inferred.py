@@ -62,16 +62,20 @@ def attribute_filled(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """A layer lacks an attribute its op's specification requires, and OpenVINO fills a default.
 
     What it checks:
-    Each layer's `<data>` against the attributes OpenVINO's reader fills when they are missing
-    (measured per op and attribute; docs/rules-openvino.md has the table): Concat's `axis` (0),
-    Reshape's `special_zero` (false), DepthToSpace's and SpaceToDepth's `mode` (blocks_first).
-    irlint computes with the value OpenVINO fills. An attribute whose absence OpenVINO refuses is
-    T210's (an error).
+    Each layer's `<data>` against the attributes OpenVINO's reader fills when they are missing and
+    then compiles and runs (measured per op and attribute; docs/rules-openvino.md has the table):
+    among them Concat's `axis` (0), Reshape's `special_zero` (false), DepthToSpace's and
+    SpaceToDepth's `mode` (blocks_first), Clamp's `min` and `max` (0), Elu's `alpha` (0), the
+    epsilons of MVN, BatchNormInference, GroupNormalization and NormalizeL2 (0), TopK's `axis`,
+    `mode` and `sort` (0, max, none), the strides and dilations (1 on every spatial axis) and pads
+    (0) of the convolutions, the pads of the poolings, LRN's and ROIAlign's sizes (0). The message
+    names the value. irlint computes with it, as the CPU plugin does. An attribute whose absence
+    OpenVINO refuses is T210's (an error).
 
     Why it matters:
     The specification marks the attribute required; OpenVINO reads the layer anyway with its
     built-in default, which may not be what the file's author meant (a Concat along axis 0, a
-    Clamp to [0, 0]). Another runtime may refuse the file.
+    Clamp to [0, 0], an LRN of size 0 that gives zeros). Another runtime may refuse the file.
 
     Example:
     ```xml
@@ -88,7 +92,7 @@ def attribute_filled(ctx: Context, graph: Graph) -> Iterator[Finding]:
             continue
         for attr, value in filled_missing(layer.type, layer.version, layer.data):
             yield Finding(f"{layer.describe()} has no '{attr}' attribute, which its op requires; OpenVINO reads it "
-                          f"as {attr}=\"{value}\", and irlint computes with that value", layer.data_loc or layer.loc,
+                          f"as {value}, and irlint computes with that value", layer.data_loc or layer.loc,
                           layer=layer.path, hint=f"write {attr}=\"...\" with the value meant")
 
 

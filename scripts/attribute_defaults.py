@@ -1,6 +1,7 @@
 """What OpenVINO does with an op attribute that is missing from `<data>`: refuse, or fill a default.
 
     .venv/bin/python scripts/attribute_defaults.py --report build/attribute_defaults.json
+    .venv/bin/python scripts/attribute_defaults.py --report build/attribute_defaults.json --markdown table.md
 
 For every op irlint has semantics for and every attribute irlint's op declares without a default
 (tests/ and docs call these required), the script builds a small model holding one layer of that op
@@ -10,8 +11,9 @@ hang): `read_model`, the value the read op reports for the attribute (`get_attri
 OpenVINO filled), `compile_model` on the CPU plugin (f32), then one inference (`inputs_for`). The
 report lists, per op and attribute: "read" (refused at read, with the message), "compile" (read,
 refused at compile), "infer" (compiled, failed at inference), "filled" (ran, with the value filled),
-"timeout" or "crash", or "no model" when `builders` has no model of the op. docs/rules-openvino.md
-quotes the table; irlint/ops/openvino_fills.py lists the filled values irlint binds, and
+"timeout" or "crash", or "no model" when `builders` has no model of the op, and the codes irlint
+reports on the same file. `--markdown` writes the table docs/rules-openvino.md shows from a report;
+irlint/ops/openvino_fills.py lists the filled values irlint binds, and
 tests/rules/test_attribute_fills.py compares irlint with OpenVINO on every model.
 """
 
@@ -362,21 +364,64 @@ class Worker:
 
 
 def measure(typ: str, versions: str, attr: str, work: Path, worker: Worker) -> dict[str, Any]:
-    """OpenVINO's verdict on the built model of (typ, versions) without `attr`."""
+    """OpenVINO's verdict on the built model of (typ, versions) without `attr`, and irlint's findings."""
+    import irlint
+    from irlint.diagnostics import Severity
+
     model = builders()[(typ, versions)]()
     xml, name, written = drop_attribute(model, typ, attr, work / f"{typ}-{versions}-{attr}.xml")
     verdict, why, value, _ = worker.ask(str(xml), name, attr, inputs_for(model))
-    return {"written": written, "verdict": verdict, "why": why, "value": value}
+    found = irlint.check(xml)
+    return {"written": written, "verdict": verdict, "why": why, "value": value,
+            "irlint_errors": sorted({d.code for d in found if d.severity == Severity.ERROR}),
+            "irlint_t217": any(d.code == "T217" for d in found)}
+
+
+def _openvino_column(row: dict[str, Any]) -> str:
+    v = row["verdict"]
+    value = row.get("value")
+    shown = "[" + ", ".join(map(str, value)) + "]" if isinstance(value, list) else \
+        str(value).lower() if isinstance(value, bool) else str(value)
+    why = row.get("why", "").replace("|", "\\|")
+    return {"no model": "not measured",
+            "filled": f"read and run, as `{shown}`",
+            "read": f'refused at read ("{why}")',
+            "compile": f'read as `{shown}`, refused at compile ("{why}")',
+            "infer": f'read as `{shown}`, compiled, fails at inference ("{why}")',
+            "crash": f"the process crashes ({why})",
+            "timeout": why}[v]
+
+
+def _irlint_column(row: dict[str, Any]) -> str:
+    if row["verdict"] == "no model":
+        return "T210 (error)"
+    errors = [c for c in row["irlint_errors"] if c != "T211"]  # T211: the declared ports are the written ones
+    parts = ["T217 (warning)"] if row["irlint_t217"] else []
+    parts += [f"{c} (error)" for c in errors]
+    return " and ".join(parts) + (", computes with it" if not errors and row["irlint_t217"] else "")
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The table docs/rules-openvino.md shows: one row per op and attribute."""
+    lines = ["| op | attribute | OpenVINO without it | irlint |", "| --- | --- | --- | --- |"]
+    for r in rows:
+        versions = "/".join(v.removeprefix("opset") for v in r["versions"].split(","))
+        lines.append(f"| {r['op']}-{versions} | `{r['attribute']}` | {_openvino_column(r)} | {_irlint_column(r)} |")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--report", type=Path, required="--serve" not in (argv or sys.argv))
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--markdown", type=Path, help="write the table docs/rules-openvino.md shows from --report")
     ap.add_argument("--timeout", type=float, default=300, help="seconds to wait for OpenVINO on one model")
     args = ap.parse_args(argv)
     if args.serve:
         _serve()
+        return 0
+    if args.markdown:
+        args.markdown.write_text(markdown(json.loads(args.report.read_text())))
         return 0
     sys.path.insert(0, str(ROOT))
     wanted = required_attributes()

@@ -1,14 +1,13 @@
 """The attributes OpenVINO's reader fills when `<data>` lacks them, with the value it fills.
 
 Measured on openvino 2026.4 by scripts/attribute_defaults.py: for each attribute irlint's op declares
-without a default, a layer of that op in an IR OpenVINO wrote had it deleted, and `read_model` and
-`compile_model` (CPU) accepted the layer; the value is what the read op reports (`get_attributes`).
-Where OpenVINO refuses the layer (at read or compile), the attribute is not listed and stays required
-(T210). irlint binds a listed attribute to the value OpenVINO fills, so it computes what OpenVINO
-computes, and T217 says the attribute is missing. Listed are the attributes whose filled value does
-not depend on the layer (not the rank-sized strides and pads OpenVINO fills with ones and zeros, nor
-the sizes of 0 it reports where it takes the size from the inputs); docs/rules-openvino.md shows
-every measured attribute.
+without a default, a small model holding the op (built with the openvino Python API) had it deleted
+from the saved IR, and `read_model`, `compile_model` (CPU, f32) and one inference accepted the layer;
+the value is what the read op reports (`get_attributes`). Where OpenVINO refuses the layer (at read,
+compile or inference) or crashes, the attribute is not listed and stays required (T210). irlint
+binds a listed attribute to the value OpenVINO fills, so it computes what OpenVINO computes
+(tests/rules/test_attribute_fills.py compares the two on every measured model), and T217 says the
+attribute is missing. docs/rules-openvino.md shows every measured attribute.
 """
 
 from __future__ import annotations
@@ -121,7 +120,7 @@ def described(key: tuple[str, str, str]) -> str:
         return f"{PER_AXIS[key[2]]} on every spatial axis"
     if text == "":
         return "an empty list"
-    return f'"{text}"'
+    return f'{key[2]}="{text}"'
 
 
 @cache

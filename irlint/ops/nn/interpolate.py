@@ -269,6 +269,9 @@ class Interpolate4(_InterpolateBase):
         by_sizes = self._by_sizes(attrs)
         data = inputs[0]
         sizes_in, scales_in, axes_in = self._parts(attrs, inputs)
+        et = sizes_in.etype if by_sizes and sizes_in is not None else None
+        if et is not None and not et.is_dynamic and et.name not in ("i32", "i64", "u32", "u64"):
+            raise OpError(f"{op}: sizes must be i32, i64, u32 or u64, got {et.name}")
         if data.shape is None:
             return [TensorInfo(data.etype, None)]
         rank = len(data.shape)

@@ -108,7 +108,9 @@ class ROIAlign3(Op):
         ph, pw = attrs.pooled_h, attrs.pooled_w
         out = np.zeros((len(rois), c, ph, pw), np.float64)
         maps = data.astype(np.float64)
-        for r in range(len(rois) if ph and pw else 0):  # pooled_h or pooled_w 0 (OpenVINO's fill): no bins  # per box: two matrix products over every channel and sample
+        # per box: two matrix products over every channel and sample; pooled_h or pooled_w 0 (what
+        # OpenVINO fills when the IR leaves them out): no bins, an empty output
+        for r in range(len(rois) if ph and pw else 0):
             b = int(batch[r])
             if not 0 <= b < n:
                 raise OpError(f"ROIAlign: batch index {b} of box {r} is outside [0, {n - 1}]")
