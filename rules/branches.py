@@ -350,7 +350,9 @@ def input_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     The If passes its input to both Parameters as the file says, and irlint computes so. OpenVINO's
     reader keeps one entry per external port, the first, and leaves the second Parameter unfed: the
     CPU plugin gives it zeros without a message (measured: a then branch `tx + ty` with both mapped
-    to port 1 returns x on OpenVINO, 2x on irlint).
+    to port 1 returns x on OpenVINO, 2x on irlint). The second Parameter keeps its declared tensor
+    in OpenVINO: an op of the branch that rejects what the file's reading gives it is read and run
+    there, and its finding names this entry as its cause.
 
     Example:
     ```xml
@@ -374,6 +376,7 @@ def input_mapped_twice(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
                               "reader keeps only the first entry, and its CPU plugin feeds this Parameter zeros",
                               e.loc, layer=layer.path, port=e.external_port_id,
                               related=(Related(first[e.external_port_id].loc, "the first entry"),),
+                              claims=(causes.conflict(layer, f"{b.name}_input", e.external_port_id),),
                               hint="map the input to one Parameter")
             else:
                 first[e.external_port_id] = e

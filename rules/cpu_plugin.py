@@ -203,9 +203,13 @@ def if_output_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
     for port in layer.outputs:
         if _dynamic_rank(ctx, layer, port, dynamic):
+            # unknown because a branch derives it from a defect: a consequence, folded into that defect's finding
+            poison = ctx.shapes.poison(layer, port.id)
             yield Finding(f"output port {port.id} of {layer.describe()} is of dynamic rank: OpenVINO reads the model, "
                           f"but its CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('If')}\")",
                           layer.port_loc(port), layer=layer.path, port=port.id,
+                          related=(poison.note(),) if poison is not None else (),
+                          because=(poison.key,) if poison is not None else (),
                           hint="make both branches give one rank")
 
 

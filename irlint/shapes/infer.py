@@ -31,7 +31,7 @@ from irlint.controlflow.readings import part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
 from irlint.ir.declared import declared_info
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Graph, Layer, Model, PortMapEntry
+from irlint.ir.model import Branch, Graph, Layer, Model, PortMapEntry
 from irlint.ir.weights import WeightsError
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.ops.base import NotComputable
@@ -95,6 +95,23 @@ def _conflicts(layer: Layer) -> dict[tuple[str, int | None], Poison]:
             out[key] = Poison(causes.conflict(layer, e.direction, e.external_port_id),
                               f"two port_map entries map {e.direction} port {e.external_port_id}", e)
         seen.setdefault(key, e)
+    return out
+
+
+def _mapped_again(layer: Layer, branch: Branch) -> dict[int, Poison]:
+    """Branch Parameters fed by a second `<input>` entry of an If input port already mapped (IF809
+    reports them): OpenVINO's reader keeps only the first entry and never connects this Parameter, so
+    what the branch derives from it under the file's reading is in doubt."""
+    seen: set[int] = set()
+    out: dict[int, Poison] = {}
+    for e in branch.port_map:
+        if e.direction != "input" or e.external_port_id is None:
+            continue
+        if e.external_port_id in seen and e.internal_layer_id is not None:
+            out.setdefault(e.internal_layer_id, Poison(
+                causes.conflict(layer, f"{branch.name}_input", e.external_port_id),
+                f"input port {e.external_port_id} is mapped twice in the {branch.name} branch", e))
+        seen.add(e.external_port_id)
     return out
 
 
@@ -359,6 +376,9 @@ class _Inferer:
             poisons = {} if dead else {
                 e.internal_layer_id: outer_poison[e.external_port_id] for e in b.port_map
                 if e.direction == "input" and e.internal_layer_id is not None and e.external_port_id in outer_poison}
+            if not dead:
+                for param, poison in _mapped_again(layer, b).items():
+                    poisons.setdefault(param, poison)
             self.graph(b.body, params, poisons)
             outs = produced[b.name] = {}
             for e in b.port_map:

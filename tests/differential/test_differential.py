@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tests.differential.campaign import MUTATE_KNOBS, check_seed
-from tests.differential.compare import TOLERATED, TOLERATED_WHEN, irlint_side, tolerated
+from tests.differential.compare import TOLERATED, TOLERATED_WHEN, irlint_side, judge, tolerated
 from tests.differential.generator import build
 from tests.differential.known import known
 from tests.differential.oracle import OpenVINO
@@ -110,6 +110,7 @@ PINNED_MUTATE: dict[int, str] = {
     80296: "IF810",  # an If of shape [] or [2] in a TI body with a [1,?,?] merged input: stale memory
     407296: "SL607",  # a TI input entry without axis (invariant) and an output of |-1 - 0| // 2 = 0 parts: refused
     401610: "T210",  # a Reshape's target shape fed by a scalar: refused at read ("must have rank 1")
+    405290: "IF809",  # a second then-entry of one If input: the Parameter OpenVINO leaves unfed fails a Reshape
 }
 
 
@@ -279,3 +280,52 @@ def test_campaign_script_writes_a_report(tmp_path: Path) -> None:
     for f in r["families"]:
         assert Path(f["example"]["xml"]).is_file()
     assert report.with_suffix(".md").read_text().startswith("# Differential campaign: build")
+
+
+def _if_mapped_twice(tmp_path: Path) -> Path:
+    """z = ReduceSum(a) + Reshape(b, []) in both branches of an If, a <- x [2] and b <- y [1]; the then
+    port map is edited to feed b from x too (a second entry of input port 1)."""
+    import openvino as ov
+    import openvino.opset8 as ops8
+    import openvino.opset13 as ops
+
+    def branch():
+        a, b = ops.parameter([2], np.float32), ops.parameter([1], np.float32)
+        total = ops.reduce_sum(a, ops.constant(np.array([0], np.int64)), False)
+        r = ops.result(ops.add(total, ops.reshape(b, ops.constant(np.zeros(0, np.int64)), False)))
+        return ov.Model([r], [a, b]), a, b, r
+
+    x, y = ops.parameter([2], np.float32, name="x"), ops.parameter([1], np.float32, name="y")
+    c = ops.parameter([], np.bool_, name="c")
+    (tb, ta_, tb_, tr), (eb, ea_, eb_, er) = branch(), branch()
+    iff = ops8.if_op(c)
+    iff.set_then_body(tb)
+    iff.set_else_body(eb)
+    iff.set_input(x.output(0), ta_, ea_)
+    iff.set_input(y.output(0), tb_, eb_)
+    path = tmp_path / "if_mapped_twice.xml"
+    ov.save_model(ov.Model([ops.result(iff.set_output(tr, er), name="z")], [x, y, c]), str(path),
+                  compress_to_fp16=False)
+    text = path.read_text()
+    at = text.index("<then_port_map>")
+    path.write_text(text[:at] + text[at:].replace('<input external_port_id="2" internal_layer_id="1" />',
+                                                  '<input external_port_id="1" internal_layer_id="1" />', 1))
+    return path
+
+
+@pytest.mark.parametrize("cond,want", [(True, 3.0), (False, 8.0)])
+def test_an_error_after_a_second_if_entry_follows_from_it(cond: bool, want: float, oracle: OpenVINO,
+                                                           tmp_path: Path) -> None:
+    """IF809: OpenVINO's reader keeps the first entry and leaves the second Parameter unfed (its declared
+    [1], zeros on the CPU plugin), so the Reshape of it to [] that fails under the file's reading ([2])
+    is read and run. irlint's T210 there names the IF809 entry as its cause, and a mutated file agrees."""
+    path = _if_mapped_twice(tmp_path)
+    inputs = {"x": np.array([1, 2], np.float32), "y": np.array([5], np.float32), "c": np.array(cond)}
+    verdict = oracle.check(path, inputs)
+    assert verdict.stage == "ok", verdict.why
+    np.testing.assert_array_equal(verdict.outputs[0], want)  # then: 1 + 2 + 0 (zeros), else: 1 + 2 + 5
+    side = irlint_side(path, inputs, want_run=True)
+    assert [e.split(":", 1)[0] for e in side.errors] == ["T210"] and side.after_departure == side.errors
+    assert any(w.startswith("IF809:") for w in side.warnings)
+    assert judge(side, verdict) is None
+    assert judge(side, verdict, tolerate=False) is not None  # a built model contradicts nothing: no tolerance
