@@ -156,7 +156,10 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
 
     Why it matters:
     OpenVINO rejects such entries (or, in its CPU plugin, reads out of range). The message shows
-    the arithmetic so you can see which number is off.
+    the arithmetic so you can see which number is off. A stride of 0 is reported whatever the
+    dimension, a dynamic one included: the CPU plugin refuses a TensorIterator at inference
+    ("Check 'stride != 0' failed") and kills the process running a Loop (SIGFPE: it divides the
+    axis by abs(stride)).
 
     Example:
     ```xml

@@ -518,7 +518,11 @@ class _Inferer:
         """The entry's slicing of `outer`, in the reading irlint follows for a TensorIterator or a Loop."""
         sl = EntrySlicing(entry, outer)
         rank = outer.rank
-        if entry.axis is None or rank is None:
+        if entry.axis is None:
+            return sl
+        if entry.stride == 0:  # no dim makes it valid: OpenVINO's CPU plugin refuses a TI, divides by it in a Loop
+            sl.error = "stride is 0: iteration would never advance"
+        if rank is None:
             return sl
         axis = entry.axis + rank if entry.axis < 0 else entry.axis
         if not 0 <= axis < rank:

@@ -573,6 +573,28 @@ class Case:
     edit: Callable[[str], str] | None = None
 
 
+def dynamic_slices(ti: bool = False):
+    """x [?, 2] sliced on axis 0 in rows (stride 1) by a TensorIterator or a Loop (trip count a Parameter)
+    that doubles each row and concatenates it: the slicing is only known at run time."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, 2], np.float32, name="x")
+    xi = ops.parameter([1, 2], np.float32)
+    r = ops.result(ops.multiply(xi, ops.constant(np.float32(2))))
+    params = [x]
+    if ti:
+        loop = ops.tensor_iterator()
+        loop.set_body(ov.Model([r], [xi]))
+    else:
+        trip = ops.parameter([], np.int64, name="trip")
+        params.append(trip)
+        loop = ops.loop(trip, ops.constant(np.bool_(True)))
+        loop.set_function(ov.Model([r, ops.result(ops.constant(np.bool_(True)))], [xi]))
+        loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    out = loop.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(out, name="y")], params, "dynamic_slices")
+
+
 def _fx(code: str, *edits: Edit, also: list | None = None) -> Callable[[str], str]:
     return lambda text: mark(text, Fixture(code, "", list(edits), also=also or []))
 
@@ -745,6 +767,15 @@ CASES = [
         'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
         ("SL603",)))),
     Case("SL603", "pass-output-reversed", reverse_ti),
+    # a stride of 0 on a sliced input of dynamic length: no length makes it valid (the CPU plugin refuses a
+    # TensorIterator, a Loop kills the process dividing by it)
+    Case("SL603", "fail-stride0-dynamic-loop", dynamic_slices, _fx("SL603", Edit(
+        'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="0" end="-1" stride="0"',
+        ("SL603",)))),
+    Case("SL603", "fail-stride0-dynamic-ti", lambda: dynamic_slices(ti=True), _fx("SL603", Edit(
+        'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="0" end="-1" stride="0"',
+        ("SL603",)))),
+    Case("SL603", "pass-dynamic-loop", dynamic_slices),
     Case("SL606", "pass-dynamic-rank", loop_unsqueeze_dynamic_axes,
          lambda text: _mark_line(text, '<port id="4" precision="FP32" names="y" />', "PM420")),
     Case("SL604", "fail-output-count", base_ti, _fx("SL604", Edit(
