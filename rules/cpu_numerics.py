@@ -191,9 +191,10 @@ def _rounded_before(ctx: Context, graph: Graph, layer: Layer, port: int | None, 
         return memo[key]
     memo[key] = False
     idx = ctx.index(graph)
-    et = _info_type(ctx, layer, port if layer.type in BODIES else (layer.outputs[0].id if layer.outputs else None))
-    if et is None or et.name != "f16" or _constant(graph, idx, layer, constant):
-        return False
+    if layer.type != "Result":  # a Result has no output port: its value is its source's, checked there
+        et = _info_type(ctx, layer, port if layer.type in BODIES else (layer.outputs[0].id if layer.outputs else None))
+        if et is None or et.name != "f16" or _constant(graph, idx, layer, constant):
+            return False
     if layer.type in BODIES:
         got = any(_rounded_before(ctx, body, r, None, constant, memo) for body, r in _body_results(layer, port))
     elif layer.type == "Result":

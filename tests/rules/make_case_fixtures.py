@@ -315,7 +315,9 @@ def f16_across_bodies(kind: str):
     rounds none of them. `kind` "into-loop": x converted to f16 outside, read as f32 in a Loop body; "into-if":
     the same through both branches of an If; "out-of-loop": converted to f16 in the body, read as f32 after the
     Loop; "back-edge": converted to f16 in the body, fed back, read as f32 in the next iteration; "f16-output":
-    converted to f16 in a Loop body and leaving the model as an f16 output (rounded there: no finding)."""
+    converted to f16 in a Loop body and leaving the model as an f16 output (rounded there: no finding);
+    "op-after": converted to f16 in the body, added to itself in f16 after the Loop, read as f32 (the Convert
+    carries the finding, the Add of a rounded value none of its own)."""
     ov, ops = _ov()
     x = ops.parameter([4], np.float32, name="x")
     true = ops.constant(np.array(True))
@@ -356,6 +358,9 @@ def f16_across_bodies(kind: str):
     out = loop.get_iter_value(r.output(0), -1)
     if kind == "f16-output":
         return ov.Model([ops.result(out, name="y")], [x], "f16_loop_output")
+    if kind == "op-after":
+        y = ops.convert(ops.add(out, out), ov.Type.f32)
+        return ov.Model([ops.result(y, name="y")], [x], "f16_op_after_loop")
     return ov.Model([ops.result(ops.convert(out, ov.Type.f32), name="y")], [x], "f16_out_of_loop")
 
 
@@ -861,6 +866,8 @@ CASES = [
     Case("T216", "fail-back-edge", lambda: f16_across_bodies("back-edge"),
          lambda text: _mark_layer_of(text, 'destination_type="f16"', "T216")),
     Case("T216", "pass-f16-output", lambda: f16_across_bodies("f16-output")),
+    Case("T216", "fail-op-after", lambda: f16_across_bodies("op-after"),
+         lambda text: _mark_layer_of(text, 'destination_type="f16"', "T216")),
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
     Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
     Case("T218", "pass", lambda: swish_pattern(False)),
@@ -920,11 +927,16 @@ def _mark_line(text: str, needle: str, code: str) -> str:
     return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
 
 
-def _mark_layer_of(text: str, needle: str, code: str) -> str:
-    """Mark the `<layer` line of the first layer holding `needle`."""
-    at = text.rindex("<layer ", 0, text.index(needle))
-    start = text.rindex("\n", 0, at) + 1
-    return text[:start] + f"{text[start:at]}<!-- expect: {code} -->\n" + text[start:]
+def _mark_layer_of(text: str, needle: str, code: str, every: bool = False) -> str:
+    """Mark the `<layer` line of the first layer holding `needle` (of each, with `every`)."""
+    found = text.find(needle)
+    while found >= 0:
+        at = text.rindex("<layer ", 0, found)
+        start = text.rindex("\n", 0, at) + 1
+        mark = f"{text[start:at]}<!-- expect: {code} -->\n"
+        text = text[:start] + mark + text[start:]
+        found = text.find(needle, found + len(mark) + 1) if every else -1
+    return text
 
 
 def _mark_last_line(text: str, needle: str, code: str) -> str:

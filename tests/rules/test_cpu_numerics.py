@@ -98,3 +98,14 @@ def test_an_f16_body_value_leaving_the_model_is_rounded() -> None:
     with np.errstate(over="ignore"):
         np.testing.assert_array_equal(_cpu(path, X)["y"].astype(np.float32), X.astype(np.float16).astype(np.float32))
         np.testing.assert_array_equal(_irlint(path, X)["y"], X.astype(np.float16))
+
+
+def test_an_f16_op_after_a_loop_is_computed_in_f32_on_the_cpu_plugin() -> None:
+    """The body's Convert to f16 carries the finding; the Add after the Loop adds the rounded value in f16 in
+    the spec (inf for 70000.5), in f32 on the CPU plugin."""
+    path = FIXTURES / "T216/fail-op-after.xml"
+    assert [d.code for d in irlint.check(path)] == ["T216"]
+    np.testing.assert_array_equal(_cpu(path, X)["y"], X + X)
+    with np.errstate(over="ignore"):
+        half = X.astype(np.float16)
+        np.testing.assert_array_equal(_irlint(path, X)["y"], (half + half).astype(np.float32))
