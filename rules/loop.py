@@ -11,6 +11,7 @@ from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.readings import names_sub_range, sub_range, unread
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
@@ -378,7 +379,7 @@ def more_iterations_than_slices(ctx: Context, graph: Graph, layer: Layer) -> Ite
     if info is None or trip is None:
         return
     endless = trip < 0 and _scalar(info.body_condition, (BOOL,)) == 1 and _start(info) != 0
-    read = {e.from_layer for e in layer.body.edges} if layer.body is not None else set()
+    read = read_layers(layer.body) if layer.body is not None else set()
     for sl in info.slicing:
         if sl.entry.direction != "input" or sl.spec is None or not (trip > sl.spec.iterations or endless):
             continue

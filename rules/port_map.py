@@ -9,6 +9,7 @@ from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
+from irlint.controlflow.liveness import read_layers
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -374,8 +375,10 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
 
     What it checks:
     Body Parameters that receive an outer input (and are not back-edge targets, see BE507) have at
-    least one consumer. In a TensorIterator whose sliced Parameters are all unused, or read only
-    on the way to outputs nothing outside reads, those read that way are reported too.
+    least one consumer that reads it: an input of a nested If, TensorIterator or Loop whose body
+    Parameters nothing reads does not count (OpenVINO removes such inputs). In a TensorIterator whose
+    sliced Parameters are all unused, or read only on the way to outputs nothing outside reads, those
+    read that way are reported too.
 
     Why it matters:
     The outer tensor is sliced or copied every iteration for nothing; often the body reads
@@ -402,7 +405,8 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     fed = {pe.body_layer for pe in loop_plan(layer).of(EntryKind.SLICED_INPUT, EntryKind.INVARIANT_INPUT)}
     plan = loop_plan(layer)
     sliced = {pe.body_layer for pe in plan.sliced_inputs}
-    unread = {p.id for p in layer.body.parameters() if p.id in fed and p.id not in targets and not idx.users(p)}
+    read = read_layers(layer.body)  # an input of an If/TI/Loop whose body Parameters nothing reads does not read
+    unread = {p.id for p in layer.body.parameters() if p.id in fed and p.id not in targets and p.id not in read}
     # read only on the way to outputs nothing reads: the CPU plugin drops those, then the Parameter
     dropped = read_only_for_unread(ctx, graph, layer) & sliced if not plan.is_loop else set()
     once = not plan.is_loop and sliced and sliced <= unread | dropped  # no sliced Parameter is read
@@ -410,7 +414,10 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         if p.id in unread:
             extra = ("; OpenVINO's CPU plugin then runs the body once, not once per slice as the spec (and irlint) "
                      "does" if once and p.id in sliced else "")
-            yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but nothing uses it{extra}",
+            how = ("nothing uses it" if not idx.users(p) else
+                   "only inputs of nested If/TensorIterator/Loop layers read it, and their bodies do not: OpenVINO "
+                   "removes those inputs")
+            yield Finding(f"body {p.describe()} of {layer.describe()} receives an input but {how}{extra}",
                           p.loc, layer=p.path)
         elif p.id in dropped and once:
             outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))

@@ -7,6 +7,7 @@ became unused (LP714 and PM410 warn where that goes wrong); this module finds th
 from __future__ import annotations
 
 from irlint.controlflow import loop_plan
+from irlint.controlflow.liveness import dead_inputs
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
 
@@ -21,7 +22,8 @@ def unread_outputs(ctx: Context, graph: Graph, layer: Layer) -> list[int]:
 def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     """Body Parameters read by the body whose every reader leads only to Results of unread outputs (a
     Result that is the body condition, feeds a back edge, gives a read output or no output at all keeps
-    what it reads), or into a nested TensorIterator/Loop input whose Parameter is such a one there."""
+    what it reads), or into a nested TensorIterator/Loop input whose Parameter is such a one there, or
+    into an input of a nested If/TensorIterator/Loop that its bodies do not read (`dead_inputs`)."""
     body = layer.body
     if body is None:
         return set()
@@ -45,10 +47,10 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
             continue
         live.add(lid)
         inner = body.layer(lid)
-        dropped: set[int | None] = set()
+        dropped: set[int | None] = set(dead_inputs(inner)) if inner is not None else set()
         if inner is not None and inner.type in ("Loop", "TensorIterator") and inner.body is not None:
             gone = read_only_for_unread(ctx, body, inner)
-            dropped = {pe.port for pe in loop_plan(inner).entries
+            dropped |= {pe.port for pe in loop_plan(inner).entries
                        if pe.entry.direction == "input" and pe.body_layer in gone}
         todo += [src for src, port in into.get(lid, []) if port not in dropped]
     idx = ctx.index(body)

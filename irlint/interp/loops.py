@@ -27,6 +27,7 @@ from irlint.controlflow import (
     iteration_values,
     loop_plan,
 )
+from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import FIXED, FRESH
@@ -155,7 +156,7 @@ def loop_code(layer: Layer) -> LoopCode:
 
 
 def _counted(is_loop: bool, sliced: Sequence[PlanEntry], body: Program) -> tuple[bool, ...]:
-    read = {e.from_layer for e in body.graph.edges} if is_loop else set()
+    read = read_layers(body.graph) if is_loop else set()
     return tuple(not is_loop or pe.body_layer in read for pe in sliced)
 
 

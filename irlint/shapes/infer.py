@@ -26,6 +26,7 @@ from irlint.controlflow import (
     resolve,
     resolve_entry,
 )
+from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT, LoopPlan
 from irlint.controlflow.readings import part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
@@ -423,7 +424,7 @@ class _Inferer:
         params: dict[int, TensorInfo] = {}
         counts: list[tuple[int, str]] = []
         # a Loop's sliced input whose body Parameter nothing reads does not count: OpenVINO removes it
-        read = {e.from_layer for e in body.edges} if plan.is_loop else set()
+        read = read_layers(body) if plan.is_loop else set()
         outer_poison = self.outer_poisons(graph, layer)
         conflicts = _conflicts(layer)
         for index, pe in enumerate(plan.entries):

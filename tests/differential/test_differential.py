@@ -70,6 +70,7 @@ PINNED_BUILD: dict[int, str] = {
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
     300769: "LP715",  # a Loop in an If branch with a Const invariant input before current_iteration: compile fails
     305329: "T216",  # an f16 ReduceSum outside a TI read as f32 in its body: no boundary rounds on the CPU plugin
+    506069: "PM410",  # a TI's sliced Parameter read only by an If input no branch reads: the plugin runs it once
 }
 
 

@@ -541,6 +541,35 @@ def ti_unread_output(part: int):
     return ov.Model([ops.result(y, name="y")], [x, z], "ti_unread_output")
 
 
+def body_reading_through_dead_if(kind: str):
+    """A TI or Loop slicing x (4 rows) whose sliced Parameter feeds only an If input neither branch reads; the
+    If adds 1 to a merged s: OpenVINO removes the If input and the slicing, so the CPU plugin runs the TI's
+    body once (PM410) and the Loop its trip count, 10 (measured: y = 1 and 10; the spec's 4 slices give 4)."""
+    ov, ops = _ov()
+    x, s = ops.parameter([4], np.float32, name="x"), ops.parameter([], np.float32, name="s")
+    xi, si = ops.parameter([1], np.float32), ops.parameter([], np.float32)
+    bodies = []
+    for add in (1.0, 2.0):
+        bx, bs = ops.parameter([1], np.float32), ops.parameter([], np.float32)
+        bodies.append((ov.Model([ops.result(ops.add(bs, ops.constant(np.float32(add))))], [bx, bs]), bx, bs))
+    branch = ops.if_op(ops.greater(si, ops.constant(np.float32(-100))).output(0))
+    branch.set_then_body(bodies[0][0])
+    branch.set_else_body(bodies[1][0])
+    branch.set_input(xi.output(0), bodies[0][1], bodies[1][1])
+    branch.set_input(si.output(0), bodies[0][2], bodies[1][2])
+    r = ops.result(branch.set_output(bodies[0][0].get_results()[0], bodies[1][0].get_results()[0]))
+    if kind == "ti":
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([r], [xi, si]))
+    else:
+        node = ops.loop(ops.constant(np.int64(10)).output(0), ops.constant(True).output(0))
+        node.set_function(ov.Model([r, ops.result(ops.constant(True))], [xi, si]))
+        node.set_special_body_ports([-1, 1])
+    node.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    node.set_merged_input(si, s.output(0), r.output(0))
+    return ov.Model([ops.result(node.get_iter_value(r.output(0), -1), name="y")], [x, s], f"{kind}_dead_if")
+
+
 def loop_nested_unread_output():
     """An outer Loop (current_iteration last) whose invariant x only feeds an inner Loop whose Parameter for it
     is read only for an inner output nothing reads: the CPU plugin's removals cascade out and fail (LP714)."""
@@ -901,6 +930,9 @@ CASES = [
     # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
     Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),
     Case("PM410", "fail-unread-output-stride2", lambda: ti_unread_output(2),
+         _mark_picked("PM410", _first_body_parameter)),
+    # a TI's sliced Parameter read only by an If input no branch reads: the CPU plugin runs the body once (PM410)
+    Case("PM410", "fail-dead-if-input", lambda: body_reading_through_dead_if("ti"),
          _mark_picked("PM410", _first_body_parameter)),
     Case("PM412", "fail", ti_dynamic_type, lambda text: _mark_dynamic(text, "PM412")),
     Case("PM412", "pass", small_loop, loop_dynamic_type_text),

@@ -50,3 +50,22 @@ def test_a_tensor_iterator_whose_sliced_parameter_nothing_reads(part: int, tmp_p
     cpu = core.compile_model(core.read_model(str(path)), "CPU", CPU)([inputs["x"], inputs["h"]])
     np.testing.assert_array_equal(np.asarray(cpu[0]), np.ones(2, np.float32))  # one iteration
     np.testing.assert_array_equal(run(irlint.load(path), inputs)["y"], np.full(2, 4 // part, np.float32))
+
+
+@pytest.mark.parametrize(("kind", "cpu_y", "irlint_y", "codes"), [("ti", 1.0, 4.0, ["PM410"]),
+                                                                  ("loop", 10.0, 10.0, ["PM410"])])
+def test_a_slice_read_only_by_an_if_input_no_branch_reads(kind: str, cpu_y: float, irlint_y: float,
+                                                          codes: list[str], tmp_path: Path) -> None:
+    """OpenVINO removes the If input and then the slicing: the TI runs once (PM410 says so, irlint follows
+    the spec), the Loop runs its trip count (irlint follows: the input does not count iterations)."""
+    from tests.rules.make_case_fixtures import body_reading_through_dead_if
+
+    path = tmp_path / f"{kind}.xml"
+    ov.save_model(body_reading_through_dead_if(kind), str(path), compress_to_fp16=False)
+    found = [d for d in irlint.check(path) if d.severity is not Severity.INFO]
+    assert [d.code for d in found] == codes, found
+    inputs = {"x": np.zeros(4, np.float32), "s": np.zeros((), np.float32)}
+    core = ov.Core()
+    cpu = core.compile_model(core.read_model(str(path)), "CPU", CPU)([inputs["x"], inputs["s"]])
+    assert float(np.asarray(cpu[0])) == cpu_y
+    assert float(run(irlint.load(path), inputs)["y"]) == irlint_y
