@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from irlint import causes
-from irlint.controlflow import CONTROL_FLOW, cpu_differs, cpu_plugin_plan, spec_plan
+from irlint.controlflow import (
+    CONTROL_FLOW,
+    cpu_differs,
+    cpu_plugin_plan,
+    length_read_otherwise,
+    resolve,
+    spec_plan,
+)
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -377,7 +384,9 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     each iteration reads or writes (negative start/end count from the end, end inclusive) against
     what the CPU plugin does (negative values as dim+1+value, end exclusive, start ignored; |stride|
     must equal part_size, or it counts other iterations and refuses the model: "There are at least
-    two different iterations numbers").
+    two different iterations numbers"). A negative stride reads from the axis's last whole part
+    down. On an axis whose length is known only at run time, the shortest length on which the two
+    read other elements, if there is one.
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
     elements against the CPU plugin's parts of |stride| elements.
 
@@ -424,6 +433,20 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
                     "inference (\"There are at least two different iterations numbers\")", sl.entry.loc,
                     layer=layer.path, port=sl.entry.external_port_id,
                     hint=f"write stride=\"{part if stride > 0 else -part}\"")
+                continue
+            dim = length_read_otherwise(start, end, stride, part) if sl.error is None else None
+            if dim is not None:
+                spec = resolve(dim, start, end, stride, part)
+                cpu = cpu_plugin_plan(dim, start, end, stride, part)
+                verb = "writes" if output else "reads"
+                yield Finding(
+                    f"{_describe(sl.entry)} of {layer.describe()}: the axis's length is known only at run time; "
+                    f"on a length of {dim} the spec {verb} elements {_ranges(*spec_plan(spec))} along axis "
+                    f"{sl.axis}, OpenVINO's CPU plugin "
+                    f"{'rejects it' if cpu is None else f'{verb} {_ranges(*cpu)}'}; the result depends on the runtime",
+                    sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                    hint="iterate over the whole axis (start 0, end -1) or reversed (start -1, end 0, stride -1) "
+                    "and slice the sub-range outside the TensorIterator")
             continue
         if sl.spec is None or not cpu_differs(sl.spec, is_loop):
             continue

@@ -202,8 +202,22 @@ def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int)
         return None
     if stride > 0:
         return 0, count, part_size
-    hi = dim + 1 + start if start < 0 else start
-    return hi - part_size, count, -part_size
+    return (dim // part_size - 1) * part_size, count, -part_size
+
+
+def length_read_otherwise(start: int, end: int, stride: int, part_size: int) -> int | None:
+    """For a TensorIterator entry on an axis whose length is known only at run time: the shortest length
+    on which the spec reads other elements than the CPU plugin (or the plugin refuses the range while
+    the spec reads it), None when they agree on every length. Lengths past the attributes' reach plus a
+    few parts behave alike, so the search stops there."""
+    for dim in range(1, max(abs(start), abs(end)) + 4 * max(part_size, 1) + 4):
+        try:
+            spec = resolve(dim, start, end, stride, part_size)
+        except SliceError:
+            continue
+        if spec.iterations > 0 and cpu_differs(spec):
+            return dim
+    return None
 
 
 def core_reference_plan(dim: int, iterations: int, stride: int) -> tuple[int, int, int] | None:

@@ -113,6 +113,8 @@ PINNED_MUTATE: dict[int, str] = {
     401610: "T210",  # a Reshape's target shape fed by a scalar: refused at read ("must have rank 1")
     405290: "IF809",  # a second then-entry of one If input: the Parameter OpenVINO leaves unfed fails a Reshape
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
+    609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
+    609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
 }
 
 

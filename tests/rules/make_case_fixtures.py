@@ -59,6 +59,19 @@ def dynamic_rank():
     return ov.Model(outs, [x, axes, fixed], "dynamic_rank")
 
 
+def ti_dynamic_slice(start: int, end: int, stride: int):
+    """A TensorIterator slicing x [?,3] on axis 0 with the given attributes, concatenating 2 * slice."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, 3], np.float32, name="x")
+    xi = ops.parameter([1, 3], np.float32)
+    r = ops.result(ops.multiply(xi, ops.constant(np.float32(2))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi]))
+    ti.set_sliced_input(xi, x.output(0), start, stride, 1, end, 0)
+    out = ti.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(out, name="y")], [x], "ti_dynamic_slice")
+
+
 def scalar_add():
     ov, ops = _ov()
     x = ops.parameter([3], np.float32, name="x")
@@ -820,6 +833,11 @@ CASES = [
     Case("SL607", "fail-loop", lambda: loop_slices(0, 1, 2, -1, 3), _fx("SL607", Edit(
         '<input axis="0" external_port_id="2"', '<input axis="0" external_port_id="2"', ("SL607",)))),
     Case("SL607", "pass-loop", lambda: loop_slices(-1, -2, 2, 0, 3)),
+    # an axis of unknown length: the CPU plugin reads a reversed sub-range from the axis's last element
+    Case("SL607", "fail-dynamic", lambda: ti_dynamic_slice(-3, 0, -1), _fx("SL607", Edit(
+        '<input axis="0" external_port_id="0"', '<input axis="0" external_port_id="0"', ("SL607",)))),
+    Case("SL607", "pass-dynamic", lambda: ti_dynamic_slice(0, -2, 1)),
+    Case("SL607", "pass-dynamic-reversed", lambda: ti_dynamic_slice(-1, 0, -1)),
     Case("LP709", "fail-input", lambda: loop_slices(trip=3), _fx("LP709", Edit(
         'internal_layer_id="0" start="0" end="-1"', 'internal_layer_id="0" start="1" end="3"', ("LP709",)))),
     Case("LP709", "pass-reversed", lambda: loop_slices(trip=4), _fx("LP709", Edit(
