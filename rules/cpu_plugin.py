@@ -165,8 +165,11 @@ def loop_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
                       hint="give the input a known rank (dims may stay dynamic)")
     for port in layer.outputs:
         if _dynamic_rank(ctx, layer, port, dynamic):
+            poison = ctx.shapes.poison(layer, port.id)  # no shape known because of a defect: its finding carries it
             yield Finding(f"output port {port.id} of {layer.describe()} is of dynamic rank: {plugin}",
                           layer.port_loc(port), layer=layer.path, port=port.id,
+                          related=(poison.note(),) if poison is not None else (),
+                          because=(poison.key,) if poison is not None else (),
                           hint="a back edge that carries another rank than its Parameter's widens it to a dynamic "
                                "rank; reshape the Result to the Parameter's rank")
 

@@ -543,9 +543,8 @@ class _Inferer:
     def sliced_param(self, outer: TensorInfo, sl: EntrySlicing, entry: PortMapEntry) -> TensorInfo:
         if outer.shape is None or sl.axis is None:
             return TensorInfo(outer.etype, None)
-        part = part_length(entry.part_size)
         dims = list(outer.shape)
-        dims[sl.axis] = Dim.of(part)
+        dims[sl.axis] = _part_dim(entry.part_size)
         return TensorInfo(outer.etype, tuple(dims))
 
     @staticmethod
@@ -639,3 +638,14 @@ class _Inferer:
             shape[axis] = DYNAMIC
         return TensorInfo(produced.etype, tuple(shape))
 
+
+def _part_dim(part_size: int | None) -> Dim:
+    """The sliced body Parameter's dim on the axis, as OpenVINO's core declares it (TensorIterator and
+    Loop alike, measured on 2026.4): `part_size` (1 unless written); 0 for part_size 0 or below -1,
+    dynamic for -1. The spec forbids a part_size below 1 (SL603 says so where the length is known), but
+    OpenVINO reads such a model and infers the body from that dim."""
+    if part_size is None:
+        return Dim.of(part_length(None))
+    if part_size >= 0:
+        return Dim.of(part_size)
+    return DYNAMIC if part_size == -1 else Dim.of(0)

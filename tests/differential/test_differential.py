@@ -114,6 +114,7 @@ PINNED_MUTATE: dict[int, str] = {
     405290: "IF809",  # a second then-entry of one If input: the Parameter OpenVINO leaves unfed fails a Reshape
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
     609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
+    602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
 }
 

@@ -72,6 +72,21 @@ def ti_dynamic_slice(start: int, end: int, stride: int):
     return ov.Model([ops.result(out, name="y")], [x], "ti_dynamic_slice")
 
 
+def loop_reshape_part(target: list[int] | None):
+    """A Loop slicing x [?] on axis 0 (trip count 2) into a body Parameter [1], Reshaped to `target`
+    (None: a Relu instead); the last value is the output."""
+    ov, ops = _ov()
+    x = ops.parameter([-1], np.float32, name="x")
+    xi = ops.parameter([1], np.float32)
+    y = ops.relu(xi) if target is None else ops.reshape(xi, ops.constant(np.array(target, np.int64)), False)
+    r, c = ops.result(y), ops.result(ops.constant(np.bool_(True)))
+    loop = ops.loop(ops.constant(np.int64(2)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, c], [xi]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_reshape_part")
+
+
 def scalar_add():
     ov, ops = _ov()
     x = ops.parameter([3], np.float32, name="x")
@@ -833,6 +848,12 @@ CASES = [
     Case("SL607", "fail-loop", lambda: loop_slices(0, 1, 2, -1, 3), _fx("SL607", Edit(
         '<input axis="0" external_port_id="2"', '<input axis="0" external_port_id="2"', ("SL607",)))),
     Case("SL607", "pass-loop", lambda: loop_slices(-1, -2, 2, 0, 3)),
+    # part_size 0 on an axis of unknown length: OpenVINO's core gives the body Parameter [0], and the
+    # Reshape of its 0 elements to [] is refused at read
+    Case("SL605", "fail-part-size-0", lambda: loop_reshape_part([]), _fx("SL605", Edit(
+        'start="0" end="-1" stride="1" part_size="1"', 'start="0" end="-1" stride="1" part_size="0"', ()),
+        also=[('<data shape="1" element_type="f32" />', 2, ("SL605",), "<body>")])),
+    Case("SL605", "pass-part-size-1", lambda: loop_reshape_part([])),
     # an axis of unknown length: the CPU plugin reads a reversed sub-range from the axis's last element
     Case("SL607", "fail-dynamic", lambda: ti_dynamic_slice(-3, 0, -1), _fx("SL607", Edit(
         '<input axis="0" external_port_id="0"', '<input axis="0" external_port_id="0"', ("SL607",)))),
