@@ -1,4 +1,4 @@
-"""T216: valid IR whose values OpenVINO's CPU plugin computes otherwise than the spec.
+"""T216, T219: valid IR whose values OpenVINO's CPU plugin computes otherwise than the spec.
 
 A warning that names the plugin: the model is valid, irlint computes what the spec says, and the
 plugin's result differs (docs/semantics.md lists the numeric departures irlint reports at run time).
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 from irlint.rules.levels import input_entries, parents
 
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Edge, Graph, Layer
+from irlint.ir.model import Branch, Edge, Graph, Layer
 from irlint.rule import Finding, rule
 from irlint.types import ElementType, element_type
 
@@ -99,6 +100,148 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
                       "results differ from the spec's, which irlint computes", layer.loc, layer=layer.path,
                       related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
                       hint="remove the Convert pair if the rounding is not wanted")
+
+
+# Activations computed in floating point that the CPU plugin runs as Eltwise nodes: on an integer tensor
+# the spec rounds their result to the tensor's type (Sigmoid(0) = 0.5 -> 0).
+FLOAT_ACTIVATIONS = frozenset({"Sigmoid", "Tanh", "Exp", "Sqrt", "Erf", "HSigmoid", "HSwish"})
+# The 8-bit types the CPU plugin keeps; it computes i16, u16, i64 (and the wider unsigned) as i32, where
+# its Add/Multiply/Subtract/Divide compute in integers and fuse no activation.
+FUSED_INT_TYPES = frozenset({"u8", "i8"})
+# The eltwise ops the plugin fuses such an activation into, by the input port the activation feeds:
+# Add, Multiply and Subtract at either, Divide at input 0 only (measured on OpenVINO 2026.4).
+FUSING_OPS = {"Add": (0, 1), "Multiply": (0, 1), "Subtract": (0, 1), "Divide": (0,)}
+
+
+@rule("T219", "int-activation-fused-into-eltwise", severity="warning", types=tuple(FUSING_OPS), uses_shapes=True)
+def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A u8/i8 Sigmoid (Tanh, Exp ...) read only by an Add/Multiply/Subtract in a body: the CPU plugin rounds once.
+
+    What it checks:
+    In a TensorIterator/Loop body or an If branch (at any depth; not a branch of an If of constant
+    condition at the top level, which OpenVINO folds into the top level), each Add, Multiply, Subtract
+    (either input) or Divide (input 0) fed by a Sigmoid, Tanh, Exp, Sqrt, Erf, HSigmoid or HSwish
+    whose result is `u8` or `i8`, whose input is not constant, and whose output nothing else reads.
+
+    Why it matters:
+    The spec rounds the activation's result to the integer type (Sigmoid(0) = 0.5 -> 0), then
+    adds: m + Sigmoid(0) is m. OpenVINO's CPU plugin fuses an activation whose only reader is an
+    eltwise op into that op (its graph optimizer's eltwise fusing, which keeps apart only an
+    activation and an eltwise op that computes in i32) and computes the pair in f32, rounding once:
+    m + 0.5 rounded half to even (3 -> 4, 4 -> 4, 5 -> 6), m * Sigmoid(1) as m * 0.73, Exp(2) / 2 as
+    3.69 -> 4 where the spec gives 7 / 2 = 3 (measured on OpenVINO 2026.4). At the top level the
+    plugin compiles the same pair into a subgraph that rounds the activation first, as the spec
+    does; an i16, i32 or i64 activation, a Divide fed on input 1, and an activation read also by
+    another op are not fused.
+
+    Example:
+    ```xml
+    <layer id="5" name="s" type="Sigmoid"/>   <!-- u8 [1], in a Loop body -->
+    <layer id="6" name="y" type="Add"/>       <!-- m + s: s read by nothing else -->
+    ```
+
+    How to fix:
+    Nothing, if the plugin's single rounding is acceptable. To get the spec's value on the CPU
+    plugin too, compute the activation in f32 and Convert it to the integer type explicitly (a
+    Round before the Convert keeps the spec's rounding), or let another op read the activation.
+    """
+    if not _compiled_apart(ctx, graph):
+        return
+    for port in FUSING_OPS[layer.type]:
+        if port >= len(layer.inputs):
+            continue
+        found = _producer(ctx, graph, layer, layer.inputs[port].id)
+        if found is None:
+            continue
+        where, act = found
+        if act.type not in FLOAT_ACTIVATIONS or _out_type(ctx, act) not in FUSED_INT_TYPES:
+            continue
+        aidx = ctx.index(where)
+        if len(aidx.users(act)) != 1 or _constant(where, aidx, act, {}):
+            continue
+        et = _out_type(ctx, act)
+        at = f" (at {act.path}, through an If of constant condition)" if where is not graph else ""
+        fused = f"{layer.type}({'x, ' if port else ''}{act.type}(...){'' if port else ', x'})"
+        yield Finding(f"{act.describe()}{at}, of type {et}, is read only by {layer.describe()} in {graph.where}: "
+                      f"OpenVINO's CPU plugin fuses the two and computes {fused} in f32, rounding once, where the "
+                      f"spec (and irlint) rounds the {act.type} to {et} first (m + Sigmoid(0): the spec m, the plugin "
+                      "m + 0.5 rounded half to even)", layer.loc, layer=layer.path,
+                      related=(Related(act.loc, f"'{act.name}' is the {act.type}"),),
+                      hint="compute the activation in f32 and Convert it explicitly, if the spec's rounding matters")
+        return
+
+
+def _producer(ctx: Context, graph: Graph, layer: Layer, port_id: int | None,
+              depth: int = 0) -> tuple[Graph, Layer] | None:
+    """The layer whose value input `port_id` of `layer` reads once OpenVINO has folded every If of constant
+    condition on the way (into its taken branch through the output's Result, or out of that branch through
+    the Parameter's input), with its level; None where a folded value has another reader or a branch is
+    not the taken one."""
+    idx = ctx.index(graph)
+    e = idx.source(layer.id, port_id)
+    src = graph.layer(e.from_layer) if e is not None else None
+    if src is None or e is None or depth > 16:
+        return None
+    if src.type == "If":
+        branch = _taken_branch(ctx, graph, src)
+        if branch is None:
+            return graph, src
+        if len(idx.edges_out(src.id, e.from_port)) != 1:
+            return None
+        entry = next((m for m in branch.port_map if m.direction == "output" and m.external_port_id == e.from_port),
+                     None)
+        result = branch.body.layer(entry.internal_layer_id) if entry is not None else None
+        if result is None or not result.inputs:
+            return None
+        return _producer(ctx, branch.body, result, result.inputs[0].id, depth + 1)
+    if src.type == "Parameter":
+        held = parents(ctx).get(id(graph))
+        if held is None or held[1].type != "If" or _taken_branch(ctx, *held) is None:
+            return graph, src
+        holder, owner = held
+        branch = _taken_branch(ctx, holder, owner)
+        if branch is None or branch.body is not graph or len(idx.users(src)) != 1:
+            return None
+        entry = next((m for m in branch.port_map if m.direction == "input" and m.internal_layer_id == src.id), None)
+        port = owner.input(entry.external_port_id) if entry is not None and entry.external_port_id is not None \
+            else None
+        if port is None:
+            return None
+        outer = ctx.index(holder).source(owner.id, port.id)
+        feeder = holder.layer(outer.from_layer) if outer is not None else None
+        if feeder is None or outer is None or len(ctx.index(holder).edges_out(feeder.id, outer.from_port)) != 1:
+            return None
+        return _producer(ctx, holder, owner, port.id, depth + 1)
+    return graph, src
+
+
+def _taken_branch(ctx: Context, holder: Graph, owner: Layer) -> Branch | None:
+    """The branch OpenVINO keeps of an If whose condition is a known constant (it folds the If into the
+    level holding it); None when the condition is not known."""
+    if owner.type != "If" or not owner.inputs:
+        return None
+    e = ctx.index(holder).source(owner.id, owner.inputs[0].id)
+    cond = holder.layer(e.from_layer) if e is not None else None
+    value = ctx.shapes.output(cond, e.from_port).value if cond is not None and e is not None else None
+    if value is None or np.size(value) != 1:
+        return None
+    name = "then" if bool(np.asarray(value).reshape(-1)[0]) else "else"
+    return next((b for b in owner.branches if b.name == name), None)
+
+
+def _compiled_apart(ctx: Context, graph: Graph) -> bool:
+    """Whether the CPU plugin compiles `graph` as a subgraph of its own: a TensorIterator/Loop body, or
+    an If branch whose condition is not constant (OpenVINO folds an If of constant condition into the
+    level holding it, so a branch of one at the top level is compiled with the top level)."""
+    holders = parents(ctx)
+    while id(graph) in holders:
+        holder, owner = holders[id(graph)]
+        if owner.type != "If":
+            return True
+        if _taken_branch(ctx, holder, owner) is None:
+            return True
+        graph = holder
+    return False
 
 
 # A layer of some graph level: the level's identity and the layer's id (layer ids repeat across levels);

@@ -29,12 +29,6 @@ class Known:
 
 
 KNOWN = [
-    Known("CPU plugin: integer Sigmoid fused with an Add in a Loop body", r"integer/boolean values differ \(uint8\)",
-          "loop at depth 3",
-          "seed 70586, reduced to m + Sigmoid(Convert(i, u8)) in a Loop body (i the current iteration, 0): the spec "
-          "rounds Sigmoid(0) = 0.5 to 0, the plugin computes m + 0.5 in f32 and rounds once (3.5 -> 4, 4.5 -> 4, "
-          "5.5 -> 6; m * Sigmoid(0) alike), also through an If whose condition is a Const; at the top level the plugin "
-          "rounds Sigmoid first; irlint does not say so yet"),
     Known("Loop zero iterations", "", "zero iterations",
           "irlint has no value for a concatenated output after zero iterations; OpenVINO returns one"),
     Known("CPU plugin: dynamic-rank Parameter", r"Parameter operation with dynamic rank", "",

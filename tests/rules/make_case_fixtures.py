@@ -409,6 +409,71 @@ def swish_pattern(refused: bool):
                     [x, b, s], "swish_compiled")
 
 
+def _invariant_loop(ov, ops, body_outputs, params, feeds):
+    """A Loop running its body once, each body Parameter of `params` fed the outer value in `feeds`; its
+    outputs the last values of the body Results `body_outputs`."""
+    loop = ops.loop(ops.constant(np.int64(1)), ops.constant(True))
+    loop.set_function(ov.Model([*body_outputs, ops.result(ops.constant(True))], params))
+    loop.set_special_body_ports([-1, len(body_outputs)])
+    for p, v in zip(params, feeds):
+        loop.set_invariant_input(p, v.output(0))
+    return [loop.get_iter_value(r.output(0), -1) for r in body_outputs]
+
+
+def int_activation_fusion(kind: str):
+    """A u8 activation read only by an eltwise op in a body, which the CPU plugin fuses and computes in f32
+    (T219). "fail": m + Sigmoid(a) in a Loop body; "fail-if": m * Exp(a) in an If branch (condition a
+    Parameter); "fail-folded-if": the Sigmoid in an If of constant condition in the body, the Add after the
+    If; "pass": an i32 pair in a Loop body, the u8 pair at the top level, a u8 Sigmoid read also
+    by a Result, m / Sqrt(a) (Divide on input 1) and the u8 pair in an If of constant condition."""
+    ov, ops = _ov()
+    m, a = ops.parameter([1], np.uint8, name="m"), ops.parameter([1], np.uint8, name="a")
+    if kind == "fail":
+        bm, ba = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+        (y,) = _invariant_loop(ov, ops, [ops.result(ops.add(bm, ops.sigmoid(ba)))], [bm, ba], [m, a])
+        return ov.Model([ops.result(y, name="y")], [m, a], "int_activation_loop")
+    if kind == "fail-if":
+        c = ops.parameter([], np.bool_, name="c")
+        node = ops.if_op(c)
+        tm, ta, em, ea = (ops.parameter([1], np.uint8) for _ in range(4))
+        rt, re = ops.result(ops.multiply(tm, ops.exp(ta))), ops.result(ops.add(em, ea))
+        node.set_then_body(ov.Model([rt], [tm, ta]))
+        node.set_else_body(ov.Model([re], [em, ea]))
+        node.set_input(m.output(0), tm, em)
+        node.set_input(a.output(0), ta, ea)
+        return ov.Model([ops.result(node.set_output(rt, re), name="y")], [m, a, c], "int_activation_if")
+    if kind == "fail-folded-if":  # the Sigmoid in the taken branch of an If of constant condition, the Add after it
+        bm, ba = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+        node = ops.if_op(ops.constant(True))
+        ta, ea = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+        rt, re = ops.result(ops.sigmoid(ta)), ops.result(ops.relu(ea))
+        node.set_then_body(ov.Model([rt], [ta]))
+        node.set_else_body(ov.Model([re], [ea]))
+        node.set_input(ba.output(0), ta, ea)
+        (y,) = _invariant_loop(ov, ops, [ops.result(ops.add(bm, node.set_output(rt, re)))], [bm, ba], [m, a])
+        return ov.Model([ops.result(y, name="y")], [m, a], "int_activation_folded_if")
+    mi, ai = ops.parameter([1], np.int32, name="mi"), ops.parameter([1], np.int32, name="ai")
+    bmi, bai = ops.parameter([1], np.int32), ops.parameter([1], np.int32)
+    (wide,) = _invariant_loop(ov, ops, [ops.result(ops.add(bmi, ops.sigmoid(bai)))], [bmi, bai], [mi, ai])
+    top = ops.add(m, ops.sigmoid(a))
+    bm, ba = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+    s = ops.sigmoid(ba)
+    shared, alone = _invariant_loop(ov, ops, [ops.result(ops.add(bm, s)), ops.result(s)], [bm, ba], [m, a])
+    dm, da = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+    (divided,) = _invariant_loop(ov, ops, [ops.result(ops.divide(dm, ops.sqrt(da)))], [dm, da], [m, a])
+    node = ops.if_op(ops.constant(True))
+    tm, ta, em, ea = (ops.parameter([1], np.uint8) for _ in range(4))
+    rt, re = ops.result(ops.add(tm, ops.sigmoid(ta))), ops.result(ops.add(em, ea))
+    node.set_then_body(ov.Model([rt], [tm, ta]))
+    node.set_else_body(ov.Model([re], [em, ea]))
+    node.set_input(m.output(0), tm, em)
+    node.set_input(a.output(0), ta, ea)
+    folded = node.set_output(rt, re)
+    outs = [ops.result(v, name=n) for v, n in ((wide, "wide"), (top, "top"), (shared, "shared"), (alone, "s"),
+                                                (divided, "divided"), (folded, "folded"))]
+    return ov.Model(outs, [m, a, mi, ai], "int_activation_kept")
+
+
 def invariant_plus_slice(kind: str, loop: bool = False):
     """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
     `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]."""
@@ -939,6 +1004,14 @@ CASES = [
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
     Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
     Case("T218", "pass", lambda: swish_pattern(False)),
+    # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
+    Case("T219", "fail", lambda: int_activation_fusion("fail"),
+         lambda text: _mark_last_line(text, 'type="Add"', "T219")),
+    Case("T219", "fail-if", lambda: int_activation_fusion("fail-if"),
+         lambda text: _mark_line(text, 'type="Multiply"', "T219")),
+    Case("T219", "fail-folded-if", lambda: int_activation_fusion("fail-folded-if"),
+         lambda text: _mark_last_line(text, 'type="Add"', "T219")),
+    Case("T219", "pass", lambda: int_activation_fusion("pass")),
     # x + s[k], x a scalar invariant input on the Add's input 0: the CPU plugin adds in place (PM414)
     Case("PM414", "fail", lambda: invariant_plus_slice("fail"),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),

@@ -1,0 +1,76 @@
+"""What the CPU plugin does where T219 warns (and where it does not), measured on the fixtures: it fuses a
+u8 activation read only by an eltwise op in a body into that op and computes the pair in f32, rounding once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+
+ov = pytest.importorskip("openvino")
+
+FIXTURES = Path(__file__).parent / "fixtures" / "T219"
+
+
+def _cpu(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The CPU plugin's outputs by the name of their Result (its tensor names may be lost to folding)."""
+    core = ov.Core()
+    model = core.read_model(str(path))
+    names = [r.get_friendly_name() for r in model.get_results()]
+    got = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)
+    return {name: np.asarray(got[i]) for i, name in enumerate(names)}
+
+
+def _half_even(x: np.ndarray) -> np.ndarray:
+    return np.clip(np.rint(x), 0, 255).astype(np.uint8)
+
+
+def test_the_cpu_plugin_rounds_m_plus_sigmoid_once_in_a_loop_body() -> None:
+    """m + Sigmoid(0): the spec (irlint) gives m; the plugin m + 0.5 rounded half to even (3 -> 4, 4 -> 4, 5 -> 6)."""
+    path = FIXTURES / "fail.xml"
+    assert [d.code for d in irlint.check(path)] == ["T219"]
+    m, a = np.array([3], np.uint8), np.array([0], np.uint8)
+    for value in (3, 4, 5):
+        m[0] = value
+        cpu = _cpu(path, {"m": m, "a": a})["y"]
+        ours = irlint.run(irlint.load(path), {"m": m, "a": a})["y"]
+        np.testing.assert_array_equal(ours, m)
+        np.testing.assert_array_equal(cpu, _half_even(m + 0.5))
+    assert _cpu(path, {"m": np.array([3], np.uint8), "a": a})["y"][0] == 4
+
+
+def test_the_cpu_plugin_fuses_through_an_if_of_constant_condition() -> None:
+    """Sigmoid in the taken branch of a constant If, m + its output after the If, in a Loop body: OpenVINO folds
+    the If and the plugin fuses the pair as if the If were not there."""
+    path = FIXTURES / "fail-folded-if.xml"
+    assert [d.code for d in irlint.check(path)] == ["T219"]
+    inputs = {"m": np.array([3], np.uint8), "a": np.array([0], np.uint8)}
+    assert irlint.run(irlint.load(path), inputs)["y"].tolist() == [3]
+    assert _cpu(path, inputs)["y"].tolist() == [4]
+
+
+def test_the_cpu_plugin_fuses_in_an_if_branch_too() -> None:
+    """m * Exp(1) with m = 3 in a then-branch: the spec 3 * 3 = 9, the plugin 3 * 2.718 = 8.15 -> 8."""
+    path = FIXTURES / "fail-if.xml"
+    assert [d.code for d in irlint.check(path)] == ["T219"]
+    inputs = {"m": np.array([3], np.uint8), "a": np.array([1], np.uint8), "c": np.array(True)}
+    assert irlint.run(irlint.load(path), inputs)["y"].tolist() == [9]
+    assert _cpu(path, inputs)["y"].tolist() == [8]
+
+
+def test_the_cpu_plugin_rounds_first_where_t219_is_silent() -> None:
+    """An i32 pair in a body, the u8 pair at the top level, a Sigmoid read by two ops, m / Sqrt(a) and an If
+    of constant condition: the plugin's values are the spec's, which irlint computes."""
+    path = FIXTURES / "pass.xml"
+    assert "T219" not in {d.code for d in irlint.check(path)}
+    for m, a in ((3, 0), (4, 0), (5, 0), (3, 1), (8, 3)):
+        inputs = {"m": np.array([m], np.uint8), "a": np.array([a], np.uint8),
+                  "mi": np.array([m], np.int32), "ai": np.array([a], np.int32)}
+        cpu = _cpu(path, inputs)
+        ours = dict(irlint.run(irlint.load(path), inputs))
+        assert set(cpu) == set(ours)
+        for name, want in cpu.items():
+            np.testing.assert_array_equal(ours[name], want, err_msg=f"{name} at m={m}, a={a}")
