@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from irlint.rules.cpu_numerics import _constant
-from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
+from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
@@ -470,6 +470,53 @@ def body_layer_output_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             yield Finding(f"body {la.describe()} of {layer.describe()}: its outputs reach no Result, so it is "
                           "computed in every iteration for nothing", la.loc, layer=la.path,
                           hint="connect it where its value was meant to go, or delete it")
+
+
+@rule("PM415", "read-output-loses-result", severity="warning", types=CONTROL_FLOW)
+def read_output_loses_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A read output shares its body Result with an output nothing reads: OpenVINO gives it another Result.
+
+    What it checks:
+    Two output entries of a TensorIterator/Loop naming the same body Result, where an edge leaves
+    the one's output port and none leaves the other's (a Result that is the execution condition
+    or feeds a back edge is exempt).
+
+    Why it matters:
+    The model is valid (two outputs may give one Result, e.g. its last value and its
+    concatenation); irlint computes both from that Result. Before its CPU plugin builds the
+    layer, OpenVINO removes each output nothing reads together with its body Result, even when
+    another output gives that Result, and renumbers the other outputs' Result indices without
+    touching the read output's. It then names the next body Result OpenVINO keeps, in document
+    order: OpenVINO computes the output from that Result (measured on 2026.4: x + 1 instead of
+    ReLU(x) in a TensorIterator, the execution condition's booleans instead of the values in a
+    Loop), and refuses the model at compile where that Result's shape does not fit. With no
+    Result after it, the CPU plugin fails to compile the model ("vector::_M_range_check: __n
+    (which is 1) >= this->size() (which is 1)").
+
+    Example:
+    ```xml
+    <output axis="0" external_port_id="1" internal_layer_id="9"/>   <!-- read -->
+    <output axis="1" external_port_id="2" internal_layer_id="9"/>   <!-- no edge leaves port 2 -->
+    ```
+
+    How to fix:
+    Remove the unread output entry and its port, or read it.
+    """
+    for lost in lost_results(ctx, graph, layer):
+        if lost.instead is None:
+            what = ("its CPU plugin fails to compile the model (\"vector::_M_range_check\"): no body Result is "
+                    "left for the read output")
+        else:
+            what = (f"output port {lost.kept.port} then gives body {lost.instead.describe()}, the next Result "
+                    "OpenVINO keeps, instead: it computes something else (or refuses the model where that Result's "
+                    "shape does not fit)")
+        yield Finding(f"output port {lost.kept.port} of {layer.describe()} gives body {lost.result.describe()}, and "
+                      f"so does output port {lost.unread.port}, which nothing reads: OpenVINO removes the unread "
+                      f"output with that Result before compiling, and {what}; irlint computes port "
+                      f"{lost.kept.port} from {lost.result.describe()}", lost.unread.entry.loc, layer=layer.path,
+                      port=lost.unread.port,
+                      related=(Related(lost.kept.entry.loc, "the read output giving the same Result"),),
+                      hint=f"remove the output entry of port {lost.unread.port} and the port, or read it")
 
 
 @rule("PM413", "concatenated-output-negative-axis", severity="warning", types=CONTROL_FLOW, uses_shapes=True)

@@ -1,12 +1,15 @@
 """What a TensorIterator/Loop body computes only for outputs nothing outside reads.
 
 OpenVINO's CPU plugin removes such outputs with their body Results, then the body Parameters that
-became unused (LP714 and PM410 warn where that goes wrong); this module finds those Parameters.
+became unused (LP714 and PM410 warn where that goes wrong); this module finds those Parameters, and
+the outputs that are read but lose their body Result with an unread output giving it too (PM415).
 """
 
 from __future__ import annotations
 
-from irlint.controlflow import loop_plan
+from dataclasses import dataclass
+
+from irlint.controlflow import PlanEntry, loop_plan
 from irlint.controlflow.liveness import dead_inputs
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
@@ -55,3 +58,46 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
         todo += [src for src, port in into.get(lid, []) if port not in dropped]
     idx = ctx.index(body)
     return {p.id for p in body.parameters() if p.id not in live and idx.users(p)}
+
+
+@dataclass(frozen=True, slots=True)
+class LostResult:
+    """A read output whose body Result OpenVINO removes with an unread output giving the same Result:
+    the output then names the next Result OpenVINO keeps (`instead`), or none."""
+
+    kept: PlanEntry  # the read output
+    unread: PlanEntry  # the unread output giving the same Result
+    result: Layer  # the body Result both give
+    instead: Layer | None  # the Result the read output gives after the removal; None: past the last one
+
+
+def lost_results(ctx: Context, graph: Graph, layer: Layer) -> list[LostResult]:
+    """The read outputs that lose their body Result when OpenVINO removes the unread outputs.
+
+    OpenVINO (its RemoveMultiSubGraphOpDanglingParamsResults pass, before the CPU plugin builds the
+    layer) removes each output nothing reads and the body Result it gives, unless that Result is the
+    execution condition or feeds a back edge, and renumbers the other outputs' Result indices; an
+    output giving a removed Result keeps its index, which now names the next Result kept, in the
+    body's document order, or none."""
+    body = layer.body
+    if body is None:
+        return []
+    plan = loop_plan(layer)
+    unread = set(unread_outputs(ctx, graph, layer))
+    kept_ids = set(plan.back.values())
+    if plan.condition is not None:
+        kept_ids.add(plan.condition.body_layer)
+    gone = {pe.body_layer: pe for pe in plan.data_outputs if pe.port in unread and pe.body_layer not in kept_ids}
+    if not gone:
+        return []
+    results = body.results()
+    found = []
+    for pe in plan.data_outputs:
+        if pe.port in unread or pe.body_layer not in gone:
+            continue
+        at = next((i for i, r in enumerate(results) if r.id == pe.body_layer), None)
+        if at is None:  # no body Result (PM404, PM405)
+            continue
+        instead = next((r for r in results[at + 1:] if r.id not in gone), None)
+        found.append(LostResult(pe, gone[pe.body_layer], results[at], instead))
+    return found

@@ -113,6 +113,7 @@ PINNED_MUTATE: dict[int, str] = {
     407296: "SL607",  # a TI input entry without axis (invariant) and an output of |-1 - 0| // 2 = 0 parts: refused
     401610: "T210",  # a Reshape's target shape fed by a scalar: refused at read ("must have rank 1")
     405290: "IF809",  # a second then-entry of one If input: the Parameter OpenVINO leaves unfed fails a Reshape
+    602442: "PM415",  # a TI output re-pointed at the Result an unread output gives: compile fails (_M_range_check)
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
     609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
     602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read

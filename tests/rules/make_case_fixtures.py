@@ -722,6 +722,29 @@ def dynamic_slices(ti: bool = False):
     return ov.Model([ops.result(out, name="y")], params, "dynamic_slices")
 
 
+def shared_result(order: str = "AB", loop: bool = False, read_both: bool = False):
+    """A TensorIterator (or a Loop of 4 iterations) over x [4, 3] whose body has Results A (x + 1, no
+    output gives it) and B (ReLU(x)) in `order`, and two concatenated outputs both giving B; only the
+    first is read unless `read_both`. A Loop's condition Result comes last."""
+    ov, ops = _ov()
+    x = ops.parameter([4, 3], np.float32, name="x")
+    xi = ops.parameter([1, 3], np.float32)
+    res = {"A": ops.result(ops.add(xi, ops.constant(np.float32(1))), name="a"),
+           "B": ops.result(ops.relu(xi), name="b")}
+    body = [res[k] for k in order]
+    if loop:
+        layer = ops.loop(ops.constant(np.int64(4)), ops.constant(np.bool_(True)))
+        layer.set_function(ov.Model([*body, ops.result(ops.constant(np.bool_(True)))], [xi]))
+        layer.set_special_body_ports([-1, len(body)])
+    else:
+        layer = ops.tensor_iterator()
+        layer.set_body(ov.Model(body, [xi]))
+    layer.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    outs = [layer.get_concatenated_slices(res["B"].output(0), 0, 1, 1, -1, 0) for _ in range(2)]
+    return ov.Model([ops.result(o, name=f"y{i}") for i, o in enumerate(outs[:2 if read_both else 1])], [x],
+                    "shared_result")
+
+
 def _fx(code: str, *edits: Edit, also: list | None = None) -> Callable[[str], str]:
     return lambda text: mark(text, Fixture(code, "", list(edits), also=also or []))
 
@@ -894,6 +917,17 @@ CASES = [
         'internal_layer_id="11" start="0" end="-1" stride="1"', 'internal_layer_id="11" start="0" end="-1" stride="-1"',
         ("SL603",)))),
     Case("SL603", "pass-output-reversed", reverse_ti),
+    # two outputs giving one body Result, one of them unread: OpenVINO removes the Result with it
+    Case("PM415", "fail", shared_result, _fx("PM415", Edit('<output axis="0" external_port_id="2"',
+                                                           '<output axis="0" external_port_id="2"', ("PM415",)),
+                                             also=[('name="a"', 0, ("PM409",))])),
+    Case("PM415", "fail-next", lambda: shared_result("BA"), _fx(
+        "PM415", Edit('<output axis="0" external_port_id="2"', '<output axis="0" external_port_id="2"', ("PM415",)),
+        also=[('name="a"', 0, ("PM409",))])),
+    Case("PM415", "fail-loop", lambda: shared_result(loop=True), _fx(
+        "PM415", Edit('<output axis="0" external_port_id="4"', '<output axis="0" external_port_id="4"', ("PM415",)),
+        also=[('name="a"', 0, ("PM409",))])),
+    Case("PM415", "pass", lambda: shared_result("B", read_both=True)),
     # a stride of 0 on a sliced input of dynamic length: no length makes it valid (the CPU plugin refuses a
     # TensorIterator, a Loop kills the process dividing by it)
     Case("SL603", "fail-stride0-dynamic-loop", dynamic_slices, _fx("SL603", Edit(
