@@ -249,3 +249,19 @@ def test_softmax_axis_checks() -> None:
         op.infer(attrs, [TensorInfo(F32, static_shape([2, 3]))])
     op, attrs = bound("SoftMax", {"axis": "-1"}, "opset8")
     assert op.infer(attrs, [TensorInfo(F32, static_shape([2, 3]))])[0].shape == static_shape([2, 3])
+
+
+def test_tanh_saturates_where_the_cpu_plugin_does() -> None:
+    """Tanh of f32 near +-1, truncated by a Convert to i32 (the differential campaign's amplifier): numpy's
+    f32 tanh stays at 0.99999994 up to x = 10, the plugin reaches 1 at 9.01; irlint's integers must be the
+    plugin's."""
+    x = np.concatenate([np.linspace(-10.5, -8.5, 4001), np.linspace(8.5, 10.5, 4001)]).astype(np.float32)
+    model, inputs = model1(lambda p: ops.convert(ops.tanh(p), "i32"), x)
+    import openvino as ov
+
+    want = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)[0]
+    tanh = lookup("Tanh", "opset1")
+    got = tanh.compute(tanh.Attrs(), [x])[0]
+    np.testing.assert_array_equal(np.trunc(got).astype(np.int32), want)
+    scalars = [tanh.compute(tanh.Attrs(), [np.asarray(v)])[0] for v in x[::50]]  # a 0-d input's own path
+    np.testing.assert_array_equal(np.trunc(scalars).astype(np.int32), want[::50])

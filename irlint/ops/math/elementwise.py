@@ -177,13 +177,21 @@ def _sigmoid_f32_first(run: Callable[[Array], Array]) -> Callable[[Array], Array
     return run
 
 
+def _tanh_rounded(x: Array) -> Array:
+    """tanh of an f32 x computed in float64 and rounded once: numpy's f32 tanh is up to 2 ulp off and
+    stays below 1 up to x = 10, where the CPU plugin (within 1 ulp of the rounded value) reaches 1 at
+    9.01, so a Convert to an integer after it truncated differently (measured on 200,000 values in
+    [-12, 12]: 16,486 truncations differ with numpy's f32 tanh, none with this)."""
+    return np.tanh(x, dtype=F64).astype(F32) if x.dtype is F32 else np.tanh(x)
+
+
 def _softplus(x: Array) -> Array:
     return np.where(x > 20, x, np.log1p(np.exp(np.minimum(x, 20))))
 
 
 UNARY: dict[str, Callable[[Array], Array]] = {
     "Sigmoid": _sigmoid_f32_first(_float(_sigmoid, sigmoid_in_place)),
-    "Tanh": _float(np.tanh, np.tanh),
+    "Tanh": _float(_tanh_rounded, _tanh_rounded),
     "Exp": _float(np.exp, np.exp),
     "Log": _float(np.log, np.log),
     "Sqrt": _float(np.sqrt, np.sqrt),
