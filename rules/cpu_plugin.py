@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.back_edges import edge_text
 from irlint.rules.cpu_numerics import _constant
 
 from irlint.diagnostics import Related
@@ -21,41 +22,80 @@ from irlint.types import Shape, element_type, format_shape, parse_shape
 DYNAMIC_RANK = "CPU plug-in doesn't support {} operation with dynamic rank"
 
 
-@rule("T213", "parameter-dynamic-rank", severity="warning", scope="graph")
+@rule("T213", "parameter-dynamic-rank", severity="warning", scope="graph", uses_shapes=True)
 def parameter_dynamic_rank(ctx: Context, graph: Graph) -> Iterator[Finding]:
-    """A model input (a top-level Parameter) is of dynamic rank (`shape="..."`).
+    """A Parameter the CPU plugin compiles is of dynamic rank: a model input, or a Loop's back-edge Parameter.
 
     What it checks:
-    The `<data shape>` of every Parameter of the top-level graph.
+    The `<data shape>` of every Parameter of the top-level graph (`shape="..."`), and each body
+    Parameter of a Loop that a back edge feeds, whose rank OpenVINO's core widens to a dynamic one:
+    the back edge carries a Result of another rank than the Parameter's initial value, and that
+    Result is also a last-value output of the Loop (docs/semantics.md). The Parameter's declared
+    shape does not matter there: OpenVINO infers it.
 
     Why it matters:
     The model is valid and OpenVINO reads it, but its CPU plugin compiles no Parameter of dynamic
-    rank ("CPU plug-in doesn't support Parameter operation with dynamic rank"), nor any op whose
-    output is of dynamic rank. Fixing the rank (its dims may stay dynamic) or reshaping the model
-    before compiling it makes it compile.
+    rank ("CPU plug-in doesn't support Parameter operation with dynamic rank"), in a body neither,
+    nor any op whose output is of dynamic rank (PM420, IF807). Fixing the rank (its dims may stay
+    dynamic) or reshaping the model before compiling it makes it compile.
 
     Example:
     ```xml
     <layer id="0" name="x" type="Parameter"><data shape="..." element_type="f32"/>
+    <!-- or a Loop body Parameter [] whose back edge carries a Result [1] that is also an output -->
     ```
 
     How to fix:
     Declare the rank, with `-1` (or `?`) for the dims not known: `shape="?,?,10"`; or call
-    `model.reshape(...)` before `compile_model`.
+    `model.reshape(...)` before `compile_model`. In a Loop, make the back-edge Result the
+    Parameter's rank (a Reshape or Squeeze before the Result).
     """
-    if graph.is_body:
+    plugin = f"OpenVINO reads the model, but its CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('Parameter')}\")"
+    if not graph.is_body:
+        for p in graph.parameters():
+            text = p.data.get("shape")
+            try:
+                dynamic = text is not None and parse_shape(text) is None
+            except ValueError:
+                continue  # T203/IR rules report a shape that does not parse
+            if dynamic:
+                yield Finding(f"{p.describe()} is of dynamic rank (shape=\"{text}\"): {plugin}",
+                              p.data_loc or p.loc, layer=p.path,
+                              hint="declare the rank (dims may be -1), or reshape the model before compiling it")
+    for layer in graph.layers:
+        if layer.type == "Loop" and layer.body is not None:
+            yield from _widened_parameters(ctx, graph, layer, plugin)
+
+
+def _widened_parameters(ctx: Context, graph: Graph, layer: Layer, plugin: str) -> Iterator[Finding]:
+    """The Loop's back-edge Parameters whose initial value has a known rank and whose inferred shape is of
+    dynamic rank: the back edge widened them (a poisoned Parameter is its defect's finding's)."""
+    info = ctx.shapes.loop(layer)
+    if info is None or layer.body is None:
         return
-    for p in graph.parameters():
-        text = p.data.get("shape")
-        try:
-            dynamic = text is not None and parse_shape(text) is None
-        except ValueError:
-            continue  # T203/IR rules report a shape that does not parse
-        if dynamic:
-            yield Finding(f"{p.describe()} is of dynamic rank (shape=\"{text}\"): OpenVINO reads the model, but its "
-                          f"CPU plugin cannot compile it (\"{DYNAMIC_RANK.format('Parameter')}\")",
-                          p.data_loc or p.loc, layer=p.path,
-                          hint="declare the rank (dims may be -1), or reshape the model before compiling it")
+    idx = ctx.index(graph)
+    for be in layer.back_edges:
+        par, res = layer.body.layer(be.to_layer), layer.body.layer(be.from_layer)
+        got = info.params.get(be.to_layer) if be.to_layer is not None else None
+        if par is None or res is None or got is None or got.shape is not None or be.to_layer in info.poisoned:
+            continue
+        entry = next((e for e in layer.port_map if e.direction == "input" and e.internal_layer_id == be.to_layer
+                      and e.axis is None and e.purpose is None), None)
+        edge = idx.source(layer.id, entry.external_port_id) if entry is not None else None
+        src = graph.layer(edge.from_layer) if edge is not None else None
+        initial = ctx.shapes.output(src, edge.from_port).shape if src is not None and edge is not None else None
+        if initial is None:
+            continue  # an initial value of unknown or dynamic rank: the finding belongs where it comes from
+        feed = ctx.index(layer.body).source(res.id, res.inputs[0].id) if res.inputs else None
+        producer = layer.body.layer(feed.from_layer) if feed is not None else None
+        carried = ctx.shapes.output(producer, feed.from_port).shape if producer is not None and feed else None
+        what = "a value of another rank" if carried is None else format_shape(carried)
+        yield Finding(f"body {par.describe()} of {layer.describe()} is of dynamic rank: its initial value is "
+                      f"{format_shape(initial)}, {edge_text(be)} carries {what} from {res.describe()}, which is also "
+                      f"an output of the Loop, so OpenVINO's core widens the Parameter to a dynamic rank; "
+                      f"{plugin}", par.loc, layer=par.path,
+                      related=(Related(res.loc, "the back edge's Result"),),
+                      hint="make the back-edge Result the Parameter's rank (a Reshape or Squeeze before it)")
 
 
 @rule("T214", "parameter-type-dynamic", severity="warning", scope="graph")

@@ -31,8 +31,6 @@ class Known:
 KNOWN = [
     Known("Loop zero iterations", "", "zero iterations",
           "irlint has no value for a concatenated output after zero iterations; OpenVINO returns one"),
-    Known("CPU plugin: dynamic-rank Parameter", r"Parameter operation with dynamic rank", "",
-          "the CPU plugin compiles no Parameter of dynamic rank; irlint does not report it"),
     Known("IR reader: negative input axis", r"not an unsigned \w+ bit integer", "negative slice axis",
           "OpenVINO's reader refuses a negative axis on an input entry; irlint's SL602 is a warning"),
     Known("CPU plugin: part_size != |stride|", "", "part_size > 1 with stride 1",

@@ -245,6 +245,25 @@ def param_dynamic_rank():
     return ov.Model([ops.result(ops.relu(x), name="y")], [x], "param_dynamic_rank")
 
 
+def loop_widened_state(output_state: bool = True):
+    """A Loop whose state Parameter p is [] and whose back edge carries Reshape(p + 1, [1]): OpenVINO's core
+    widens p to a dynamic rank where that Result is also an output (`output_state`), and the CPU plugin
+    refuses the Parameter; otherwise (only 2 * p is an output) it keeps p as [] and compiles."""
+    ov, ops = _ov()
+    x = ops.parameter([], np.float32, name="x")
+    p = ops.parameter([], np.float32)
+    state = ops.result(ops.reshape(ops.add(p, ops.constant(np.float32(1))),
+                                   ops.constant(np.array([1], np.int64)), False))
+    doubled = ops.result(ops.multiply(p, ops.constant(np.float32(2))))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    results = [state, ops.result(ops.constant(np.bool_(True)))] + ([] if output_state else [doubled])
+    loop.set_function(ov.Model(results, [p]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(p, x.output(0), state.output(0))
+    out = state if output_state else doubled
+    return ov.Model([ops.result(loop.get_iter_value(out.output(0), -1), name="y")], [x], "loop_widened_state")
+
+
 def param_dynamic_dims():
     """A model input of known rank with dynamic dims: the CPU plugin compiles it."""
     ov, ops = _ov()
@@ -1006,12 +1025,14 @@ CASES = [
          lambda text: _mark_line(text, 'name="extra" type="Parameter"', "IF806")),
     Case("T213", "fail", param_dynamic_rank, lambda text: _mark_line(text, 'shape="..."', "T213")),
     Case("T213", "pass", param_dynamic_dims),
+    Case("T213", "fail-loop", loop_widened_state, lambda text: _mark_body_param(text, "T213")),
+    Case("T213", "pass-loop", lambda: loop_widened_state(False)),
     Case("T214", "fail", param_dynamic_type, lambda text: _mark_line(text, 'element_type="dynamic"', "T214")),
     Case("T214", "fail-undefined", param_dynamic_type, lambda text: _mark_line(
         text.replace('element_type="dynamic"', 'element_type="undefined"'), 'element_type="undefined"', "T214")),
     Case("T214", "pass", relu_2x3),
-    Case("PM420", "fail", loop_scalar_state_output, lambda text: _mark_line(
-        text, '<port id="3" precision="FP32" names="y" />', "PM420")),
+    Case("PM420", "fail", loop_scalar_state_output, lambda text: _mark_body_param(_mark_line(
+        text, '<port id="3" precision="FP32" names="y" />', "PM420"), "T213")),  # the widened state Parameter
     Case("PM420", "pass", loop_scalar_state),
     Case("IF807", "fail", if_rank_differs, lambda text: _mark_line(text, '<port id="2" precision="FP32"', "IF807")),
     Case("IF807", "pass", if_scalar_or_vector),
@@ -1095,6 +1116,14 @@ def _declare_dead_parameter(text: str) -> str:
     end = text.index("/>", port_at) + 2
     dims = "\n\t\t\t\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t\t\t\t<dim>3</dim>\n\t\t\t\t\t\t\t</port>"
     return text[:port_at] + text[port_at:end - 2].rstrip() + ">" + dims + text[end:]
+
+
+def _mark_body_param(text: str, code: str) -> str:
+    """Mark the `<layer` line of the first Parameter inside a `<body>`."""
+    at = text.index('type="Parameter"', text.index("<body>"))
+    start = text.rindex("\n", 0, at) + 1
+    indent = text[start:at][: len(text[start:at]) - len(text[start:at].lstrip())]
+    return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
 
 
 def _mark_line(text: str, needle: str, code: str) -> str:
