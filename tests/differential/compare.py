@@ -101,7 +101,7 @@ DEPARTURES = {
     "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
     "IF810": "an If of branch-dependent shape in a body with a dynamic merged input: the CPU plugin reads stale memory",
     "IF809": "an If input mapped to two branch Parameters: OpenVINO's reader keeps the first, the second gets zeros",
-    "T213": "a Parameter of dynamic rank (a model input, or a Loop state a back edge widens): the CPU plugin refuses it",
+    "T213": "a Parameter of dynamic rank (a model input, a Loop state a back edge widens): the CPU plugin refuses it",
     "T214": "a model input of dynamic element type: the CPU plugin refuses it",
     "T215": "a Const of dynamic element type: the CPU plugin refuses it",
     "T216": "a Convert to f16 or an f16 op read back in another type: the CPU plugin computes f16 in f32, unrounded",
