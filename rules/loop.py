@@ -19,7 +19,7 @@ from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, declared, rule
-from irlint.types import BOOL, I32, I64, format_shape
+from irlint.types import BOOL, I32, I64, U8, format_shape
 
 
 def _is_one_element(info: TensorInfo) -> bool | None:
@@ -174,8 +174,12 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     The element type and shape reaching that Result.
 
     Why it matters:
-    The Loop reads it to decide whether to continue; OpenVINO rejects other types and ranks above 1
-    ("Rank of BodyExecutionCondition output must be equal to 0 or 1").
+    The Loop reads it to decide whether to continue, and the spec says it is "a scalar or 1D tensor
+    with 1 element of boolean type". OpenVINO refuses ranks above 1 at read ("Rank of
+    BodyExecutionCondition output must be equal to 0 or 1") and reads any element type; its CPU
+    plugin runs a u8 condition, nonzero as true (2, 4 and 255 continue, 0 stops), and refuses every
+    other type at compile (i8, i32, i64, f16, f32: "Check 'mem->getDataType() ==
+    memory::data_type::u8' failed").
 
     Example:
     ```xml
@@ -190,8 +194,13 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     entry = cond.entry if cond is not None else None
     if info is None or entry is None or layer.body is None:
         return
-    problem = _check_port(info.body_condition if info.body_condition.etype or info.body_condition.shape else None,
-                          (BOOL,), "the body condition")
+    body_condition = info.body_condition if info.body_condition.etype or info.body_condition.shape else None
+    problem = _check_port(body_condition, (BOOL,), "the body condition")
+    etype = body_condition.etype if body_condition is not None else None
+    if problem and etype == U8:  # the type is what _check_port names first
+        problem += "; OpenVINO's CPU plugin runs it, reading a nonzero value as true"
+    elif problem and etype is not None and etype != BOOL:
+        problem += "; OpenVINO's CPU plugin refuses it at compile (it takes only boolean or u8)"
     if problem:
         res = layer.body.layer(entry.internal_layer_id)
         if res is None:

@@ -61,6 +61,8 @@ TOLERATED_WHEN = [
      "a negative external_port_id on an If input entry is read; the branch Parameter gets another input"),
     ("IF801", r"port 0 is the condition",
      "an If input entry naming the condition is read when the types fit: the branch Parameter gets the condition"),
+    ("LP704", r"the body condition must be boolean, got u8",
+     "a Loop's u8 body condition: the CPU plugin runs it, reading a nonzero value as true"),
     ("SL605", r"declares [a-z][\w]* but .* delivers ",
      "a body Parameter's declared element type is not read: it takes the type the port map delivers"),
     ("SL605", r"declares \[[^\]]*\] but the slice is .*\(Loop\)\)$",

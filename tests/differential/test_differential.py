@@ -116,6 +116,7 @@ PINNED_MUTATE: dict[int, str] = {
     602442: "PM415",  # a TI output re-pointed at the Result an unread output gives: compile fails (_M_range_check)
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
     609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
+    601090: "LP704",  # a u8 body condition: the CPU plugin runs it, nonzero as true
     601189: "T213",  # a Loop back edge carrying [1] into a [] Parameter, also an output: widened, refused
     602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer

@@ -264,6 +264,23 @@ def loop_widened_state(output_state: bool = True):
     return ov.Model([ops.result(loop.get_iter_value(out.output(0), -1), name="y")], [x], "loop_widened_state")
 
 
+def loop_typed_condition(etype=np.uint8):
+    """A Loop (trip count 5) whose body condition is the current iteration's entry of an input table t [5],
+    of element type `etype` (boolean per the spec; OpenVINO's CPU plugin also runs u8, nonzero as true);
+    the iteration numbers are concatenated into `ks`."""
+    ov, ops = _ov()
+    outer = ops.parameter([5], etype, name="t")
+    it, table = ops.parameter([], np.int64), ops.parameter([5], etype)
+    cond = ops.result(ops.gather(table, it, ops.constant(np.int64(0))))
+    k = ops.result(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))))
+    loop = ops.loop(ops.constant(np.int64(5)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([cond, k], [it, table]))
+    loop.set_special_body_ports([0, 0])
+    loop.set_invariant_input(table, outer.output(0))
+    out = loop.get_concatenated_slices(k.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(out, name="ks")], [outer], "loop_typed_condition")
+
+
 def param_dynamic_dims():
     """A model input of known rank with dynamic dims: the CPU plugin compiles it."""
     ov, ops = _ov()
@@ -987,6 +1004,9 @@ CASES = [
     Case("LP701", "fail-rank2", small_loop, _fx("LP701", *_rank2_edits("I64", "LP701", 0))),
     Case("LP702", "fail-rank2", small_loop, _fx("LP702", *_rank2_edits("BOOL", "LP702", 1), also=[
         ('<port id="0" precision="BOOL">', 0, ("LP702",), 'element_type="boolean" shape="1, 1"')])),
+    Case("LP704", "fail-u8", loop_typed_condition, _fx("LP704", Edit(
+        'type="Result"', 'type="Result"', ("LP704",), after="<body>"))),
+    Case("LP704", "pass-boolean", lambda: loop_typed_condition(np.bool_)),
     Case("LP704", "fail-rank2", small_loop, _fx("LP704", Edit(
         'element_type="boolean" shape="1"', 'element_type="boolean" shape="1, 1"', (), after="<body>"),
         Edit("<dim>1</dim>", _DIMS2, (), after='element_type="boolean" shape="1, 1"'),

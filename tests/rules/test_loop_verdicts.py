@@ -69,3 +69,34 @@ def test_a_slice_read_only_by_an_if_input_no_branch_reads(kind: str, cpu_y: floa
     cpu = core.compile_model(core.read_model(str(path)), "CPU", CPU)([inputs["x"], inputs["s"]])
     assert float(np.asarray(cpu[0])) == cpu_y
     assert float(run(irlint.load(path), inputs)["y"]) == irlint_y
+
+
+@pytest.mark.parametrize("table,ks", [([1, 2, 255, 0, 1], [0, 1, 2, 3]), ([4, 0, 1, 1, 1], [0, 1]),
+                                      ([1, 1, 1, 1, 1], [0, 1, 2, 3, 4])])
+def test_a_u8_body_condition_runs_on_the_cpu_plugin_nonzero_as_true(table, ks, tmp_path: Path) -> None:
+    """The spec wants a boolean body condition (LP704 is an error); the CPU plugin runs a u8 one and
+    continues while it is nonzero, as irlint's run does."""
+    from tests.rules.make_case_fixtures import loop_typed_condition
+
+    path = tmp_path / "m.xml"
+    ov.save_model(loop_typed_condition(np.uint8), str(path), compress_to_fp16=False)
+    t = np.array(table, np.uint8)
+    cpu = ov.Core().compile_model(str(path), "CPU", CPU)({"t": t})["ks"]
+    assert cpu.tolist() == ks
+    assert run(irlint.load(path), {"t": t})["ks"].tolist() == ks
+    (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
+    assert found.severity is Severity.ERROR and "reading a nonzero value as true" in found.message
+
+
+@pytest.mark.parametrize("etype", [np.int8, np.int32, np.int64, np.float16, np.float32])
+def test_a_body_condition_of_another_type_is_refused_at_compile(etype, tmp_path: Path) -> None:
+    from tests.rules.make_case_fixtures import loop_typed_condition
+
+    path = tmp_path / "m.xml"
+    ov.save_model(loop_typed_condition(etype), str(path), compress_to_fp16=False)
+    core = ov.Core()
+    model = core.read_model(str(path))  # the reader takes any type
+    with pytest.raises(Exception, match=r"mem->getDataType\(\) == memory::data_type::u8"):
+        core.compile_model(model, "CPU", CPU)
+    (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
+    assert found.severity is Severity.ERROR and "refuses it at compile" in found.message
