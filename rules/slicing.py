@@ -375,6 +375,11 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                       f"instead of its declared {format_shape(port.shape)}", **keys)
 
 
+def _loop_parts(e: PortMapEntry) -> tuple[int, int]:
+    """A Loop entry's stride and part_size, 1 where not written."""
+    return (1 if e.stride is None else e.stride), (1 if e.part_size is None else e.part_size)
+
+
 @rule("SL607", "slicing-depends-on-runtime", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
@@ -388,14 +393,18 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     down. On an axis whose length is known only at run time, the shortest length on which the two
     read other elements, if there is one.
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
-    elements against the CPU plugin's parts of |stride| elements.
+    elements against the CPU plugin's parts of |stride| elements; on an axis whose length is known
+    only at run time, any |stride| other than part_size.
 
     Why it matters:
     The model computes different results on different OpenVINO devices and versions; the default
     range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe. A Loop
     whose |stride| differs from part_size reads |stride| elements into a part_size-long Parameter
     on the CPU plugin (other values), or fails there at inference when the input's shape is
-    dynamic ("Check 'from->getStaticDims()[map_rule.axis] == static_cast<size_t>(std::abs(map_rule.stride))'").
+    dynamic ("Check 'from->getStaticDims()[map_rule.axis] == static_cast<size_t>(std::abs(map_rule.stride))'";
+    "ParameterMismatch: Can not clone with new dims. Descriptor's shape: {1, 0 - ?, 1} is
+    incompatible with provided dimensions: {1, 3, 3}" where a [1,?,1] Parameter read in parts of
+    3 feeds a nested Loop; other readers compute other values, measured on 2026.4).
 
     Example:
     ```xml
@@ -447,6 +456,18 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
                     sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                     hint="iterate over the whole axis (start 0, end -1) or reversed (start -1, end 0, stride -1) "
                     "and slice the sub-range outside the TensorIterator")
+            continue
+        if sl.spec is None and is_loop:  # a Loop input's axis of a length known only at run time
+            stride, part = _loop_parts(sl.entry)
+            if sl.error is None and sl.axis is not None and stride != 0 and part >= 1 and abs(stride) != part \
+                    and not _unread(graph, layer, sl.entry):
+                yield Finding(
+                    f"{_describe(sl.entry)} of {layer.describe()}: irlint and OpenVINO's core read parts of part_size "
+                    f"{part} along axis {sl.axis}, OpenVINO's CPU plugin parts of |stride| = {abs(stride)} into the "
+                    f"body Parameter of length {part} there; on this axis of dynamic length it computes other values "
+                    "or fails at inference (\"ParameterMismatch: Can not clone with new dims\")", sl.entry.loc,
+                    layer=layer.path, port=sl.entry.external_port_id,
+                    hint=f"write stride=\"{part if stride > 0 else -part}\"")
             continue
         if sl.spec is None or not cpu_differs(sl.spec, is_loop):
             continue

@@ -983,6 +983,10 @@ CASES = [
     Case("SL607", "fail-loop", lambda: loop_slices(0, 1, 2, -1, 3), _fx("SL607", Edit(
         '<input axis="0" external_port_id="2"', '<input axis="0" external_port_id="2"', ("SL607",)))),
     Case("SL607", "pass-loop", lambda: loop_slices(-1, -2, 2, 0, 3)),
+    # a Loop input of dynamic length read in parts of |stride| 2 by the CPU plugin, of part_size 1 by the core
+    Case("SL607", "fail-loop-dynamic", dynamic_slices, _fx("SL607", Edit(
+        'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="0" end="-1" stride="2"',
+        ("SL607",)))),
     # part_size 0 on an axis of unknown length: OpenVINO's core gives the body Parameter [0], and the
     # Reshape of its 0 elements to [] is refused at read
     Case("SL605", "fail-part-size-0", lambda: loop_reshape_part([]), _fx("SL605", Edit(
