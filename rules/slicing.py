@@ -394,17 +394,21 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     read other elements, if there is one.
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
     elements against the CPU plugin's parts of |stride| elements; on an axis whose length is known
-    only at run time, any |stride| other than part_size.
+    only at run time, any |stride| other than part_size (a sliced input whose body Parameter nothing
+    reads is removed by OpenVINO: not reported).
 
     Why it matters:
     The model computes different results on different OpenVINO devices and versions; the default
     range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe. A Loop
     whose |stride| differs from part_size reads |stride| elements into a part_size-long Parameter
-    on the CPU plugin (other values), or fails there at inference when the input's shape is
-    dynamic ("Check 'from->getStaticDims()[map_rule.axis] == static_cast<size_t>(std::abs(map_rule.stride))'";
-    "ParameterMismatch: Can not clone with new dims. Descriptor's shape: {1, 0 - ?, 1} is
-    incompatible with provided dimensions: {1, 3, 3}" where a [1,?,1] Parameter read in parts of
-    3 feeds a nested Loop; other readers compute other values, measured on 2026.4).
+    on the CPU plugin (other values: with part_size 1, the first element of each |stride|-long
+    part) and has dim // |stride| parts, where irlint and OpenVINO's core run to dim // part_size:
+    it fails at inference at the first iteration past them ("Check 'iter >= 0 && iter <
+    iter_count' failed"; `irlint run` says so when a run gets there). On a dynamic shape it also
+    fails where it cannot give the Parameter the part ("Check 'from->getStaticDims()[map_rule.axis]
+    == static_cast<size_t>(std::abs(map_rule.stride))'"; "ParameterMismatch: Can not clone with new
+    dims. Descriptor's shape: {1, 0 - ?, 1} is incompatible with provided dimensions: {1, 3, 3}"
+    where a [1,?,1] Parameter read in parts of 3 feeds a nested Loop), measured on 2026.4.
 
     Example:
     ```xml
@@ -464,8 +468,10 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
                 yield Finding(
                     f"{_describe(sl.entry)} of {layer.describe()}: irlint and OpenVINO's core read parts of part_size "
                     f"{part} along axis {sl.axis}, OpenVINO's CPU plugin parts of |stride| = {abs(stride)} into the "
-                    f"body Parameter of length {part} there; on this axis of dynamic length it computes other values "
-                    "or fails at inference (\"ParameterMismatch: Can not clone with new dims\")", sl.entry.loc,
+                    f"body Parameter of length {part} there, dim // {abs(stride)} of them; on this axis of dynamic "
+                    "length it computes other values, or fails at inference when the Loop runs more iterations than "
+                    "that (\"Check 'iter >= 0 && iter < iter_count' failed\") or when it cannot give the Parameter "
+                    "the part (\"ParameterMismatch: Can not clone with new dims\")", sl.entry.loc,
                     layer=layer.path, port=sl.entry.external_port_id,
                     hint=f"write stride=\"{part if stride > 0 else -part}\"")
             continue
@@ -478,7 +484,8 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
             yield Finding(
                 f"{_describe(sl.entry)} of {layer.describe()}: irlint and OpenVINO's core read parts of "
                 f"part_size {spec.part_size} ({_ranges(*spec_plan(spec))} along axis {sl.axis}), OpenVINO's CPU "
-                f"plugin parts of |stride| = {abs(spec.stride)}; the result depends on the runtime",
+                f"plugin parts of |stride| = {abs(spec.stride)} ({spec.dim // abs(spec.stride)} of them: it fails at "
+                "inference past them); the result depends on the runtime",
                 sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                 hint=f"write stride=\"{spec.part_size if spec.stride > 0 else -spec.part_size}\"")
             continue

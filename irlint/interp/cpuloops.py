@@ -11,6 +11,8 @@ executor asks here after each execution and warns with a `DepartureWarning` (doc
   says so where the dim is static).
 - A TensorIterator or Loop concatenating a body value whose length on the axis is not |stride| (it fails
   at inference, or compiling where it finds the shapes static).
+- A Loop that runs more iterations than the plugin has slices of a sliced input: it cuts a Loop's input
+  into dim // |stride| parts whatever part_size says, and fails at the first iteration past them.
 """
 
 from __future__ import annotations
@@ -20,6 +22,38 @@ from dataclasses import dataclass
 
 from irlint.controlflow import SliceSpec, cpu_plugin_iterations, cpu_plugin_plan, spec_plan
 from irlint.ir.model import Layer
+
+
+@dataclass(frozen=True, slots=True)
+class LoopSlices:
+    """The sliced input of a Loop with the fewest parts as the CPU plugin cuts them (|stride| elements each)."""
+
+    port: int | None
+    dim: int  # the run-time length of the axis
+    axis: int
+    stride: int
+
+    @property
+    def count(self) -> int:
+        return self.dim // abs(self.stride)
+
+
+def fewest_loop_slices(entries: Sequence[LoopSlices]) -> LoopSlices | None:
+    """Of a Loop's counted sliced inputs (a stride of 0 is SL603's and not counted), the one the CPU
+    plugin has the fewest parts of, or None."""
+    return min((e for e in entries if e.stride), key=lambda e: e.count, default=None)
+
+
+def loop_slices_departure(layer: Layer, ran: int, plugin_runs: float, fewest: LoopSlices | None) -> str | None:
+    """The warning for a Loop execution the CPU plugin fails, or None: irlint ran `ran` iterations, the
+    plugin would start `plugin_runs` (more where irlint stopped after its own slices with the body
+    condition still true), and it fails at the first iteration past `fewest`'s parts."""
+    if fewest is None or plugin_runs <= fewest.count:
+        return None
+    return (f"{layer.describe()}: ran {ran} iteration(s); OpenVINO's CPU plugin cuts input port {fewest.port} "
+            f"({fewest.dim} element(s) along axis {fewest.axis}) into parts of |stride| = {abs(fewest.stride)} "
+            f"whatever part_size says, has {fewest.count} of them and fails at inference at iteration "
+            f"{fewest.count} (\"Check 'iter >= 0 && iter < iter_count' failed\")")
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,15 @@ from irlint.interp.codegen import (
     Callbacks,
     generate,
 )
-from irlint.interp.cpuloops import CountedEntry, concat_departure, count_departure, sliced_departure
+from irlint.interp.cpuloops import (
+    CountedEntry,
+    LoopSlices,
+    concat_departure,
+    count_departure,
+    fewest_loop_slices,
+    loop_slices_departure,
+    sliced_departure,
+)
 from irlint.interp.errors import DepartureWarning, ExecutionError
 from irlint.interp.events import (
     BodyEntered,
@@ -712,6 +720,12 @@ class _Executor:
         if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
+        if plan.is_loop:
+            run.trip = math.inf if trip is None or trip < 0 else int(trip)
+            run.cpu_slices = fewest_loop_slices([
+                LoopSlices(pe.port, slices[pe.body_layer][2].dim, slices[pe.body_layer][1],
+                           1 if pe.entry.stride is None else pe.entry.stride)
+                for pe, counts_it in zip(code.sliced, code.counted) if counts_it and pe.body_layer in slices])
         return run
 
     def checkpoint(self, run: LoopRun, k: int, charged: int) -> tuple[int, int]:
@@ -779,12 +793,29 @@ class _Executor:
                 shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
                 result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
         self.cpu_departures(run, result)
-        if run.short_slices and run.exhausted and k == run.limit:
+        if code.plan.is_loop:
+            self.loop_slices_departure(run, k)
+        return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
+
+    def loop_slices_departure(self, run: LoopRun, k: int) -> None:
+        """Warn where OpenVINO's CPU plugin runs out of a sliced input's parts: it cuts them |stride| long
+        (irlint part_size long) and, where irlint stopped after its own last slice with the body condition
+        still true, goes on to the trip count."""
+        layer = run.code.layer
+        short = bool(run.short_slices) and run.exhausted and k == run.limit
+        plugin_runs = run.trip if short else k
+        fewest = run.cpu_slices
+        if fewest is None or plugin_runs <= fewest.count:
+            return
+        if short and fewest.count == k:  # the plugin has irlint's slices and fails where irlint stopped
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: stopped after {k} iterations with the body condition still true: "
                 f"{run.short_slices}; OpenVINO's CPU plugin fails here (\"Check 'iter >= 0 && iter < iter_count' "
-                "failed\")"), stacklevel=2)
-        return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
+                "failed\")"), stacklevel=3)
+            return
+        msg = loop_slices_departure(layer, k, plugin_runs, fewest)
+        if msg is not None:
+            warnings.warn(DepartureWarning(msg), stacklevel=3)
 
     def cpu_departures(self, run: LoopRun, result: Mapping[int, np.ndarray]) -> None:
         """Warn where OpenVINO's CPU plugin refuses this execution at inference (`irlint.interp.cpuloops`)."""

@@ -29,6 +29,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.values import CACHED_ITERATIONS
+from irlint.interp.cpuloops import LoopSlices
 from irlint.interp.errors import ExecutionError
 from irlint.interp.events import FIXED, FRESH
 from irlint.interp.program import OP, Instr, Program, program_for, slot_getter
@@ -440,9 +441,9 @@ class LoopRun:
     """One execution of a TensorIterator/Loop: its resolved slices, iteration limit, initial state and
     output buffers (built by the executor from the controlflow plan), and the per-iteration moves."""
 
-    __slots__ = ("buffers", "code", "concats", "cur_slots", "entry_false", "events", "exhausted", "fills", "finals",
-                 "iterations", "last", "limit", "parts", "projected", "reads", "short_slices", "slices", "state",
-                 "unbounded")
+    __slots__ = ("buffers", "code", "concats", "cpu_slices", "cur_slots", "entry_false", "events", "exhausted",
+                 "fills", "finals", "iterations", "last", "limit", "parts", "projected", "reads", "short_slices",
+                 "slices", "state", "trip", "unbounded")
 
     def __init__(self, code: LoopCode, limit: float, unbounded: bool, state: dict[int | None, np.ndarray],
                  slices: dict[int | None, tuple[np.ndarray, int, object]], buffers: dict[int | None, ConcatBuffer],
@@ -474,6 +475,10 @@ class LoopRun:
         self.short_slices: str | None = None
         self.exhausted = False
         self.entry_false = False  # a Loop's execution condition (input port 1) was false
+        # A Loop's trip count (inf: none or negative) and the sliced input the CPU plugin has the fewest
+        # parts of (|stride| elements each), for the warning that it fails past them (`irlint.interp.cpuloops`).
+        self.trip: float = math.inf
+        self.cpu_slices: LoopSlices | None = None
 
     def enter(self, slots: list, projected: dict[int, ProjectedCell] | None = None, max_bytes: int = 0
               ) -> np.ndarray | None:

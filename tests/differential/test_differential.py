@@ -142,6 +142,12 @@ PINNED_MUTATE_RUN: dict[int, str] = {
     208410: "incorrect output shape[axis] after iteration for concatenation",
     209009: 'Invalid "start","stride","end" values',  # a TI output end=5 on 2 elements
     404102: "reads `end` as exclusive",  # a TI input end=2 on a dynamic dim of 4: the plugin reads 2 slices, not 3
+    # a Loop input's stride 1 -> 3 or 6 (part_size 1) on an axis of unknown length: the CPU plugin has
+    # dim // |stride| parts and fails at the first iteration past them
+    400328: "iter >= 0 && iter < iter_count",
+    404553: "iter >= 0 && iter < iter_count",
+    406463: "iter >= 0 && iter < iter_count",
+    408050: "iter >= 0 && iter < iter_count",
 }
 
 

@@ -5,6 +5,7 @@ that OpenVINO ignores, a reversed concatenation written into the IR (the Python 
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -118,3 +119,41 @@ def test_whole_parts_only(stride: int, trip: int | None, tmp_path: Path) -> None
     parts = [x[0:2].sum(0), x[2:4].sum(0)]
     want = np.stack(parts if stride > 0 else parts[::-1])
     np.testing.assert_array_equal(run(irlint.load(path), inputs)["scan"], want)
+
+
+@pytest.mark.parametrize(("rows", "trip"), [(6, 2), (7, 2), (3, 1), (6, 3), (7, 3), (2, 1), (6, 6)])
+def test_a_stride_longer_than_part_size_on_a_dynamic_axis(rows: int, trip: int) -> None:
+    """x [?, 2] sliced with stride 3 and part_size 1: the CPU plugin has rows // 3 parts and fails at the
+    first iteration past them; irlint runs the trip count over parts of 1 and says so (SL607 statically)."""
+    path = Path(__file__).resolve().parents[1] / "rules" / "fixtures" / "SL607" / "fail-loop-dynamic-stride-3.xml"
+    assert warnings_of(path) == ["SL607"]
+    x = np.arange(2 * rows, dtype=np.float32).reshape(rows, 2)
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        out = run(irlint.load(path), {"x": x, "trip": np.int64(trip)})
+    departures = [str(w.message) for w in said if issubclass(w.category, DepartureWarning)]
+    np.testing.assert_array_equal(out["sum"], x[:trip].sum(0, keepdims=True))  # parts of part_size 1
+    if trip > rows // 3:
+        with pytest.raises(Exception, match=r"iter >= 0 && iter < iter_count"):
+            compiled([x, np.int64(trip)])
+        assert len(departures) == 1 and f"has {rows // 3} of them" in departures[0], departures
+    else:  # the plugin runs, on the first row of each 3-row part
+        got = compiled([x, np.int64(trip)])[0]
+        np.testing.assert_array_equal(got, x[::3][:trip].sum(0, keepdims=True))
+        assert not departures, departures
+
+
+def test_a_stride_shorter_than_part_size_runs_on_the_cpu_plugin_past_irlints_slices(tmp_path: Path) -> None:
+    """stride 1, part_size 2 on 6 rows with trip count 6: irlint has 3 parts of 2 and stops; the CPU plugin
+    has 6 parts of 1 and runs all 6 iterations, so the run does not say it fails (SL607 says it differs)."""
+    path = save(loop_slices(0, 1, 2, -1), tmp_path / "short.xml")
+    assert warnings_of(path) == ["SL607"]
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    np.testing.assert_array_equal(compiled([X, np.int64(6)])[0], X.sum(0, keepdims=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DepartureWarning)
+        out = run(irlint.load(path), {"x": X, "trip": np.int64(6)})
+    np.testing.assert_array_equal(out["sum"], X.sum(0, keepdims=True))  # 3 parts of 2 rows

@@ -998,6 +998,10 @@ CASES = [
         '<input axis="0" external_port_id="0"', '<input axis="0" external_port_id="0"', ("SL607",)))),
     Case("SL607", "pass-dynamic", lambda: ti_dynamic_slice(0, -2, 1)),
     Case("SL607", "pass-dynamic-reversed", lambda: ti_dynamic_slice(-1, 0, -1)),
+    # the same on an axis of unknown length: the CPU plugin has dim // |stride| parts and fails past them
+    Case("SL607", "fail-loop-dynamic-stride-3", lambda: loop_slices(0, 3, 1, -1, length=-1), _fx("SL607", Edit(
+        '<input axis="0" external_port_id="2"', '<input axis="0" external_port_id="2"', ("SL607",)))),
+    Case("SL607", "pass-loop-dynamic", lambda: loop_slices(-1, -2, 2, 0, length=-1)),
     Case("LP709", "fail-input", lambda: loop_slices(trip=3), _fx("LP709", Edit(
         'internal_layer_id="0" start="0" end="-1"', 'internal_layer_id="0" start="1" end="3"', ("LP709",)))),
     Case("LP709", "pass-reversed", lambda: loop_slices(trip=4), _fx("LP709", Edit(
