@@ -94,7 +94,7 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
             continue
         where, reader = found
         out = _out_type(ctx, reader)
-        yield Finding(f"{layer.describe()} rounds a {src} value to f16, which {_named(graph, where, reader)} reads "
+        yield Finding(f"{layer.describe()} rounds {_a(src)} value to f16, which {_named(graph, where, reader)} reads "
                       f"into {out or 'another type'}: OpenVINO's CPU plugin computes f16 tensors in f32 and drops the "
                       "rounding (a Convert f32 -> f16 -> f32 is a no-op there, also across a body's port map), so its "
                       "results differ from the spec's, which irlint computes", layer.loc, layer=layer.path,
@@ -482,3 +482,10 @@ def _past_result(ctx: Context, body: Graph, result: Layer,
                 seen.add(_key(body, p))
                 out.append((body, ctx.index(body).users(p)))
     return out
+
+
+def _a(word: str) -> str:
+    """`word` with its indefinite article, as it is read aloud: a type name letter by letter ("an i64",
+    "an f32", "a u8", "a bf16"), a word as a word ("a string", "an undefined")."""
+    spelled = word[:1].isalpha() and word[1:2].isdigit()
+    return f"{'an' if word[:1] in ('aefhilmnorsx' if spelled else 'aeiou') else 'a'} {word}"
