@@ -61,8 +61,9 @@ class ExperimentalDetectronDetectionOutput(Op):
 
     def infer(self, attrs: EDDetectionOutputAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = self.types[0]
-        if attrs.num_classes < 1 or attrs.max_detections_per_image < 1:
-            raise OpError(f"{op}: num_classes and max_detections_per_image must be positive")
+        # max_detections_per_image 0 (what OpenVINO fills when the IR leaves it out) gives empty outputs
+        if attrs.num_classes < 1 or attrs.max_detections_per_image < 0:
+            raise OpError(f"{op}: num_classes must be positive and max_detections_per_image not negative")
         if len(attrs.deltas_weights) != 4:
             raise OpError(f"{op}: deltas_weights needs 4 values, got {len(attrs.deltas_weights)}")
         etype = same_etype(op, inputs)

@@ -46,8 +46,9 @@ class ExperimentalDetectronGenerateProposalsSingleImage(Op):
 
     def infer(self, attrs: GenerateProposalsSingleImageAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = self.types[0]
-        if attrs.post_nms_count < 1 or attrs.pre_nms_count < 1:
-            raise OpError(f"{op}: pre_nms_count and post_nms_count must be positive")
+        # pre_nms_count 0 (what OpenVINO fills when the IR leaves it out) keeps no proposal: zeros
+        if attrs.post_nms_count < 1 or attrs.pre_nms_count < 0:
+            raise OpError(f"{op}: post_nms_count must be positive and pre_nms_count not negative")
         etype = same_etype(op, inputs)
         info, anchors, deltas, scores = inputs
         for name, t, rank in (("im_info", info, 1), ("anchors", anchors, 2), ("deltas", deltas, 3),

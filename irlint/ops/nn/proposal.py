@@ -79,8 +79,10 @@ class _Proposal(Op):
                 raise OpError(f"{op}: {name} {format_shape(t.shape)} must have rank {rank}")
         if image.shape is not None and image.shape[0].is_static and image.shape[0].lo not in (3, 4):
             raise OpError(f"{op}: image_shape must hold 3 or 4 values, got {image.shape[0].lo}")
-        if attrs.post_nms_topn < 1 or attrs.pre_nms_topn < 1 or not attrs.ratio or not attrs.scale:
-            raise OpError(f"{op}: pre/post_nms_topn must be positive and ratio, scale non-empty")
+        # pre_nms_topn 0 and an empty ratio or scale (what OpenVINO fills when the IR leaves them out)
+        # give no proposal: each image's first row starts with -1, as the CPU plugin writes it
+        if attrs.post_nms_topn < 1 or attrs.pre_nms_topn < 0:
+            raise OpError(f"{op}: post_nms_topn must be positive and pre_nms_topn not negative")
         batch = DYNAMIC if probs.shape is None else probs.shape[0]
         rows = dim_mul(batch, Dim.of(attrs.post_nms_topn))
         outs = [TensorInfo(probs.etype, (rows, Dim.of(5)))]
@@ -101,6 +103,11 @@ class _Proposal(Op):
         scale_w = img[3] if img.size > 3 else scale_h
         min_h, min_w = f32(attrs.min_size) * scale_h, f32(attrs.min_size) * scale_w
         base = anchors(attrs)
+        if len(base) == 0 or attrs.pre_nms_topn == 0:
+            rois = np.zeros((batch, attrs.post_nms_topn, 5), f32)
+            rois[:, 0, 0] = -1
+            outs = [rois.reshape(-1, 5).astype(probs.dtype)]
+            return [*outs, np.zeros(batch * attrs.post_nms_topn, probs.dtype)] if self.with_probs else outs
         if len(base) != count:
             raise OpError(f"Proposal: {count} anchors per cell in the inputs, {len(base)} from ratio x scale")
         hh, ww = np.meshgrid(np.arange(fh), np.arange(fw), indexing="ij")
