@@ -24,6 +24,7 @@ import dataclasses
 import json
 import os
 import pickle
+import re
 import select
 import subprocess
 import sys
@@ -458,7 +459,7 @@ def _openvino_column(row: dict[str, Any]) -> str:
     value = row.get("value")
     shown = "[" + ", ".join(map(str, value)) + "]" if isinstance(value, list) else \
         str(value).lower() if isinstance(value, bool) else str(value)
-    why = row.get("why", "").replace("|", "\\|")
+    why = re.sub(r"(\w)_\d+\b", r"\1", row.get("why", "")).replace("|", "\\|")  # no generated node numbers
     return {"no model": "not measured",
             "filled": f"read and run, as `{shown}`",
             "read": f'refused at read ("{why}")',
