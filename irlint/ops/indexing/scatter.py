@@ -109,6 +109,8 @@ class ScatterUpdate(Op):
         data, indices, updates, axis_in = inputs
         _integer_input("ScatterUpdate", indices, "indices")
         _integer_input("ScatterUpdate", axis_in, "axis")
+        if axis_in.shape is not None and len(axis_in.shape) > 1:
+            raise OpError(f"ScatterUpdate: axis must be a scalar or 1-D, got rank {len(axis_in.shape)}")
         axis = scalar_value(axis_in)
         if data.shape is not None and axis is not None and indices.shape is not None:
             ax = normalize_axis("ScatterUpdate", axis, len(data.shape))

@@ -126,6 +126,8 @@ class Reduce(Op):
             raise OpError(f"{name}: data must be boolean, got {data.etype}")
         if axes.etype is not None and not axes.etype.is_integer:
             raise OpError(f"{name}: axes must be an integer tensor, got {axes.etype}")
+        if axes.shape is not None and len(axes.shape) > 1:
+            raise OpError(f"{name}: axes must be a scalar or 1-D, got rank {len(axes.shape)}")
         if data.shape is None:
             return [TensorInfo(data.etype, None)]
         rank = len(data.shape)

@@ -22,14 +22,24 @@ def scalar_value(info: TensorInfo) -> int | None:
     return vals[0] if vals is not None and len(vals) == 1 else None
 
 
-def vector_length(op: str, name: str, info: TensorInfo) -> int | None:
-    """Static element count of a 1-D (or scalar) input, None if not static; rejects rank > 1."""
+def input_rank(info: TensorInfo) -> int | None:
+    """The rank of an input: its shape's, or its known value's; None if neither is known."""
+    if info.shape is not None:
+        return len(info.shape)
+    return None if info.value is None else int(np.ndim(info.value))
+
+
+def vector_length(op: str, name: str, info: TensorInfo, *, scalar: bool = True) -> int | None:
+    """Static element count of a 1-D input (or a scalar, with `scalar`), None if not static; rejects
+    other ranks, as OpenVINO's shape inference does."""
+    rank = input_rank(info)
+    if rank is not None and (rank > 1 or (rank == 0 and not scalar)):
+        what = "a scalar or 1-D" if scalar else "1-D"
+        raise OpError(f"{op}: input '{name}' must be {what}, got rank {rank}")
     if info.value is not None:
         return int(np.asarray(info.value).size)
     if info.shape is None:
         return None
-    if len(info.shape) > 1:
-        raise OpError(f"{op}: input '{name}' must be a scalar or 1-D, got rank {len(info.shape)}")
     if len(info.shape) == 0:
         return 1
     return info.shape[0].value
@@ -50,11 +60,12 @@ def as_int_array(op: str, name: str, arr: np.ndarray) -> list[int]:
     return [int(v) for v in a.reshape(-1)]
 
 
-def common_length(op: str, names: Sequence[str], infos: Sequence[TensorInfo]) -> int | None:
+def common_length(op: str, names: Sequence[str], infos: Sequence[TensorInfo], *,
+                  scalar: bool = True) -> int | None:
     """The one static length shared by several 1-D inputs (None if none is static); OpError if they differ."""
     lengths: set[int] = set()
     for name, info in zip(names, infos, strict=False):
-        n = vector_length(op, name, info)
+        n = vector_length(op, name, info, scalar=scalar)
         if n is not None:
             lengths.add(n)
     if len(lengths) > 1:

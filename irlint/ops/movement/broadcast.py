@@ -76,6 +76,7 @@ class _Broadcast(Op):
     def infer(self, attrs: BroadcastAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         mode = self._mode(attrs)
         data, target_in = inputs[0], inputs[1]
+        vector_length("Broadcast", "target_shape", target_in, scalar=False)  # OpenVINO: "shape rank must be 1"
         if mode == "explicit" and len(inputs) < 3:
             raise OpError("Broadcast: explicit mode needs the axes_mapping input")
         vals = int_values(target_in)

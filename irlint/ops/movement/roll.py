@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from irlint.ops.base import NoAttrs, Op, OpError, TensorInfo
-from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, vector_length
+from irlint.ops.movement.axes import as_int_array, input_rank, int_values, normalize_axis, vector_length
 from irlint.ops.movement.folding import fold
 from irlint.ops.registry import register
 
@@ -35,6 +35,8 @@ class Roll(Op):
             if info.etype is not None and not info.etype.is_dynamic and not info.etype.is_integer:
                 raise OpError(f"Roll: {name} must be i32 or i64, got {info.etype}")
         n_shift, n_axes = vector_length("Roll", "shift", shift), vector_length("Roll", "axes", axes)
+        if input_rank(shift) == 1 and input_rank(axes) == 0:
+            raise OpError("Roll: shift is 1-D, so axes must be 1-D too, got a scalar")
         if n_shift is not None and n_axes is not None and n_shift not in (1, n_axes):
             raise OpError(f"Roll: shift has {n_shift} elements and axes {n_axes}; they must match")
         a = int_values(axes)

@@ -34,7 +34,7 @@ class Slice(Op):
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data = inputs[0]
-        n = common_length("Slice", ("start", "stop", "step", "axes"), inputs[1:])
+        n = common_length("Slice", ("start", "stop", "step", "axes"), inputs[1:], scalar=False)
         if data.shape is None:
             return [TensorInfo(data.etype, None)]
         rank = len(data.shape)

@@ -99,7 +99,7 @@ class StridedSlice(Op):
 
     def infer(self, attrs: StridedSliceAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data = inputs[0]
-        n_specs = common_length("StridedSlice", ("begin", "end", "strides"), inputs[1:])
+        n_specs = common_length("StridedSlice", ("begin", "end", "strides"), inputs[1:], scalar=False)
         if data.shape is None or n_specs is None:
             return [TensorInfo(data.etype, None)]
         plan = make_plan(attrs, len(data.shape), n_specs)

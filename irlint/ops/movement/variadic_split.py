@@ -12,7 +12,7 @@ from irlint.ops.movement.axes import as_int_array, int_values, normalize_axis, s
 from irlint.ops.movement.dims import dynamic_shape
 from irlint.ops.movement.folding import fold
 from irlint.ops.registry import register
-from irlint.types import DYNAMIC, Dim
+from irlint.types import DYNAMIC, Dim, format_shape
 
 
 def _lengths(dim: Dim, lengths: list[int]) -> list[Dim]:
@@ -40,12 +40,11 @@ class VariadicSplit(Op):
 
     def infer(self, attrs: NoAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         data, axis_in, lengths_in = inputs
+        if axis_in.shape is not None and len(axis_in.shape) > 0 and axis_in.shape != (Dim(1, 1),):
+            raise OpError(f"VariadicSplit: axis must be a scalar or of shape [1], got {format_shape(axis_in.shape)}")
         lengths = int_values(lengths_in)
-        count = (
-            len(lengths)
-            if lengths is not None
-            else vector_length("VariadicSplit", "split_lengths", lengths_in)
-        )
+        n = vector_length("VariadicSplit", "split_lengths", lengths_in, scalar=False)
+        count = len(lengths) if lengths is not None else n
         if count is None:
             raise OpError(
                 "VariadicSplit: the number of outputs is unknown (split_lengths has a dynamic length)"
