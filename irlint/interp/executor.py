@@ -282,6 +282,7 @@ class _Executor:
             if not ok:
                 raise ExecutionError(f"input '{layer.name}' has shape {list(arr.shape)}, the Parameter is "
                                      f"[{','.join(str(d) for d in want.shape)}]", layer, "RUN-INPUT")
+        overflow.i64_input_outside_i32(layer, arr)
         return arr
 
     def const(self, layer: Layer) -> np.ndarray:

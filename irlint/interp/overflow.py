@@ -6,6 +6,11 @@ type, wrapping as OpenVINO's core reference does. The CPU plugin saturates i8/u8
 the result leaves as i16 (a Convert after the Add sees 40000); measured on 2026.4, docs/semantics.md.
 So where a result wraps, the run says so with a `DepartureWarning`, once per layer and run.
 
+The CPU plugin computes i64 tensors as i32: it converts i64 inputs and constants to i32 (2**33 + 5
+-> 5) and wraps i32 arithmetic (100000 * 100000 -> 1410065408; a ReduceSum sums through f32 and gives
+-2**31 outside the range), at the top level and in bodies alike.
+irlint computes in i64, as the spec says, and warns where such a result leaves the i32 range.
+
 A Convert of a float to i8/u8 outside the type's range has no defined result (the Convert spec
 defines only the wrap of negative integers to unsigned ones). irlint truncates and wraps, as the CPU
 plugin does at a model's top level (u8: -1.5 -> 255, 300 -> 44); inside a Loop, TensorIterator or
@@ -25,6 +30,8 @@ from irlint.ir.model import Layer
 
 WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd", "Convert"})
 NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
+I64 = np.dtype(np.int64)
+I32_MIN, I32_MAX = int(np.iinfo(np.int32).min), int(np.iinfo(np.int32).max)
 BYTES = frozenset(np.dtype(t) for t in (np.int8, np.uint8))  # a Convert's measured targets
 
 Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
@@ -36,7 +43,8 @@ def watched(layer: Layer) -> bool:
         return False
     port = layer.outputs[0] if layer.outputs else None
     et = port.precision if port is not None else None
-    return et is None or et.dtype is None or np.dtype(et.dtype) in NARROW
+    return et is None or et.dtype is None or np.dtype(et.dtype) in NARROW or (
+        np.dtype(et.dtype) == I64 and layer.type != "Convert")
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -47,6 +55,8 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)
         out = outs[0]
+        if out.dtype is I64 and out.size and layer.path not in warned:
+            _i64_outside_i32(layer, out, warned)
         if out.dtype not in NARROW or layer.path in warned or out.size == 0:
             return outs
         if layer.type == "Convert":
@@ -82,3 +92,30 @@ def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: 
         f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
         "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
         "so its values differ from here on"), stacklevel=3)
+
+
+def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
+    """Warn once if an i64 arithmetic result leaves the i32 range the CPU plugin computes it in."""
+    lo, hi = int(out.min()), int(out.max())
+    if lo >= I32_MIN and hi <= I32_MAX:
+        return
+    warned.add(layer.path)
+    v = hi if hi > I32_MAX else lo
+    warnings.warn(DepartureWarning(
+        f"{layer.describe()}: the i64 result {v} is outside the i32 range; OpenVINO's CPU plugin computes i64 "
+        f"tensors as i32 (Add, Subtract, Multiply wrap: {int(np.int64(v).astype(np.int32))}; a ReduceSum gives "
+        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=3)
+
+
+def i64_input_outside_i32(layer: Layer, arr: np.ndarray) -> None:
+    """Warn if an i64 model input holds a value outside the i32 range the CPU plugin converts it to."""
+    if arr.dtype != I64 or not arr.size:
+        return
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo >= I32_MIN and hi <= I32_MAX:
+        return
+    v = hi if hi > I32_MAX else lo
+    warnings.warn(DepartureWarning(
+        f"input '{layer.name}' holds the i64 value {v}, outside the i32 range; OpenVINO's CPU plugin converts i64 "
+        f"inputs to i32 ({v} is {int(np.int64(v).astype(np.int32))} there), so its values differ; irlint keeps "
+        "the i64 value, as the spec says"), stacklevel=4)

@@ -109,3 +109,34 @@ def test_a_float_inside_the_byte_range_converts_without_a_warning(tmp_path: Path
     assert [w for w in heard if issubclass(w.category, DepartureWarning)] == []
     np.testing.assert_array_equal(top, [[0, 0, 2, 254, 255, 7]])
     np.testing.assert_array_equal(body, top)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_an_i64_result_outside_i32_warns_and_the_plugin_wraps_it_in_i32(name: str, tmp_path: Path) -> None:
+    """The plugin computes i64 as i32: 100000 * 100000 is 1410065408 there (a ReduceSum's sum outside the
+    range is -2**31); irlint keeps the i64 value."""
+    a = np.array([100000, 3, -2**31 + 5], np.int64)
+    b = np.array([100000 if name == "multiply" else 2**31 - 1, 4, 10 if name == "subtract" else -10], np.int64)
+    got, plugin, said = _run(CASES[name][0], a, b, "i64", tmp_path)
+    exact = CASES[name][1](a, b)
+    np.testing.assert_array_equal(got, exact)
+    if name == "reduce_sum":  # through f32: a sum outside the range converts to -2**31
+        np.testing.assert_array_equal(plugin, [-2**31, 7, -2**31])
+    else:
+        np.testing.assert_array_equal(plugin, exact.astype(np.int32))  # wrapped in i32
+    assert len(said) == 1 and "outside the i32 range" in said[0] and "as i32" in said[0], said
+
+
+def test_an_i64_input_outside_i32_warns_and_the_plugin_converts_it(tmp_path: Path) -> None:
+    a, b = np.array([2**33 + 5, 1], np.int64), np.array([0, 1], np.int64)
+    got, plugin, said = _run(ops.add, a, b, "i64", tmp_path)
+    np.testing.assert_array_equal(got, [2**33 + 5, 2])
+    np.testing.assert_array_equal(plugin, [5, 2])
+    assert len(said) == 2 and "input 'a'" in said[0] and "converts i64 inputs to i32" in said[0], said
+
+
+def test_i64_inside_the_i32_range_does_not_warn(tmp_path: Path) -> None:
+    a, b = np.array([2**31 - 2, -2**31], np.int64), np.array([1, 0], np.int64)
+    got, plugin, said = _run(ops.add, a, b, "i64", tmp_path)
+    np.testing.assert_array_equal(got, plugin)
+    assert said == []
