@@ -491,7 +491,8 @@ def read_output_loses_result(ctx: Context, graph: Graph, layer: Layer) -> Iterat
     ReLU(x) in a TensorIterator, the execution condition's booleans instead of the values in a
     Loop), and refuses the model at compile where that Result's shape does not fit. With no
     Result after it, the CPU plugin fails to compile the model ("vector::_M_range_check: __n
-    (which is 1) >= this->size() (which is 1)").
+    (which is 1) >= this->size() (which is 1)"); LP714 and LP715 report other removals that end
+    in the same internal error.
 
     Example:
     ```xml
