@@ -121,7 +121,9 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     In a TensorIterator/Loop body or an If branch (at any depth; not a branch of an If of constant
     condition at the top level, which OpenVINO folds into the top level), each Add, Multiply, Subtract
     (either input) or Divide (input 0) fed by a Sigmoid, Tanh, Exp, Sqrt, Erf, HSigmoid or HSwish
-    whose result is `u8` or `i8`, whose input is not constant, and whose output nothing else reads.
+    whose result is `u8` or `i8`, whose input is not constant, and whose output nothing else reads;
+    also through a chain of Reshape/Squeeze/Unsqueeze layers whose input and output have the same static
+    shape (OpenVINO fuses such a chain into one Reshape and removes it as a no-op).
 
     Why it matters:
     The spec rounds the activation's result to the integer type (Sigmoid(0) = 0.5 -> 0), then
@@ -161,6 +163,9 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
             continue
         et = _out_type(ctx, act)
         at = f" (at {act.path}, through an If of constant condition)" if where is not graph else ""
+        feeder = ctx.index(graph).source(layer.id, layer.inputs[port].id)
+        if where is graph and feeder is not None and feeder.from_layer != act.id:
+            at = " (through Reshape/Squeeze/Unsqueeze layers that keep its shape, which OpenVINO removes)"
         fused = f"{layer.type}({'x, ' if port else ''}{act.type}(...){'' if port else ', x'})"
         yield Finding(f"{act.describe()}{at}, of type {et}, is read only by {layer.describe()} in {graph.where}: "
                       f"OpenVINO's CPU plugin fuses the two and computes {fused} in f32, rounding once, where the "
@@ -212,7 +217,38 @@ def _producer(ctx: Context, graph: Graph, layer: Layer, port_id: int | None,
         if feeder is None or outer is None or len(ctx.index(holder).edges_out(feeder.id, outer.from_port)) != 1:
             return None
         return _producer(ctx, holder, owner, port.id, depth + 1)
+    if src.type in RESHAPES:  # a chain of them that keeps the shape: OpenVINO fuses it and removes it
+        first = _noop_reshape_chain(ctx, graph, idx, src, e.from_port)
+        if first is not None:
+            return _producer(ctx, graph, first, first.inputs[0].id, depth + 1)
     return graph, src
+
+
+RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
+
+
+def _noop_reshape_chain(ctx: Context, graph: Graph, idx: GraphIndex, last: Layer, port: int | None) -> Layer | None:
+    """The first layer of the chain of Reshape/Squeeze/Unsqueeze layers ending at `last` (each read by
+    nothing but the next) when the chain's input and output have the same static shape, else None.
+    OpenVINO fuses such a chain into one Reshape and removes it as a no-op, so the CPU plugin's eltwise
+    fusing sees the op before it (measured: u8 m + Reshape(Reshape(Sigmoid(a), [1,1]), [1]) in a Loop
+    body is fused; one real Reshape, Squeeze or Unsqueeze in between keeps the pair apart)."""
+    if len(idx.users(last)) != 1:
+        return None
+    first = last
+    while True:
+        if not first.inputs:
+            return None
+        e = idx.source(first.id, first.inputs[0].id)
+        prev = graph.layer(e.from_layer) if e is not None else None
+        if prev is None or e is None:
+            return None
+        if prev.type in RESHAPES and len(idx.users(prev)) == 1:
+            first = prev
+            continue
+        before, after = ctx.shapes.output(prev, e.from_port).shape, ctx.shapes.output(last, port).shape
+        static = before is not None and all(d.value is not None for d in before)
+        return first if static and before == after else None
 
 
 def _taken_branch(ctx: Context, holder: Graph, owner: Layer) -> Branch | None:

@@ -461,7 +461,9 @@ def int_activation_fusion(kind: str):
     (T219). "fail": m + Sigmoid(a) in a Loop body; "fail-if": m * Exp(a) in an If branch (condition a
     Parameter); "fail-folded-if": the Sigmoid in an If of constant condition in the body, the Add after the
     If; "pass": an i32 pair in a Loop body, the u8 pair at the top level, a u8 Sigmoid read also
-    by a Result, m / Sqrt(a) (Divide on input 1) and the u8 pair in an If of constant condition."""
+    by a Result, m / Sqrt(a) (Divide on input 1) and the u8 pair in an If of constant condition;
+    "fail-reshapes": m + Reshape(Reshape(Sigmoid(a), [1,1]), [1]) in a Loop body (OpenVINO removes the pair);
+    "pass-reshapes": Reshapes (and Unsqueezes) to [1,1] on both inputs of the Add, which keep it apart."""
     ov, ops = _ov()
     m, a = ops.parameter([1], np.uint8, name="m"), ops.parameter([1], np.uint8, name="a")
     if kind == "fail":
@@ -488,6 +490,20 @@ def int_activation_fusion(kind: str):
         node.set_input(ba.output(0), ta, ea)
         (y,) = _invariant_loop(ov, ops, [ops.result(ops.add(bm, node.set_output(rt, re)))], [bm, ba], [m, a])
         return ov.Model([ops.result(y, name="y")], [m, a], "int_activation_folded_if")
+    if kind in ("fail-reshapes", "pass-reshapes"):  # Reshapes between the Sigmoid and the Add
+        def reshape(x, shape):  # type: ignore[no-untyped-def]
+            return ops.reshape(x, ops.constant(np.array(shape, np.int64)), False)
+
+        bodies = ([lambda bm, s: ops.add(bm, reshape(reshape(s, [1, 1]), [1]))] if kind == "fail-reshapes" else
+                  [lambda bm, s: ops.add(reshape(bm, [1, 1]), reshape(s, [1, 1])),
+                   lambda bm, s: ops.add(ops.unsqueeze(bm, ops.constant(np.int64(0))),
+                                         ops.unsqueeze(s, ops.constant(np.int64(0))))])
+        outs = []
+        for i, body in enumerate(bodies):
+            bm, ba = ops.parameter([1], np.uint8), ops.parameter([1], np.uint8)
+            (y,) = _invariant_loop(ov, ops, [ops.result(body(bm, ops.sigmoid(ba)))], [bm, ba], [m, a])
+            outs.append(ops.result(y, name=f"y{i}" if i else "y"))
+        return ov.Model(outs, [m, a], f"int_activation_{kind.replace('-', '_')}")
     mi, ai = ops.parameter([1], np.int32, name="mi"), ops.parameter([1], np.int32, name="ai")
     bmi, bai = ops.parameter([1], np.int32), ops.parameter([1], np.int32)
     (wide,) = _invariant_loop(ov, ops, [ops.result(ops.add(bmi, ops.sigmoid(bai)))], [bmi, bai], [mi, ai])
@@ -1090,6 +1106,9 @@ CASES = [
     # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
     Case("T219", "fail", lambda: int_activation_fusion("fail"),
          lambda text: _mark_last_line(text, 'type="Add"', "T219")),
+    Case("T219", "fail-reshapes", lambda: int_activation_fusion("fail-reshapes"),
+         lambda text: _mark_last_line(text, 'type="Add"', "T219")),
+    Case("T219", "pass-reshapes", lambda: int_activation_fusion("pass-reshapes")),
     Case("T219", "fail-if", lambda: int_activation_fusion("fail-if"),
          lambda text: _mark_line(text, 'type="Multiply"', "T219")),
     Case("T219", "fail-folded-if", lambda: int_activation_fusion("fail-folded-if"),

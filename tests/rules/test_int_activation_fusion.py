@@ -74,3 +74,18 @@ def test_the_cpu_plugin_rounds_first_where_t219_is_silent() -> None:
         assert set(cpu) == set(ours)
         for name, want in cpu.items():
             np.testing.assert_array_equal(ours[name], want, err_msg=f"{name} at m={m}, a={a}")
+
+
+def test_the_cpu_plugin_fuses_through_reshapes_that_keep_the_shape_only() -> None:
+    """m + Reshape(Reshape(Sigmoid(a), [1,1]), [1]): OpenVINO removes the Reshape pair and the plugin fuses
+    (3 -> 4); with a Reshape or Unsqueeze to [1,1] on both inputs it rounds the Sigmoid first (3 -> 3)."""
+    fail, kept = FIXTURES / "fail-reshapes.xml", FIXTURES / "pass-reshapes.xml"
+    assert [d.code for d in irlint.check(fail)] == ["T219"]
+    assert "T219" not in {d.code for d in irlint.check(kept)}
+    inputs = {"m": np.array([3], np.uint8), "a": np.array([0], np.uint8)}
+    assert irlint.run(irlint.load(fail), inputs)["y"].tolist() == [3]
+    assert _cpu(fail, inputs)["y"].tolist() == [4]
+    cpu, ours = _cpu(kept, inputs), irlint.run(irlint.load(kept), inputs)
+    for name in ("y", "y1"):
+        np.testing.assert_array_equal(ours[name], cpu[name])
+        assert cpu[name].ravel().tolist() == [3]
