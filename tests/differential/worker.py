@@ -57,4 +57,7 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
+    from irlint.cli.orphans import die_with_parent
+
+    die_with_parent()  # a campaign or test run that is killed takes its OpenVINO worker with it
     serve()

@@ -1,0 +1,47 @@
+"""A child that asked `die_with_parent` is killed with its parent: a hung OpenVINO never outlives a killed run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+
+# The parent starts a child that asks to die with it and then hangs; the parent prints the child's pid and hangs.
+PARENT = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c",
+    "from irlint.cli.orphans import die_with_parent; import sys, time; "
+    "print(die_with_parent(), flush=True); time.sleep(600)"], stdout=subprocess.PIPE, text=True)
+print(child.pid, child.stdout.readline().strip(), flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"  # a zombie has died
+    except FileNotFoundError:
+        return False
+
+
+def test_a_child_that_asked_dies_when_its_parent_is_killed() -> None:
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        pid, asked = parent.stdout.readline().split()  # type: ignore[union-attr]
+        assert asked == "True"
+        assert _alive(int(pid))
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while _alive(int(pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(int(pid))
+    finally:
+        parent.kill()
