@@ -4,20 +4,27 @@ One request per stdin line (JSON): {"xml": path, "inputs": npz path or null, "ou
 One answer per stdout line (JSON): {"stage": ..., "why": ..., "names": [...]}, stage being `read`
 (read_model refused), `compile` (compile_model on CPU refused), `infer` (inference failed) or `ok`
 (the outputs, in Result order, are in the `out` npz as o0, o1, ...). A crash or a hang is seen by the
-parent (`oracle.OpenVINO`), which restarts this process. Imports nothing of irlint.
+parent (`oracle.OpenVINO`), which restarts this process. Imports nothing of irlint but
+`irlint.cli.orphans`, which has this process killed with its parent.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 
 def _why(e: BaseException) -> str:
-    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
-    # OpenVINO puts the check that failed first and the message last; the last useful line says most.
+    text = str(e)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    # OpenVINO puts the check that failed first and the message last; the last useful line says most,
+    # unless it only names the node ("Node Loop_3 of type Loop"): then the failed check says why.
+    check = re.search(r"Check '(.+?)' failed", text)
     for line in reversed(lines):
         if not line.startswith(("[ ", "Traceback")) and "src/" not in line:
+            if check and re.fullmatch(r"Node \S+ of type \w+", line):
+                line = f"{line}: Check '{check.group(1)}' failed"
             return line[:300]
     return (lines[-1] if lines else type(e).__name__)[:300]
 
