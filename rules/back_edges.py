@@ -9,6 +9,7 @@ from irlint.controlflow import CONTROL_FLOW
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
+from irlint.ir.index import GraphIndex
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.rule import Finding, rule
 from irlint.shapes.merge import fits
@@ -272,3 +273,145 @@ def parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findi
             yield Finding(f"{edge_text(be)} of {layer.describe()}: body {dst.describe()} receives the state but "
                           "nothing in the body reads it", be.loc, layer=layer.path,
                           related=(Related(dst.loc, "the unused Parameter"),))
+
+
+# Ops the CPU plugin runs in the memory of their input (a view): a Reshape, Squeeze or Unsqueeze that
+# changes the shape (one that keeps it is removed).
+VIEW_OPS = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
+# Eltwise ops measured to write their result over input 0's memory in a body (Subtract is not).
+IN_PLACE_OPS = frozenset({"Add", "Multiply"})
+# Eltwise ops measured to be fused, in u8/i8, with an Add/Multiply after them into one node that then
+# writes over their input 0 (in f32 and i32 the same pair gives the spec's values).
+FUSED_FIRST_OPS = frozenset({"Minimum", "Maximum", "Add", "Multiply"})
+ONE_BYTE = frozenset({"u8", "i8"})
+# Ops the CPU plugin runs as Eltwise nodes: one feeding E's other operand may take E into its own node
+# (measured: a Relu on m), whose input 0 is then not the view.
+ELTWISE_NODES = frozenset({
+    "Relu", "ReLU", "Sigmoid", "Tanh", "Exp", "Sqrt", "Erf", "Abs", "Clamp", "Elu", "Gelu", "HSwish", "HSigmoid",
+    "Mish", "Swish", "SoftPlus", "Round", "Floor", "Ceiling", "Negative", "Log", "Add", "Multiply", "Subtract",
+    "Divide", "Minimum", "Maximum", "Power", "SquaredDifference", "PRelu", "Select", "Mod", "FloorMod",
+    "LogicalNot", "LogicalAnd", "LogicalOr", "LogicalXor", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less",
+    "LessEqual", "FakeQuantize",
+})
+
+
+@rule("BE507", "back-edge-value-written-in-place", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
+def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A back edge's value is an Add/Multiply of a reshaped body input: the CPU plugin computes it in place.
+
+    What it checks:
+    Each back edge whose Result reads an Add or Multiply E whose input 0 is a Reshape, Squeeze or
+    Unsqueeze V of a body Parameter P fed by a sliced or invariant input, where V changes the
+    shape, E's output has V's shape, and E, V and each of E's inputs have no other reader. In u8
+    and i8 also E = Add/Multiply(m, F) (either order) where F, a Minimum, Maximum, Add or Multiply
+    read only by E, has V on its input 0. E's other operand is not computed by an op the plugin
+    runs as an Eltwise node (a Relu on it takes E into that node, whose input 0 is not V).
+
+    Why it matters:
+    The spec passes E's value to the back edge's Parameter for the next iteration. OpenVINO's
+    CPU plugin lets E (or the node it fuses F and E into) write its result over its input 0's
+    memory, which V shares with P: the next iteration's slice is copied into P's memory before
+    the back edge passes the value on, so the Parameter receives the slice instead (m * x[k] with
+    x = [3, 4, 5, 7], m0 = 2: 6, 16, 25, 49 where the spec gives 6, 24, 120, 840; in u8,
+    m * Minimum(x[k], 1) gives 2, 4, 5, 7 for 2, 2, 2, 2), and an invariant input is overwritten
+    by the value (x * m gives 6, 36, 1296 for 6, 18, 54). Measured on OpenVINO 2026.4 in f32, i32
+    and u8, in a Loop and a TensorIterator; E's operands the other way round, a Reshape that keeps
+    the shape, a Subtract, another reader of an input, and F before E in f32 or i32 give the
+    spec's values.
+
+    Example:
+    ```xml
+    <layer id="2" type="Reshape"/>    <!-- the [1] slice to [] -->
+    <layer id="3" type="Multiply"/>   <!-- Reshape * m, m the back edge's Parameter -->
+    ```
+
+    How to fix:
+    Put the other operand first (m * Reshape(x)), or read the slice without the Reshape.
+    """
+    body = layer.body
+    if body is None or not layer.back_edges:
+        return
+    idx = ctx.index(body)
+    fed = {pe.internal_layer_id for pe in layer.port_map if pe.direction == "input" and pe.external_port_id is not None
+           and pe.purpose is None}
+    merged = {be.to_layer for be in layer.back_edges}
+    for be in layer.back_edges:
+        res = body.layer(be.from_layer)
+        if res is None or res.type != "Result" or not res.inputs:
+            continue
+        e = _fed_by(body, idx, res, 0)
+        if e is None or e.type not in IN_PLACE_OPS or len(e.inputs) != 2 or len(idx.users(e)) != 1:
+            continue
+        found = _in_place_view(ctx, body, idx, e, fed - merged)
+        if found is None:
+            continue
+        view, param, via = found
+        whose = f", fused with {via.describe()}, whose input 0" if via is not None else ", whose input 0"
+        yield Finding(f"{edge_text(be)} of {layer.describe()} passes on {e.describe()}{whose} is "
+                      f"{view.describe()} of body {param.describe()}: OpenVINO's CPU plugin computes it in "
+                      "place in that Parameter's memory, so the next iteration's slice (or the invariant input) "
+                      "overwrites it before the back edge passes it on, and the Parameter receives the slice "
+                      "where the spec gives the value", be.loc, layer=layer.path,
+                      related=(Related(e.loc, f"'{e.name}' is computed in place"),
+                               Related(view.loc, f"'{view.name}' shares the Parameter's memory")),
+                      hint="put the other operand first, or read the slice without reshaping it")
+
+
+def _fed_by(body: Graph, idx: GraphIndex, layer: Layer, port_index: int) -> Layer | None:
+    """The layer whose output feeds input `port_index` of `layer`."""
+    if port_index >= len(layer.inputs):
+        return None
+    e = idx.source(layer.id, layer.inputs[port_index].id)
+    return body.layer(e.from_layer) if e is not None else None
+
+
+def _in_place_view(ctx: Context, body: Graph, idx: GraphIndex, e: Layer,
+                   params: set[int | None]) -> tuple[Layer, Layer, Layer | None] | None:
+    """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
+    over the memory of a body Parameter of `params`; None otherwise."""
+    if any(len(idx.users(src)) != 1 for src in (_fed_by(body, idx, e, i) for i in (0, 1)) if src is not None):
+        return None
+    first, other = _fed_by(body, idx, e, 0), _fed_by(body, idx, e, 1)
+    view = _view_of(ctx, body, idx, first, params)
+    if view is not None:
+        return (*view, None) if _same_shape(ctx, first, e) and (other is None or other.type not in ELTWISE_NODES) \
+            else None
+    et = ctx.shapes.output(e, e.outputs[0].id).etype if e.outputs else None
+    if et is None or et.name not in ONE_BYTE:
+        return None
+    for i in (0, 1):
+        f = _fed_by(body, idx, e, i)
+        if f is None or f.type not in FUSED_FIRST_OPS or not f.inputs:
+            continue
+        srcs = [_fed_by(body, idx, f, j) for j in range(len(f.inputs))]
+        if any(s is None or len(idx.users(s)) != 1 for s in srcs):
+            continue
+        rest = _fed_by(body, idx, e, 1 - i)
+        view = _view_of(ctx, body, idx, srcs[0], params)
+        if view is not None and _same_shape(ctx, srcs[0], e) and (rest is None or rest.type not in ELTWISE_NODES):
+            return (*view, f)
+    return None
+
+
+def _view_of(ctx: Context, body: Graph, idx: GraphIndex, v: Layer | None,
+             params: set[int | None]) -> tuple[Layer, Layer] | None:
+    """(v, its Parameter) when v is a Reshape/Squeeze/Unsqueeze that changes the shape of a body Parameter of
+    `params` and is read by one op."""
+    if v is None or v.type not in VIEW_OPS or len(idx.users(v)) != 1:
+        return None
+    p = _fed_by(body, idx, v, 0)
+    if p is None or p.type != "Parameter" or p.id not in params or not p.outputs or not v.outputs:
+        return None
+    before = ctx.shapes.output(p, p.outputs[0].id).shape
+    after = ctx.shapes.output(v, v.outputs[0].id).shape
+    if before is None or after is None or before == after:
+        return None
+    return v, p
+
+
+def _same_shape(ctx: Context, a: Layer | None, b: Layer) -> bool:
+    """Whether `a`'s output and `b`'s output have one known shape (the plugin writes in place only then)."""
+    if a is None or not a.outputs or not b.outputs:
+        return False
+    sa, sb = ctx.shapes.output(a, a.outputs[0].id).shape, ctx.shapes.output(b, b.outputs[0].id).shape
+    return sa is not None and sa == sb

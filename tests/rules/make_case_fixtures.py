@@ -526,6 +526,66 @@ def int_activation_fusion(kind: str):
     return ov.Model(outs, [m, a, mi, ai], "int_activation_kept")
 
 
+def _scan_state(ov, ops, dtype, step, loop: bool = True, m_read: bool = False):
+    """m' = step(x[k], m) over a sliced [4] input x (x[k] of shape [1]) with m a scalar on a back edge,
+    in a Loop (trip count 4) or a TensorIterator; every m' concatenated. `m_read`: a Result reads m too."""
+    x, m0 = ops.parameter([4], dtype), ops.parameter([], dtype)
+    xs, m = ops.parameter([1], dtype), ops.parameter([], dtype)
+    r = ops.result(step(xs, m))
+    extra = [ops.result(m)] if m_read else []
+    if loop:
+        node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
+        node.set_function(ov.Model([r, ops.result(ops.constant(True)), *extra], [xs, m]))
+        node.set_special_body_ports([-1, 1])
+    else:
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([r, *extra], [xs, m]))
+    node.set_sliced_input(xs, x.output(0), 0, 1, 1, -1, 0)
+    node.set_merged_input(m, m0.output(0), r.output(0))
+    outs = [node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)]
+    return x, m0, outs + [node.get_iter_value(e.output(0), -1) for e in extra]
+
+
+def in_place_back_edge(kind: str):
+    """A back edge passing on an Add/Multiply computed over a reshaped slice (BE507). "fail": Reshape(x[k]) * m
+    in f32; "fail-u8-fused": m * Minimum(Reshape(x[k]), 1) in u8 in a TensorIterator; "pass": m * Reshape(x[k]),
+    the u8 pair in f32, Relu(m) * Minimum(Reshape(x[k]), 1) in u8, Reshape(x[k]) * m with m also an output, and
+    Reshape(x[k]) - m."""
+    ov, ops = _ov()
+
+    def flat(xs):
+        return ops.reshape(xs, ops.constant(np.zeros(0, np.int64)), False)
+
+    def low(xs, dtype):
+        return ops.minimum(flat(xs), ops.constant(dtype(1)))
+
+    cases = {
+        "fail": (np.float32, lambda xs, m: ops.multiply(flat(xs), m), True),
+        "fail-u8-fused": (np.uint8, lambda xs, m: ops.multiply(m, low(xs, np.uint8)), False),
+    }
+    if kind in cases:
+        dtype, step, loop = cases[kind]
+        x, m0, (y,) = _scan_state(ov, ops, dtype, step, loop)
+        x.set_friendly_name("x")
+        m0.set_friendly_name("m0")
+        return ov.Model([ops.result(y, name="y")], [x, m0], kind.replace("-", "_"))
+    kept = {
+        "swapped": (np.float32, lambda xs, m: ops.multiply(m, flat(xs)), False),
+        "f32_fused": (np.float32, lambda xs, m: ops.multiply(m, low(xs, np.float32)), False),
+        "relu_m": (np.uint8, lambda xs, m: ops.multiply(ops.relu(m), low(xs, np.uint8)), False),
+        "m_read": (np.float32, lambda xs, m: ops.multiply(flat(xs), m), True),
+        "subtract": (np.float32, lambda xs, m: ops.subtract(flat(xs), m), False),
+    }
+    params, outs = [], []
+    for name, (dtype, step, m_read) in kept.items():
+        x, m0, ys = _scan_state(ov, ops, dtype, step, True, m_read)
+        x.set_friendly_name(f"x_{name}")
+        m0.set_friendly_name(f"m0_{name}")
+        params += [x, m0]
+        outs += [ops.result(y, name=name + ("_m" if i else "")) for i, y in enumerate(ys)]
+    return ov.Model(outs, params, "in_place_kept")
+
+
 def invariant_plus_slice(kind: str, loop: bool = False):
     """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
     `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]."""
@@ -930,6 +990,11 @@ def _first_body_parameter(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if i > body and 'type="Parameter"' in line)
 
 
+def _first_back_edge(lines: list[str]) -> int:
+    start = next(i for i, line in enumerate(lines) if "<back_edges>" in line)
+    return next(i for i, line in enumerate(lines) if i > start and "<edge " in line)
+
+
 def _condition_result(lines: list[str]) -> int:
     """The body Result the execution_condition entry names."""
     entry = next(line for line in lines if 'purpose="execution_condition"' in line)
@@ -1103,6 +1168,11 @@ CASES = [
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)
     Case("T218", "fail", lambda: swish_pattern(True), lambda text: _mark_last_line(text, 'type="Multiply"', "T218")),
     Case("T218", "pass", lambda: swish_pattern(False)),
+    # a back edge passing on an Add/Multiply over a reshaped slice: the CPU plugin computes it in place (BE507)
+    Case("BE507", "fail", lambda: in_place_back_edge("fail"), _mark_picked("BE507", _first_back_edge)),
+    Case("BE507", "fail-u8-fused", lambda: in_place_back_edge("fail-u8-fused"),
+         _mark_picked("BE507", _first_back_edge)),
+    Case("BE507", "pass", lambda: in_place_back_edge("pass")),
     # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
     Case("T219", "fail", lambda: int_activation_fusion("fail"),
          lambda text: _mark_last_line(text, 'type="Add"', "T219")),
