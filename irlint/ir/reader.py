@@ -771,10 +771,10 @@ class _PortReader:
                      "OpenVINO reads (\"must be greater or equal to -1\")", r.src.nth_tag_offset(self.at, "dim", i),
                      self.path, hint="a port's dim is an integer: a size, or -1 for a dynamic dim (`?` and intervals "
                      "belong in `shape` attributes)", port=pid)
-        for i in partly:
-            d = shape[i]  # type: ignore[index]
+        for i in partly:  # the shape is None when another dim is refused: read this one again for the message
+            d = port_dim(dims[i])[0]
             r.report(codes.PARTIAL_DIM, f"{self.what} {pid}: OpenVINO reads <dim>{dims[i].strip()}</dim> as "
-                     f"{-1 if d.hi is None else d.lo}, dropping the text after the integer",
+                     f"{-1 if d is None or d.hi is None else d.lo}, dropping the text after the integer",
                      r.src.nth_tag_offset(self.at, "dim", i), self.path,
                      hint="write the integer, or -1 for a dynamic dim (bounds go in the Parameter's `shape`)", port=pid)
         self.ports.append(r.port(pid, self.precision, shape, self.names))

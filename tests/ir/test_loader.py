@@ -85,6 +85,17 @@ def test_bad_values_are_diagnostics_and_parsing_continues(tmp_path: Path) -> Non
     assert d.loc.column == p.read_text().splitlines()[3].index("id=") + 1
 
 
+def test_a_port_with_a_refused_dim_and_a_partly_read_one(tmp_path: Path) -> None:
+    """<dim>2abc</dim> (read as 2, IR008) beside <dim>zz</dim> (refused, IR004): both reported, no crash."""
+    p = tmp_path / "m.xml"
+    p.write_text('<?xml version="1.0"?>\n<net name="t" version="11"><layers>\n'
+                 '<layer id="0" name="x" type="Parameter" version="opset1"><data shape="2,3" element_type="f32"/>\n'
+                 '<output><port id="0" precision="FP32"><dim>2abc</dim><dim>zz</dim></port></output></layer>\n'
+                 '</layers><edges/></net>\n')
+    got = {d.code: d.message for d in load(p).diagnostics}
+    assert "reads <dim>2abc</dim> as 2" in got["IR008"] and "<dim>zz</dim>" in got["IR004"]
+
+
 def test_malformed_xml_has_parser_position(tmp_path: Path) -> None:
     p = tmp_path / "m.xml"
     p.write_text('<?xml version="1.0"?>\n<net version="11">\n  <layers>\n    <layer id="0" type="Relu"\n</net>\n')
