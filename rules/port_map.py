@@ -374,7 +374,7 @@ def body_parameter_unused(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     """A mapped body Parameter is not used by any layer of the body (or only for outputs nothing reads).
 
     What it checks:
-    Body Parameters that receive an outer input (and are not back-edge targets, see BE507) have at
+    Body Parameters that receive an outer input (and are not back-edge targets, see BE506) have at
     least one consumer that reads it: an input of a nested If, TensorIterator or Loop whose body
     Parameters nothing reads does not count (OpenVINO removes such inputs). In a TensorIterator whose
     sliced Parameters are all unused, or read only on the way to outputs nothing outside reads, those
