@@ -166,6 +166,16 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                       related=(Related(entries[0].loc, "the first one"),))
 
 
+def _dynamic_input(ctx: Context, graph: Graph, layer: Layer) -> int | None:
+    """The first input port of the Loop whose shape is not static, or None. The CPU plugin prepares such a
+    Loop at its first run, not at compile, and checks its special ports' types then (measured on 2026.4)."""
+    for p in layer.inputs:
+        info = _input(ctx, graph, layer, p.id)
+        if info is not None and (info.shape is None or any(not d.is_static for d in info.shape)):
+            return p.id
+    return None
+
+
 @rule("LP704", "loop-body-condition-type", types=("Loop",), uses_shapes=True)
 def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The body Result named by the execution_condition entry is not a boolean scalar or 1-element 1-D tensor.
@@ -178,8 +188,10 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     with 1 element of boolean type". OpenVINO refuses ranks above 1 at read ("Rank of
     BodyExecutionCondition output must be equal to 0 or 1") and reads any element type; its CPU
     plugin runs a u8 condition, nonzero as true (2, 4 and 255 continue, 0 stops), and refuses every
-    other type at compile (i8, i32, i64, f16, f32: "Check 'mem->getDataType() ==
-    memory::data_type::u8' failed").
+    other type (i8, i32, i64, f16, f32: "Check 'mem->getDataType() == memory::data_type::u8'
+    failed"): at compile, or, when an input of the Loop has a dynamic shape, at the first inference
+    that runs the Loop (compile_model accepts it; a Loop in an If branch no inference takes is never
+    refused).
 
     Example:
     ```xml
@@ -200,7 +212,10 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     if problem and etype == U8:  # the type is what _check_port names first
         problem += "; OpenVINO's CPU plugin runs it, reading a nonzero value as true"
     elif problem and etype is not None and etype != BOOL:
-        problem += "; OpenVINO's CPU plugin refuses it at compile (it takes only boolean or u8)"
+        dynamic = _dynamic_input(ctx, graph, layer)
+        problem += ("; OpenVINO's CPU plugin takes only boolean or u8 and refuses it at compile" if dynamic is None else
+                    f"; OpenVINO's CPU plugin takes only boolean or u8; input port {dynamic} of the Loop being of "
+                    "dynamic shape, it compiles the Loop and refuses it at the first inference that runs the Loop")
     if problem:
         res = layer.body.layer(entry.internal_layer_id)
         if res is None:
@@ -220,8 +235,13 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     element (OpenVINO: "Rank of CurrentIteration input must be equal to 0 or 1").
 
     Why it matters:
-    The Loop writes the iteration number into that Parameter; OpenVINO rejects other types and
-    would overwrite an external input. An entry with an `axis` is read as a sliced input of port
+    The Loop writes the iteration number into that Parameter. OpenVINO's reader takes any type; its
+    CPU plugin refuses all but i32 and i64 ("Check 'to->getDataType() == memory::data_type::s32'
+    failed"): at compile, or, when an input of the Loop has a dynamic shape, at the first inference
+    that runs the Loop. When nothing in the body reads the Parameter and an input entry feeds it,
+    OpenVINO removes it with that input but keeps the current_iteration index, which then names the
+    body Parameter that moves into its place: the CPU plugin checks that one's type instead (and
+    writes the iteration number into it). An entry with an `axis` is read as a sliced input of port
     -1 and the Loop is refused ("Number of inputs must be the same as number of input
     descriptions"); start/end/stride/part_size without an axis are ignored.
 
@@ -248,8 +268,38 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
             continue
         problem = _check_port(declared_info(param), (I32, I64), "the current_iteration Parameter")
         if problem:
+            problem += _removed_current_iteration(layer, param)
             yield Finding(f"body {param.describe()} of {layer.describe()}: {problem}", param.data_loc or param.loc,
                           layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
+
+
+def _removed_current_iteration(layer: Layer, param: Layer) -> str:
+    """What OpenVINO does when nothing in the body reads the current_iteration Parameter and an input entry
+    feeds it (measured on 2026.4): it removes the Parameter with that input, keeps the current_iteration
+    index, and the index then names the body Parameter that moved into its place; the CPU plugin checks
+    (and writes) that one. Empty when the Parameter stays; then the CPU plugin refuses the type."""
+    body = layer.body
+    if body is None:
+        return ""
+    kinds = (EntryKind.SLICED_INPUT, EntryKind.MERGED_INPUT, EntryKind.INVARIANT_INPUT)
+    fed = {pe.entry.internal_layer_id for pe in loop_plan(layer).entries if pe.kind in kinds}
+    read = {e.from_layer for e in body.edges}
+    params = [x for x in body.layers if x.type == "Parameter"]
+    removed = {x.id for x in params if x.id in fed and x.id not in read}
+    if param.id not in removed:
+        return ("; OpenVINO's CPU plugin refuses it (it takes only i32 or i64) at compile, or, for a Loop with an "
+                "input of dynamic shape, at the first inference that runs the Loop")
+    kept = [x for x in params if x.id not in removed]
+    index = params.index(param)
+    head = (f"; nothing in the body reads it and an input entry feeds it, so OpenVINO removes it and its "
+            f"current_iteration index {index} then names ")
+    if index >= len(kept):
+        return head + "no body Parameter"
+    then = kept[index]
+    etype = declared_info(then).etype
+    if etype in (I32, I64):
+        return head + f"body {then.describe()}, of type {etype}, which the CPU plugin takes"
+    return head + f"body {then.describe()}, of type {etype}, which the CPU plugin refuses (it takes only i32 or i64)"
 
 
 LP706 = replace(declared("LP706", "loop-slicing-attributes-rejected", """\

@@ -63,6 +63,12 @@ TOLERATED_WHEN = [
      "an If input entry naming the condition is read when the types fit: the branch Parameter gets the condition"),
     ("LP704", r"the body condition must be boolean, got u8",
      "a Loop's u8 body condition: the CPU plugin runs it, reading a nonzero value as true"),
+    ("LP704", r"dynamic shape, it compiles the Loop and refuses it at the first inference that runs the Loop",
+     "a non-boolean body condition in a Loop with an input of dynamic shape: compiled; the CPU plugin refuses it "
+     "only when an inference runs the Loop, which one in an If branch the inputs never take never does"),
+    ("LP705", r"so OpenVINO removes it and its current_iteration index \d+ then names .*, which the CPU plugin takes$",
+     "an unread current_iteration Parameter an input entry feeds is removed with that input; the kept index names "
+     "the next body Parameter, whose i32/i64 type the CPU plugin takes"),
     ("SL605", r"declares [a-z][\w]* but .* delivers ",
      "a body Parameter's declared element type is not read: it takes the type the port map delivers"),
     ("SL605", r"declares \[[^\]]*\] but the slice is .*\(Loop\)\)$",

@@ -121,6 +121,8 @@ PINNED_MUTATE: dict[int, str] = {
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
     609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
     601090: "LP704",  # a u8 body condition: the CPU plugin runs it, nonzero as true
+    1009544: "LP704",  # an i64 body condition in a dynamic-shape Loop of an untaken If branch: never refused
+    1001288: "LP705",  # an unread f32 current_iteration Parameter: removed, the index names the i32 one
     601189: "T213",  # a Loop back edge carrying [1] into a [] Parameter, also an output: widened, refused
     602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer

@@ -3,6 +3,7 @@ refusal, and PM410's TensorIterator that runs its body once on the CPU plugin.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -100,3 +101,79 @@ def test_a_body_condition_of_another_type_is_refused_at_compile(etype, tmp_path:
         core.compile_model(model, "CPU", CPU)
     (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
     assert found.severity is Severity.ERROR and "refuses it at compile" in found.message
+
+
+def _tolerated(code: str, message: str) -> bool:
+    from tests.differential.compare import TOLERATED_WHEN
+
+    return any(c == code and re.search(rx, message) for c, rx, _ in TOLERATED_WHEN)
+
+
+def dynamic_loop_typed_condition(etype):
+    """loop_typed_condition with a table of dynamic length: the CPU plugin prepares the Loop at its first run."""
+    import openvino.opset13 as ops
+
+    outer = ops.parameter([-1], etype, name="t")
+    it, table = ops.parameter([], np.int64), ops.parameter([-1], etype)
+    cond = ops.result(ops.gather(table, it, ops.constant(np.int64(0))))
+    k = ops.result(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))))
+    loop = ops.loop(ops.constant(np.int64(5)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([cond, k], [it, table]))
+    loop.set_special_body_ports([0, 0])
+    loop.set_invariant_input(table, outer.output(0))
+    out = loop.get_concatenated_slices(k.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(out, name="ks")], [outer], "dynamic_loop_typed_condition")
+
+
+@pytest.mark.parametrize("etype", [np.int64, np.float32])
+def test_a_body_condition_of_another_type_in_a_dynamic_loop_is_refused_at_its_first_run(etype, tmp_path: Path) -> None:
+    path = tmp_path / "m.xml"
+    ov.save_model(dynamic_loop_typed_condition(etype), str(path), compress_to_fp16=False)
+    compiled = ov.Core().compile_model(str(path), "CPU", CPU)  # compile_model accepts it
+    with pytest.raises(Exception, match=r"mem->getDataType\(\) == memory::data_type::u8"):
+        compiled({"t": np.ones(5, etype)})
+    (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
+    assert found.severity is Severity.ERROR and "at the first inference that runs the Loop" in found.message
+    assert "at compile" not in found.message and _tolerated("LP704", found.message)
+
+
+def loop_with_typed_current_iteration(first, second, read: bool):
+    """A Loop (3 iterations) whose current_iteration Parameter `ci` (type `first`) is also fed by an invariant
+    input s and read by the body only when `read`; the body Parameter after it is of type `second`, without input
+    and unread.
+    y is x plus 1 per iteration (plus ci when read)."""
+    import openvino.opset13 as ops
+
+    x, s = ops.parameter([2], np.float32, name="x"), ops.parameter([], first, name="s")
+    ci, nxt, xb = ops.parameter([], first), ops.parameter([], second), ops.parameter([2], np.float32)
+    step = ops.constant(np.float32(1))
+    if read:
+        step = ops.add(step, ops.convert(ci, np.float32))
+    r, cr = ops.result(ops.add(xb, step)), ops.result(ops.constant(np.bool_(True)))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, cr], [ci, nxt, xb]))
+    loop.set_special_body_ports([0, 1])
+    loop.set_invariant_input(ci, s.output(0))
+    loop.set_merged_input(xb, x.output(0), r.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x, s], "typed_current_iteration")
+
+
+@pytest.mark.parametrize(("second", "read", "accepted"), [(np.int32, False, True), (np.int64, False, True),
+                                                          (np.float32, False, False), (np.int32, True, False)])
+def test_an_f32_current_iteration_parameter_on_the_cpu_plugin(second, read: bool, accepted: bool,
+                                                              tmp_path: Path) -> None:
+    """OpenVINO removes an unread current_iteration Parameter an input feeds and keeps the index: the CPU
+    plugin then checks the next body Parameter's type; a read one keeps its own f32 and is refused."""
+    path = tmp_path / "m.xml"
+    ov.save_model(loop_with_typed_current_iteration(np.float32, second, read), str(path), compress_to_fp16=False)
+    core = ov.Core()
+    model = core.read_model(str(path))  # the reader takes any type
+    (found,) = [d for d in irlint.check(path) if d.code == "LP705"]
+    assert found.severity is Severity.ERROR and _tolerated("LP705", found.message) is accepted
+    if accepted:
+        y = core.compile_model(model, "CPU", CPU)({"x": np.zeros(2, np.float32), "s": np.float32(7)})["y"]
+        np.testing.assert_array_equal(y, np.full(2, 3, np.float32))
+        assert "removes it" in found.message
+        return
+    with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+        core.compile_model(model, "CPU", CPU)
