@@ -696,7 +696,7 @@ class _Executor:
         trip = scalar_value(outer.get(TRIP_COUNT_PORT)) if plan.is_loop else None
         first = scalar_flag(outer.get(CONDITION_PORT)) if plan.is_loop else None
         bound = iteration_bound(plan.is_loop, counts, trip, first, sliced=bool(code.sliced),
-                                unsliced=1 if code.sliced else plan.unsliced_count)
+                                unsliced=1 if code.sliced or plan.is_loop else plan.unsliced_count)
         limit = concrete_limit(bound, plan.is_loop)
         unbounded = plan.is_loop and bound.limit is None
         state = {}

@@ -263,5 +263,7 @@ def test_tanh_saturates_where_the_cpu_plugin_does() -> None:
     tanh = lookup("Tanh", "opset1")
     got = tanh.compute(tanh.Attrs(), [x])[0]
     np.testing.assert_array_equal(np.trunc(got).astype(np.int32), want)
+    small = np.concatenate([tanh.compute(tanh.Attrs(), [part])[0] for part in np.array_split(x, 16)])  # <= 1024
+    np.testing.assert_array_equal(np.trunc(small).astype(np.int32), want)
     scalars = [tanh.compute(tanh.Attrs(), [np.asarray(v)])[0] for v in x[::50]]  # a 0-d input's own path
     np.testing.assert_array_equal(np.trunc(scalars).astype(np.int32), want[::50])
