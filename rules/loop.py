@@ -663,7 +663,8 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     before the current_iteration Parameter in the body, that is read only on the way to Results
     of outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
     that is the body condition, feeds a back edge, or gives an output that is read keeps what it
-    reads alive), or into an input of a nested Loop whose Parameter is read that way there.
+    reads alive), or into an input of a nested If, TensorIterator or Loop whose Parameter is read
+    that way there (for an If: in every branch, for outputs of the If nothing in the body reads).
 
     Why it matters:
     The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin removes
@@ -674,7 +675,9 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     after the current_iteration Parameter, compiles, and so does a current_iteration Parameter
     that is itself read only that way). With nested Loops the removal cascades: an inner Loop's
     input whose Parameter is read only for unread inner outputs is removed too, and what fed it
-    outside may become unused.
+    outside may become unused; an If in the body whose output nothing reads loses that output, its
+    branch Results and the branch Parameters then unused, and the If input fed by the body Parameter
+    with them (the same pass, RemoveMultiSubGraphOpDanglingParamsResults, treats If branches as bodies).
 
     Example:
     ```xml
@@ -700,7 +703,7 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
         if p.id not in dead or p.id not in fed:
             continue
         outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))
-        which = f"its output port(s) {outs}" if outs else "outputs of a nested Loop"
+        which = f"its output port(s) {outs}" if outs else "outputs of an If or Loop nested in its body"
         yield Finding(f"body {p.describe()} of {layer.describe()} is read only on the way to {which}, which nothing "
                       "reads, and comes before the current_iteration Parameter: OpenVINO's CPU plugin removes them "
                       "and fails to compile the model (\"vector::_M_range_check\"); irlint runs it", p.loc,

@@ -1,8 +1,9 @@
 """What a TensorIterator/Loop body computes only for outputs nothing outside reads.
 
 OpenVINO's CPU plugin removes such outputs with their body Results, then the body Parameters that
-became unused (LP714 and PM410 warn where that goes wrong); this module finds those Parameters, and
-the outputs that are read but lose their body Result with an unread output giving it too (PM415).
+became unused, in nested If branches too (LP714 and PM410 warn where that goes wrong); this module
+finds those Parameters, and the outputs that are read but lose their body Result with an unread output
+giving it too (PM415).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ def unread_outputs(ctx: Context, graph: Graph, layer: Layer) -> list[int]:
 def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     """Body Parameters read by the body whose every reader leads only to Results of unread outputs (a
     Result that is the body condition, feeds a back edge, gives a read output or no output at all keeps
-    what it reads), or into a nested TensorIterator/Loop input whose Parameter is such a one there, or
-    into an input of a nested If/TensorIterator/Loop that its bodies do not read (`dead_inputs`)."""
+    what it reads), or into an input of a nested If/TensorIterator/Loop that OpenVINO removes there
+    (`dropped_inputs`)."""
     body = layer.body
     if body is None:
         return set()
@@ -37,8 +38,57 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
     dead -= set(plan.back.values())
     if plan.condition is not None:
         dead.discard(plan.condition.body_layer)
-    if not dead and not any(la.type in ("Loop", "TensorIterator") for la in body.layers):
+    if not dead and not _nests(body):
         return set()
+    live = _live(ctx, body, dead)
+    idx = ctx.index(body)
+    return {p.id for p in body.parameters() if p.id not in live and idx.users(p)}
+
+
+def dropped_inputs(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
+    """The input ports of `layer` (an If, TensorIterator or Loop in `graph`) that OpenVINO removes:
+    those its bodies do not read (`dead_inputs`), and those whose body Parameters are read only on the
+    way to Results of outputs nothing in `graph` reads (RemoveMultiSubGraphOpDanglingParamsResults
+    removes the outputs, their Results, then the Parameters unused in every body); empty for other ops."""
+    dropped: set[int | None] = set(dead_inputs(layer))
+    if layer.type in ("Loop", "TensorIterator") and layer.body is not None:
+        gone = read_only_for_unread(ctx, graph, layer)
+        dropped |= {pe.port for pe in loop_plan(layer).entries
+                    if pe.entry.direction == "input" and pe.body_layer in gone}
+    elif layer.type == "If" and layer.branches:
+        dropped |= _if_dropped(ctx, graph, layer)
+    return dropped
+
+
+def _if_dropped(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
+    """The data input ports of an If whose Parameter, in every branch that maps it, is read only for
+    outputs of the If nothing in `graph` reads."""
+    idx = ctx.index(graph)
+    outs = {e.external_port_id for b in layer.branches for e in b.port_map if e.direction == "output"}
+    unread = {p for p in outs if p is not None and not idx.edges_out(layer.id, p)}
+    if not unread and not any(_nests(b.body) for b in layer.branches):
+        return set()
+    alive: dict[int, bool] = {}
+    for branch in layer.branches:
+        dead = {e.internal_layer_id for e in branch.port_map
+                if e.direction == "output" and e.external_port_id in unread}
+        dead -= {e.internal_layer_id for e in branch.port_map
+                 if e.direction == "output" and e.external_port_id not in unread}
+        live = _live(ctx, branch.body, dead)
+        for e in branch.port_map:
+            if e.direction == "input" and e.external_port_id is not None and e.external_port_id != 0:
+                port = e.external_port_id
+                alive[port] = alive.get(port, False) or e.internal_layer_id in live
+    return {p for p, on in alive.items() if not on}
+
+
+def _nests(body: Graph) -> bool:
+    """True when `body` holds a layer with bodies of its own, whose removals can cascade out."""
+    return any(la.type in ("Loop", "TensorIterator", "If") for la in body.layers)
+
+
+def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
+    """The layers of `body` some Result other than the `dead` ones reads, through inputs OpenVINO keeps."""
     into: dict[int | None, list[tuple[int | None, int | None]]] = {}
     for e in body.edges:
         into.setdefault(e.to_layer, []).append((e.from_layer, e.to_port))
@@ -50,14 +100,9 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
             continue
         live.add(lid)
         inner = body.layer(lid)
-        dropped: set[int | None] = set(dead_inputs(inner)) if inner is not None else set()
-        if inner is not None and inner.type in ("Loop", "TensorIterator") and inner.body is not None:
-            gone = read_only_for_unread(ctx, body, inner)
-            dropped |= {pe.port for pe in loop_plan(inner).entries
-                       if pe.entry.direction == "input" and pe.body_layer in gone}
+        dropped = dropped_inputs(ctx, body, inner) if inner is not None else set()
         todo += [src for src, port in into.get(lid, []) if port not in dropped]
-    idx = ctx.index(body)
-    return {p.id for p in body.parameters() if p.id not in live and idx.users(p)}
+    return live
 
 
 @dataclass(frozen=True, slots=True)

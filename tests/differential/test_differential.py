@@ -74,6 +74,7 @@ PINNED_BUILD: dict[int, str] = {
     305329: "T216",  # an f16 ReduceSum outside a TI read as f32 in its body: no boundary rounds on the CPU plugin
     506069: "PM410",  # a TI's sliced Parameter read only by an If input no branch reads: the plugin runs it once
     703595: "departure",  # i64 products past the i32 range in a Loop: the CPU plugin computes i64 as i32
+    902864: "LP714",  # a sliced Parameter read only for an unread output of a body If: the CPU plugin fails
     508828: "T219",  # a u8 Sigmoid reaching an Add through a Reshape pair OpenVINO removes: the plugin fuses them
 }
 

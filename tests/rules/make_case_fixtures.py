@@ -802,6 +802,33 @@ def loop_nested_unread_output():
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_nested_unread_output")
 
 
+def loop_if_unread_output(read: bool = False):
+    """A Loop (current_iteration set, listed after xb) whose body If gives two outputs: Sigmoid of xb in its then
+    branch (a constant in the else one), which nothing in the body reads, and a value of the iteration, which is
+    read. OpenVINO removes the unread If output, the then-branch Parameter, the If input and xb, and the CPU plugin
+    fails to compile (LP714). `read`: the body adds both If outputs, and the Loop compiles."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    xb, it = ops.parameter([1], np.float32), ops.parameter([], np.int64)
+    step = ops.convert(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))), ov.Type.f32)
+    t0, t1, e1 = ops.parameter([1], np.float32), ops.parameter([1], np.float32), ops.parameter([1], np.float32)
+    branch = ops.if_op(ops.less(it, ops.constant(np.int64(2))).output(0))
+    branch.set_then_body(ov.Model([ops.result(ops.sigmoid(t0)), ops.result(ops.relu(t1))], [t0, t1]))
+    branch.set_else_body(ov.Model([ops.result(ops.constant(np.array([1.0], np.float32))),
+                                   ops.result(ops.tanh(e1))], [e1]))
+    branch.set_input(xb.output(0), t0, None)
+    branch.set_input(step.output(0), t1, e1)
+    then_r, else_r = branch.get_then_body().get_results(), branch.get_else_body().get_results()
+    first = branch.set_output(then_r[0], else_r[0])  # read by nothing unless `read`
+    second = branch.set_output(then_r[1], else_r[1])
+    r = ops.result(ops.add(second, first) if read else second)
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array(True)))
+    loop.set_function(ov.Model([r, ops.result(ops.constant(np.array(True)))], [xb, it]))
+    loop.set_special_body_ports([1, 1])
+    loop.set_invariant_input(xb, x.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_if_unread_output")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -1202,6 +1229,8 @@ CASES = [
     Case("LP714", "fail", lambda: loop_unread_output(False), _mark_picked("LP714", _first_body_parameter)),
     Case("LP714", "pass", lambda: loop_unread_output(True)),
     Case("LP714", "fail-nested", loop_nested_unread_output, _mark_picked("LP714", _first_body_parameter)),
+    Case("LP714", "fail-if", loop_if_unread_output, _mark_picked("LP714", _first_body_parameter)),
+    Case("LP714", "pass-if", lambda: loop_if_unread_output(read=True)),
     # a constant invariant input before current_iteration: OpenVINO pushes it into the body, the CPU plugin fails
     Case("LP715", "fail", lambda: loop_constant_input("fail"), _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "fail-in-if", lambda: loop_constant_input("in-if"), _mark_picked("LP715", _first_body_parameter)),

@@ -26,6 +26,7 @@ REJECTED_AT_COMPILE = [
     ("IF807/fail.xml", "doesn't support If operation with dynamic rank"),
     ("LP714/fail.xml", "vector::_M_range_check"),
     ("LP714/fail-nested.xml", "vector::_M_range_check"),
+    ("LP714/fail-if.xml", "vector::_M_range_check"),
     ("LP715/fail.xml", "vector::_M_range_check"),
     ("LP715/fail-in-if.xml", "vector::_M_range_check"),
     ("LP715/fail-shapeof.xml", "vector::_M_range_check"),
@@ -39,7 +40,8 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "T211/pass-stale-branch.xml", "T210/pass-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
             "PM407/fail.xml",
             "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml",
-            "IF809/fail.xml", "T210/pass-reshape-pattern.xml", "LP715/pass.xml", "LP715/pass-unread.xml"]
+            "IF809/fail.xml", "T210/pass-reshape-pattern.xml", "LP715/pass.xml", "LP715/pass-unread.xml",
+            "LP714/pass-if.xml"]
 
 
 @pytest.mark.parametrize("name,message", REJECTED_AT_COMPILE, ids=[c[0] for c in REJECTED_AT_COMPILE])
