@@ -1,4 +1,4 @@
-"""T213, T214, T215, T218, PM420, IF807, IF810: valid IR that OpenVINO reads but its CPU plugin refuses to compile.
+"""T213, T214, T215, T218, PM420, IF807, IF810, IF811: valid IR OpenVINO reads and its CPU plugin refuses or misruns.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -381,6 +381,112 @@ def if_shape_varies_in_dynamic_loop_body(ctx: Context, graph: Graph, layer: Laye
                           related=(Related(dyn[0].loc, f"'{dyn[0].name}' is merged and of dynamic shape"),),
                           hint="give both branches one output shape, or the merged input a static shape")
             break
+
+
+# Ops on a loop state's path that, after an If's value joins the state, are measured to make the CPU plugin
+# lose the state in its dynamic-shape mode (a Convert counts when it converts to a floating type).
+_STATE_BREAKERS = frozenset({"Select", "Maximum", "Minimum", "Clamp", "ReLU"})
+
+
+@rule("IF811", "if-value-in-dynamic-loop-state", severity="warning", types=("TensorIterator", "Loop"),
+      uses_shapes=True)
+def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A loop state of dynamic dims takes an If's value and then passes a Select, Maximum or float Convert.
+
+    What it checks:
+    The layers directly in a TensorIterator or Loop body: for each back edge into a body Parameter
+    with a dynamic dim, the layers on the way from that Parameter to the back edge's Result (the
+    state's path). Where an If of the body feeds that path and, at or after the layer where its
+    value joins, the path goes through a Select, Maximum, Minimum, Clamp, ReLU or a Convert to a
+    floating type, the If is reported (IF810 reports an If whose branches give different shapes).
+
+    Why it matters:
+    The model is valid. OpenVINO's CPU plugin computes such a body in its dynamic-shape mode and
+    does not carry the state from one iteration to the next: measured on 2026.4 with x of shape
+    [?,2,3] merged, x = Convert(Convert(x + ReduceSum(If(...)), f32), i64) over two iterations
+    (If branches of one shape: x * 3, x + x), the spec gives x + 17 and three compilations of one
+    model give x + 2 (the last iteration's alone) or one value such as 322031584 everywhere; a
+    Select or a Maximum instead of the Convert pair, a Loop instead of the TensorIterator, fail
+    alike. A static merged input, no If, an If whose value does not reach the state, or a state
+    path of only Add/Multiply (or of a Convert to an integer type) agree. irlint computes what the
+    spec says.
+
+    Example:
+    ```xml
+    <layer id="1" name="x" type="Parameter"><data shape="?,2,3" element_type="i64"/>  <!-- merged -->
+    <layer id="6" type="If"> ... </layer>      <!-- its value is summed and added to x -->
+    <layer id="9" type="Convert"><data destination_type="f32"/>   <!-- x + sum, then back to i64 -->
+    ```
+
+    How to fix:
+    Give the merged input a static shape, or move the Select/Convert out of the state's path (apply
+    it to the loop's output instead).
+    """
+    body = layer.body
+    if body is None:
+        return
+    out: dict[int | None, set[int | None]] = {}
+    into: dict[int | None, set[int | None]] = {}
+    for e in body.edges:
+        out.setdefault(e.from_layer, set()).add(e.to_layer)
+        into.setdefault(e.to_layer, set()).add(e.from_layer)
+
+    def reach(start: int | None, step: dict[int | None, set[int | None]]) -> set[int | None]:
+        seen: set[int | None] = set()
+        todo = [start]
+        while todo:
+            lid = todo.pop()
+            for nxt in step.get(lid, ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    ifs = [la for la in body.layers if la.type == "If" and not _branch_shapes_differ(ctx, la)]
+    if not ifs:
+        return
+    reported: set[int | None] = set()
+    for be in layer.back_edges:
+        param = body.layer(be.to_layer)
+        if param is None or param.type != "Parameter" or not param.outputs or not _has_dynamic_dim(
+                ctx.shapes.output(param, param.outputs[0].id).shape):
+            continue
+        path = reach(param.id, out) & (reach(be.from_layer, into) | {be.from_layer})
+        for inner in ifs:
+            if inner.id in reported:
+                continue
+            fed = path & reach(inner.id, out)
+            breaker = next((la for lid in sorted(fed, key=lambda i: -1 if i is None else i)
+                            if (la := body.layer(lid)) is not None and _breaks_state(la)), None)
+            if breaker is None:
+                continue
+            reported.add(inner.id)
+            yield Finding(f"{inner.describe()} feeds the state {param.describe()} of {layer.describe()}, which has a "
+                          f"dynamic dim, and the state then passes {breaker.describe()}: OpenVINO's CPU plugin is "
+                          "measured not to carry such a state across iterations (it returns the last iteration's "
+                          "value or memory no iteration wrote); irlint computes the spec's",
+                          inner.loc, layer=inner.path,
+                          related=(Related(param.loc, f"'{param.name}' is merged and of dynamic shape"),
+                                   Related(breaker.loc, f"'{breaker.name}' is on the state's path after the If")),
+                          hint="give the merged input a static shape, or apply the op to the loop's output instead")
+
+
+def _breaks_state(la: Layer) -> bool:
+    if la.type == "Convert":
+        t = element_type(la.data.get("destination_type", ""))
+        return t is not None and t.name.startswith(("f", "bf"))
+    return la.type in _STATE_BREAKERS
+
+
+def _branch_shapes_differ(ctx: Context, layer: Layer) -> bool:
+    """Whether two branches give one of the If's outputs different static shapes (IF810's case)."""
+    if len(layer.branches) != 2:
+        return False
+    for port in layer.outputs:
+        shapes = [_branch_output_shape(ctx, b, port.id) for b in layer.branches]
+        if None not in shapes and shapes[0] != shapes[1]:
+            return True
+    return False
 
 
 def _has_dynamic_dim(shape: Shape | None) -> bool:

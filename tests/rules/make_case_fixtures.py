@@ -636,6 +636,31 @@ def if_shape_in_dynamic_body(dynamic: bool):
     return ov.Model([ops.result(ti.get_iter_value(rx.output(0), -1), name="y")], [xo, mo], "if_in_dynamic_body")
 
 
+def if_value_in_dynamic_state(dynamic: bool):
+    """A TensorIterator over the 2 slices of x on axis 2 (backwards): s (merged, [?,2,3] when `dynamic`, else
+    [1,2,3]) becomes Convert(Convert(s + ReduceSum(If(sum(x) > 2.5, x * 3, x + x)), f32), i64)."""
+    ov, ops = _ov()
+    i64 = lambda v: ops.constant(np.array(v, np.int64))  # noqa: E731
+    d = -1 if dynamic else 1
+    xo, so = ops.parameter([d, 2, 2], np.int64, name="x"), ops.parameter([d, 2, 3], np.int64, name="s")
+    xb, sb = ops.parameter([d, 2, 1], np.int64), ops.parameter([d, 2, 3], np.int64)
+    flat = lambda v: ops.reshape(v, i64([-1]), False)  # noqa: E731
+    cond = ops.greater(ops.convert(ops.reduce_sum(flat(xb), i64([0])), "f32"), ops.constant(np.float32(2.5)))
+    node = ops.if_op(cond.output(0))
+    tp, ep = ops.parameter([d, 2, 1], np.int64), ops.parameter([d, 2, 1], np.int64)
+    tr, er = ops.result(ops.multiply(tp, i64(3))), ops.result(ops.add(ep, ep))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(xb.output(0), tp, ep)
+    a = ops.add(sb, ops.reduce_sum(flat(node.set_output(tr, er)), i64([0])))
+    r = ops.result(ops.convert(ops.convert(a, "f32"), "i64"))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xb, sb]))
+    ti.set_sliced_input(xb, xo.output(0), -1, -1, 1, 0, 2)
+    ti.set_merged_input(sb, so.output(0), r.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [xo, so], "if_value_in_dynamic_state")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -1222,6 +1247,10 @@ CASES = [
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),
     Case("IF810", "pass", lambda: if_shape_in_dynamic_body(False)),
+    # an If's value added to a TI state of dynamic dims, then a Convert pair on the back edge's way (IF811)
+    Case("IF811", "fail", lambda: if_value_in_dynamic_state(True),
+         lambda text: _mark_line(text, 'type="If"', "IF811")),
+    Case("IF811", "pass", lambda: if_value_in_dynamic_state(False)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
