@@ -385,7 +385,7 @@ def if_shape_varies_in_dynamic_loop_body(ctx: Context, graph: Graph, layer: Laye
 
 # Ops on a loop state's path that, after an If's value joins the state, are measured to make the CPU plugin
 # lose the state in its dynamic-shape mode (a Convert counts when it converts to a floating type).
-_STATE_BREAKERS = frozenset({"Select", "Maximum", "Minimum", "Clamp", "ReLU"})
+_STATE_BREAKERS = frozenset({"Select", "Maximum", "Minimum", "ReLU"})
 
 
 @rule("IF811", "if-value-in-dynamic-loop-state", severity="warning", types=("TensorIterator", "Loop"),
@@ -397,8 +397,8 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     The layers directly in a TensorIterator or Loop body: for each back edge into a body Parameter
     with a dynamic dim, the layers on the way from that Parameter to the back edge's Result (the
     state's path). Where an If of the body feeds that path and, at or after the layer where its
-    value joins, the path goes through a Select, Maximum, Minimum, Clamp, ReLU or a Convert to a
-    floating type, the If is reported (IF810 reports an If whose branches give different shapes).
+    value joins, the path goes through a Select, Maximum, Minimum, ReLU or a Convert to a floating
+    type, the If is reported (IF810 reports an If whose branches give different shapes).
 
     Why it matters:
     The model is valid. OpenVINO's CPU plugin computes such a body in its dynamic-shape mode and
@@ -406,9 +406,9 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     [?,2,3] merged, x = Convert(Convert(x + ReduceSum(If(...)), f32), i64) over two iterations
     (If branches of one shape: x * 3, x + x), the spec gives x + 17 and three compilations of one
     model give x + 2 (the last iteration's alone) or one value such as 322031584 everywhere; a
-    Select or a Maximum instead of the Convert pair, a Loop instead of the TensorIterator, fail
-    alike. A static merged input, no If, an If whose value does not reach the state, or a state
-    path of only Add/Multiply (or of a Convert to an integer type) agree. irlint computes what the
+    Select, Maximum, Minimum or ReLU instead of the Convert pair, a Loop instead of the
+    TensorIterator, fail alike. A static merged input, no If, an If whose value does not reach the
+    state, or a state path of only Add/Multiply, Clamp or a Convert to an integer type agree. irlint computes what the
     spec says.
 
     Example:

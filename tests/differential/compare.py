@@ -108,7 +108,7 @@ DEPARTURES = {
     "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",
     "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
     "IF810": "an If of branch-dependent shape in a body with a dynamic merged input: the CPU plugin reads stale memory",
-    "IF811": "an If's value in a loop state of dynamic dims, then a Select/Maximum/float Convert: the state is lost",
+    "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert: state lost",
     "IF809": "an If input mapped to two branch Parameters: OpenVINO's reader keeps the first, the second gets zeros",
     "T213": "a Parameter of dynamic rank (a model input, a Loop state a back edge widens): the CPU plugin refuses it",
     "T214": "a model input of dynamic element type: the CPU plugin refuses it",
