@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from irlint.rules.cpu_numerics import _constant
+from irlint.rules.cpu_numerics import _constant, _out_type
 from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unread_outputs
 
 from irlint import causes
@@ -559,6 +559,19 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
 
 
 IN_PLACE = frozenset({"Add", "Multiply"})
+# The type the CPU plugin computes a tensor of each type in (f32 inference precision): a Convert between
+# two types it computes alike is a no-op there and removed (i32 -> i64 -> i32, f32 -> f16 -> f32).
+PLUGIN_TYPE = {"i64": "i32", "f16": "f32"}
+
+
+def _plugin_no_op_convert(ctx: Context, layer: Layer, source: Layer, port: int | None) -> bool:
+    """`layer` is a Convert of `source`'s output `port` between two types the CPU plugin computes alike."""
+    if layer.type != "Convert":
+        return False
+    dst = _out_type(ctx, layer)
+    info = ctx.shapes.output(source, port)
+    src = info.etype.name if info.etype is not None and not info.etype.is_dynamic else None
+    return src is not None and dst is not None and PLUGIN_TYPE.get(src, src) == PLUGIN_TYPE.get(dst, dst)
 
 
 @rule("PM414", "invariant-input-updated-in-place", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
@@ -568,7 +581,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     What it checks:
     Each TensorIterator/Loop body Parameter fed by an invariant input (no slicing, no back edge
     into it) whose shape is `[]` and whose only reader is an Add or a Multiply, on its input 0,
-    whose input 1 is a scalar that is not constant (a value of the iteration, such as a slice).
+    whose input 1 is a scalar that is not constant (a value of the iteration, such as a slice);
+    also through a chain of Converts, each the only reader of the one before, between two types the
+    plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32 -> f16 -> f32), which it
+    removes.
 
     Why it matters:
     The spec gives the body the same x in every iteration: a = x + s[k]. OpenVINO's CPU plugin
@@ -577,7 +593,9 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     100, 1000 give 1.5, 11.5, 111.5, 1111.5 where the spec gives 1.5, 10.5, 100.5, 1000.5; measured
     on OpenVINO 2026.4, TensorIterator and Loop alike). It does not when x has another reader, is of
     shape [1], is the Add's second input, or when the op is a Subtract, Divide, Maximum or Power,
-    or the other input a constant. irlint computes what the spec says.
+    or the other input a constant. Converts to i64 and back between x and the Add change nothing
+    (5 and 1, 10, 100, 1000 in i32 give 6, 16, 116, 1116); Converts to f32 and back keep x apart.
+    irlint computes what the spec says.
 
     Example:
     ```xml
@@ -600,6 +618,15 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
             continue
         shape = ctx.shapes.output(p, p.outputs[0].id).shape
         users = idx.users(p)
+        via: list[Layer] = []  # Converts the plugin removes between p and the op
+        src, port = p, p.outputs[0].id
+        while len(users) == 1 and users[0].to_port == 0:
+            nxt = body.layer(users[0].to_layer)
+            if nxt is None or not nxt.outputs or not _plugin_no_op_convert(ctx, nxt, src, port):
+                break
+            via.append(nxt)
+            src, port = nxt, nxt.outputs[0].id
+            users = idx.users(nxt)
         if shape != () or len(users) != 1 or users[0].to_port != 0:
             continue
         op = body.layer(users[0].to_layer)
@@ -611,10 +638,14 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
             continue
         if _constant(body, idx, other, {}):
             continue
+        through = (f" (through {', '.join(c.describe() for c in via)}, which the plugin removes: it computes "
+                   f"{' and '.join(sorted({f'{k} as {v}' for k, v in PLUGIN_TYPE.items()}))})") if via else ""
         yield Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read only as input 0 "
-                      f"of {op.describe()} with a value of the iteration: OpenVINO's CPU plugin computes the {op.type} "
+                      f"of {op.describe()}{through} with a value of the iteration: OpenVINO's CPU plugin computes the "
+                      f"{op.type} "
                       "in place in the invariant input's memory, so each iteration reads the previous result as "
                       f"{p.name!r} (a[k] = a[k-1] {'+' if op.type == 'Add' else '*'} s[k]); irlint computes the spec's "
                       "same value every iteration", p.loc, layer=p.path,
-                      related=(Related(op.loc, f"'{op.name}' reads it on input 0"),),
+                      related=(*(Related(c.loc, f"'{c.name}' converts it to a type the plugin computes alike")
+                                 for c in via), Related(op.loc, f"'{op.name}' reads it on input 0")),
                       hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")

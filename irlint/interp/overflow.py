@@ -11,6 +11,12 @@ The CPU plugin computes i64 tensors as i32: it converts i64 inputs and constants
 -2**31 outside the range), at the top level and in bodies alike.
 irlint computes in i64, as the spec says, and warns where such a result leaves the i32 range.
 
+The CPU plugin computes a ReduceSum, ReduceMean, ReduceProd, ReduceL1, ReduceMax or ReduceMin of
+i32 (and of i64, which it computes as i32) in f32: each element is rounded to f32 (16777217 ->
+16777216, even for ReduceMax), partial results round beyond 2**24 ([2**24, 1, -1] sums to 16777215)
+and a sum outside the i32 range gives -2**31. irlint computes in integers, as the spec says, and
+warns where an element is not exact in f32 or the reduction of the magnitudes passes 2**24.
+
 A Convert of a float to i8/u8 outside the type's range has no defined result (the Convert spec
 defines only the wrap of negative integers to unsigned ones). irlint truncates and wraps, as the CPU
 plugin does at a model's top level (u8: -1.5 -> 255, 300 -> 44); inside a Loop, TensorIterator or
@@ -33,18 +39,25 @@ NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16)
 I64 = np.dtype(np.int64)
 I32_MIN, I32_MAX = int(np.iinfo(np.int32).min), int(np.iinfo(np.int32).max)
 BYTES = frozenset(np.dtype(t) for t in (np.int8, np.uint8))  # a Convert's measured targets
+I32 = np.dtype(np.int32)
+# Reductions the CPU plugin computes in f32 on i32/i64 tensors (measured on 2026.4), and those of them
+# whose partial results grow with the magnitudes (a max or min only rounds its elements).
+REDUCED_IN_F32 = frozenset({"ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceMax", "ReduceMin"})
+ACCUMULATING = frozenset({"ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1"})
+F32_EXACT = 2**24  # every integer up to this magnitude is exact in f32
 
 Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
 
 
 def watched(layer: Layer) -> bool:
     """A layer to watch: a WATCHED op whose output may be a narrow integer (f32 ones cost nothing)."""
-    if layer.type not in WATCHED:
+    if layer.type not in WATCHED and layer.type not in REDUCED_IN_F32:
         return False
     port = layer.outputs[0] if layer.outputs else None
     et = port.precision if port is not None else None
     return et is None or et.dtype is None or np.dtype(et.dtype) in NARROW or (
-        np.dtype(et.dtype) == I64 and layer.type != "Convert")
+        np.dtype(et.dtype) == I64 and layer.type != "Convert") or (
+        np.dtype(et.dtype) == I32 and layer.type in REDUCED_IN_F32)
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -57,7 +70,9 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         out = outs[0]
         if out.dtype is I64 and out.size and layer.path not in warned:
             _i64_outside_i32(layer, out, warned)
-        if out.dtype not in NARROW or layer.path in warned or out.size == 0:
+        if out.dtype in (I32, I64) and layer.type in REDUCED_IN_F32 and layer.path not in warned and args[0].size:
+            _reduced_in_f32(layer, compute, attrs, args, warned)
+        if out.dtype not in NARROW or layer.type not in WATCHED or layer.path in warned or out.size == 0:
             return outs
         if layer.type == "Convert":
             if out.dtype in BYTES and args[0].dtype.kind == "f":
@@ -92,6 +107,32 @@ def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: 
         f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
         "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
         "so its values differ from here on"), stacklevel=3)
+
+
+def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
+                    args: list[np.ndarray], warned: set[str]) -> None:
+    """Warn once if the CPU plugin's f32 computation of this i32/i64 reduction may round: an element
+    is not exact in f32, or the reduction of the magnitudes (each partial result's bound) passes 2**24."""
+    x = args[0]
+    wide = x.astype(np.float64)
+    bad = wide != x.astype(np.float32).astype(np.float64)
+    if bad.any():
+        v = x.ravel()[np.flatnonzero(bad.ravel())[0]]
+        why = f"its element {v} is {int(np.float32(v))} in f32"
+    elif layer.type in ACCUMULATING:
+        bound = np.asarray(compute(attrs, [np.abs(wide), *args[1:]])[0], np.float64)
+        if layer.type == "ReduceMean":
+            bound = bound * (x.size // max(bound.size, 1))
+        if not bound.size or float(bound.max()) <= F32_EXACT:
+            return
+        why = f"its magnitudes add up to {float(bound.max()):.0f}, past 2**24 = {F32_EXACT}, where f32 rounds"
+    else:
+        return
+    warned.add(layer.path)
+    warnings.warn(DepartureWarning(
+        f"{layer.describe()}: {why}; OpenVINO's CPU plugin computes an integer {layer.type} in f32 (16777217 is "
+        "16777216 there, a sum outside the i32 range -2147483648), so its values may differ from here on; irlint "
+        "computes in integers, as the spec says"), stacklevel=3)
 
 
 def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:

@@ -75,6 +75,8 @@ PINNED_BUILD: dict[int, str] = {
     506069: "PM410",  # a TI's sliced Parameter read only by an If input no branch reads: the plugin runs it once
     703595: "departure",  # i64 products past the i32 range in a Loop: the CPU plugin computes i64 as i32
     902864: "LP714",  # a sliced Parameter read only for an unread output of a body If: the CPU plugin fails
+    909866: "PM414",  # x through Converts i32 -> i64 -> i32 into x + s[k]: the plugin drops them and adds in place
+    903813: "departure",  # i32 ReduceSums past 2**24 in nested Loops: the CPU plugin sums through f32
     508828: "T219",  # a u8 Sigmoid reaching an Add through a Reshape pair OpenVINO removes: the plugin fuses them
 }
 

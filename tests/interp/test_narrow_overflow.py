@@ -140,3 +140,68 @@ def test_i64_inside_the_i32_range_does_not_warn(tmp_path: Path) -> None:
     got, plugin, said = _run(ops.add, a, b, "i64", tmp_path)
     np.testing.assert_array_equal(got, plugin)
     assert said == []
+
+
+def _reduce_in_loop(reduce, n: int):
+    """y = reduce(x) over axis 0 at the top level and inside a one-iteration Loop body, x an i32 [n, 3]."""
+    axis = lambda: ops.constant(AXIS0)  # noqa: E731
+    bx = ops.parameter([n, 3], ov.Type.i32, name="bx")
+    res = ops.result(reduce(bx, axis()))
+    loop = ops.loop(ops.constant(np.int64(1)), ops.constant(True))
+    loop.set_function(ov.Model([res, ops.result(ops.constant(True))], [bx]))
+    loop.set_special_body_ports([-1, 1])
+    x = ops.parameter([n, 3], ov.Type.i32, name="x")
+    loop.set_invariant_input(bx, x.output(0))
+    top = ops.result(reduce(x, axis()), name="top")
+    body = ops.result(loop.get_iter_value(res.output(0), -1), name="body")
+    return ov.Model([top, body], [x])
+
+
+REDUCTIONS = {"reduce_sum": (ops.reduce_sum, np.sum), "reduce_max": (ops.reduce_max, np.max),
+              "reduce_min": (ops.reduce_min, np.min), "reduce_mean": (ops.reduce_mean, np.mean)}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_an_i32_reduction_is_computed_in_f32_by_the_plugin_and_warns(name: str, tmp_path: Path) -> None:
+    """Each element is rounded to f32 (16777217 -> 16777216), the result too; irlint computes in integers."""
+    build, exact = REDUCTIONS[name]
+    x = np.array([[2**24 + 1, 2**24 + 3, 123456789], [2**24 + 1, 2**24 + 3, 123456789]], np.int32)
+    model = _reduce_in_loop(build, 2)
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        top, body = irlint_run(model, [x], tmp_path)
+    said = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
+    want = exact(x.astype(np.int64), axis=0).astype(np.int32)
+    np.testing.assert_array_equal(top, want)
+    np.testing.assert_array_equal(body, want)
+    in_f32 = exact(x.astype(np.float32), axis=0).astype(np.int32)
+    assert not np.array_equal(in_f32, want)
+    for got in cpu(model, [x], ["i32"]):
+        np.testing.assert_array_equal(got, in_f32)  # 33554432 for 2 * 16777217: the f32 sum
+    assert len(said) == 2 and all("in f32" in s and "CPU plugin" in s for s in said), said
+
+
+def test_an_i32_sum_whose_partial_sums_pass_2_24_warns(tmp_path: Path) -> None:
+    """Every element is exact in f32, but 2**24 + 1 is not: [2**24, 1, -1] sums to 16777215 in the plugin."""
+    x = np.array([[2**24, 5, 7], [1, 6, 8], [-1, 7, 9]], np.int32)
+    model = _reduce_in_loop(ops.reduce_sum, 3)
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        top, _body = irlint_run(model, [x], tmp_path)
+    said = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
+    np.testing.assert_array_equal(top, [2**24, 18, 24])
+    np.testing.assert_array_equal(cpu(model, [x], ["i32"])[0], [2**24 - 1, 18, 24])
+    assert len(said) == 2 and "past 2**24" in said[0], said
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_an_i32_reduction_within_2_24_does_not_warn(name: str, tmp_path: Path) -> None:
+    x = np.array([[2**23, -7, 1000], [2**23 - 1, 9, -1000]], np.int32)
+    model = _reduce_in_loop(REDUCTIONS[name][0], 2)
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        top, body = irlint_run(model, [x], tmp_path)
+    assert [w for w in heard if issubclass(w.category, DepartureWarning)] == []
+    for got in cpu(model, [x], ["i32"]):
+        np.testing.assert_array_equal(got, top)
+    np.testing.assert_array_equal(body, top)

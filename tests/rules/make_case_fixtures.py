@@ -588,12 +588,18 @@ def in_place_back_edge(kind: str):
 
 def invariant_plus_slice(kind: str, loop: bool = False):
     """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
-    `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]."""
+    `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]; "convert": in i32,
+    x reaches the Add through Converts to i64 and back (which the CPU plugin removes); "convert-kept": in
+    i32 through Converts to f32 and back (which it keeps)."""
     ov, ops = _ov()
     xs = [1] if kind == "rank1" else []
-    bx, bs = ops.parameter(xs, np.float32, name="xb"), ops.parameter([1], np.float32, name="sb")
+    et = np.int32 if kind.startswith("convert") else np.float32
+    bx, bs = ops.parameter(xs, et, name="xb"), ops.parameter([1], et, name="sb")
     sk = ops.reshape(bs, ops.constant(np.array(xs, np.int64)), False)
-    a = ops.add(sk, bx) if kind == "swapped" else ops.add(bx, sk)
+    xv = bx
+    if kind.startswith("convert"):
+        xv = ops.convert(ops.convert(bx, np.float32 if kind == "convert-kept" else np.int64), np.int32)
+    a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
     r = ops.result(ops.reshape(a, ops.constant(np.array([1], np.int64)), False))
     if loop:
         node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
@@ -602,7 +608,7 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     else:
         node = ops.tensor_iterator()
         node.set_body(ov.Model([r], [bx, bs]))
-    x, s = ops.parameter(xs, np.float32, name="x"), ops.parameter([4], np.float32, name="s")
+    x, s = ops.parameter(xs, et, name="x"), ops.parameter([4], et, name="s")
     node.set_invariant_input(bx, x.output(0))
     node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
     y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
@@ -1243,6 +1249,9 @@ CASES = [
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass", lambda: invariant_plus_slice("swapped")),
     Case("PM414", "pass-rank1", lambda: invariant_plus_slice("rank1")),
+    Case("PM414", "fail-convert", lambda: invariant_plus_slice("convert"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-convert-kept", lambda: invariant_plus_slice("convert-kept")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

@@ -16,11 +16,12 @@ FIXTURES = Path(__file__).parent / "fixtures" / "PM414"
 S = np.array([1.0, 10.0, 100.0, 1000.0], np.float32)
 
 
-def _both(path: Path, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _both(path: Path, x: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
     core = ov.Core()
     compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
-    cpu = np.asarray(compiled({"x": x, "s": S})["y"])
-    return cpu, np.asarray(irlint.run(irlint.load(path), {"x": x, "s": S})["y"])
+    s = S.astype(dtype)
+    cpu = np.asarray(compiled({"x": x, "s": s})["y"])
+    return cpu, np.asarray(irlint.run(irlint.load(path), {"x": x, "s": s})["y"])
 
 
 @pytest.mark.parametrize("name", ["fail.xml", "fail-loop.xml"])
@@ -39,3 +40,23 @@ def test_the_cpu_plugin_agrees_where_pm414_is_silent(name: str, shape: tuple[int
     cpu, ours = _both(path, np.full(shape, 0.5, np.float32))
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def test_the_cpu_plugin_removes_an_i64_convert_pair_and_accumulates_where_pm414_warns() -> None:
+    """In i32, x reaches the Add through Converts to i64 and back: the plugin computes i64 as i32, drops the
+    pair, and adds in place as without it (5 + 1, 10, 100, 1000 give 6, 16, 116, 1116)."""
+    path = FIXTURES / "fail-convert.xml"
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Convert" in diags[0].message
+    cpu, ours = _both(path, np.array(5, np.int32), np.int32)
+    np.testing.assert_array_equal(ours, 5 + S.astype(np.int32))
+    np.testing.assert_array_equal(cpu, 5 + np.cumsum(S.astype(np.int32)))
+
+
+def test_the_cpu_plugin_keeps_an_f32_convert_pair_where_pm414_is_silent() -> None:
+    """Converts to f32 and back are not a no-op in the plugin: the Add reads the Convert's memory, not x's."""
+    path = FIXTURES / "pass-convert-kept.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(5, np.int32), np.int32)
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 5 + S.astype(np.int32))
