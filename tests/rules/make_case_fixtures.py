@@ -264,13 +264,13 @@ def loop_widened_state(output_state: bool = True):
     return ov.Model([ops.result(loop.get_iter_value(out.output(0), -1), name="y")], [x], "loop_widened_state")
 
 
-def loop_typed_condition(etype=np.uint8):
-    """A Loop (trip count 5) whose body condition is the current iteration's entry of an input table t [5],
-    of element type `etype` (boolean per the spec; OpenVINO's CPU plugin also runs u8, nonzero as true);
-    the iteration numbers are concatenated into `ks`."""
+def loop_typed_condition(etype=np.uint8, length: int = 5):
+    """A Loop (trip count 5) whose body condition is the current iteration's entry of an input table t
+    [length] (-1: a dynamic length), of element type `etype` (boolean per the spec; OpenVINO's CPU plugin
+    also runs u8, nonzero as true); the iteration numbers are concatenated into `ks`."""
     ov, ops = _ov()
-    outer = ops.parameter([5], etype, name="t")
-    it, table = ops.parameter([], np.int64), ops.parameter([5], etype)
+    outer = ops.parameter([length], etype, name="t")
+    it, table = ops.parameter([], np.int64), ops.parameter([length], etype)
     cond = ops.result(ops.gather(table, it, ops.constant(np.int64(0))))
     k = ops.result(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))))
     loop = ops.loop(ops.constant(np.int64(5)), ops.constant(np.bool_(True)))

@@ -10,19 +10,11 @@ import numpy as np
 import pytest
 
 import irlint
+from tests.rules.cpuplugin import cpu_by_result
 
 ov = pytest.importorskip("openvino")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "BE507"
-
-
-def _cpu(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The CPU plugin's outputs by the name of their Result."""
-    core = ov.Core()
-    model = core.read_model(str(path))
-    names = [r.get_friendly_name() for r in model.get_results()]
-    got = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)
-    return {name: np.asarray(got[i]) for i, name in enumerate(names)}
 
 
 @pytest.mark.parametrize(("name", "dtype", "spec", "cpu"), [
@@ -34,7 +26,7 @@ def test_the_back_edge_passes_the_next_slice_where_be507_warns(name: str, dtype,
     assert [d.code for d in irlint.check(path)] == ["BE507"]
     inputs = {"x": np.array([3, 4, 5, 7], dtype), "m0": np.array(2, dtype)}
     assert irlint.run(irlint.load(path), inputs)["y"].tolist() == spec
-    assert _cpu(path, inputs)["y"].tolist() == cpu
+    assert cpu_by_result(path, inputs)["y"].tolist() == cpu
 
 
 def test_the_cpu_plugin_computes_the_spec_where_be507_is_silent() -> None:
@@ -48,7 +40,7 @@ def test_the_cpu_plugin_computes_the_spec_where_be507_is_silent() -> None:
         if layer.type == "Parameter":
             dtype = np.uint8 if layer.data.get("element_type") == "u8" else np.float32
             inputs[layer.name] = np.array([3, 4, 5, 7], dtype) if layer.name.startswith("x_") else np.array(2, dtype)
-    cpu = _cpu(path, inputs)
+    cpu = cpu_by_result(path, inputs)
     ours = dict(irlint.run(model, inputs))
     assert set(cpu) == set(ours) and len(cpu) == 6
     for name, want in cpu.items():

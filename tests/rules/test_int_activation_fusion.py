@@ -9,19 +9,11 @@ import numpy as np
 import pytest
 
 import irlint
+from tests.rules.cpuplugin import cpu_by_result
 
 ov = pytest.importorskip("openvino")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "T219"
-
-
-def _cpu(path: Path, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The CPU plugin's outputs by the name of their Result (its tensor names may be lost to folding)."""
-    core = ov.Core()
-    model = core.read_model(str(path))
-    names = [r.get_friendly_name() for r in model.get_results()]
-    got = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)
-    return {name: np.asarray(got[i]) for i, name in enumerate(names)}
 
 
 def _half_even(x: np.ndarray) -> np.ndarray:
@@ -35,11 +27,11 @@ def test_the_cpu_plugin_rounds_m_plus_sigmoid_once_in_a_loop_body() -> None:
     m, a = np.array([3], np.uint8), np.array([0], np.uint8)
     for value in (3, 4, 5):
         m[0] = value
-        cpu = _cpu(path, {"m": m, "a": a})["y"]
+        cpu = cpu_by_result(path, {"m": m, "a": a})["y"]
         ours = irlint.run(irlint.load(path), {"m": m, "a": a})["y"]
         np.testing.assert_array_equal(ours, m)
         np.testing.assert_array_equal(cpu, _half_even(m + 0.5))
-    assert _cpu(path, {"m": np.array([3], np.uint8), "a": a})["y"][0] == 4
+    assert cpu_by_result(path, {"m": np.array([3], np.uint8), "a": a})["y"][0] == 4
 
 
 def test_the_cpu_plugin_fuses_through_an_if_of_constant_condition() -> None:
@@ -49,7 +41,7 @@ def test_the_cpu_plugin_fuses_through_an_if_of_constant_condition() -> None:
     assert [d.code for d in irlint.check(path)] == ["T219"]
     inputs = {"m": np.array([3], np.uint8), "a": np.array([0], np.uint8)}
     assert irlint.run(irlint.load(path), inputs)["y"].tolist() == [3]
-    assert _cpu(path, inputs)["y"].tolist() == [4]
+    assert cpu_by_result(path, inputs)["y"].tolist() == [4]
 
 
 def test_the_cpu_plugin_fuses_in_an_if_branch_too() -> None:
@@ -58,7 +50,7 @@ def test_the_cpu_plugin_fuses_in_an_if_branch_too() -> None:
     assert [d.code for d in irlint.check(path)] == ["T219"]
     inputs = {"m": np.array([3], np.uint8), "a": np.array([1], np.uint8), "c": np.array(True)}
     assert irlint.run(irlint.load(path), inputs)["y"].tolist() == [9]
-    assert _cpu(path, inputs)["y"].tolist() == [8]
+    assert cpu_by_result(path, inputs)["y"].tolist() == [8]
 
 
 def test_the_cpu_plugin_rounds_first_where_t219_is_silent() -> None:
@@ -69,7 +61,7 @@ def test_the_cpu_plugin_rounds_first_where_t219_is_silent() -> None:
     for m, a in ((3, 0), (4, 0), (5, 0), (3, 1), (8, 3)):
         inputs = {"m": np.array([m], np.uint8), "a": np.array([a], np.uint8),
                   "mi": np.array([m], np.int32), "ai": np.array([a], np.int32)}
-        cpu = _cpu(path, inputs)
+        cpu = cpu_by_result(path, inputs)
         ours = dict(irlint.run(irlint.load(path), inputs))
         assert set(cpu) == set(ours)
         for name, want in cpu.items():
@@ -84,8 +76,8 @@ def test_the_cpu_plugin_fuses_through_reshapes_that_keep_the_shape_only() -> Non
     assert "T219" not in {d.code for d in irlint.check(kept)}
     inputs = {"m": np.array([3], np.uint8), "a": np.array([0], np.uint8)}
     assert irlint.run(irlint.load(fail), inputs)["y"].tolist() == [3]
-    assert _cpu(fail, inputs)["y"].tolist() == [4]
-    cpu, ours = _cpu(kept, inputs), irlint.run(irlint.load(kept), inputs)
+    assert cpu_by_result(fail, inputs)["y"].tolist() == [4]
+    cpu, ours = cpu_by_result(kept, inputs), irlint.run(irlint.load(kept), inputs)
     for name in ("y", "y1"):
         np.testing.assert_array_equal(ours[name], cpu[name])
         assert cpu[name].ravel().tolist() == [3]

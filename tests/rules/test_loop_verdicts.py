@@ -109,26 +109,12 @@ def _tolerated(code: str, message: str) -> bool:
     return any(c == code and re.search(rx, message) for c, rx, _ in TOLERATED_WHEN)
 
 
-def dynamic_loop_typed_condition(etype):
-    """loop_typed_condition with a table of dynamic length: the CPU plugin prepares the Loop at its first run."""
-    import openvino.opset13 as ops
-
-    outer = ops.parameter([-1], etype, name="t")
-    it, table = ops.parameter([], np.int64), ops.parameter([-1], etype)
-    cond = ops.result(ops.gather(table, it, ops.constant(np.int64(0))))
-    k = ops.result(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))))
-    loop = ops.loop(ops.constant(np.int64(5)), ops.constant(np.bool_(True)))
-    loop.set_function(ov.Model([cond, k], [it, table]))
-    loop.set_special_body_ports([0, 0])
-    loop.set_invariant_input(table, outer.output(0))
-    out = loop.get_concatenated_slices(k.output(0), 0, 1, 1, -1, 0)
-    return ov.Model([ops.result(out, name="ks")], [outer], "dynamic_loop_typed_condition")
-
-
 @pytest.mark.parametrize("etype", [np.int64, np.float32])
 def test_a_body_condition_of_another_type_in_a_dynamic_loop_is_refused_at_its_first_run(etype, tmp_path: Path) -> None:
+    from tests.rules.make_case_fixtures import loop_typed_condition
+
     path = tmp_path / "m.xml"
-    ov.save_model(dynamic_loop_typed_condition(etype), str(path), compress_to_fp16=False)
+    ov.save_model(loop_typed_condition(etype, -1), str(path), compress_to_fp16=False)
     compiled = ov.Core().compile_model(str(path), "CPU", CPU)  # compile_model accepts it
     with pytest.raises(Exception, match=r"mem->getDataType\(\) == memory::data_type::u8"):
         compiled({"t": np.ones(5, etype)})
