@@ -111,11 +111,15 @@ FUSED_INT_TYPES = frozenset({"u8", "i8"})
 # The eltwise ops the plugin fuses such an activation into, by the input port the activation feeds:
 # Add, Multiply and Subtract at either, Divide at input 0 only (measured on OpenVINO 2026.4).
 FUSING_OPS = {"Add": (0, 1), "Multiply": (0, 1), "Subtract": (0, 1), "Divide": (0,)}
+# An activation read only by another one is fused into it (the chain computed in f32, rounded once) for
+# these types at every level, and for FUSED_INT_TYPES in a body compiled apart (measured on 2026.4).
+CHAINED_INT_TYPES = frozenset({"i16", "i32", "i64"})
+READERS = {**FUSING_OPS, **{t: (0,) for t in sorted(FLOAT_ACTIVATIONS)}}
 
 
-@rule("T219", "int-activation-fused-into-eltwise", severity="warning", types=tuple(FUSING_OPS), uses_shapes=True)
+@rule("T219", "int-activation-fused-into-eltwise", severity="warning", types=tuple(READERS), uses_shapes=True)
 def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A u8/i8 Sigmoid (Tanh, Exp ...) read only by an Add/Multiply/Subtract in a body: the CPU plugin rounds once.
+    """An integer Sigmoid (Tanh, Exp ...) read only by an eltwise op in a body or another one: the plugin rounds once.
 
     What it checks:
     In a TensorIterator/Loop body or an If branch (at any depth; not a branch of an If of constant
@@ -136,6 +140,12 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     does; an i16, i32 or i64 activation, a Divide fed on input 1, and an activation read also by
     another op are not fused.
 
+    An integer activation read only by another one (Sigmoid(Sigmoid(x)), Sqrt(Sigmoid(x)) ...) is
+    fused the same way: the plugin computes the chain in f32 and rounds once, where the spec rounds
+    each step: Sigmoid(Sigmoid(0)) is Sigmoid(0) = 0 in the spec, Sigmoid(0.5) -> 1 in the plugin;
+    Sqrt(Sigmoid(-1)) is 0 in the spec, Sqrt(0.27) -> 1 in the plugin. For i16, i32 and i64 it does so
+    at every level (the top level included), for u8 and i8 only in a body (measured on OpenVINO 2026.4).
+
     Example:
     ```xml
     <layer id="5" name="s" type="Sigmoid"/>   <!-- u8 [1], in a Loop body -->
@@ -147,16 +157,20 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     plugin too, compute the activation in f32 and Convert it to the integer type explicitly (a
     Round before the Convert keeps the spec's rounding), or let another op read the activation.
     """
-    if not _compiled_apart(ctx, graph):
+    apart = _compiled_apart(ctx, graph)
+    chained = layer.type in FLOAT_ACTIVATIONS
+    if not apart and not chained:
         return
-    for port in FUSING_OPS[layer.type]:
+    for port in READERS[layer.type]:
         if port >= len(layer.inputs):
             continue
         found = _producer(ctx, graph, layer, layer.inputs[port].id)
         if found is None:
             continue
         where, act = found
-        if act.type not in FLOAT_ACTIVATIONS or _out_type(ctx, act) not in FUSED_INT_TYPES:
+        types = (CHAINED_INT_TYPES | FUSED_INT_TYPES) if chained and apart else \
+            CHAINED_INT_TYPES if chained else FUSED_INT_TYPES
+        if act.type not in FLOAT_ACTIVATIONS or _out_type(ctx, act) not in types:
             continue
         aidx = ctx.index(where)
         if len(aidx.users(act)) != 1 or _constant(where, aidx, act, {}):
@@ -166,6 +180,15 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
         feeder = ctx.index(graph).source(layer.id, layer.inputs[port].id)
         if where is graph and feeder is not None and feeder.from_layer != act.id:
             at = " (through Reshape/Squeeze/Unsqueeze layers that keep its shape, which OpenVINO removes)"
+        if chained:
+            yield Finding(f"{act.describe()}{at}, of type {et}, is read only by {layer.describe()} in {graph.where}: "
+                          f"OpenVINO's CPU plugin fuses the two and computes {layer.type}({act.type}(...)) in f32, "
+                          f"rounding once, where the spec (and irlint) rounds the {act.type} to {et} first "
+                          "(Sigmoid(Sigmoid(0)): the spec 0, the plugin Sigmoid(0.5) -> 1)", layer.loc,
+                          layer=layer.path, related=(Related(act.loc, f"'{act.name}' is the {act.type}"),),
+                          hint="compute the activations in f32 and Convert the result explicitly, if the spec's "
+                               "rounding matters")
+            return
         fused = f"{layer.type}({'x, ' if port else ''}{act.type}(...){'' if port else ', x'})"
         yield Finding(f"{act.describe()}{at}, of type {et}, is read only by {layer.describe()} in {graph.where}: "
                       f"OpenVINO's CPU plugin fuses the two and computes {fused} in f32, rounding once, where the "

@@ -78,6 +78,7 @@ PINNED_BUILD: dict[int, str] = {
     909866: "PM414",  # x through Converts i32 -> i64 -> i32 into x + s[k]: the plugin drops them and adds in place
     903813: "departure",  # i32 ReduceSums past 2**24 in nested Loops: the CPU plugin sums through f32
     508828: "T219",  # a u8 Sigmoid reaching an Add through a Reshape pair OpenVINO removes: the plugin fuses them
+    1104614: "T219",  # i32 Sigmoid(Sigmoid(Sigmoid(x))) on a Loop's back edge: the plugin computes the chain in f32
 }
 
 

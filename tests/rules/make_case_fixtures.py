@@ -490,6 +490,20 @@ def int_activation_fusion(kind: str):
         node.set_input(ba.output(0), ta, ea)
         (y,) = _invariant_loop(ov, ops, [ops.result(ops.add(bm, node.set_output(rt, re)))], [bm, ba], [m, a])
         return ov.Model([ops.result(y, name="y")], [m, a], "int_activation_folded_if")
+    if kind == "fail-chain":  # an i32 Sigmoid read only by a Sigmoid at the top level: fused at every level
+        xi = ops.parameter([4], np.int32, name="x")
+        return ov.Model([ops.result(ops.sigmoid(ops.sigmoid(xi)), name="y")], [xi], "int_activation_chain")
+    if kind == "fail-chain-loop":  # an i8 Sqrt(Sigmoid(x)) in a Loop body: fused there
+        xb = ops.parameter([4], np.int8, name="x")
+        bx = ops.parameter([4], np.int8)
+        (y,) = _invariant_loop(ov, ops, [ops.result(ops.sqrt(ops.sigmoid(bx)))], [bx], [xb])
+        return ov.Model([ops.result(y, name="y")], [xb], "int_activation_chain_loop")
+    if kind == "pass-chain":  # an i8 chain at the top level; an i32 Sigmoid read by a Sigmoid and a Result
+        x8, xi = ops.parameter([4], np.int8, name="x"), ops.parameter([4], np.int32, name="xi")
+        s = ops.sigmoid(xi)
+        outs = [ops.result(ops.sqrt(ops.sigmoid(x8)), name="y8"), ops.result(ops.sigmoid(s), name="y"),
+                ops.result(s, name="s")]
+        return ov.Model(outs, [x8, xi], "int_activation_chain_kept")
     if kind in ("fail-reshapes", "pass-reshapes"):  # Reshapes between the Sigmoid and the Add
         def reshape(x, shape):  # type: ignore[no-untyped-def]
             return ops.reshape(x, ops.constant(np.array(shape, np.int64)), False)
@@ -1242,6 +1256,11 @@ CASES = [
     Case("T219", "fail-folded-if", lambda: int_activation_fusion("fail-folded-if"),
          lambda text: _mark_last_line(text, 'type="Add"', "T219")),
     Case("T219", "pass", lambda: int_activation_fusion("pass")),
+    Case("T219", "fail-chain", lambda: int_activation_fusion("fail-chain"),
+         lambda text: _mark_last_line(text, 'type="Sigmoid"', "T219")),
+    Case("T219", "fail-chain-loop", lambda: int_activation_fusion("fail-chain-loop"),
+         lambda text: _mark_line(text, 'type="Sqrt"', "T219")),
+    Case("T219", "pass-chain", lambda: int_activation_fusion("pass-chain")),
     # x + s[k], x a scalar invariant input on the Add's input 0: the CPU plugin adds in place (PM414)
     Case("PM414", "fail", lambda: invariant_plus_slice("fail"),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),

@@ -81,3 +81,27 @@ def test_the_cpu_plugin_fuses_through_reshapes_that_keep_the_shape_only() -> Non
     for name in ("y", "y1"):
         np.testing.assert_array_equal(ours[name], cpu[name])
         assert cpu[name].ravel().tolist() == [3]
+
+
+def test_the_cpu_plugin_rounds_a_chain_of_integer_activations_once() -> None:
+    """Sigmoid(Sigmoid(x)) in i32 at the top level and Sqrt(Sigmoid(x)) in i8 in a Loop body: the spec
+    (irlint) rounds each step (Sigmoid(0) -> 0, then 0); the plugin computes the chain in f32 and rounds
+    once (Sigmoid(0.5) -> 1, Sqrt(Sigmoid(-1)) = Sqrt(0.27) -> 1). An i8 chain at the top level and a
+    Sigmoid read also by a Result give the spec's values."""
+    x = np.array([-3, -1, 0, 2], np.int32)
+    chain = FIXTURES / "fail-chain.xml"
+    assert [d.code for d in irlint.check(chain)] == ["T219"]
+    assert irlint.run(irlint.load(chain), {"x": x})["y"].tolist() == [0, 0, 0, 1]
+    assert cpu_by_result(chain, {"x": x})["y"].tolist() == [1, 1, 1, 1]
+    looped = FIXTURES / "fail-chain-loop.xml"
+    assert [d.code for d in irlint.check(looped)] == ["T219"]
+    x8 = x.astype(np.int8)
+    assert irlint.run(irlint.load(looped), {"x": x8})["y"].tolist() == [0, 0, 0, 1]
+    assert cpu_by_result(looped, {"x": x8})["y"].tolist() == [0, 1, 1, 1]
+    kept = FIXTURES / "pass-chain.xml"
+    assert "T219" not in {d.code for d in irlint.check(kept)}
+    inputs = {"x": x8, "xi": x}
+    cpu, ours = cpu_by_result(kept, inputs), dict(irlint.run(irlint.load(kept), inputs))
+    assert set(cpu) == set(ours)
+    for name, want in cpu.items():
+        np.testing.assert_array_equal(ours[name], want, err_msg=name)
