@@ -391,7 +391,9 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     must equal part_size, or it counts other iterations and refuses the model: "There are at least
     two different iterations numbers"). A negative stride reads from the axis's last whole part
     down. On an axis whose length is known only at run time, the shortest length on which the two
-    read other elements, if there is one.
+    read other elements, if there is one; a TensorIterator without a sliced input whose first
+    concatenated output counts |end - start| // part_size = 0 iterations (OpenVINO's core declares
+    each concatenated output 0 long, which the plugin refuses).
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
     elements against the CPU plugin's parts of |stride| elements; on an axis whose length is known
     only at run time, any |stride| other than part_size (a sliced input whose body Parameter nothing
@@ -429,6 +431,17 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
             stride, part = sl.entry.stride or 1, sl.entry.part_size or 1
             start = 0 if sl.entry.start is None else sl.entry.start
             end = -1 if sl.entry.end is None else sl.entry.end
+            if output and sl.error is None and not info.plan.sliced_inputs and info.plan.unsliced_count == 0:
+                # no sliced input: OpenVINO's core counts |end - start| // part_size iterations from the first
+                # concatenated output, declares a length of 0 on each output's axis, and the plugin refuses it
+                yield Finding(
+                    f"{_describe(sl.entry)} of {layer.describe()}: without a sliced input OpenVINO's core counts "
+                    "|end - start| // part_size = 0 iterations from the first concatenated output and declares a "
+                    "length of 0 on the axis; OpenVINO's CPU plugin refuses the model, at compile or, on a dynamic "
+                    "shape, at inference (\"Invalid \"start\",\"stride\",\"end\" values in an iteration "
+                    "component\")", sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
+                    hint="give the first concatenated output |end - start| of at least part_size, or slice an input")
+                continue
             if sl.error is None and (start < 0) == (end < 0) and (end - start) * stride <= 0:
                 # the plugin's range runs from start to end (exclusive) whatever the length: empty or backwards
                 yield Finding(

@@ -851,7 +851,9 @@ class _Executor:
             msg = concat_departure(layer, pe.port, e.stride, buf.n, value.shape[axis])
             if msg is not None:
                 concats.append(msg)
-            if inputs_static and buf.n > 0:  # OpenVINO's core then declares the output's length
+            # OpenVINO's core then declares the output's length; without a sliced input it counts the
+            # iterations from the raw attributes, and a count of 0 declares a length of 0, which the plugin refuses
+            if inputs_static and (buf.n > 0 or not code.plan.sliced_inputs):
                 counted.append(CountedEntry(f"output port {pe.port}", value.shape[axis], e.start, e.end, e.stride))
         # The plugin counts a TensorIterator's iterations before running it, and concatenates while it runs.
         msg = count_departure(layer, counted) if not code.plan.is_loop and counted else None

@@ -130,6 +130,7 @@ PINNED_MUTATE: dict[int, str] = {
     601189: "T213",  # a Loop back edge carrying [1] into a [] Parameter, also an output: widened, refused
     602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
+    1200525: "SL607",  # a TI input entry without axis and a [?,?] output of |-1 - 0| // 3 = 0 parts: inference fails
     1003481: "IF811",  # an If's sum added to a [?,2,3] TI state, then Convert to f32 and back: the state is lost
 }
 

@@ -72,6 +72,20 @@ def ti_dynamic_slice(start: int, end: int, stride: int):
     return ov.Model([ops.result(out, name="y")], [x], "ti_dynamic_slice")
 
 
+def ti_invariant_concat(end: int, part: int):
+    """A TensorIterator without a sliced input: x [?,?] an invariant input, Relu(x) concatenated along axis 1
+    from 0 to `end` in parts (and stride) of `part`; OpenVINO's core counts |end| // part iterations."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, -1], np.float32, name="x")
+    xi = ops.parameter([-1, -1], np.float32)
+    r = ops.result(ops.relu(xi))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi]))
+    ti.set_invariant_input(xi, x.output(0))
+    out = ti.get_concatenated_slices(r.output(0), 0, part, part, end, 1)
+    return ov.Model([ops.result(out, name="y")], [x], "ti_invariant_concat")
+
+
 def loop_reshape_part(target: list[int] | None):
     """A Loop slicing x [?] on axis 0 (trip count 2) into a body Parameter [1], Reshaped to `target`
     (None: a Relu instead); the last value is the output."""
@@ -1150,6 +1164,11 @@ CASES = [
     Case("SL607", "fail-dynamic", lambda: ti_dynamic_slice(-3, 0, -1), _fx("SL607", Edit(
         '<input axis="0" external_port_id="0"', '<input axis="0" external_port_id="0"', ("SL607",)))),
     Case("SL607", "pass-dynamic", lambda: ti_dynamic_slice(0, -2, 1)),
+    # no sliced input: |-1 - 0| // 3 = 0 iterations, the output's axis left of unknown length in the file
+    Case("SL607", "fail-no-sliced-input", lambda: ti_invariant_concat(-1, 3), _fx("SL607", *[
+        Edit("<dim>0</dim>", "<dim>-1</dim>")] * 2, Edit(
+        '<output axis="1" external_port_id="1"', '<output axis="1" external_port_id="1"', ("SL607",)))),
+    Case("SL607", "pass-no-sliced-input", lambda: ti_invariant_concat(6, 3)),
     Case("SL607", "pass-dynamic-reversed", lambda: ti_dynamic_slice(-1, 0, -1)),
     # the same on an axis of unknown length: the CPU plugin has dim // |stride| parts and fails past them
     Case("SL607", "fail-loop-dynamic-stride-3", lambda: loop_slices(0, 3, 1, -1, length=-1), _fx("SL607", Edit(
