@@ -559,6 +559,8 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
 
 
 IN_PLACE = frozenset({"Add", "Multiply"})
+# Ops the CPU plugin runs in their input's memory (a view): the invariant input's memory reaches the op.
+VIEWS = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
 # The type the CPU plugin computes a tensor of each type in (f32 inference precision): a Convert between
 # two types it computes alike is a no-op there and removed (i32 -> i64 -> i32, f32 -> f16 -> f32).
 PLUGIN_TYPE = {"i64": "i32", "f16": "f32"}
@@ -582,9 +584,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     Each TensorIterator/Loop body Parameter fed by an invariant input (no slicing, no back edge
     into it) whose shape is `[]` and whose only reader is an Add or a Multiply, on its input 0,
     whose input 1 is a scalar that is not constant (a value of the iteration, such as a slice);
-    also through a chain of Converts, each the only reader of the one before, between two types the
-    plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32 -> f16 -> f32), which it
-    removes.
+    also through a chain, each link the only reader of the one before, of Reshapes, Squeezes and
+    Unsqueezes (which the plugin computes in their input's memory) and of Converts between two types
+    the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32 -> f16 -> f32), which
+    it removes; then x reaches the op as `[]` or `[1]`, the shape of its input 1.
 
     Why it matters:
     The spec gives the body the same x in every iteration: a = x + s[k]. OpenVINO's CPU plugin
@@ -595,6 +598,9 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     shape [1], is the Add's second input, or when the op is a Subtract, Divide, Maximum or Power,
     or the other input a constant. Converts to i64 and back between x and the Add change nothing
     (5 and 1, 10, 100, 1000 in i32 give 6, 16, 116, 1116); Converts to f32 and back keep x apart.
+    Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
+    a [1] slice) with slices 8, 9 gives 11, 20 where the spec gives 11, 12; an x of shape [1]
+    squeezed to [] gives 11, 12.
     irlint computes what the spec says.
 
     Example:
@@ -618,11 +624,11 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
             continue
         shape = ctx.shapes.output(p, p.outputs[0].id).shape
         users = idx.users(p)
-        via: list[Layer] = []  # Converts the plugin removes between p and the op
+        via: list[Layer] = []  # Converts the plugin removes and views between p and the op
         src, port = p, p.outputs[0].id
         while len(users) == 1 and users[0].to_port == 0:
             nxt = body.layer(users[0].to_layer)
-            if nxt is None or not nxt.outputs or not _plugin_no_op_convert(ctx, nxt, src, port):
+            if nxt is None or not nxt.outputs or not (nxt.type in VIEWS or _plugin_no_op_convert(ctx, nxt, src, port)):
                 break
             via.append(nxt)
             src, port = nxt, nxt.outputs[0].id
@@ -634,18 +640,22 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
             continue
         e = idx.source(op.id, op.inputs[1].id)
         other = body.layer(e.from_layer) if e is not None else None
-        if other is None or e is None or ctx.shapes.output(other, e.from_port).shape != ():
+        end = ctx.shapes.output(src, port).shape  # x as the op reads it
+        if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
             continue
         if _constant(body, idx, other, {}):
             continue
-        through = (f" (through {', '.join(c.describe() for c in via)}, which the plugin removes: it computes "
-                   f"{' and '.join(sorted({f'{k} as {v}' for k, v in PLUGIN_TYPE.items()}))})") if via else ""
+        types = ' and '.join(sorted({f'{k} as {v}' for k, v in PLUGIN_TYPE.items()}))
+        why = "which the plugin computes in the same memory" if all(c.type in VIEWS for c in via) else (
+            f"which the plugin removes or computes in the same memory: it computes {types}")
+        through = f" (through {', '.join(c.describe() for c in via)}, {why})" if via else ""
         yield Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read only as input 0 "
                       f"of {op.describe()}{through} with a value of the iteration: OpenVINO's CPU plugin computes the "
                       f"{op.type} "
                       "in place in the invariant input's memory, so each iteration reads the previous result as "
                       f"{p.name!r} (a[k] = a[k-1] {'+' if op.type == 'Add' else '*'} s[k]); irlint computes the spec's "
                       "same value every iteration", p.loc, layer=p.path,
-                      related=(*(Related(c.loc, f"'{c.name}' converts it to a type the plugin computes alike")
+                      related=(*(Related(c.loc, f"'{c.name}' reshapes it in place" if c.type in VIEWS else
+                                         f"'{c.name}' converts it to a type the plugin computes alike")
                                  for c in via), Related(op.loc, f"'{op.name}' reads it on input 0")),
                       hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")

@@ -618,15 +618,22 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
     `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]; "convert": in i32,
     x reaches the Add through Converts to i64 and back (which the CPU plugin removes); "convert-kept": in
-    i32 through Converts to f32 and back (which it keeps)."""
+    i32 through Converts to f32 and back (which it keeps); "reshape": x reaches the Add through Reshapes to
+    [1] and back to [] (which the plugin computes in x's memory); "squeeze": x of shape [1] squeezed to []."""
     ov, ops = _ov()
-    xs = [1] if kind == "rank1" else []
+    xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
     bx, bs = ops.parameter(xs, et, name="xb"), ops.parameter([1], et, name="sb")
     sk = ops.reshape(bs, ops.constant(np.array(xs, np.int64)), False)
     xv = bx
     if kind.startswith("convert"):
         xv = ops.convert(ops.convert(bx, np.float32 if kind == "convert-kept" else np.int64), np.int32)
+    if kind == "reshape":
+        shape = lambda v: ov.op.Constant(ov.Type.i64, ov.Shape([len(v)]), v)  # noqa: E731
+        xv = ops.reshape(ops.reshape(bx, shape([1]), False), shape([]), False)
+    if kind == "squeeze":
+        xv = ops.squeeze(bx, ops.constant(np.array([0], np.int64)))
+        sk = ops.reshape(bs, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False)
     a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
     r = ops.result(ops.reshape(a, ops.constant(np.array([1], np.int64)), False))
     if loop:
@@ -1290,6 +1297,9 @@ CASES = [
     Case("PM414", "fail-convert", lambda: invariant_plus_slice("convert"),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass-convert-kept", lambda: invariant_plus_slice("convert-kept")),
+    Case("PM414", "fail-reshape", lambda: invariant_plus_slice("reshape"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-squeeze", lambda: invariant_plus_slice("squeeze")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

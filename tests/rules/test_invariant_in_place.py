@@ -60,3 +60,23 @@ def test_the_cpu_plugin_keeps_an_f32_convert_pair_where_pm414_is_silent() -> Non
     cpu, ours = _both(path, np.array(5, np.int32), np.int32)
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, 5 + S.astype(np.int32))
+
+
+def test_the_cpu_plugin_adds_in_place_through_reshapes_where_pm414_warns() -> None:
+    """x reaches the Add through Reshapes to [1] and back to []: the plugin computes them in x's memory and
+    adds in place as without them (0.5 + 1, 10, 100, 1000 give 1.5, 11.5, 111.5, 1111.5)."""
+    path = FIXTURES / "fail-reshape.xml"
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Reshape" in diags[0].message
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(ours, 0.5 + S)
+    np.testing.assert_array_equal(cpu, 0.5 + np.cumsum(S))
+
+
+def test_the_cpu_plugin_keeps_a_rank1_invariant_squeezed_apart_where_pm414_is_silent() -> None:
+    """An x of shape [1] squeezed to [] before the Add: the plugin computes what the spec says."""
+    path = FIXTURES / "pass-squeeze.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.full((1,), 0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
