@@ -60,24 +60,12 @@ def test_a_count_of_zero_is_refused_by_the_cpu_plugin_and_reported(tmp_path) -> 
     assert "SL607" in codes, codes
 
 
-def _ti_invariant_dynamic(start: int, end: int, part: int, stride: int):
-    """As `_ti_invariant_only` on an x of shape [?,?], concatenating along axis 1."""
-    import openvino.opset13 as ops
-
-    x = ops.parameter([-1, -1], np.float32, name="x")
-    xi = ops.parameter([-1, -1], np.float32)
-    r = ops.result(ops.relu(xi))
-    ti = ops.tensor_iterator()
-    ti.set_body(ov.Model([r], [xi]))
-    ti.set_invariant_input(xi, x.output(0))
-    out = ti.get_concatenated_slices(r.output(0), start, stride, part, end, 1)
-    return ov.Model([ops.result(out, name="y")], [x], "ti_invariant_dynamic")
-
-
 def test_a_count_of_zero_on_a_dynamic_shape_fails_at_inference_and_is_reported(tmp_path) -> None:
     """|-1 - 0| // 3 = 0 iterations: the core declares [?,0]; the plugin compiles and refuses at inference.
     The saved IR declares [?,?], so SL607 says so from the attributes and a run warns."""
-    model = _ti_invariant_dynamic(0, -1, 3, 3)
+    from tests.rules.make_case_fixtures import ti_invariant_concat
+
+    model = ti_invariant_concat(-1, 3)
     assert model.output(0).get_partial_shape() == ov.PartialShape([-1, 0])
     x = np.ones((2, 3), np.float32)
     compiled = ov.Core().compile_model(model, "CPU", CPU)
@@ -95,7 +83,9 @@ def test_a_count_of_zero_on_a_dynamic_shape_fails_at_inference_and_is_reported(t
 
 def test_a_positive_count_on_a_dynamic_shape_runs_and_is_not_reported(tmp_path) -> None:
     """|6 - 0| // 3 = 2 iterations of a [2,3] x: the plugin runs it; nothing to report."""
-    model = _ti_invariant_dynamic(0, 6, 3, 3)
+    from tests.rules.make_case_fixtures import ti_invariant_concat
+
+    model = ti_invariant_concat(6, 3)
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     cpu = next(iter(ov.Core().compile_model(model, "CPU", CPU)({"x": x}).values()))
     path = _save(model, tmp_path)
