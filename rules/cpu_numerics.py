@@ -45,7 +45,8 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     chain of Converts before, u8 -> f32 -> f16, is held exactly), and each op that computes an f16
     result from a value that is not constant (an Add, a Multiply, a ReduceSum, a Sigmoid ...; not the
     ops that only move, select or compare f16 values, such as Reshape, Concat, Select, Relu, Maximum)
-    whose f16 inputs no op rounded before (the first rounding op of a chain carries the finding);
+    whose f16 inputs no other op rounded before (the first rounding op of a chain carries the finding;
+    an op whose only rounded input is its own value, fed back through a back edge, is the first);
     from its output, the ops that keep the value in f16 are followed to the first op that reads it
     into another type (a Convert back to f32, a comparison ...). The walk crosses body boundaries as
     the value does: into a TensorIterator/Loop body through its port map and into both branches of
@@ -321,9 +322,13 @@ def _named(graph: Graph, where: Graph, layer: Layer) -> str:
 def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[Key, bool],
                      rounded: dict[PortKey, bool]) -> Iterator[Finding]:
     """The finding on an op computing an f16 result read into another type, unless one of its f16
-    inputs was rounded before (that op carries the finding)."""
-    if any(_rounded_before(ctx, graph, src, port, constant, rounded) for src, port in _sources(graph, idx, layer)):
-        return
+    inputs was rounded before by another op (that op carries the finding). An op whose only rounding
+    before is its own, fed back to it through a back edge, is the first of its chain."""
+    sources = list(_sources(graph, idx, layer))
+    if any(_rounded_before(ctx, graph, src, port, constant, rounded) for src, port in sources):
+        alone: dict[PortKey, bool] = {(id(graph), layer.id, None): False}  # the op itself counts as unrounded
+        if any(_rounded_before(ctx, graph, src, port, constant, alone) for src, port in sources):
+            return
     found = _f16_reader(ctx, graph, idx, layer)
     if found is None:
         return

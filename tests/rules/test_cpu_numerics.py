@@ -109,3 +109,18 @@ def test_an_f16_op_after_a_loop_is_computed_in_f32_on_the_cpu_plugin() -> None:
     with np.errstate(over="ignore"):
         half = X.astype(np.float16)
         np.testing.assert_array_equal(_irlint(path, X)["y"], (half + half).astype(np.float32))
+
+
+def test_an_f16_op_fed_back_to_itself_is_computed_in_f32_on_the_cpu_plugin() -> None:
+    """A Tanh in a Loop body fed back to its own input and read as f32 in the next iteration: T216 warns on
+    the Tanh; the CPU plugin gives tanh in f32, the spec tanh rounded to f16."""
+    path = FIXTURES / "T216/fail-fed-back-op.xml"
+    assert [(d.code, d.loc.line) for d in irlint.check(path)] == [("T216", _line_of(path, 'type="Tanh"'))]
+    x = X.astype(np.float16)
+    np.testing.assert_allclose(_cpu(path, x)["y"], np.tanh(x.astype(np.float32)), rtol=1e-6)
+    np.testing.assert_array_equal(_irlint(path, x)["y"], np.tanh(x).astype(np.float32))
+    assert not np.array_equal(np.tanh(x).astype(np.float32), np.tanh(x.astype(np.float32)))
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if needle in text)
