@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
-from irlint.rules.pushed_constants import pushed_parameters
+from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
 
 from irlint import causes
@@ -759,3 +759,82 @@ def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Ite
                       "model (\"vector::_M_range_check\"); irlint runs it", p.loc, layer=p.path,
                       related=(Related(cur.entry.loc, "the current_iteration entry"),),
                       hint="list the current_iteration Parameter first in the body")
+
+
+# Element types OpenVINO's core evaluate (its reference implementation) lacks per op type, measured on
+# 2026.4 by folding a nested Loop whose body holds the op with that input type.
+_NO_CORE_EVALUATE: dict[str, frozenset[str]] = {
+    **{t: frozenset({"i8", "u8", "i16", "u16"}) for t in (
+        "Greater", "GreaterEqual", "Less", "LessEqual", "NotEqual", "Maximum", "Multiply", "Divide", "Power",
+        "Abs", "ReLU", "Relu", "Sign")},
+    "Negative": frozenset({"i8", "u8", "i16", "u16", "u32", "u64"}),
+    "Minimum": frozenset({"i8", "i16"}),
+    "Subtract": frozenset({"i16", "u16"}),
+    "FloorMod": frozenset({"i16", "u16"}),
+}
+
+
+@rule("LP716", "loop-folded-nested-evaluate-error", severity="warning", types=("Loop",), uses_shapes=True)
+def folded_nested_evaluate_error(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop whose inputs are all constant holds a Loop whose body uses an op type OpenVINO cannot evaluate.
+
+    What it checks:
+    A Loop whose every input (trip count, condition and body inputs) is computed from constants only,
+    with a Loop in its body whose body (at any depth) holds an op OpenVINO's core cannot evaluate for
+    its input element type: Greater, GreaterEqual, Less, LessEqual, NotEqual, Maximum, Multiply,
+    Divide, Power, Abs, ReLU, Sign on i8/u8/i16/u16; Negative also on u32/u64; Minimum on i8/i16;
+    Subtract and FloorMod on i16/u16.
+
+    Why it matters:
+    The model is valid; irlint runs it. Before compiling, OpenVINO's constant folding evaluates the
+    outer Loop with its reference implementation, which runs the nested Loop's body op by op; the
+    op's core evaluate has no kernel for that element type, and compile_model fails with
+    "Evaluation failed on opset5::Loop ..." naming the nested Loop (measured on 2026.4). The same
+    op directly in the outer Loop's body, or with the outer Loop fed by a model input, compiles.
+
+    Example:
+    ```xml
+    <layer type="Loop">   <!-- trip count, condition and inputs all Consts -->
+      <body> ... <layer type="Loop"> <body> ... <layer type="Greater"/>   <!-- on u8 -->
+    ```
+
+    How to fix:
+    Feed the outer Loop from a model input, or compute the op in a wider type (i32, f32).
+    """
+    body = layer.body
+    if body is None or not any(x.type == "Loop" for x in body.layers):
+        return
+    idx = ctx.index(graph)
+    memo: dict[tuple[int, int | None], bool] = {}
+    for port in layer.inputs:
+        e = idx.source(layer.id, port.id)
+        src = graph.layer(e.from_layer) if e is not None else None
+        if src is None or not folds(ctx, graph, src, memo):
+            return
+    for inner in body.layers:
+        if inner.type != "Loop" or inner.body is None:
+            continue
+        yield from _unevaluable_ops(ctx, inner, layer)
+
+
+def _unevaluable_ops(ctx: Context, inner: Layer, outer: Layer) -> Iterator[Finding]:
+    """The ops under `inner` (at any depth) whose core evaluate lacks their input element type."""
+    stack = list(inner.subgraphs())
+    while stack:
+        g = stack.pop()
+        idx = ctx.index(g)
+        for op in g.layers:
+            stack.extend(op.subgraphs())
+            missing = _NO_CORE_EVALUATE.get(op.type)
+            if not missing or not op.inputs:
+                continue
+            e = idx.source(op.id, op.inputs[0].id)
+            src = g.layer(e.from_layer) if e is not None else None
+            et = ctx.shapes.output(src, e.from_port).etype if src is not None and e is not None else None
+            if et is None or str(et) not in missing:
+                continue
+            yield Finding(f"{op.describe()} on {et} sits in a Loop nested in {outer.describe()}, whose inputs are all "
+                          f"constant: OpenVINO's constant folding evaluates {outer.describe()}, its core has no {et} "
+                          f"{op.type}, and compile_model fails (\"Evaluation failed on opset5::Loop\"); irlint runs it",
+                          op.loc, layer=op.path, related=(Related(outer.loc, "the constant-fed Loop"),),
+                          hint="feed the outer Loop from a model input or compute the op in i32/f32")

@@ -811,6 +811,37 @@ def loop_constant_input(kind: str):
     return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_constant_pass")
 
 
+def loop_folded_nested(kind: str):
+    """An outer Loop whose trip count, condition and input are Consts, holding a Loop whose body compares u8
+    values with Greater: OpenVINO's constant folding evaluates the outer Loop, its core has no u8 Greater and
+    compile_model fails (LP716). "pass": the outer Loop fed by the model input, the Greater directly in the
+    constant-fed Loop's body, and an i32 Greater in the nested body all compile."""
+    ov, ops = _ov()
+
+    def loop(src, et, depth):
+        p0, p1 = ops.parameter([], et), ops.parameter([], et)
+        if depth == 1:
+            value = ops.add(ops.convert(ops.greater(p0, p1), et), p0)
+        else:
+            value = ops.add(loop(p0.output(0), et, depth - 1), p1)
+        r, c = ops.result(value), ops.result(ops.constant(np.array([True])))
+        lp = ops.loop(ops.constant(np.int64(2)), ops.constant(np.array([True])))
+        lp.set_function(ov.Model([r, c], [p0, p1]))
+        lp.set_special_body_ports([-1, 1])
+        lp.set_merged_input(p0, src, r.output(0))
+        lp.set_invariant_input(p1, src)
+        return lp.get_iter_value(r.output(0), -1)
+
+    x = ops.parameter([], np.uint8, name="x")
+    three = ops.constant(np.array(3, np.uint8)).output(0)
+    if kind == "fail":
+        return ov.Model([ops.result(ops.add(loop(three, ov.Type.u8, 2), x), name="y")], [x], "loop_folded_nested")
+    wide = ops.constant(np.array(3, np.int32)).output(0)
+    ys = [loop(x.output(0), ov.Type.u8, 2), loop(three, ov.Type.u8, 1),
+          ops.convert(loop(wide, ov.Type.i32, 2), ov.Type.u8)]
+    return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_folded_pass")
+
+
 def ti_unread_output(part: int):
     """A TI slicing x (3 rows) whose sliced Parameter is read only for output w, which nothing reads; the read
     output y concatenates the invariant z (`part` copies per iteration, stride -part): the CPU plugin drops w
@@ -1343,6 +1374,9 @@ CASES = [
     Case("LP715", "fail-shapeof", lambda: loop_constant_input("shapeof"),
          _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "pass", lambda: loop_constant_input("pass")),
+    Case("LP716", "fail", lambda: loop_folded_nested("fail"),
+         lambda text: _mark_layer_of(text, 'type="Greater"', "LP716")),
+    Case("LP716", "pass", lambda: loop_folded_nested("pass")),
     Case("LP715", "pass-unread", lambda: loop_constant_input("unread"), _mark_picked("PM410", _first_body_parameter)),
     # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
     Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),
