@@ -45,8 +45,9 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     chain of Converts before, u8 -> f32 -> f16, is held exactly), and each op that computes an f16
     result from a value that is not constant (an Add, a Multiply, a ReduceSum, a Sigmoid ...; not the
     ops that only move, select or compare f16 values, such as Reshape, Concat, Select, Relu, Maximum)
-    whose f16 inputs no other op rounded before (the first rounding op of a chain carries the finding;
-    an op whose only rounded input is its own value, fed back through a back edge, is the first);
+    with an f16 input that no op rounded before on some path (the first rounding op of a chain carries
+    the finding; in a body, a Parameter fed by a back edge holds the unrounded value from outside in the
+    first iteration, so an op reading it is the first even where its value comes back rounded);
     from its output, the ops that keep the value in f16 are followed to the first op that reads it
     into another type (a Convert back to f32, a comparison ...). The walk crosses body boundaries as
     the value does: into a TensorIterator/Loop body through its port map and into both branches of
@@ -322,13 +323,13 @@ def _named(graph: Graph, where: Graph, layer: Layer) -> str:
 def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[Key, bool],
                      rounded: dict[PortKey, bool]) -> Iterator[Finding]:
     """The finding on an op computing an f16 result read into another type, unless one of its f16
-    inputs was rounded before by another op (that op carries the finding). An op whose only rounding
-    before is its own, fed back to it through a back edge, is the first of its chain."""
-    sources = list(_sources(graph, idx, layer))
-    if any(_rounded_before(ctx, graph, src, port, constant, rounded) for src, port in sources):
-        alone: dict[PortKey, bool] = {(id(graph), layer.id, None): False}  # the op itself counts as unrounded
-        if any(_rounded_before(ctx, graph, src, port, constant, alone) for src, port in sources):
-            return
+    inputs was rounded before on every path (that op carries the finding). A body Parameter fed by
+    a back edge holds the value from outside in the first iteration: an op reading it unrounded there
+    is the first of its chain, also when its own value comes back rounded in the next iteration."""
+    del rounded  # each op's walk is its own: a cycle's assumption must not leak into another op's answer
+    memo: dict[PortKey, bool] = {}
+    if any(_rounded_before(ctx, graph, src, port, constant, memo) for src, port in _sources(graph, idx, layer)):
+        return
     found = _f16_reader(ctx, graph, idx, layer)
     if found is None:
         return
@@ -392,15 +393,17 @@ def _rounded_before(ctx: Context, graph: Graph, layer: Layer, port: int | None, 
                     memo: dict[PortKey, bool]) -> bool:
     """True when the f16 value `layer` gives (at output `port`) went through an op that rounds it (a
     computing op or a Convert to f16 of a value f16 does not hold) on a path of f16 values, followed
-    across port maps, If branches and back edges."""
+    across port maps, If branches and back edges; a body Parameter is rounded when its value from
+    outside is and so is each back edge's (a cycle back to it assumes it is)."""
     key = (id(graph), layer.id, port if layer.type in BODIES else None)
     if key in memo:
         return memo[key]
-    memo[key] = False
+    memo[key] = True  # in progress: a path that comes back here adds nothing to what the others say
     idx = ctx.index(graph)
     if layer.type != "Result":  # a Result has no output port: its value is its source's, checked there
         et = _info_type(ctx, layer, port if layer.type in BODIES else (layer.outputs[0].id if layer.outputs else None))
         if et is None or et.name != "f16" or _constant(graph, idx, layer, constant):
+            memo[key] = False
             return False
     if layer.type in BODIES:
         got = any(_rounded_before(ctx, body, r, None, constant, memo) for body, r in _body_results(layer, port))
@@ -418,10 +421,10 @@ def _rounded_before(ctx: Context, graph: Graph, layer: Layer, port: int | None, 
                 src = outer.layer(e.from_layer) if e is not None else None
                 if src is not None and e is not None and _rounded_before(ctx, outer, src, e.from_port, constant, memo):
                     got = True
-            for be in owner.back_edges if owner.body is graph else ():
+            for be in owner.back_edges if owner.body is graph and got else ():
                 res = graph.layer(be.from_layer) if be.to_layer == layer.id else None
-                if res is not None and _rounded_before(ctx, graph, res, None, constant, memo):
-                    got = True
+                if res is not None and not _rounded_before(ctx, graph, res, None, constant, memo):
+                    got = False
     elif layer.type not in EXACT_OPS:
         got = True
     elif layer.type == "Convert":

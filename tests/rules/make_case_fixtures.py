@@ -442,15 +442,16 @@ def f16_across_bodies(kind: str):
     return ov.Model([ops.result(ops.convert(out, ov.Type.f32), name="y")], [x], "f16_out_of_loop")
 
 
-def f16_fed_back_op():
+def f16_fed_back_op(chain: bool = False):
     """An f16 Tanh in a Loop body fed back to its own input and read as f32 in the next iteration: the Tanh
-    is the first op of its chain to round (its only rounded input is its own value, one iteration before),
-    so it carries the finding; the CPU plugin computes it in f32."""
+    reads x unrounded in the first iteration, so it is the first op of its chain to round and carries the
+    finding; the CPU plugin computes it in f32. `chain`: two Tanh in a row fed back (the first carries it)."""
     ov, ops = _ov()
     x = ops.parameter([4], np.float16, name="x")
     loop = ops.loop(ops.constant(np.int64(2)), ops.constant(np.array(True)))
     hb = ops.parameter([4], np.float16)
-    rt = ops.result(ops.tanh(hb))
+    first = ops.tanh(hb, name="first")
+    rt = ops.result(ops.tanh(first, name="second") if chain else first)
     ry = ops.result(ops.convert(hb, ov.Type.f32))
     cond = ops.result(ops.constant(np.array(True)))
     loop.set_function(ov.Model([rt, ry, cond], [hb]))
@@ -1310,6 +1311,8 @@ CASES = [
          lambda text: _mark_layer_of(text, 'destination_type="f16"', "T216")),
     Case("T216", "pass-f16-output", lambda: f16_across_bodies("f16-output")),
     Case("T216", "fail-fed-back-op", f16_fed_back_op, lambda text: _mark_line(text, 'type="Tanh"', "T216")),
+    Case("T216", "fail-fed-back-chain", lambda: f16_fed_back_op(True),
+         lambda text: _mark_line(text, 'name="first"', "T216")),
     Case("T216", "fail-op-after", lambda: f16_across_bodies("op-after"),
          lambda text: _mark_layer_of(text, 'destination_type="f16"', "T216")),
     # x * Sigmoid(x * b), b a [1] Parameter: the CPU plugin fuses a Swish and refuses its beta (T218)

@@ -122,5 +122,15 @@ def test_an_f16_op_fed_back_to_itself_is_computed_in_f32_on_the_cpu_plugin() -> 
     assert not np.array_equal(np.tanh(x).astype(np.float32), np.tanh(x.astype(np.float32)))
 
 
+def test_an_f16_chain_fed_back_is_computed_in_f32_on_the_cpu_plugin() -> None:
+    """Two Tanh in a row fed back: each one's input is rounded in some iteration, the first reads x unrounded
+    in the first one and carries the finding; the plugin computes both in f32."""
+    path = FIXTURES / "T216/fail-fed-back-chain.xml"
+    assert [(d.code, d.loc.line) for d in irlint.check(path)] == [("T216", _line_of(path, 'name="first"'))]
+    x = X.astype(np.float16)
+    np.testing.assert_allclose(_cpu(path, x)["y"], np.tanh(np.tanh(x.astype(np.float32))), rtol=1e-6)
+    np.testing.assert_array_equal(_irlint(path, x)["y"], np.tanh(np.tanh(x)).astype(np.float32))
+
+
 def _line_of(path: Path, needle: str) -> int:
     return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if needle in text)
