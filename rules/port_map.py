@@ -529,9 +529,12 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
 
     Why it matters:
     irlint follows the specification: a negative axis counts from the end of the body Result's
-    rank. OpenVINO's reader and core read it so too, but its CPU plugin does not: it refuses a
-    TensorIterator ("Invalid "axis" value in an iteration component: -2, dimensions number = 3
-    (out of range)"; with -1 the inference fails, "object is not initialized"). A Loop's output
+    rank. OpenVINO's CPU plugin does not: it refuses a TensorIterator ("Invalid "axis" value in an
+    iteration component: -2, dimensions number = 3 (out of range)"; with -1 the inference fails,
+    "object is not initialized", or, where OpenVINO's core declares the output one part long, a
+    [1,1,2] part of 2 iterations as [1,1,2], it gives the last iteration's part, and a consumer
+    written for one part runs; the errors the spec's [1,1,4] causes downstream, a T210 or an SL606,
+    name this warning's entry as their cause). A Loop's output
     holds only the last iteration's part instead of all of them, without a message (axis -1 of a
     [1,4] part), the inference fails ("has incorrect output shape[axis] after iteration for
     concatenation", axis -2), or compiling it kills the process ("free(): invalid pointer", axis -2
@@ -546,7 +549,7 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
     Write the non-negative axis (rank + axis).
     """
     info = ctx.shapes.loop(layer)  # the normalised axis, for the hint
-    for e in layer.port_map:
+    for index, e in enumerate(layer.port_map):
         if e.direction != "output" or e.axis is None or e.axis >= 0 or not e.sliced:
             continue
         norm = next((sl.axis for sl in (info.slicing if info else ()) if sl.entry is e and sl.axis is not None), None)
@@ -555,7 +558,7 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
                 else "keeps only the last iteration's part, fails, or crashes the process compiling it")
         yield Finding(f"{entry_text(e)} of {layer.describe()}: axis {e.axis} is negative; OpenVINO's CPU plugin "
                       f"does not count it from the end and {what}", e.loc, layer=layer.path,
-                      port=e.external_port_id, hint=hint)
+                      port=e.external_port_id, hint=hint, claims=(causes.entry(layer, index),))
 
 
 IN_PLACE = frozenset({"Add", "Multiply"})

@@ -170,6 +170,16 @@ def _loop_port_poison(layer: Layer, info: LoopInfo) -> Poison | None:
     return None
 
 
+def _negative_axis_poison(layer: Layer, pe: Any) -> Poison | None:
+    """A concatenated output with a negative axis (PM413 claims it): OpenVINO's core and CPU plugin give
+    it one iteration's part (measured: TensorIterator, axis -1), so the spec's concatenated shape is moot."""
+    entry = pe.entry
+    if pe.kind is not EntryKind.CONCAT_OUTPUT or entry.axis is None or entry.axis >= 0:
+        return None
+    index = next(i for i, x in enumerate(layer.port_map) if x is entry)
+    return Poison(causes.entry(layer, index), f"axis {entry.axis} is negative", entry)
+
+
 class _Inferer:
     def __init__(self, model: Model, res: ShapeResult, index: Callable[[Graph], GraphIndex] | None) -> None:
         self.model = model
@@ -576,7 +586,8 @@ class _Inferer:
             produced = self.inputs_of(body, res_layer)[0]
             assert entry.external_port_id is not None
             poison = conflicts.get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
-                or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None)
+                or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None) \
+                or _negative_axis_poison(layer, pe)
             if poison is not None:
                 self.res.poisoned[port_key(layer, entry.external_port_id)] = poison
             if pe.kind is EntryKind.CONCAT_OUTPUT:

@@ -125,6 +125,7 @@ PINNED_MUTATE: dict[int, str] = {
     405290: "IF809",  # a second then-entry of one If input: the Parameter OpenVINO leaves unfed fails a Reshape
     602442: "PM415",  # a TI output re-pointed at the Result an unread output gives: compile fails (_M_range_check)
     600447: "SL607",  # stride 3, part_size 1 on a Loop input of dynamic length feeding a nested Loop: inference fails
+    1403213: "PM413",  # a TI output axis None -> -1: read as one part; the broadcast T210 follows from PM413
     606332: "SL603",  # stride 0 on a Loop input of dynamic length: the CPU plugin divides by it (SIGFPE)
     609427: "SL607",  # start -3, end 0, stride -1 on an axis of unknown length: the plugin reads from the last row
     601090: "LP704",  # a u8 body condition: the CPU plugin runs it, nonzero as true
