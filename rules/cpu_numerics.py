@@ -80,11 +80,10 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """
     idx = ctx.index(graph)
     constant: dict[Key, bool] = {}
-    rounded: dict[PortKey, bool] = {}
     for layer in graph.layers:
         computes = layer.type not in EXACT_OPS and _out_type(ctx, layer) == "f16"
         if computes and not _constant(graph, idx, layer, constant):
-            yield from _computed_in_f16(ctx, graph, idx, layer, constant, rounded)
+            yield from _computed_in_f16(ctx, graph, idx, layer, constant)
             continue
         if layer.type != "Convert" or _etype(layer.data.get("destination_type")) != "f16":
             continue
@@ -320,14 +319,13 @@ def _named(graph: Graph, where: Graph, layer: Layer) -> str:
     return layer.describe() if where is graph else f"{layer.describe()} at {layer.path}"
 
 
-def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, constant: dict[Key, bool],
-                     rounded: dict[PortKey, bool]) -> Iterator[Finding]:
+def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer,
+                     constant: dict[Key, bool]) -> Iterator[Finding]:
     """The finding on an op computing an f16 result read into another type, unless one of its f16
     inputs was rounded before on every path (that op carries the finding). A body Parameter fed by
     a back edge holds the value from outside in the first iteration: an op reading it unrounded there
     is the first of its chain, also when its own value comes back rounded in the next iteration."""
-    del rounded  # each op's walk is its own: a cycle's assumption must not leak into another op's answer
-    memo: dict[PortKey, bool] = {}
+    memo: dict[PortKey, bool] = {}  # each op's own: a cycle's assumption must not leak into another op's answer
     if any(_rounded_before(ctx, graph, src, port, constant, memo) for src, port in _sources(graph, idx, layer)):
         return
     found = _f16_reader(ctx, graph, idx, layer)
