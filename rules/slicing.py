@@ -166,7 +166,8 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     the arithmetic so you can see which number is off. A stride of 0 is reported whatever the
     dimension, a dynamic one included: the CPU plugin refuses a TensorIterator at inference
     ("Check 'stride != 0' failed") and kills the process running a Loop (SIGFPE: it divides the
-    axis by abs(stride)).
+    axis by abs(stride)). A part_size below 1 is reported whatever the dimension too: no length
+    makes it a slicing, and the CPU plugin reads a Loop's input in parts of abs(stride) instead.
 
     Example:
     ```xml

@@ -533,6 +533,8 @@ class _Inferer:
             return sl
         if entry.stride == 0:  # no dim makes it valid: OpenVINO's CPU plugin refuses a TI, divides by it in a Loop
             sl.error = "stride is 0: iteration would never advance"
+        elif entry.part_size is not None and entry.part_size < 1:  # no dim makes it valid either
+            sl.error = f"part_size is {entry.part_size}; it must be at least 1"
         if rank is None:
             return sl
         axis = entry.axis + rank if entry.axis < 0 else entry.axis

@@ -132,7 +132,9 @@ PINNED_MUTATE: dict[int, str] = {
     1009544: "LP704",  # an i64 body condition in a dynamic-shape Loop of an untaken If branch: never refused
     1001288: "LP705",  # an unread f32 current_iteration Parameter: removed, the index names the i32 one
     601189: "T213",  # a Loop back edge carrying [1] into a [] Parameter, also an output: widened, refused
-    602950: "SL605",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
+    602950: "SL603",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
+    1603380: "SL603",  # a Loop input's part_size -1 on [?]: the CPU plugin runs it in parts of |stride|
+    1602889: "BE504",  # a back edge into a part_size 0 slice of [?,?,?]: a Reshape of [0,?,?] to [6] is read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
     1200525: "SL607",  # a TI input entry without axis and a [?,?] output of |-1 - 0| // 3 = 0 parts: inference fails
     1003481: "IF811",  # an If's sum added to a [?,2,3] TI state, then Convert to f32 and back: the state is lost

@@ -75,6 +75,45 @@ def test_reshape_errors(shape, target, zero, message):
     assert message in str(err.value)
 
 
+# Partial input shapes: OpenVINO's core compares element counts only when every input dim is
+# known, so an empty dim next to a dynamic one does not make the count 0. Each case is checked
+# against the core's own verdict below.
+PARTIAL_RESHAPES = [
+    ((0, Q, Q), [6], (6,)),
+    ((0, Q), [2, -1], (2, 0)),
+    ((0, Q), [-1], (0,)),
+    ((2, Q), [3], (3,)),
+    ((Dim(2, 4),), [5], (5,)),
+    ((0, 2, 3), [6], None),
+]
+
+
+@pytest.mark.parametrize(("shape", "target", "expected"), PARTIAL_RESHAPES)
+def test_reshape_counts_only_fully_known_inputs(shape, target, expected):
+    infer = op("Reshape").infer
+    if expected is None:
+        with pytest.raises(OpError, match="0 elements"):
+            infer(op("Reshape").Attrs(False), [data(*shape), const(target)])
+        return
+    (out,) = infer(op("Reshape").Attrs(False), [data(*shape), const(target)])
+    assert out.shape == tuple(D(d) for d in expected)
+
+
+@pytest.mark.parametrize(("shape", "target", "expected"), PARTIAL_RESHAPES)
+def test_reshape_partial_verdicts_are_openvinos(shape, target, expected):
+    ov = pytest.importorskip("openvino")
+    ops = pytest.importorskip("openvino.opset8")
+    dims = [ov.Dimension(d.lo, -1 if d.hi is None else d.hi) if isinstance(d, Dim) else ov.Dimension(d) for d in shape]
+    p = ops.parameter(ov.PartialShape(dims), np.float32)
+    try:
+        node = ops.reshape(p, ops.constant(np.array(target, np.int64)), False)
+    except Exception:  # OpenVINO raises its own error types
+        assert expected is None
+        return
+    assert expected is not None
+    assert [d.get_length() for d in node.get_output_partial_shape(0)] == list(expected)
+
+
 # ------------------------------------------------------------------ folding chain
 
 

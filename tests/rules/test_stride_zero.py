@@ -1,6 +1,7 @@
-"""A sliced input of dynamic length with stride 0 (SL603's fixtures), run by OpenVINO 2026.4's CPU plugin
-in a child process: a TensorIterator is refused at inference, a Loop kills the process (SIGFPE: the
-plugin divides the axis by the stride); with stride 1 both run."""
+"""A sliced input of dynamic length with stride 0 or part_size -1 (SL603's fixtures), run by
+OpenVINO 2026.4's CPU plugin in a child process: a TensorIterator is refused at inference, a Loop
+kills the process (SIGFPE: the plugin divides the axis by the stride), part_size -1 runs in parts of
+|stride|; with stride 1 both run."""
 
 from __future__ import annotations
 
@@ -59,3 +60,10 @@ def test_stride_1_runs() -> None:
     out = run(irlint.load(FIXTURES / "pass-dynamic-loop.xml"), {"x": x, "trip": np.int64(3)})
     np.testing.assert_array_equal(out["y"], np.full((3, 2), 2, np.float32))
     assert done.stdout == f"ran {[np.full((3, 2), 2.0).tolist()]}\n"
+
+
+def test_a_loop_part_size_below_1_on_a_dynamic_axis_is_an_error_the_cpu_plugin_reads_past() -> None:
+    """No length makes part_size -1 a slicing (SL603 says so); the CPU plugin reads parts of |stride| = 1."""
+    done = cpu_run("fail-part-size-dynamic-loop.xml")
+    assert done.stdout == f"ran {[np.full((3, 2), 2.0).tolist()]}\n", done
+    assert errors("fail-part-size-dynamic-loop.xml") == ["SL603"]

@@ -106,9 +106,11 @@ class Reshape(Op):
             shape = tuple(minus_one if d is None else d for d in dims)
         else:
             shape = tuple(known)
-            if data.shape is not None:
+            # OpenVINO's core compares element counts only when every input dim is known: a
+            # [0,?,?] input reshaped to [6] is read (its count is not taken as 0).
+            if data.shape is not None and all(d.is_static for d in data.shape):
                 src, dst = dims_product(data.shape), dims_product(shape)
-                if src.is_static and dst.is_static and src.lo != dst.lo:
+                if dst.is_static and src.lo != dst.lo:
                     raise OpError(
                         f"Reshape: cannot reshape {format_shape(data.shape)} ({src.lo} elements) to "
                         f"{format_shape(shape)} ({dst.lo} elements)"
