@@ -114,7 +114,7 @@ FUSED_INT_TYPES = frozenset({"u8", "i8"})
 FUSING_OPS = {"Add": (0, 1), "Multiply": (0, 1), "Subtract": (0, 1), "Divide": (0,)}
 # An activation read only by another one is fused into it (the chain computed in f32, rounded once) for
 # these types at every level, and for FUSED_INT_TYPES in a body compiled apart (measured on 2026.4).
-CHAINED_INT_TYPES = frozenset({"i16", "i32", "i64"})
+CHAINED_INT_TYPES = frozenset({"i16", "i32", "i64", "u16", "u32", "u64"})
 READERS = {**FUSING_OPS, **{t: (0,) for t in sorted(FLOAT_ACTIVATIONS)}}
 
 
@@ -138,14 +138,15 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     m + 0.5 rounded half to even (3 -> 4, 4 -> 4, 5 -> 6), m * Sigmoid(1) as m * 0.73, Exp(2) / 2 as
     3.69 -> 4 where the spec gives 7 / 2 = 3 (measured on OpenVINO 2026.4). At the top level the
     plugin compiles the same pair into a subgraph that rounds the activation first, as the spec
-    does; an i16, i32 or i64 activation, a Divide fed on input 1, and an activation read also by
-    another op are not fused.
+    does; an activation of another integer type (i16, u16, i32, u32, i64, u64), a Divide fed on input
+    1, and an activation read also by another op are not fused.
 
     An integer activation read only by another one (Sigmoid(Sigmoid(x)), Sqrt(Sigmoid(x)) ...) is
     fused the same way: the plugin computes the chain in f32 and rounds once, where the spec rounds
     each step: Sigmoid(Sigmoid(0)) is Sigmoid(0) = 0 in the spec, Sigmoid(0.5) -> 1 in the plugin;
-    Sqrt(Sigmoid(-1)) is 0 in the spec, Sqrt(0.27) -> 1 in the plugin. For i16, i32 and i64 it does so
-    at every level (the top level included), for u8 and i8 only in a body (measured on OpenVINO 2026.4).
+    Sqrt(Sigmoid(-1)) is 0 in the spec, Sqrt(0.27) -> 1 in the plugin. For i16, u16, i32, u32, i64 and
+    u64 it does so at every level (the top level included), for u8 and i8 only in a body (measured on
+    OpenVINO 2026.4).
 
     Example:
     ```xml

@@ -530,6 +530,11 @@ def int_activation_fusion(kind: str):
         bx = ops.parameter([4], np.int8)
         (y,) = _invariant_loop(ov, ops, [ops.result(ops.sqrt(ops.sigmoid(bx)))], [bx], [xb])
         return ov.Model([ops.result(y, name="y")], [xb], "int_activation_chain_loop")
+    if kind == "fail-chain-unsigned":  # u16, u32 and u64 Sigmoid(Sigmoid(x)) at the top level: fused there too
+        xs = [ops.parameter([4], t, name=f"x{t.__name__[4:]}") for t in (np.uint16, np.uint32, np.uint64)]
+        outs = [ops.result(ops.sigmoid(ops.sigmoid(x), name=f"outer{t}"), name=f"y{t}")
+                for x, t in zip(xs, (16, 32, 64))]
+        return ov.Model(outs, xs, "int_activation_chain_unsigned")
     if kind == "pass-chain":  # an i8 chain at the top level; an i32 Sigmoid read by a Sigmoid and a Result
         x8, xi = ops.parameter([4], np.int8, name="x"), ops.parameter([4], np.int32, name="xi")
         s = ops.sigmoid(xi)
@@ -1342,6 +1347,8 @@ CASES = [
          lambda text: _mark_last_line(text, 'type="Sigmoid"', "T219")),
     Case("T219", "fail-chain-loop", lambda: int_activation_fusion("fail-chain-loop"),
          lambda text: _mark_line(text, 'type="Sqrt"', "T219")),
+    Case("T219", "fail-chain-unsigned", lambda: int_activation_fusion("fail-chain-unsigned"),
+         lambda text: _mark_layer_of(text, 'name="outer', "T219", every=True)),
     Case("T219", "pass-chain", lambda: int_activation_fusion("pass-chain")),
     # x + s[k], x a scalar invariant input on the Add's input 0: the CPU plugin adds in place (PM414)
     Case("PM414", "fail", lambda: invariant_plus_slice("fail"),

@@ -105,3 +105,15 @@ def test_the_cpu_plugin_rounds_a_chain_of_integer_activations_once() -> None:
     assert set(cpu) == set(ours)
     for name, want in cpu.items():
         np.testing.assert_array_equal(ours[name], want, err_msg=name)
+
+
+def test_unsigned_chains_are_rounded_once_at_every_level() -> None:
+    """u16, u32 and u64 Sigmoid(Sigmoid(x)) at the top level: like i16/i32/i64, the plugin rounds once
+    (Sigmoid(0.5) -> 1 from x = 0), the spec twice (Sigmoid(0) -> 0, then 0); T219 names each."""
+    path = FIXTURES / "fail-chain-unsigned.xml"
+    assert [d.code for d in irlint.check(path)] == ["T219"] * 3
+    inputs = {f"x{b}": np.array([0, 1, 2, 3], getattr(np, f"uint{b}")) for b in (16, 32, 64)}
+    cpu, ours = cpu_by_result(path, inputs), irlint.run(irlint.load(path), inputs)
+    for b in (16, 32, 64):
+        assert ours[f"y{b}"].tolist() == [0, 1, 1, 1]
+        assert cpu[f"y{b}"].tolist() == [1, 1, 1, 1]
