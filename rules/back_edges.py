@@ -284,6 +284,9 @@ IN_PLACE_OPS = frozenset({"Add", "Multiply"})
 # writes over their input 0 (in f32 and i32 the same pair gives the spec's values).
 FUSED_FIRST_OPS = frozenset({"Minimum", "Maximum", "Add", "Multiply"})
 ONE_BYTE = frozenset({"u8", "i8"})
+# One-input ops measured to be fused into the node of the Add/Multiply before them, which then still writes
+# in place (Relu, Clamp, Abs, Sigmoid; also an Add of a constant), views included, between E and the Result.
+TAIL_OPS = frozenset({"Relu", "ReLU", "Clamp", "Abs", "Sigmoid"})
 # Ops the CPU plugin runs as Eltwise nodes: one feeding E's other operand may take E into its own node
 # (measured: a Relu on m), whose input 0 is then not the view.
 ELTWISE_NODES = frozenset({
@@ -306,6 +309,10 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     and i8 also E = Add/Multiply(m, F) (either order) where F, a Minimum, Maximum, Add or Multiply
     read only by E, has V on its input 0. E's other operand is not computed by an op the plugin
     runs as an Eltwise node (a Relu on it takes E into that node, whose input 0 is not V).
+    Between E and the Result there may be a tail, each link read only by the next, of Relu,
+    Clamp, Abs, Sigmoid, an Add or Multiply of a Const (which the plugin fuses into E's node) and
+    views (Reshape, Squeeze, Unsqueeze), the Result reading E's shape, unless E is not fused with
+    F and a view reads E directly.
 
     Why it matters:
     The spec passes E's value to the back edge's Parameter for the next iteration. OpenVINO's
@@ -317,7 +324,11 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     by the value (x * m gives 6, 36, 1296 for 6, 18, 54). Measured on OpenVINO 2026.4 in f32, i32
     and u8, in a Loop and a TensorIterator; E's operands the other way round, a Reshape that keeps
     the shape, a Subtract, another reader of an input, and F before E in f32 or i32 give the
-    spec's values.
+    spec's values. A tail changes nothing: Relu(E), Clamp, Abs, Sigmoid (f32), E + 1, E * 1 and
+    Relu(E) reshaped to [1] and back to [] give the slice too (f32: 6, 16, 25, 49; m * Minimum(x[k],
+    1) in u8 through Relu and the Reshape pair: 2, 4, 5, 7), and so does E fused with F reshaped to
+    [1] and back; E alone reshaped to [1] and back, with or without a Relu after the Reshapes, gives
+    the spec's values.
 
     Example:
     ```xml
@@ -339,11 +350,17 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
         res = body.layer(be.from_layer)
         if res is None or res.type != "Result" or not res.inputs:
             continue
-        e = _fed_by(body, idx, res, 0)
-        if e is None or e.type not in IN_PLACE_OPS or len(e.inputs) != 2 or len(idx.users(e)) != 1:
-            continue
-        found = _in_place_view(ctx, body, idx, e, fed - merged)
-        if found is None:
+        chain = _chain_to(body, idx, _fed_by(body, idx, res, 0))
+        for i, e in enumerate(chain):
+            if e.type not in IN_PLACE_OPS or len(e.inputs) != 2 or len(idx.users(e)) != 1:
+                continue
+            if i and not _same_shape(ctx, e, chain[0]):
+                continue  # the tail gives the back edge another shape
+            found = _in_place_view(ctx, body, idx, e, fed - merged)
+            after = chain[i - 1] if i else None  # the layer right after E
+            if found is not None and not (found[2] is None and after is not None and after.type in VIEW_OPS):
+                break  # views right after a bare E: the plugin gives the spec's values (measured)
+        else:
             continue
         view, param, via = found
         whose = f", fused with {via.describe()}, whose input 0" if via is not None else ", whose input 0"
@@ -355,6 +372,29 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                       related=(Related(e.loc, f"'{e.name}' is computed in place"),
                                Related(view.loc, f"'{view.name}' shares the Parameter's memory")),
                       hint="put the other operand first, or read the slice without reshaping it")
+
+
+def _chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
+    """The layers from the one a back edge's Result reads backwards, over views and ops the plugin fuses into
+    the node before them, each read only by the one after it, up to the first that is neither: each is a
+    candidate E, the layers before it in the list its tail."""
+    chain: list[Layer] = []
+    while last is not None and last.outputs:
+        chain.append(last)
+        if len(idx.users(last)) != 1 or not _joins_node_before(body, idx, last):
+            break
+        last = _fed_by(body, idx, last, 0)
+    return chain
+
+
+def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
+    """`layer` is a view or an op the plugin fuses into the node that computes its input 0."""
+    if not layer.inputs:
+        return False
+    if layer.type in VIEW_OPS or (layer.type in TAIL_OPS and len(layer.inputs) == 1):
+        return True
+    k = _fed_by(body, idx, layer, 1) if layer.type in IN_PLACE_OPS and len(layer.inputs) == 2 else None
+    return k is not None and k.type == "Const"
 
 
 def _fed_by(body: Graph, idx: GraphIndex, layer: Layer, port_index: int) -> Layer | None:

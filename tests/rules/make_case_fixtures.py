@@ -599,9 +599,11 @@ def _scan_state(ov, ops, dtype, step, loop: bool = True, m_read: bool = False):
 
 def in_place_back_edge(kind: str):
     """A back edge passing on an Add/Multiply computed over a reshaped slice (BE507). "fail": Reshape(x[k]) * m
-    in f32; "fail-u8-fused": m * Minimum(Reshape(x[k]), 1) in u8 in a TensorIterator; "pass": m * Reshape(x[k]),
-    the u8 pair in f32, Relu(m) * Minimum(Reshape(x[k]), 1) in u8, Reshape(x[k]) * m with m also an output, and
-    Reshape(x[k]) - m."""
+    in f32; "fail-u8-fused": m * Minimum(Reshape(x[k]), 1) in u8 in a TensorIterator; "fail-tail": Reshape(x[k])
+    * m through a Relu and Reshapes to [1] and back to [] in f32 in a TensorIterator; "fail-u8-tail": the u8 pair
+    through the same tail in a Loop; "pass": m * Reshape(x[k]), the u8 pair in f32, Relu(m) * Minimum(Reshape(x[k]),
+    1) in u8, Reshape(x[k]) * m with m also an output, Reshape(x[k]) - m, and Reshape(x[k]) * m reshaped to [1] and
+    back to [] (then through a Relu)."""
     ov, ops = _ov()
 
     def flat(xs):
@@ -610,9 +612,14 @@ def in_place_back_edge(kind: str):
     def low(xs, dtype):
         return ops.minimum(flat(xs), ops.constant(dtype(1)))
 
+    def views(v):  # [] to [1] and back
+        return flat(ops.reshape(v, ops.constant(np.array([1], np.int64)), False))
+
     cases = {
         "fail": (np.float32, lambda xs, m: ops.multiply(flat(xs), m), True),
         "fail-u8-fused": (np.uint8, lambda xs, m: ops.multiply(m, low(xs, np.uint8)), False),
+        "fail-tail": (np.float32, lambda xs, m: views(ops.relu(ops.multiply(flat(xs), m))), False),
+        "fail-u8-tail": (np.uint8, lambda xs, m: views(ops.relu(ops.multiply(m, low(xs, np.uint8)))), True),
     }
     if kind in cases:
         dtype, step, loop = cases[kind]
@@ -626,6 +633,8 @@ def in_place_back_edge(kind: str):
         "relu_m": (np.uint8, lambda xs, m: ops.multiply(ops.relu(m), low(xs, np.uint8)), False),
         "m_read": (np.float32, lambda xs, m: ops.multiply(flat(xs), m), True),
         "subtract": (np.float32, lambda xs, m: ops.subtract(flat(xs), m), False),
+        "views": (np.float32, lambda xs, m: views(ops.multiply(flat(xs), m)), False),
+        "views_relu": (np.float32, lambda xs, m: ops.relu(views(ops.multiply(flat(xs), m))), False),
     }
     params, outs = [], []
     for name, (dtype, step, m_read) in kept.items():
@@ -1330,6 +1339,9 @@ CASES = [
     # a back edge passing on an Add/Multiply over a reshaped slice: the CPU plugin computes it in place (BE507)
     Case("BE507", "fail", lambda: in_place_back_edge("fail"), _mark_picked("BE507", _first_back_edge)),
     Case("BE507", "fail-u8-fused", lambda: in_place_back_edge("fail-u8-fused"),
+         _mark_picked("BE507", _first_back_edge)),
+    Case("BE507", "fail-tail", lambda: in_place_back_edge("fail-tail"), _mark_picked("BE507", _first_back_edge)),
+    Case("BE507", "fail-u8-tail", lambda: in_place_back_edge("fail-u8-tail"),
          _mark_picked("BE507", _first_back_edge)),
     Case("BE507", "pass", lambda: in_place_back_edge("pass")),
     # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
