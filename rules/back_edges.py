@@ -285,7 +285,7 @@ IN_PLACE_OPS = frozenset({"Add", "Multiply"})
 FUSED_FIRST_OPS = frozenset({"Minimum", "Maximum", "Add", "Multiply"})
 ONE_BYTE = frozenset({"u8", "i8"})
 # One-input ops measured to be fused into the node of the Add/Multiply before them, which then still writes
-# in place (Relu, Clamp, Abs, Sigmoid; also an Add of a constant), views included, between E and the Result.
+# in place (Relu, Clamp, Abs, Sigmoid; also an Add/Multiply of a Const), views included, between E and the Result.
 TAIL_OPS = frozenset({"Relu", "ReLU", "Clamp", "Abs", "Sigmoid"})
 # Ops the CPU plugin runs as Eltwise nodes: one feeding E's other operand may take E into its own node
 # (measured: a Relu on m), whose input 0 is then not the view.
