@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.back_edges import ELTWISE_NODES
 from irlint.rules.cpu_numerics import _constant, _out_type
 from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unread_outputs
 
@@ -13,9 +14,10 @@ from irlint.controlflow.liveness import read_layers
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
+from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
-from irlint.types import Dim
+from irlint.types import Dim, shape_values
 
 LOOP_PURPOSES = {"input": "current_iteration", "output": "execution_condition"}
 
@@ -562,6 +564,11 @@ def concatenated_output_negative_axis(ctx: Context, graph: Graph, layer: Layer) 
 
 
 IN_PLACE = frozenset({"Add", "Multiply"})
+# Eltwise ops measured to write over a reshaped invariant input's memory (not Divide: the plugin computes
+# it as a Multiply by a Power, one fused node).
+VIEW_IN_PLACE = frozenset({"Add", "Multiply", "Subtract", "Maximum", "Minimum"})
+# Reduce ops the plugin fuses a chain of activations after into (measured with Relu, Tanh and Sigmoid).
+FUSING_REDUCES = frozenset({"ReduceSum", "ReduceMax"})
 # Ops the CPU plugin runs in their input's memory (a view): the invariant input's memory reaches the op.
 VIEWS = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
 # The type the CPU plugin computes a tensor of each type in (f32 inference precision): a Convert between
@@ -581,46 +588,73 @@ def _plugin_no_op_convert(ctx: Context, layer: Layer, source: Layer, port: int |
 
 @rule("PM414", "invariant-input-updated-in-place", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A scalar invariant input read only as the first input of an Add or Multiply of a computed scalar.
+    """An invariant input the CPU plugin's Add/Multiply (or, reshaped, Subtract/Maximum/Minimum) writes over.
 
     What it checks:
-    Each TensorIterator/Loop body Parameter fed by an invariant input (no slicing, no back edge
-    into it) whose shape is `[]` and whose only reader is an Add or a Multiply, on its input 0,
-    whose input 1 is a scalar that is not constant (a value of the iteration, such as a slice);
-    also through a chain, each link the only reader of the one before, of Reshapes, Squeezes and
-    Unsqueezes (which the plugin computes in their input's memory) and of Converts between two types
-    the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32 -> f16 -> f32), which
-    it removes; then x reaches the op as `[]` or `[1]`, the shape of its input 1.
+    Each TensorIterator/Loop body Parameter x fed by an invariant input (no slicing, no back edge
+    into it) in one of two forms.
+    A scalar x whose only reader is an Add or a Multiply, on its input 0, whose input 1 is a
+    scalar of the iteration: a Reshape, Squeeze or Unsqueeze (or a chain of them) of a body
+    Parameter fed by a slice or an invariant input, each of them read only by the next; also
+    through a chain, each link the only reader of the one before, of Reshapes, Squeezes and
+    Unsqueezes and of Converts between two types the plugin computes alike (i32 -> i64 -> i32: it
+    computes i64 as i32; f32 -> f16 -> f32), which it removes; then x reaches the op as `[]` or
+    `[1]`, the shape of its input 1.
+    An x of any shape that reaches input 0 of an Add, Multiply, Subtract, Maximum or Minimum
+    through Reshapes, Squeezes and Unsqueezes that change its shape, the last read only by the op,
+    whose output has that view's shape, whose input 1 is not constant, is read only by the op and
+    is not computed by an Eltwise node (an activation after a ReduceSum or ReduceMax is fused into
+    it and counts as the reduce); x's other readers (seen through the views they feed, a ShapeOf
+    aside) are no Result or Concat and each runs before the op in the plugin's order (depth first
+    from the body's Results in their order, every layer after its inputs in port order); not an x
+    of shape [1] reshaped to [] whose op a view makes [1] again.
 
     Why it matters:
     The spec gives the body the same x in every iteration: a = x + s[k]. OpenVINO's CPU plugin
     computes that Add in place, in the memory that holds the invariant input, so each iteration
     reads the previous one's result as x: it computes a[k] = a[k-1] + s[k] (x 0.5 and slices 1, 10,
     100, 1000 give 1.5, 11.5, 111.5, 1111.5 where the spec gives 1.5, 10.5, 100.5, 1000.5; measured
-    on OpenVINO 2026.4, TensorIterator and Loop alike). It does not when x has another reader, is of
-    shape [1], is the Add's second input, or when the op is a Subtract, Divide, Maximum or Power,
-    or the other input a constant. Converts to i64 and back between x and the Add change nothing
-    (5 and 1, 10, 100, 1000 in i32 give 6, 16, 116, 1116); Converts to f32 and back keep x apart.
+    on OpenVINO 2026.4, TensorIterator and Loop alike). For a scalar x it does not when x has another
+    reader, is of shape [1], is the Add's second input, when the op is a Subtract, Divide, Maximum
+    or Power, the other input a constant or computed (ReduceSum(s[k]), Relu(Reshape(s[k]))), or
+    the slice has another reader (a Concat of s[k] and the sum). Converts to i64 and back between x
+    and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16, 116, 1116); Converts to
+    f32 and back keep x apart.
     Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
     a [1] slice) with slices 8, 9 gives 11, 20 where the spec gives 11, 12; an x of shape [1]
     squeezed to [] gives 11, 12.
+    A view of x is the op's input 0 in the plugin, which lets an Eltwise node whose inputs have no
+    other reader write its result over input 0 when that keeps the shape. x's other readers then
+    see it too unless the plugin copies x first, which it does for a reader that runs after the op
+    or is a Result: Reshape(x, [2,1]) + ReduceSum(s[k]), x = [0.5, 0.25], gives 1.5, 11.5, 111.5,
+    and a Tanh(x) whose Result comes first reads 0.5, 1.5, 11.5 (with the Add's Result first, both
+    compute the spec's values). Two equal views of x are merged into one of two readers: no
+    accumulation. Divide (computed as a Multiply by a Power, one node) and a Relu of a Parameter as
+    the other input (which takes the op into its node) compute the spec's values.
     irlint computes what the spec says.
+
+    A loop known to run once never reads the changed x.
 
     Example:
     ```xml
     <layer id="0" name="x" type="Parameter"><data shape="" element_type="f32"/>  <!-- invariant -->
-    <layer id="4" name="a" type="Add"/>   <!-- x + s[k] -->
+    <layer id="4" name="a" type="Add"/>   <!-- x + Reshape(s[k]) -->
     ```
 
     How to fix:
-    Swap the Add's inputs (s[k] + x), or give x the shape [1]: the plugin then computes what the
-    spec says.
+    Swap the op's inputs (s[k] + x), give a scalar x the shape [1], or have another reader of x
+    run after the op: the plugin then computes what the spec says.
     """
     if layer.body is None:
         return
+    info = ctx.shapes.loop(layer)
+    runs = None if info is None else info.iterations if info.iterations is not None else info.max_iterations
+    if runs is not None and runs < 2:
+        return  # a value written over x is read again only from the second iteration on
     body = layer.body
     idx = ctx.index(body)
     targets = {be.to_layer for be in layer.back_edges}
+    reported: set[int | None] = set()
     for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT):
         p = body.layer(pe.body_layer)
         if p is None or p.id in targets or not p.outputs:
@@ -646,8 +680,9 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
         end = ctx.shapes.output(src, port).shape  # x as the op reads it
         if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
             continue
-        if _constant(body, idx, other, {}):
+        if _constant(body, idx, other, {}) or not _view_of_input(body, idx, other, targets):
             continue
+        reported.add(p.id)
         types = ' and '.join(sorted({f'{k} as {v}' for k, v in PLUGIN_TYPE.items()}))
         why = "which the plugin computes in the same memory" if all(c.type in VIEWS for c in via) else (
             f"which the plugin removes or computes in the same memory: it computes {types}")
@@ -662,3 +697,159 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
                                          f"'{c.name}' converts it to a type the plugin computes alike")
                                  for c in via), Related(op.loc, f"'{op.name}' reads it on input 0")),
                       hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")
+    order: dict[int | None, int] | None = None
+    for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT):
+        p = body.layer(pe.body_layer)
+        if p is None or p.id in targets or p.id in reported or not p.outputs:
+            continue
+        if order is None:
+            order = _plugin_order(body, idx)
+        found = _view_written_in_place(ctx, body, idx, p, order)
+        if found is None:
+            continue
+        op, chain, before = found
+        infix = {"Add": "+", "Multiply": "*", "Subtract": "-"}.get(op.type)
+        step = f"a[k-1] {infix} s[k]" if infix else f"{op.type.lower()[:3]}(a[k-1], s[k])"
+        also = (f"; its other readers ({', '.join(repr(r.name) for r in before)}) run before the {op.type} in "
+                "the plugin's order and read the changed value from the second iteration on") if before else ""
+        yield Finding(f"body {p.describe()} of {layer.describe()}, an invariant input, reaches input 0 of "
+                      f"{op.describe()} through {', '.join(c.describe() for c in chain)}, which the plugin computes "
+                      f"in its memory: OpenVINO's CPU plugin computes the {op.type} in place there, so each "
+                      f"iteration reads the previous result as {p.name!r} (a[k] = {step}){also}; "
+                      "irlint computes the spec's same value every iteration", p.loc, layer=p.path,
+                      related=(*(Related(c.loc, f"'{c.name}' reshapes it in place") for c in chain),
+                               Related(op.loc, f"'{op.name}' writes over it"),
+                               *(Related(r.loc, f"'{r.name}' reads it before") for r in before)),
+                      hint=f"swap the {op.type}'s inputs, or have the {op.type} read a copy of the invariant input")
+
+
+def _plugin_order(body: Graph, idx: GraphIndex) -> dict[int | None, int]:
+    """The position of each body layer in the CPU plugin's run: depth first from each Result in the body's
+    order, every layer after its inputs taken in port order, then the layers no Result needs."""
+    order: dict[int | None, int] = {}
+    starts = [lay for lay in body.layers if lay.type == "Result"] + list(body.layers)
+    for start in starts:
+        if start.id in order:
+            continue
+        stack: list[tuple[Layer, int]] = [(start, 0)]
+        seen = {start.id}
+        while stack:
+            lay, i = stack.pop()
+            if i < len(lay.inputs):
+                stack.append((lay, i + 1))
+                e = idx.source(lay.id, lay.inputs[i].id)
+                src = body.layer(e.from_layer) if e is not None else None
+                if src is not None and src.id not in order and src.id not in seen:
+                    seen.add(src.id)
+                    stack.append((src, 0))
+            elif lay.id not in order:
+                order[lay.id] = len(order)
+    return order
+
+
+def _view_written_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer,
+                           order: dict[int | None, int]) -> tuple[Layer, list[Layer], list[Layer]] | None:
+    """(the op, the views, the other readers) when invariant input `p` reaches input 0 of an Add, Multiply or
+    Subtract through Reshapes/Squeezes/Unsqueezes that change its shape, and the CPU plugin lets that op write
+    its result over the views' memory, which is p's; None otherwise."""
+    found = _view_chain(body, idx, p, [], [])
+    if found is None:
+        return None
+    op, chain, others = found
+    cur = chain[-1]
+    if len(op.inputs) != 2 or not op.outputs:
+        return None
+    e = idx.source(op.id, op.inputs[1].id)
+    other = body.layer(e.from_layer) if e is not None else None
+    if other is None or _constant(body, idx, other, {}) or (other.type in ELTWISE_NODES
+                                                             and not _fused_into_reduce(body, idx, other)):
+        return None  # the plugin fuses the op into an Eltwise node computing its other operand
+    if len(idx.users(other)) != 1:
+        return None  # the plugin writes in place only over an op whose inputs have no other reader
+    first = ctx.shapes.output(p, p.outputs[0].id).shape
+    last = ctx.shapes.output(cur, cur.outputs[0].id).shape
+    out = ctx.shapes.output(op, op.outputs[0].id).shape
+    if first is None or last is None or last == first or out != last:
+        return None  # views that keep the shape are removed; an op that broadcasts x writes elsewhere
+    if shape_values(first) == (1,) and _back_to(ctx, body, idx, op, first):
+        return None  # [1] -> [] -> op -> [1]: the plugin computes the op on x's [1] directly, not in place
+    readers = _consumers(ctx, body, idx, others)
+    if readers is None or any(order.get(r.id, -1) >= order.get(op.id, -1) for r in readers):
+        return None  # a later reader (or a Result) makes the plugin copy x first
+    return op, chain, readers
+
+
+def _back_to(ctx: Context, body: Graph, idx: GraphIndex, op: Layer, shape: tuple) -> bool:
+    """Whether `op` is read only by a view that gives it `shape` again."""
+    users = idx.users(op)
+    lay = body.layer(users[0].to_layer) if len(users) == 1 else None
+    return lay is not None and lay.type in VIEWS and bool(lay.outputs) and \
+        ctx.shapes.output(lay, lay.outputs[0].id).shape == shape
+
+
+def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
+    """Whether `layer` is a chain of one-input eltwise ops over a ReduceSum/ReduceMax, each read only by the
+    next: the plugin fuses the chain into the reduce node, so no Eltwise node takes the op in."""
+    while layer.type in ELTWISE_NODES and len(layer.inputs) == 1 and len(idx.users(layer)) == 1:
+        e = idx.source(layer.id, layer.inputs[0].id)
+        nxt = body.layer(e.from_layer) if e is not None else None
+        if nxt is None:
+            return False
+        layer = nxt
+    return layer.type in FUSING_REDUCES and len(idx.users(layer)) == 1
+
+
+def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None]) -> bool:
+    """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes over a body Parameter that no back edge
+    feeds (a slice or an invariant input), each of them read by one layer: the operand with which the
+    plugin adds a scalar in place."""
+    seen = 0
+    while layer.type in VIEWS and layer.inputs:
+        if len(idx.users(layer)) != 1:
+            return False
+        e = idx.source(layer.id, layer.inputs[0].id)
+        nxt = body.layer(e.from_layer) if e is not None else None
+        if nxt is None:
+            return False
+        layer, seen = nxt, seen + 1
+    return seen > 0 and layer.type == "Parameter" and layer.id not in targets and len(idx.users(layer)) == 1
+
+
+def _consumers(ctx: Context, body: Graph, idx: GraphIndex, others: list[tuple[Layer, Layer]]) -> list[Layer] | None:
+    """The layers that read the invariant input's memory besides the op: each other reader (layer, the view
+    of the chain beside it), seen through the views it feeds; None when one is a Result or a Concat, or a view
+    of the same shape as the chain's (the plugin merges the two views, so the op's input has two readers)."""
+    out: list[Layer] = []
+    todo = list(others)
+    while todo:
+        r, twin = todo.pop()
+        if r.type == "ShapeOf":
+            continue  # reads the shape only
+        if r.type in ("Result", "Concat"):
+            return None
+        if r.type in VIEWS and r.outputs:
+            if twin is not None and twin.outputs and \
+                    ctx.shapes.output(r, r.outputs[0].id).shape == ctx.shapes.output(twin, twin.outputs[0].id).shape:
+                return None
+            todo += [(lay, None) for u in idx.users(r) if (lay := body.layer(u.to_layer)) is not None]
+            continue
+        out.append(r)
+    return out
+
+
+def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], others: list[tuple[Layer, Layer]]
+                ) -> tuple[Layer, list[Layer], list[tuple[Layer, Layer]]] | None:
+    """(op, views, other readers with the view beside each) when `cur`, through a chain of views (at least
+    one), is read on input 0 of an op of VIEW_IN_PLACE that alone reads the last view; None otherwise."""
+    users = idx.users(cur)
+    readers = [lay for u in users if (lay := body.layer(u.to_layer)) is not None]
+    if chain and len(users) == 1 and users[0].to_port == 0 and readers and readers[0].type in VIEW_IN_PLACE:
+        return readers[0], chain, others
+    for u, lay in zip(users, readers):
+        if u.to_port != 0 or lay.type not in VIEWS or not lay.outputs:
+            continue
+        rest = [(r, lay) for r in readers if r is not lay]
+        found = _view_chain(body, idx, lay, [*chain, lay], [*others, *rest])
+        if found is not None:
+            return found
+    return None

@@ -102,7 +102,8 @@ DEPARTURES = {
     "SL607": "a sub-range the CPU plugin slices otherwise (or refuses)",
     "SL608": "a concatenated part whose length is not |stride|: the CPU plugin refuses it",
     "PM410": "a TensorIterator's unread sliced input: the CPU plugin runs the body once",
-    "PM414": "a scalar invariant input on input 0 of an Add/Multiply of the iteration: the CPU plugin accumulates",
+    "PM414": "an invariant input (scalar, or reshaped) on input 0 of an Add/Multiply of the iteration: the CPU plugin "
+             "accumulates",
     "PM415": "a read output sharing its body Result with an unread one: OpenVINO gives it another Result (or none)",
     "PM412": "a TensorIterator body Parameter of dynamic type: the CPU plugin refuses it",
     "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",

@@ -83,6 +83,7 @@ PINNED_BUILD: dict[int, str] = {
     903813: "departure",  # i32 ReduceSums past 2**24 in nested Loops: the CPU plugin sums through f32
     508828: "T219",  # a u8 Sigmoid reaching an Add through a Reshape pair OpenVINO removes: the plugin fuses them
     1104614: "T219",  # i32 Sigmoid(Sigmoid(Sigmoid(x))) on a Loop's back edge: the plugin computes the chain in f32
+    1103949: "PM414",  # x [?] reshaped into x + s[k], its Tanh run before: the plugin adds in x's memory, x accumulates
 }
 
 

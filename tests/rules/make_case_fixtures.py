@@ -651,7 +651,9 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]; "convert": in i32,
     x reaches the Add through Converts to i64 and back (which the CPU plugin removes); "convert-kept": in
     i32 through Converts to f32 and back (which it keeps); "reshape": x reaches the Add through Reshapes to
-    [1] and back to [] (which the plugin computes in x's memory); "squeeze": x of shape [1] squeezed to []."""
+    [1] and back to [] (which the plugin computes in x's memory); "squeeze": x of shape [1] squeezed to [];
+    "reduced": the Add's other input is ReduceSum(s[k]), not a view of the slice; "slice-read-twice": the
+    body also returns Relu(s[k]) as z."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -666,8 +668,19 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     if kind == "squeeze":
         xv = ops.squeeze(bx, ops.constant(np.array([0], np.int64)))
         sk = ops.reshape(bs, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False)
+    if kind == "reduced":
+        sk = ops.reduce_sum(bs, ops.constant(np.array([0], np.int64)), False)
     a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
     r = ops.result(ops.reshape(a, ops.constant(np.array([1], np.int64)), False))
+    if kind == "slice-read-twice":
+        rz = ops.result(ops.relu(bs))
+        ti = ops.tensor_iterator()
+        ti.set_body(ov.Model([r, rz], [bx, bs]))
+        x, s = ops.parameter(xs, et, name="x"), ops.parameter([4], et, name="s")
+        ti.set_invariant_input(bx, x.output(0))
+        ti.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
+        y, z = (ti.get_concatenated_slices(o.output(0), 0, 1, 1, -1, 0) for o in (r, rz))
+        return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, s], "invariant_plus_slice")
     if loop:
         node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
         node.set_function(ov.Model([r, ops.result(ops.constant(True))], [bx, bs]))
@@ -680,6 +693,31 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
     y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
     return ov.Model([ops.result(y, name="y")], [x, s], "invariant_plus_slice")
+
+
+def invariant_reshaped_plus_slice(first: str, loop: bool = False):
+    """A TensorIterator (or a Loop) over 4 slices of s: y[k] = Reshape(x, [2,1]) + ReduceSum(s[k]) and
+    t[k] = Tanh(x) (as [1,?]), x an invariant input of shape [?]. `first` names the body Result listed first ("t" or
+    "y"): the CPU plugin runs that Result's ops first, and copies x before the Add when Tanh runs after it."""
+    ov, ops = _ov()
+    bx, bs = ops.parameter([-1], np.float32, name="xb"), ops.parameter([1], np.float32, name="sb")
+    view = ops.reshape(bx, ops.constant(np.array([2, 1], np.int64)), False)
+    ry = ops.result(ops.add(view, ops.reduce_sum(bs, ops.constant(np.array([0], np.int64)), False)))
+    rt = ops.result(ops.unsqueeze(ops.tanh(bx), ops.constant(np.array([0], np.int64))))
+    results = [rt, ry] if first == "t" else [ry, rt]
+    if loop:
+        node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
+        node.set_function(ov.Model([*results, ops.result(ops.constant(True))], [bx, bs]))
+        node.set_special_body_ports([-1, 2])
+    else:
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model(results, [bx, bs]))
+    x, s = ops.parameter([-1], np.float32, name="x"), ops.parameter([4], np.float32, name="s")
+    node.set_invariant_input(bx, x.output(0))
+    node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
+    y = node.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)
+    t = node.get_concatenated_slices(rt.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y"), ops.result(t, name="t")], [x, s], "invariant_reshaped_plus_slice")
 
 
 def if_shape_in_dynamic_body(dynamic: bool):
@@ -1375,6 +1413,14 @@ CASES = [
     Case("PM414", "fail-reshape", lambda: invariant_plus_slice("reshape"),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass-squeeze", lambda: invariant_plus_slice("squeeze")),
+    Case("PM414", "pass-reduced", lambda: invariant_plus_slice("reduced")),
+    Case("PM414", "pass-slice-read-twice", lambda: invariant_plus_slice("slice-read-twice")),
+    # Reshape(x, [2,1]) + ReduceSum(s[k]) with Tanh(x) run before (its Result first): added in x's memory
+    Case("PM414", "fail-view", lambda: invariant_reshaped_plus_slice("t"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "fail-view-loop", lambda: invariant_reshaped_plus_slice("t", loop=True),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-view-read-after", lambda: invariant_reshaped_plus_slice("y")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

@@ -80,3 +80,60 @@ def test_the_cpu_plugin_keeps_a_rank1_invariant_squeezed_apart_where_pm414_is_si
     cpu, ours = _both(path, np.full((1,), 0.5, np.float32))
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def test_the_cpu_plugin_keeps_a_scalar_invariant_apart_from_a_reduced_slice_where_pm414_is_silent() -> None:
+    """x + ReduceSum(s[k]): the Add's other input is no view of a body input, and the plugin computes what the
+    spec says (a view of the slice there, as in fail.xml, makes it add in place)."""
+    path = FIXTURES / "pass-reduced.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def test_the_cpu_plugin_keeps_a_scalar_invariant_apart_from_a_slice_read_twice_where_pm414_is_silent() -> None:
+    """x + Reshape(s[k]) where the body also returns Relu(s[k]): with a second reader of the slice the plugin
+    computes what the spec says."""
+    path = FIXTURES / "pass-slice-read-twice.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def _view_both(path: Path, x: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    got = compiled({"x": x, "s": S})
+    cpu = {name: np.asarray(got[name]) for name in ("y", "t")}
+    ours = irlint.run(irlint.load(path), {"x": x, "s": S})
+    return cpu, {name: np.asarray(ours[name]) for name in ("y", "t")}
+
+
+@pytest.mark.parametrize("name", ["fail-view.xml", "fail-view-loop.xml"])
+def test_the_cpu_plugin_adds_in_a_reshaped_invariant_read_before_where_pm414_warns(name: str) -> None:
+    """Reshape(x, [2,1]) + ReduceSum(s[k]), x of shape [?], and Tanh(x) whose Result comes first: the plugin
+    runs the Tanh first, so it lets the Add write over x's memory; x accumulates and the Tanh reads it."""
+    path = FIXTURES / name
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Tanh" in diags[0].message
+    x = np.array([0.5, 0.25], np.float32)
+    cpu, ours = _view_both(path, x)
+    np.testing.assert_allclose(ours["y"], x[:, None] + S[None, :])  # the spec: the same x every iteration
+    np.testing.assert_allclose(cpu["y"], x[:, None] + np.cumsum(S)[None, :])  # 1.5, 11.5, 111.5, 1111.5
+    before = np.concatenate([x[None, :], x[None, :] + np.cumsum(S)[:3, None]])
+    np.testing.assert_allclose(cpu["t"], np.tanh(before), rtol=1e-6)  # the Tanh reads the running sums
+    np.testing.assert_allclose(ours["t"], np.tile(np.tanh(x), (4, 1)), rtol=1e-6)
+
+
+def test_the_cpu_plugin_copies_a_reshaped_invariant_read_after_where_pm414_is_silent() -> None:
+    """The same body with the Add's Result first: the Tanh runs after the Add, so the plugin copies x first
+    and computes what the spec says."""
+    path = FIXTURES / "pass-view-read-after.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    x = np.array([0.5, 0.25], np.float32)
+    cpu, ours = _view_both(path, x)
+    for name in ("y", "t"):
+        np.testing.assert_allclose(cpu[name], ours[name], rtol=1e-6)
+    np.testing.assert_allclose(ours["y"], x[:, None] + S[None, :])
