@@ -15,7 +15,7 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.index import GraphIndex
-from irlint.ir.model import Graph, Layer, PortMapEntry
+from irlint.ir.model import Edge, Graph, Layer, PortMapEntry
 from irlint.rule import Finding, rule
 from irlint.types import Dim, shape_values
 
@@ -593,13 +593,14 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     What it checks:
     Each TensorIterator/Loop body Parameter x fed by an invariant input (no slicing, no back edge
     into it) in one of two forms.
-    A scalar x whose only reader is an Add or a Multiply, on its input 0, whose input 1 is a
-    scalar of the iteration: a Reshape, Squeeze or Unsqueeze (or a chain of them) of a body
-    Parameter fed by a slice or an invariant input, each of them read only by the next; also
-    through a chain, each link the only reader of the one before, of Reshapes, Squeezes and
-    Unsqueezes and of Converts between two types the plugin computes alike (i32 -> i64 -> i32: it
-    computes i64 as i32; f32 -> f16 -> f32), which it removes; then x reaches the op as `[]` or
-    `[1]`, the shape of its input 1.
+    A scalar x read by an Add or a Multiply, on its input 0, whose input 1 is a scalar of the
+    iteration: a Reshape, Squeeze or Unsqueeze (or a chain of them) of a body Parameter fed by a
+    slice or an invariant input, each of them read only by the next; also through a chain, each
+    link the only reader of the one before, of Reshapes, Squeezes and Unsqueezes and of Converts
+    between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
+    -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
+    input 1. Each other reader of the scalar x is a Result, or an op that is no view of x (nor
+    such a Convert), does not feed the op and runs before it in the plugin's order.
     An x of any shape that reaches input 0 of an Add, Multiply, Subtract, Maximum or Minimum
     through Reshapes, Squeezes and Unsqueezes that change its shape, the last read only by the op,
     whose output has that view's shape, whose input 1 is not constant, is read only by the op and
@@ -614,12 +615,16 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     computes that Add in place, in the memory that holds the invariant input, so each iteration
     reads the previous one's result as x: it computes a[k] = a[k-1] + s[k] (x 0.5 and slices 1, 10,
     100, 1000 give 1.5, 11.5, 111.5, 1111.5 where the spec gives 1.5, 10.5, 100.5, 1000.5; measured
-    on OpenVINO 2026.4, TensorIterator and Loop alike). For a scalar x it does not when x has another
-    reader, is of shape [1], is the Add's second input, when the op is a Subtract, Divide, Maximum
-    or Power, the other input a constant or computed (ReduceSum(s[k]), Relu(Reshape(s[k]))), or
-    the slice has another reader (a Concat of s[k] and the sum). Converts to i64 and back between x
-    and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16, 116, 1116); Converts to
-    f32 and back keep x apart.
+    on OpenVINO 2026.4, TensorIterator and Loop alike). Another reader of a scalar x that runs
+    before the Add changes nothing but sees the accumulated x too (a Sigmoid, Relu, Tanh, Convert
+    or x * 2 whose Result comes first gives the same 1.5, 11.5, 111.5, 1111.5, the Sigmoid
+    sigmoid(0.5), sigmoid(1.5), sigmoid(11.5), ...), and so does a Result reading x. For a scalar x
+    it does not when another reader runs after the Add, is a Reshape of x, or feeds the Add (x +
+    (s[k] + sigmoid(x))), when x is of shape [1] or the Add's second input, when the op is a
+    Subtract, Divide, Maximum or Power, the other input a constant or computed (ReduceSum(s[k]),
+    Relu(Reshape(s[k]))), or the slice has another reader (a Concat of s[k] and the sum). Converts
+    to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
+    116, 1116); Converts to f32 and back keep x apart.
     Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
     a [1] slice) with slices 8, 9 gives 11, 20 where the spec gives 11, 12; an x of shape [1]
     squeezed to [] gives 11, 12.
@@ -659,43 +664,34 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
         p = body.layer(pe.body_layer)
         if p is None or p.id in targets or not p.outputs:
             continue
-        shape = ctx.shapes.output(p, p.outputs[0].id).shape
-        users = idx.users(p)
-        via: list[Layer] = []  # Converts the plugin removes and views between p and the op
-        src, port = p, p.outputs[0].id
-        while len(users) == 1 and users[0].to_port == 0:
-            nxt = body.layer(users[0].to_layer)
-            if nxt is None or not nxt.outputs or not (nxt.type in VIEWS or _plugin_no_op_convert(ctx, nxt, src, port)):
+        if ctx.shapes.output(p, p.outputs[0].id).shape != ():
+            continue
+        found = None
+        for first in idx.users(p):
+            found = _scalar_in_place(ctx, body, idx, p, first, targets)
+            if found is not None:
                 break
-            via.append(nxt)
-            src, port = nxt, nxt.outputs[0].id
-            users = idx.users(nxt)
-        if shape != () or len(users) != 1 or users[0].to_port != 0:
+        if found is None:
             continue
-        op = body.layer(users[0].to_layer)
-        if op is None or op.type not in IN_PLACE or len(op.inputs) != 2:
-            continue
-        e = idx.source(op.id, op.inputs[1].id)
-        other = body.layer(e.from_layer) if e is not None else None
-        end = ctx.shapes.output(src, port).shape  # x as the op reads it
-        if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
-            continue
-        if _constant(body, idx, other, {}) or not _view_of_input(body, idx, other, targets):
-            continue
+        op, via, before = found
         reported.add(p.id)
         types = ' and '.join(sorted({f'{k} as {v}' for k, v in PLUGIN_TYPE.items()}))
         why = "which the plugin computes in the same memory" if all(c.type in VIEWS for c in via) else (
             f"which the plugin removes or computes in the same memory: it computes {types}")
         through = f" (through {', '.join(c.describe() for c in via)}, {why})" if via else ""
-        yield Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read only as input 0 "
-                      f"of {op.describe()}{through} with a value of the iteration: OpenVINO's CPU plugin computes the "
+        also = (f" (its other readers, {', '.join(r.describe() for r in before)}, run before it in the plugin's "
+                "order)") if before else ""
+        yield Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read as input 0 "
+                      f"of {op.describe()}{through} with a value of the iteration{also}: OpenVINO's CPU plugin "
+                      "computes the "
                       f"{op.type} "
                       "in place in the invariant input's memory, so each iteration reads the previous result as "
                       f"{p.name!r} (a[k] = a[k-1] {'+' if op.type == 'Add' else '*'} s[k]); irlint computes the spec's "
                       "same value every iteration", p.loc, layer=p.path,
                       related=(*(Related(c.loc, f"'{c.name}' reshapes it in place" if c.type in VIEWS else
                                          f"'{c.name}' converts it to a type the plugin computes alike")
-                                 for c in via), Related(op.loc, f"'{op.name}' reads it on input 0")),
+                                 for c in via), Related(op.loc, f"'{op.name}' reads it on input 0"),
+                               *(Related(r.loc, f"'{r.name}' reads it before '{op.name}' runs") for r in before)),
                       hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")
     order: dict[int | None, int] | None = None
     for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT):
@@ -853,3 +849,73 @@ def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], ot
         if found is not None:
             return found
     return None
+
+
+def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first: Edge,
+                     targets: set[int | None]) -> tuple[Layer, list[Layer], list[Layer]] | None:
+    """(the Add/Multiply, the removed Converts and views on the way, p's other readers) when the edge `first`
+    from the scalar invariant Parameter `p` leads, on input 0 and through views and no-op Converts each read
+    once, to an Add/Multiply of a view of a slice or invariant input that the CPU plugin computes in p's
+    memory; None otherwise."""
+    edge = first
+    via: list[Layer] = []  # Converts the plugin removes and views between p and the op
+    src, port = p, p.outputs[0].id
+    while edge.to_port == 0:
+        nxt = body.layer(edge.to_layer)
+        if nxt is None or not nxt.outputs or not (nxt.type in VIEWS or _plugin_no_op_convert(ctx, nxt, src, port)):
+            break
+        users = idx.users(nxt)
+        if len(users) != 1:
+            return None
+        via.append(nxt)
+        src, port = nxt, nxt.outputs[0].id
+        edge = users[0]
+    op = body.layer(edge.to_layer)
+    if edge.to_port != 0 or op is None or op.type not in IN_PLACE or len(op.inputs) != 2:
+        return None
+    e = idx.source(op.id, op.inputs[1].id)
+    other = body.layer(e.from_layer) if e is not None else None
+    end = ctx.shapes.output(src, port).shape  # x as the op reads it
+    if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
+        return None
+    if _constant(body, idx, other, {}) or not _view_of_input(body, idx, other, targets):
+        return None
+    readers = [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
+    before = [r for r in readers if r is not None]
+    if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):
+        return None
+    return op, via, before
+
+
+def _leave_memory_free(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, op: Layer,
+                       readers: list[Layer]) -> bool:
+    """Whether a scalar `p`'s other readers leave its memory to `op` (measured): each is a Result, or an op
+    that is no view of p (nor a Convert the plugin removes), does not feed `op`, and runs before it in the
+    plugin's order."""
+    if not readers:
+        return True
+    order = _plugin_order(body, idx)
+    feeding = _feeding(body, idx, op)
+    for r in readers:
+        if r.type == "Result":
+            continue
+        if r is op or r.id in feeding or r.type in VIEWS or _plugin_no_op_convert(ctx, r, p, p.outputs[0].id):
+            return False
+        if order.get(r.id, len(order)) >= order.get(op.id, -1):
+            return False
+    return True
+
+
+def _feeding(body: Graph, idx: GraphIndex, op: Layer) -> set[int | None]:
+    """The ids of the layers whose values reach `op`."""
+    out: set[int | None] = set()
+    todo = [op]
+    while todo:
+        layer = todo.pop()
+        for port in layer.inputs:
+            e = idx.source(layer.id, port.id)
+            src = body.layer(e.from_layer) if e is not None else None
+            if src is not None and src.id not in out:
+                out.add(src.id)
+                todo.append(src)
+    return out

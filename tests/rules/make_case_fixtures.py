@@ -653,7 +653,9 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     i32 through Converts to f32 and back (which it keeps); "reshape": x reaches the Add through Reshapes to
     [1] and back to [] (which the plugin computes in x's memory); "squeeze": x of shape [1] squeezed to [];
     "reduced": the Add's other input is ReduceSum(s[k]), not a view of the slice; "slice-read-twice": the
-    body also returns Relu(s[k]) as z."""
+    body also returns Relu(s[k]) as z; "reader-before"/"reader-after": x also read by a Sigmoid whose Result
+    (z) comes before/after y's in the body, so the plugin runs it before/after the Add; "reader-view": x also
+    read by a Reshape (a view)."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -681,18 +683,26 @@ def invariant_plus_slice(kind: str, loop: bool = False):
         ti.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
         y, z = (ti.get_concatenated_slices(o.output(0), 0, 1, 1, -1, 0) for o in (r, rz))
         return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, s], "invariant_plus_slice")
+    results = [r]
+    if kind.startswith("reader-"):
+        rd = bx if kind == "reader-view" else ops.sigmoid(bx)
+        rz = ops.result(ops.reshape(rd, ops.constant(np.array([1], np.int64)), False))
+        results = [r, rz] if kind == "reader-after" else [rz, r]
     if loop:
         node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
-        node.set_function(ov.Model([r, ops.result(ops.constant(True))], [bx, bs]))
-        node.set_special_body_ports([-1, 1])
+        node.set_function(ov.Model([*results, ops.result(ops.constant(True))], [bx, bs]))
+        node.set_special_body_ports([-1, len(results)])
     else:
         node = ops.tensor_iterator()
-        node.set_body(ov.Model([r], [bx, bs]))
+        node.set_body(ov.Model(results, [bx, bs]))
     x, s = ops.parameter(xs, et, name="x"), ops.parameter([4], et, name="s")
     node.set_invariant_input(bx, x.output(0))
     node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
     y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
-    return ov.Model([ops.result(y, name="y")], [x, s], "invariant_plus_slice")
+    outs = [ops.result(y, name="y")]
+    if kind.startswith("reader-"):
+        outs.append(ops.result(node.get_concatenated_slices(rz.output(0), 0, 1, 1, -1, 0), name="z"))
+    return ov.Model(outs, [x, s], "invariant_plus_slice")
 
 
 def invariant_reshaped_plus_slice(first: str, loop: bool = False):
@@ -1421,6 +1431,13 @@ CASES = [
     Case("PM414", "fail-view-loop", lambda: invariant_reshaped_plus_slice("t", loop=True),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass-view-read-after", lambda: invariant_reshaped_plus_slice("y")),
+    # x also read by a Sigmoid the plugin runs before the Add (its Result first): the Add is still in place
+    Case("PM414", "fail-reader-before", lambda: invariant_plus_slice("reader-before"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "fail-reader-before-loop", lambda: invariant_plus_slice("reader-before", loop=True),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-reader-after", lambda: invariant_plus_slice("reader-after")),
+    Case("PM414", "pass-reader-view", lambda: invariant_plus_slice("reader-view")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

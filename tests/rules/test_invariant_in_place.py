@@ -137,3 +137,32 @@ def test_the_cpu_plugin_copies_a_reshaped_invariant_read_after_where_pm414_is_si
     for name in ("y", "t"):
         np.testing.assert_allclose(cpu[name], ours[name], rtol=1e-6)
     np.testing.assert_allclose(ours["y"], x[:, None] + S[None, :])
+
+
+@pytest.mark.parametrize("name", ["fail-reader-before.xml", "fail-reader-before-loop.xml"])
+def test_the_cpu_plugin_adds_in_place_after_an_earlier_reader_where_pm414_warns(name: str) -> None:
+    """x is also read by a Sigmoid whose Result comes first in the body: the plugin runs it before the Add,
+    then adds in x's memory, so both the Add and the Sigmoid see the accumulated x from iteration 2 on."""
+    path = FIXTURES / name
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Sigmoid" in diags[0].message
+    x = np.array(0.5, np.float32)
+    cpu, ours = _both(path, x)
+    np.testing.assert_array_equal(ours, 0.5 + S)
+    np.testing.assert_array_equal(cpu, 0.5 + np.cumsum(S))
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    seen = np.asarray(compiled({"x": x, "s": S})["z"])  # Sigmoid of 0.5, 1.5, 11.5, 111.5
+    np.testing.assert_allclose(seen, 1 / (1 + np.exp(-(0.5 + np.concatenate([[0], np.cumsum(S)[:-1]])))),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["pass-reader-after.xml", "pass-reader-view.xml"])
+def test_the_cpu_plugin_keeps_x_for_a_later_reader_or_a_view_where_pm414_is_silent(name: str) -> None:
+    """x also read by a Sigmoid the plugin runs after the Add, or by a Reshape (a view of x's memory read at
+    the end of the iteration): the plugin computes what the spec says."""
+    path = FIXTURES / name
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
