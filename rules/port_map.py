@@ -599,8 +599,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     link the only reader of the one before, of Reshapes, Squeezes and Unsqueezes and of Converts
     between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
     -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
-    input 1. Each other reader of the scalar x is a Result, or an op that is no view of x (nor
-    such a Convert), does not feed the op and runs before it in the plugin's order.
+    input 1. No reader of the op is one the plugin fuses into its node (an Eltwise op such as a
+    Relu, Maximum, Select or Multiply, or a Convert). Each other reader of the scalar x is a
+    Result, or an op that is no view of x (nor such a Convert), does not feed the op and runs
+    before it in the plugin's order.
     An x of any shape that reaches input 0 of an Add, Multiply, Subtract, Maximum or Minimum
     through Reshapes, Squeezes and Unsqueezes that change its shape, the last read only by the op,
     whose output has that view's shape, whose input 1 is not constant, is read only by the op and
@@ -620,7 +622,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     or x * 2 whose Result comes first gives the same 1.5, 11.5, 111.5, 1111.5, the Sigmoid
     sigmoid(0.5), sigmoid(1.5), sigmoid(11.5), ...), and so does a Result reading x. For a scalar x
     it does not when another reader runs after the Add, is a Reshape of x, or feeds the Add (x +
-    (s[k] + sigmoid(x))), when x is of shape [1] or the Add's second input, when the op is a
+    (s[k] + sigmoid(x))), when the Add is read by an op the plugin fuses into its node (Relu(a),
+    Maximum(a, m), Select(a > m, a, m), a * m, a - m, Convert(a): x 1, slices 4, 3, 2, 1 give
+    the spec's 5, 4, 3, 2 through a Relu, where a Reshape of a before the Relu gives 5, 8, 10, 11),
+    when x is of shape [1] or the Add's second input, when the op is a
     Subtract, Divide, Maximum or Power, the other input a constant or computed (ReduceSum(s[k]),
     Relu(Reshape(s[k]))), or the slice has another reader (a Concat of s[k] and the sum). Converts
     to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
@@ -880,6 +885,9 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
         return None
     if _constant(body, idx, other, {}) or not _view_of_input(body, idx, other, targets):
         return None
+    if any(t is None or t.type in ELTWISE_NODES or t.type == "Convert" for t in
+           (body.layer(u.to_layer) for u in idx.users(op))):
+        return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
     readers = [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):

@@ -655,7 +655,7 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     "reduced": the Add's other input is ReduceSum(s[k]), not a view of the slice; "slice-read-twice": the
     body also returns Relu(s[k]) as z; "reader-before"/"reader-after": x also read by a Sigmoid whose Result
     (z) comes before/after y's in the body, so the plugin runs it before/after the Add; "reader-view": x also
-    read by a Reshape (a view)."""
+    read by a Reshape (a view); "fused-tail": the Add is read by a Relu, which the plugin fuses into its node."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -673,7 +673,8 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     if kind == "reduced":
         sk = ops.reduce_sum(bs, ops.constant(np.array([0], np.int64)), False)
     a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
-    r = ops.result(ops.reshape(a, ops.constant(np.array([1], np.int64)), False))
+    r = ops.result(ops.reshape(ops.relu(a) if kind == "fused-tail" else a, ops.constant(np.array([1], np.int64)),
+                               False))
     if kind == "slice-read-twice":
         rz = ops.result(ops.relu(bs))
         ti = ops.tensor_iterator()
@@ -1438,6 +1439,7 @@ CASES = [
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass-reader-after", lambda: invariant_plus_slice("reader-after")),
     Case("PM414", "pass-reader-view", lambda: invariant_plus_slice("reader-view")),
+    Case("PM414", "pass-fused-tail", lambda: invariant_plus_slice("fused-tail")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

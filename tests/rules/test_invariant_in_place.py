@@ -166,3 +166,13 @@ def test_the_cpu_plugin_keeps_x_for_a_later_reader_or_a_view_where_pm414_is_sile
     cpu, ours = _both(path, np.array(0.5, np.float32))
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def test_the_cpu_plugin_fuses_a_relu_after_the_add_and_keeps_x_where_pm414_is_silent() -> None:
+    """Relu(x + s[k]): the plugin fuses the Relu into the Add's node, which does not write over x, and computes
+    what the spec says (without the Relu, fail.xml, it adds in place)."""
+    path = FIXTURES / "pass-fused-tail.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + S)
