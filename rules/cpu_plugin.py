@@ -391,25 +391,41 @@ _STATE_BREAKERS = frozenset({"Select", "Maximum", "Minimum", "ReLU"})
 @rule("IF811", "if-value-in-dynamic-loop-state", severity="warning", types=("TensorIterator", "Loop"),
       uses_shapes=True)
 def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A loop state of dynamic dims takes an If's value and then passes a Select, Maximum or float Convert.
+    """A dynamic loop state takes an If's value, then passes a Select/Maximum/float Convert or meets another output.
 
     What it checks:
     The layers directly in a TensorIterator or Loop body: for each back edge into a body Parameter
     with a dynamic dim, the layers on the way from that Parameter to the back edge's Result (the
-    state's path). Where an If of the body feeds that path and, at or after the layer where its
-    value joins, the path goes through a Select, Maximum, Minimum, ReLU or a Convert to a floating
-    type, the If is reported (IF810 reports an If whose branches give different shapes).
+    state's path), where an If of the body feeds that path (IF810 reports an If whose branches give
+    different shapes). The If is reported when either
+    (a) at or after the layer where its value joins, the path goes through a Select, Maximum,
+    Minimum, ReLU or a Convert to a floating type; or
+    (b) the loop's output of that state's Result is read, and only by layers other than a Result,
+    and the loop has another output that something reads, whose body Result takes the value of a
+    layer other than a Parameter, an If or a Const (an op the body computes), of at least the
+    state's size (the product of static dims, a dynamic dim counting 1).
 
     Why it matters:
     The model is valid. OpenVINO's CPU plugin computes such a body in its dynamic-shape mode and
-    does not carry the state from one iteration to the next: measured on 2026.4 with x of shape
-    [?,2,3] merged, x = Convert(Convert(x + ReduceSum(If(...)), f32), i64) over two iterations
-    (If branches of one shape: x * 3, x + x), the spec gives x + 17 and three compilations of one
-    model give x + 2 (the last iteration's alone) or one value such as 322031584 everywhere; a
-    Select, Maximum, Minimum or ReLU instead of the Convert pair, a Loop instead of the
-    TensorIterator, fail alike. A static merged input, no If, an If whose value does not reach the
-    state, or a state path of only Add/Multiply, Clamp or a Convert to an integer type agree. irlint computes what the
-    spec says.
+    does not carry the state from one iteration to the next. Measured on 2026.4:
+    (a) with x of shape [?,2,3] merged, x = Convert(Convert(x + ReduceSum(If(...)), f32), i64)
+    over two iterations of a TensorIterator (If branches of one shape: x * 3, x + x), the spec
+    gives x + 17 and three compilations of one model give x + 2 (the last iteration's alone) or
+    one value such as 322031584 everywhere; a Select, Maximum, Minimum or ReLU instead of the
+    Convert pair, a Loop instead of the TensorIterator, fail alike.
+    (b) with a Loop of 4 iterations whose state p of shape [?,2,2] becomes
+    p + ReduceSum(If(s, ...)) + ReduceSum(s) (s a [?,2,1] slice), an output of another body value
+    of 4 or 8 elements (Concat(s, s) * 2, Maximum, Select or a Convert pair of it or of the
+    state) and ReLU, Abs or
+    Multiply reading the state's output, the plugin gives the spec's value plus a constant (the
+    If's share of one iteration lost) or memory no iteration wrote, in every compilation.
+    A static merged input, no If, an If whose value does not reach the state, a state path of
+    only Add/Multiply, Clamp or a Convert to an integer type, the state's output read by a Result
+    (too), or another output that is a body Parameter, an If's output, not read, or smaller
+    than the state (s * 2 of shape [?,2,1]) agree. Not every model (b) covers departs: an
+    output computing x * 2 or Maximum from an invariant input x of shape [?,2,2] agrees (its
+    Convert pair departs), so (b) is a doubt about the plugin's memory reuse rather than its
+    exact condition, which was not located in its source. irlint computes what the spec says.
 
     Example:
     ```xml
@@ -420,7 +436,7 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
 
     How to fix:
     Give the merged input a static shape, or move the Select/Convert out of the state's path (apply
-    it to the loop's output instead).
+    it to the loop's output instead); for (b), also read the state's output as a model output.
     """
     body = layer.body
     if body is None:
@@ -456,19 +472,71 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
             if inner.id in reported:
                 continue
             fed = path & reach(inner.id, out)
+            if not fed:
+                continue
             breaker = next((la for lid in sorted(fed, key=lambda i: -1 if i is None else i)
                             if (la := body.layer(lid)) is not None and _breaks_state(la)), None)
-            if breaker is None:
-                continue
+            lost = "it returns the last iteration's value or memory no iteration wrote"
+            if breaker is not None:
+                why = f"the state then passes {breaker.describe()}"
+                rel = Related(breaker.loc, f"'{breaker.name}' is on the state's path after the If")
+                hint = "give the merged input a static shape, or apply the op to the loop's output instead"
+            else:
+                other = _other_computed_output(ctx, graph, layer, be.from_layer, _static_size(
+                    ctx.shapes.output(param, param.outputs[0].id).shape))
+                if other is None:
+                    continue
+                why = (f"the state's output is read only by layers other than a Result while the loop also "
+                       f"outputs {other.describe()}, a value its body computes")
+                lost = "it drops part of the state or returns memory no iteration wrote"
+                rel = Related(other.loc, f"'{other.name}' is another output of the loop")
+                hint = ("give the merged input a static shape, or also make the state's output a model output "
+                        "(a Result reading it)")
             reported.add(inner.id)
             yield Finding(f"{inner.describe()} feeds the state {param.describe()} of {layer.describe()}, which has a "
-                          f"dynamic dim, and the state then passes {breaker.describe()}: OpenVINO's CPU plugin is "
-                          "measured not to carry such a state across iterations (it returns the last iteration's "
-                          "value or memory no iteration wrote); irlint computes the spec's",
+                          f"dynamic dim, and {why}: OpenVINO's CPU plugin is measured not to carry such a state "
+                          f"across iterations ({lost}); irlint computes the spec's",
                           inner.loc, layer=inner.path,
-                          related=(Related(param.loc, f"'{param.name}' is merged and of dynamic shape"),
-                                   Related(breaker.loc, f"'{breaker.name}' is on the state's path after the If")),
-                          hint="give the merged input a static shape, or apply the op to the loop's output instead")
+                          related=(Related(param.loc, f"'{param.name}' is merged and of dynamic shape"), rel),
+                          hint=hint)
+
+
+def _other_computed_output(ctx: Context, graph: Graph, layer: Layer, state_result: int | None,
+                           state_size: int | None) -> Layer | None:
+    """The body Result of another read output of `layer` that takes a computed value, when the output of
+    `state_result` is read and by no Result (IF811's case (b)); else None. Only an output of at least the
+    state's size counts: smaller ones were measured to agree."""
+    index = ctx.index(graph)
+    outputs = [pe for pe in layer.port_map if pe.direction == "output" and pe.purpose is None]
+    readers = [e for pe in outputs if pe.internal_layer_id == state_result
+               for e in index.edges_out(layer.id, pe.external_port_id)]
+    if not readers or any((r := graph.layer(e.to_layer)) is None or r.type == "Result" for e in readers):
+        return None
+    body = layer.body
+    assert body is not None
+    body_index = ctx.index(body)
+    for pe in outputs:
+        if pe.internal_layer_id == state_result or not index.edges_out(layer.id, pe.external_port_id):
+            continue
+        res = body.layer(pe.internal_layer_id)
+        e = body_index.source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+        src = body.layer(e.from_layer) if e is not None else None
+        if res is None or src is None or e is None or src.type in ("Parameter", "If", "Const"):
+            continue
+        size = _static_size(ctx.shapes.output(src, e.from_port).shape)
+        if size is not None and state_size is not None and size >= state_size:
+            return res
+    return None
+
+
+def _static_size(shape: Shape | None) -> int | None:
+    """The product of a shape's static dims (a dynamic dim counts 1), None when the rank is unknown."""
+    if shape is None:
+        return None
+    size = 1
+    for d in shape:
+        size *= 1 if d.value is None else d.value
+    return size
 
 
 def _breaks_state(la: Layer) -> bool:

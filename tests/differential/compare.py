@@ -109,7 +109,8 @@ DEPARTURES = {
     "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",
     "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
     "IF810": "an If of branch-dependent shape in a body with a dynamic merged input: the CPU plugin reads stale memory",
-    "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert: state lost",
+    "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert, or another "
+             "computed loop output and no Result reading the state: state lost",
     "IF809": "an If input mapped to two branch Parameters: OpenVINO's reader keeps the first, the second gets zeros",
     "T213": "a Parameter of dynamic rank (a model input, a Loop state a back edge widens): the CPU plugin refuses it",
     "T214": "a model input of dynamic element type: the CPU plugin refuses it",

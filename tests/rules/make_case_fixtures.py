@@ -783,6 +783,37 @@ def if_value_in_dynamic_state(dynamic: bool):
     return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [xo, so], "if_value_in_dynamic_state")
 
 
+def if_value_in_dynamic_state_output(result_reads: bool):
+    """A Loop of 4 iterations over the slices s [?,2,1] of Concat(x sums) + c: its state p [?,2,2] (merged x)
+    becomes p + ReduceSum(If(ReduceSum(s) > 0, s @ [[-0.728]], Sigmoid(Tanh(s)))) + ReduceSum(s), the loop also
+    outputs Concat(s, s) * 2, and ReLU reads the state's output; a Result reads it too when `result_reads`."""
+    ov, ops = _ov()
+    i64, f32 = (lambda v: ops.constant(np.array(v, np.int64))), (lambda v: ops.constant(np.array(v, np.float32)))
+    flat_sum = lambda v: ops.reduce_sum(ops.reshape(v, i64([-1]), False), i64([0]), False)  # noqa: E731
+    x = ops.parameter([-1, 2, 2], np.float32, name="x")
+    rs = ops.reduce_sum(x, i64([2]), True)
+    s_in = ops.add(ops.concat([rs, rs, rs, rs], 2), f32(np.array([0, 1, 2, 3, 4, 0, 1, 2]).reshape(1, 2, 4)))
+    p, s = ops.parameter([-1, 2, 2], np.float32), ops.parameter([-1, 2, 1], np.float32)
+    node = ops.if_op(ops.greater(flat_sum(s), f32(0.0)).output(0))
+    tp, ep = ops.parameter([-1, 2, 1], np.float32), ops.parameter([-1, 2, 1], np.float32)
+    tr, er = ops.result(ops.matmul(tp, f32([[-0.728]]), False, False)), ops.result(ops.sigmoid(ops.tanh(ep)))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(s.output(0), tp, ep)
+    r = ops.result(ops.add(ops.add(p, flat_sum(node.set_output(tr, er))), flat_sum(s)))
+    other = ops.result(ops.multiply(ops.concat([s, s], 2), f32(2.0)))
+    loop = ops.loop(i64([4]), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, other, ops.result(ops.constant(True))], [p, s]))
+    loop.set_special_body_ports([-1, 2])
+    loop.set_merged_input(p, x.output(0), r.output(0))
+    loop.set_sliced_input(s, s_in.output(0), 0, 1, 1, -1, 2)
+    state = loop.get_iter_value(r.output(0), -1)
+    outs = [ops.result(ops.relu(state), name="y"), ops.result(loop.get_iter_value(other.output(0), -1), name="z")]
+    if result_reads:
+        outs.append(ops.result(state, name="state"))
+    return ov.Model(outs, [x], "if_value_in_dynamic_state_output")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -1448,6 +1479,10 @@ CASES = [
     Case("IF811", "fail", lambda: if_value_in_dynamic_state(True),
          lambda text: _mark_line(text, 'type="If"', "IF811")),
     Case("IF811", "pass", lambda: if_value_in_dynamic_state(False)),
+    # the same in a Loop whose state path is only Add, with another computed output and ReLU reading the state
+    Case("IF811", "fail-output", lambda: if_value_in_dynamic_state_output(False),
+         lambda text: _mark_line(text, 'type="If"', "IF811")),
+    Case("IF811", "pass-output", lambda: if_value_in_dynamic_state_output(True)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),

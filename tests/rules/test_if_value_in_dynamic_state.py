@@ -1,5 +1,7 @@
 """What the CPU plugin computes where IF811 warns (and where it does not), measured on the fixtures: an If's
-value added to a TensorIterator state of dynamic dims, which then passes a Convert to f32 and back."""
+value added to a TensorIterator state of dynamic dims, which then passes a Convert to f32 and back; and an If's
+value added to a Loop state of dynamic dims by Adds alone, the Loop having another computed output and only a
+ReLU reading the state's output."""
 
 from __future__ import annotations
 
@@ -36,3 +38,42 @@ def test_the_cpu_plugin_agrees_with_a_static_state() -> None:
     np.testing.assert_array_equal(irlint.run(irlint.load(path), {"x": X, "s": S})["y"], SPEC)
     for got in _cpu(path):
         np.testing.assert_array_equal(got, SPEC)
+
+
+XO = np.array([[[2.623, 2.458], [1.929, 3.766]]], np.float32)
+
+
+def _spec_output(x: np.ndarray) -> np.ndarray:
+    """The state after the fixture Loop's 4 iterations, then ReLU, computed here without irlint."""
+    rs = x.sum(2, keepdims=True)
+    slices = np.concatenate([rs] * 4, 2) + np.array([0, 1, 2, 3, 4, 0, 1, 2], np.float32).reshape(1, 2, 4)
+    p = x.astype(np.float64)
+    for i in range(4):
+        s = slices[:, :, i:i + 1].astype(np.float64)
+        v = s * -0.728 if s.sum() > 0 else 1 / (1 + np.exp(-np.tanh(s)))
+        p = p + v.sum() + s.sum()
+    return np.maximum(p, 0)
+
+
+def _cpu_output(path: Path) -> list[np.ndarray]:
+    core = ov.Core()
+    return [np.asarray(core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(
+        {"x": XO})["y"]) for _ in range(3)]
+
+
+def test_the_cpu_plugin_loses_the_state_where_another_output_is_computed() -> None:
+    """IF811 (b): the state's path is only Add, but the loop has another computed output and ReLU reads the state."""
+    path = FIXTURES / "fail-output.xml"
+    assert [d.code for d in irlint.check(path)] == ["IF811"]
+    spec = _spec_output(XO)
+    np.testing.assert_allclose(irlint.run(irlint.load(path), {"x": XO})["y"], spec, rtol=1e-5)
+    assert any(not np.allclose(got, spec, rtol=1e-4) for got in _cpu_output(path))
+
+
+def test_the_cpu_plugin_agrees_where_a_result_reads_the_state() -> None:
+    path = FIXTURES / "pass-output.xml"
+    assert "IF811" not in {d.code for d in irlint.check(path)}
+    spec = _spec_output(XO)
+    np.testing.assert_allclose(irlint.run(irlint.load(path), {"x": XO})["y"], spec, rtol=1e-5)
+    for got in _cpu_output(path):
+        np.testing.assert_allclose(got, spec, rtol=1e-4)
