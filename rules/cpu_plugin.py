@@ -1,4 +1,4 @@
-"""T213, T214, T215, T218, PM420, IF807, IF810, IF811: valid IR OpenVINO reads and its CPU plugin refuses or misruns.
+"""T213, T214, T215, T218, PM416, PM420, IF807, IF810, IF811: valid IR the CPU plugin refuses or misruns.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from irlint.rules.back_edges import edge_text
 from irlint.rules.cpu_numerics import _constant
+from irlint.rules.pushed_constants import pushed_parameters
+from irlint.rules.unread_outputs import dropped_inputs
 
+from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
@@ -574,3 +577,53 @@ def _branch_output_shape(ctx: Context, branch: Branch, port_id: int) -> Shape | 
         shape = ctx.shapes.output(src, e.from_port).shape
         return None if shape is None or _has_dynamic_dim(shape) else shape
     return None
+
+
+@rule("PM416", "tensor-iterator-without-inputs-crashes", severity="warning", types=("TensorIterator",))
+def tensor_iterator_without_inputs_crashes(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A TensorIterator left without inputs once OpenVINO removes the unread ones and pushes constants in.
+
+    What it checks:
+    A TensorIterator each of whose sliced, merged and invariant inputs is either removed by OpenVINO
+    (its body Parameter nothing reads, or reads only on the way to outputs nothing reads) or an
+    invariant input whose value is computed from constants only (OpenVINO moves such a constant into
+    the body and removes the Parameter); a TensorIterator without any input entry too.
+
+    Why it matters:
+    The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin compiles
+    such a TensorIterator and then kills the process at the first inference (SIGSEGV), at the top
+    level and in a Loop body alike (measured on 2026.4: one constant invariant input, two, a constant
+    computed by ops of Consts, no input at all, and a constant invariant input beside a sliced input
+    whose Parameter only an unread output reads). The same TensorIterator with an input fed by a model
+    input, with a constant sliced or merged input, and a Loop of constant inputs alike, run.
+
+    Example:
+    ```xml
+    <input external_port_id="0" internal_layer_id="0"/>   <!-- invariant, fed by a Const -->
+    ```
+
+    How to fix:
+    Compute the body's value outside the TensorIterator (its inputs are constants), or feed the
+    TensorIterator an input that is not constant.
+    """
+    if layer.body is None:
+        return
+    kinds = (EntryKind.SLICED_INPUT, EntryKind.MERGED_INPUT, EntryKind.INVARIANT_INPUT)
+    entries = [pe for pe in loop_plan(layer).entries if pe.kind in kinds]
+    dropped = dropped_inputs(ctx, graph, layer)
+    pushed = pushed_parameters(ctx, layer)
+    if any(pe.port not in dropped and pe.body_layer not in pushed for pe in entries):
+        return
+    why = []
+    if any(pe.port in dropped for pe in entries):
+        why.append("the inputs whose body Parameters nothing reads (or reads only for outputs nothing reads) "
+                   "are removed")
+    if pushed:
+        why.append("the constant invariant inputs are moved into the body")
+    how = f"once {' and '.join(why)}, " if why else ""
+    yield Finding(f"{layer.describe()}: {how}it has no input left; OpenVINO's CPU plugin compiles such a "
+                  "TensorIterator and kills the process at the first inference (SIGSEGV); irlint runs it",
+                  layer.loc, layer=layer.path,
+                  related=tuple(Related(pe.entry.loc, "removed" if pe.port in dropped else "a constant moved "
+                                        "into the body") for pe in entries),
+                  hint="compute the value outside the TensorIterator, or feed it an input that is not constant")

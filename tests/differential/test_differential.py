@@ -85,6 +85,7 @@ PINNED_BUILD: dict[int, str] = {
     1104614: "T219",  # i32 Sigmoid(Sigmoid(Sigmoid(x))) on a Loop's back edge: the plugin computes the chain in f32
     1103949: "PM414",  # x [?] reshaped into x + s[k], its Tanh run before: the plugin adds in x's memory, x accumulates
     1702852: "PM414",  # scalar x + s[k], x also read by a Sigmoid the plugin runs first: it adds in x's memory
+    1907385: "PM416",  # a TensorIterator whose sliced input only an unread output reads, the rest constant: SIGSEGV
     1701042: "IF811",  # an If's sum added to a [?,2,2] Loop state, another computed output, ReLU reads the state
 }
 

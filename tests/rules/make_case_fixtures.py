@@ -488,6 +488,60 @@ def _invariant_loop(ov, ops, body_outputs, params, feeds):
     return [loop.get_iter_value(r.output(0), -1) for r in body_outputs]
 
 
+def ti_without_inputs(kind: str):
+    """TensorIterators OpenVINO leaves without inputs (PM416), y = TI(...) + q. "fail": one constant invariant
+    input; "fail-removed": a constant invariant input beside a sliced model input whose Parameter only an
+    unread output reads; "fail-loop": the first in a Loop body; "pass": a constant invariant input beside
+    one fed by q, a constant merged input, a constant sliced input (each runs on the CPU plugin)."""
+    ov, ops = _ov()
+    q = ops.parameter([1], np.float32, name="q")
+
+    def ti(inputs):  # inputs: (how, source) with how "invariant", "merged" or "sliced"; one body Result
+        params = [ops.parameter([1], np.float32) for _ in inputs]
+        total = params[0]
+        for extra in params[1:]:
+            total = ops.add(total, extra)
+        r = ops.result(ops.add(total, total))
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([r], params))
+        for p, (how, src) in zip(params, inputs):
+            if how == "invariant":
+                node.set_invariant_input(p, src.output(0))
+            elif how == "merged":
+                node.set_merged_input(p, src.output(0), r.output(0))
+            else:
+                node.set_sliced_input(p, src.output(0), 0, 1, 1, -1, 0)
+        return node, r
+
+    two = ops.constant(np.full([1], 2, np.float32))
+    if kind == "fail":
+        node, r = ti([("invariant", two)])
+        outs = [ops.result(ops.add(node.get_iter_value(r.output(0), -1), q), name="y")]
+    elif kind == "fail-removed":
+        x = ops.parameter([3], np.float32, name="x")
+        p, c = ops.parameter([1], np.float32), ops.parameter([1], np.float32)
+        unread, kept = ops.result(ops.relu(p)), ops.result(ops.add(c, c))
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([unread, kept], [p, c]))
+        node.set_sliced_input(p, x.output(0), 0, 1, 1, -1, 0)
+        node.set_invariant_input(c, two.output(0))
+        node.get_concatenated_slices(unread.output(0), 0, 1, 1, -1, 0)
+        outs = [ops.result(ops.add(node.get_iter_value(kept.output(0), -1), q), name="y")]
+        return ov.Model(outs, [x, q], "ti_without_inputs_removed")
+    elif kind == "fail-loop":
+        bq = ops.parameter([1], np.float32)
+        node, r = ti([("invariant", two)])
+        (y,) = _invariant_loop(ov, ops, [ops.result(ops.add(node.get_iter_value(r.output(0), -1), bq))], [bq], [q])
+        outs = [ops.result(y, name="y")]
+    else:
+        outs = []
+        for i, inputs in enumerate(([("invariant", two), ("invariant", q)], [("merged", two)],
+                                    [("sliced", ops.constant(np.arange(3, dtype=np.float32)))])):
+            node, r = ti(inputs)
+            outs.append(ops.result(ops.add(node.get_iter_value(r.output(0), -1), q), name=f"y{i}"))
+    return ov.Model(outs, [q], f"ti_without_inputs_{kind.replace('-', '_')}")
+
+
 def int_activation_fusion(kind: str):
     """A u8 activation read only by an eltwise op in a body, which the CPU plugin fuses and computes in f32
     (T219). "fail": m + Sigmoid(a) in a Loop body; "fail-if": m * Exp(a) in an If branch (condition a
@@ -1281,6 +1335,14 @@ CASES = [
         "PM415", Edit('<output axis="0" external_port_id="4"', '<output axis="0" external_port_id="4"', ("PM415",)),
         also=[('name="a"', 0, ("PM409",))])),
     Case("PM415", "pass", lambda: shared_result("B", read_both=True)),
+    # a TensorIterator left without inputs (removed, constants pushed in): the CPU plugin crashes at inference
+    Case("PM416", "fail", lambda: ti_without_inputs("fail"),
+         lambda text: _mark_line(text, 'type="TensorIterator"', "PM416")),
+    Case("PM416", "fail-removed", lambda: ti_without_inputs("fail-removed"),
+         lambda text: _mark_body_param(_mark_line(text, 'type="TensorIterator"', "PM416"), "PM410")),
+    Case("PM416", "fail-loop", lambda: ti_without_inputs("fail-loop"),
+         lambda text: _mark_line(text, 'type="TensorIterator"', "PM416")),
+    Case("PM416", "pass", lambda: ti_without_inputs("pass")),
     # a stride of 0 on a sliced input of dynamic length: no length makes it valid (the CPU plugin refuses a
     # TensorIterator, a Loop kills the process dividing by it)
     Case("SL603", "fail-stride0-dynamic-loop", dynamic_slices, _fx("SL603", Edit(
