@@ -579,7 +579,8 @@ def _branch_output_shape(ctx: Context, branch: Branch, port_id: int) -> Shape | 
     return None
 
 
-@rule("PM416", "tensor-iterator-without-inputs-crashes", severity="warning", types=("TensorIterator",))
+@rule("PM416", "tensor-iterator-without-inputs-crashes", severity="warning", types=("TensorIterator",),
+      uses_shapes=True)
 def tensor_iterator_without_inputs_crashes(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A TensorIterator left without inputs once OpenVINO removes the unread ones and pushes constants in.
 
