@@ -595,7 +595,9 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     into it) in one of two forms.
     A scalar x read by an Add or a Multiply, on its input 0, whose input 1 is a scalar of the
     iteration: a Reshape, Squeeze or Unsqueeze (or a chain of them) of a body Parameter fed by a
-    slice or an invariant input, each of them read only by the next; also through a chain, each
+    slice or an invariant input, each of them read only by the next, except the view the op reads,
+    which may also be read by a Relu, Sigmoid, Tanh, Exp, Abs, Clamp, Floor or Convert, or on input
+    1 of a Subtract (the Add or Multiply itself reads it on input 1); also through a chain, each
     link the only reader of the one before, of Reshapes, Squeezes and Unsqueezes and of Converts
     between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
     -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
@@ -627,7 +629,14 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     the spec's 5, 4, 3, 2 through a Relu, where a Reshape of a before the Relu gives 5, 8, 10, 11),
     when x is of shape [1] or the Add's second input, when the op is a
     Subtract, Divide, Maximum or Power, the other input a constant or computed (ReduceSum(s[k]),
-    Relu(Reshape(s[k]))), or the slice has another reader (a Concat of s[k] and the sum). Converts
+    Relu(Reshape(s[k]))), the slice has another reader (a Concat of s[k] and the sum), or the
+    view of the slice that the op reads is also read by a view, a Result, an Add, Multiply,
+    Maximum or Negative, or on input 0 of a Subtract (s[k] * 2, 2 * s[k], s[k] + 2, x * s[k],
+    s[k] - 2, s[k] - x, -s[k], Maximum(s[k], 2) beside x + s[k] give 1.5, 10.5, 100.5, 1000.5). A
+    Relu, Sigmoid, Tanh, Exp, Abs, Clamp, Floor or Convert of that view, or a Subtract reading it on
+    input 1 (2 - s[k], x - s[k]), keeps the Add in place whichever runs first (1.5, 11.5, 111.5,
+    1111.5; x - s[k] read before the Add gives -0.5, -8.5, -88.5, -888.5), as long as x's other
+    readers allow it (x - s[k] run after the Add gives the spec's values). Converts
     to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
     116, 1116); Converts to f32 and back keep x apart.
     Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
@@ -806,7 +815,7 @@ def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int 
     plugin adds a scalar in place."""
     seen = 0
     while layer.type in VIEWS and layer.inputs:
-        if len(idx.users(layer)) != 1:
+        if len(idx.users(layer)) != 1 and (seen or not _readers_keep_in_place(body, idx, layer)):
             return False
         e = idx.source(layer.id, layer.inputs[0].id)
         nxt = body.layer(e.from_layer) if e is not None else None
@@ -814,6 +823,30 @@ def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int 
             return False
         layer, seen = nxt, seen + 1
     return seen > 0 and layer.type == "Parameter" and layer.id not in targets and len(idx.users(layer)) == 1
+
+
+# Ops measured to leave the plugin's in-place Add of a scalar invariant input as it is when they also read the
+# Add's other operand (a view of a slice): one-input activations and Converts, and a Subtract on its input 1.
+# An Add, Multiply, Maximum, Negative, Subtract on input 0, a view or a Result there stops it (measured).
+KEEP_IN_PLACE_READERS = frozenset({"Relu", "ReLU", "Sigmoid", "Tanh", "Exp", "Abs", "Clamp", "Floor", "Convert"})
+
+
+def _readers_keep_in_place(body: Graph, idx: GraphIndex, view: Layer) -> bool:
+    """Whether each reader of `view` besides the op that adds it to x leaves that op in place (measured): the
+    op itself (an Add or Multiply reading it on input 1), one-input activations and Converts, Subtracts
+    reading it on input 1 only."""
+    ops = 0
+    for u in idx.users(view):
+        lay = body.layer(u.to_layer)
+        if lay is None:
+            return False
+        ports = {e.to_port for e in idx.users(view) if e.to_layer == lay.id}
+        if lay.type in IN_PLACE and ports == {1}:
+            ops += 1
+        elif not ((lay.type in KEEP_IN_PLACE_READERS and len(lay.inputs) == 1)
+                  or (lay.type == "Subtract" and ports == {1})):
+            return False
+    return ops == 1
 
 
 def _consumers(ctx: Context, body: Graph, idx: GraphIndex, others: list[tuple[Layer, Layer]]) -> list[Layer] | None:

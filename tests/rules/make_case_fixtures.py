@@ -709,7 +709,9 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     "reduced": the Add's other input is ReduceSum(s[k]), not a view of the slice; "slice-read-twice": the
     body also returns Relu(s[k]) as z; "reader-before"/"reader-after": x also read by a Sigmoid whose Result
     (z) comes before/after y's in the body, so the plugin runs it before/after the Add; "reader-view": x also
-    read by a Reshape (a view); "fused-tail": the Add is read by a Relu, which the plugin fuses into its node."""
+    read by a Reshape (a view); "fused-tail": the Add is read by a Relu, which the plugin fuses into its node;
+    "view-relu"/"view-subtract"/"view-multiply": the slice view sk (the Add's input 1) is also read by Relu(sk),
+    x - sk or sk * 2, whose Result (z) comes first."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -739,6 +741,11 @@ def invariant_plus_slice(kind: str, loop: bool = False):
         y, z = (ti.get_concatenated_slices(o.output(0), 0, 1, 1, -1, 0) for o in (r, rz))
         return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, s], "invariant_plus_slice")
     results = [r]
+    if kind.startswith("view-"):  # the slice view sk also read by a Relu, x - sk or sk * 2, whose Result is first
+        rd = {"view-relu": lambda: ops.relu(sk), "view-subtract": lambda: ops.subtract(bx, sk),
+              "view-multiply": lambda: ops.multiply(sk, ops.constant(np.float32(2)))}[kind]()
+        rz = ops.result(ops.reshape(rd, ops.constant(np.array([1], np.int64)), False))
+        results = [rz, r]
     if kind.startswith("reader-"):
         rd = bx if kind == "reader-view" else ops.sigmoid(bx)
         rz = ops.result(ops.reshape(rd, ops.constant(np.array([1], np.int64)), False))
@@ -755,7 +762,7 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
     y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
     outs = [ops.result(y, name="y")]
-    if kind.startswith("reader-"):
+    if kind.startswith(("reader-", "view-")):
         outs.append(ops.result(node.get_concatenated_slices(rz.output(0), 0, 1, 1, -1, 0), name="z"))
     return ov.Model(outs, [x, s], "invariant_plus_slice")
 
@@ -1533,6 +1540,11 @@ CASES = [
     Case("PM414", "pass-reader-after", lambda: invariant_plus_slice("reader-after")),
     Case("PM414", "pass-reader-view", lambda: invariant_plus_slice("reader-view")),
     Case("PM414", "pass-fused-tail", lambda: invariant_plus_slice("fused-tail")),
+    Case("PM414", "fail-slice-view-relu", lambda: invariant_plus_slice("view-relu"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "fail-slice-view-subtract", lambda: invariant_plus_slice("view-subtract"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-slice-view-multiply", lambda: invariant_plus_slice("view-multiply")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

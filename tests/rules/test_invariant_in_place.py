@@ -176,3 +176,38 @@ def test_the_cpu_plugin_fuses_a_relu_after_the_add_and_keeps_x_where_pm414_is_si
     cpu, ours = _both(path, np.array(0.5, np.float32))
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, 0.5 + S)
+
+
+def _y_and_z(path: Path) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    x = np.array(0.5, np.float32)
+    got = compiled({"x": x, "s": S})
+    ours = irlint.run(irlint.load(path), {"x": x, "s": S})
+    return ({n: np.asarray(got[n]) for n in ("y", "z")}, {n: np.asarray(ours[n]) for n in ("y", "z")})
+
+
+@pytest.mark.parametrize("name, z", [("fail-slice-view-relu.xml", lambda acc: S),
+                                     ("fail-slice-view-subtract.xml", lambda acc: acc - S)])
+def test_the_cpu_plugin_adds_in_place_with_the_slice_view_read_again_where_pm414_warns(name: str, z) -> None:
+    """x + Reshape(s[k]) where Relu(Reshape(s[k])), or x - Reshape(s[k]) whose Result comes first, also reads
+    the view: the plugin still adds in x's memory (1.5, 11.5, 111.5, 1111.5); the Subtract reads the running
+    x too (-0.5, -8.5, -88.5, -888.5)."""
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _y_and_z(path)
+    np.testing.assert_array_equal(ours["y"], 0.5 + S)
+    np.testing.assert_array_equal(cpu["y"], 0.5 + np.cumsum(S))
+    before = 0.5 + np.concatenate([[0], np.cumsum(S)[:-1]])  # x as each iteration sees it in the plugin
+    np.testing.assert_array_equal(cpu["z"], z(before))
+
+
+def test_the_cpu_plugin_keeps_x_with_the_slice_view_multiplied_where_pm414_is_silent() -> None:
+    """x + Reshape(s[k]) where Reshape(s[k]) * 2 also reads the view: the plugin computes what the spec says."""
+    path = FIXTURES / "pass-slice-view-multiply.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _y_and_z(path)
+    for name in ("y", "z"):
+        np.testing.assert_array_equal(cpu[name], ours[name])
+    np.testing.assert_array_equal(ours["y"], 0.5 + S)
+    np.testing.assert_array_equal(ours["z"], 2 * S)
