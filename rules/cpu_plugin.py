@@ -419,9 +419,9 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     (b) with a Loop of 4 iterations whose state p of shape [?,2,2] becomes
     p + ReduceSum(If(s, ...)) + ReduceSum(s) (s a [?,2,1] slice), an output of another body value
     of 4 or 8 elements (Concat(s, s) * 2, Maximum, Select or a Convert pair of it or of the
-    state) and ReLU, Abs or
-    Multiply reading the state's output, the plugin gives the spec's value plus a constant (the
-    If's share of one iteration lost) or memory no iteration wrote, in every compilation.
+    state) and ReLU, Abs or Multiply reading the state's output, the plugin gives the spec's
+    value plus a constant (the If's share of one iteration lost) or memory no iteration wrote,
+    in every compilation.
     A static merged input, no If, an If whose value does not reach the state, a state path of
     only Add/Multiply, Clamp or a Convert to an integer type, the state's output read by a Result
     (too), or another output that is a body Parameter, an If's output, not read, or smaller
