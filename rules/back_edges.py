@@ -379,7 +379,7 @@ def _chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
     the node before them, each read only by the one after it, up to the first that is neither: each is a
     candidate E, the layers before it in the list its tail."""
     chain: list[Layer] = []
-    while last is not None and last.outputs:
+    while last is not None and last.outputs and last not in chain:  # a cycle (a malformed graph) ends it
         chain.append(last)
         if len(idx.users(last)) != 1 or not _joins_node_before(body, idx, last):
             break

@@ -260,16 +260,17 @@ def _noop_reshape_chain(ctx: Context, graph: Graph, idx: GraphIndex, last: Layer
     body is fused; one real Reshape, Squeeze or Unsqueeze in between keeps the pair apart)."""
     if len(idx.users(last)) != 1:
         return None
-    first = last
+    first, seen = last, {last.id}
     while True:
         if not first.inputs:
             return None
         e = idx.source(first.id, first.inputs[0].id)
         prev = graph.layer(e.from_layer) if e is not None else None
-        if prev is None or e is None:
+        if prev is None or e is None or prev.id in seen:  # a cycle (a malformed graph) is no chain
             return None
         if prev.type in RESHAPES and len(idx.users(prev)) == 1:
             first = prev
+            seen.add(prev.id)
             continue
         before, after = ctx.shapes.output(prev, e.from_port).shape, ctx.shapes.output(last, port).shape
         static = before is not None and all(d.value is not None for d in before)

@@ -800,12 +800,14 @@ def _back_to(ctx: Context, body: Graph, idx: GraphIndex, op: Layer, shape: tuple
 def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     """Whether `layer` is a chain of one-input eltwise ops over a ReduceSum/ReduceMax, each read only by the
     next: the plugin fuses the chain into the reduce node, so no Eltwise node takes the op in."""
+    seen = {layer.id}
     while layer.type in ELTWISE_NODES and len(layer.inputs) == 1 and len(idx.users(layer)) == 1:
         e = idx.source(layer.id, layer.inputs[0].id)
         nxt = body.layer(e.from_layer) if e is not None else None
-        if nxt is None:
+        if nxt is None or nxt.id in seen:  # a cycle (a malformed graph) reaches no reduce
             return False
         layer = nxt
+        seen.add(nxt.id)
     return layer.type in FUSING_REDUCES and len(idx.users(layer)) == 1
 
 
@@ -814,14 +816,16 @@ def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int 
     feeds (a slice or an invariant input), each of them read by one layer: the operand with which the
     plugin adds a scalar in place."""
     seen = 0
+    visited = {layer.id}
     while layer.type in VIEWS and layer.inputs:
         if len(idx.users(layer)) != 1 and (seen or not _readers_keep_in_place(body, idx, layer)):
             return False
         e = idx.source(layer.id, layer.inputs[0].id)
         nxt = body.layer(e.from_layer) if e is not None else None
-        if nxt is None:
+        if nxt is None or nxt.id in visited:  # a cycle (a malformed graph) reaches no Parameter
             return False
         layer, seen = nxt, seen + 1
+        visited.add(nxt.id)
     return seen > 0 and layer.type == "Parameter" and layer.id not in targets and len(idx.users(layer)) == 1
 
 
@@ -855,8 +859,12 @@ def _consumers(ctx: Context, body: Graph, idx: GraphIndex, others: list[tuple[La
     of the same shape as the chain's (the plugin merges the two views, so the op's input has two readers)."""
     out: list[Layer] = []
     todo = list(others)
+    seen: set[int | None] = set()
     while todo:
         r, twin = todo.pop()
+        if r.id in seen:
+            continue  # a cycle (a malformed graph), or a layer reached twice
+        seen.add(r.id)
         if r.type == "ShapeOf":
             continue  # reads the shape only
         if r.type in ("Result", "Concat"):
@@ -880,7 +888,7 @@ def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], ot
     if chain and len(users) == 1 and users[0].to_port == 0 and readers and readers[0].type in VIEW_IN_PLACE:
         return readers[0], chain, others
     for u, lay in zip(users, readers):
-        if u.to_port != 0 or lay.type not in VIEWS or not lay.outputs:
+        if u.to_port != 0 or lay.type not in VIEWS or not lay.outputs or lay in chain:  # in chain: a cycle
             continue
         rest = [(r, lay) for r in readers if r is not lay]
         found = _view_chain(body, idx, lay, [*chain, lay], [*others, *rest])
@@ -900,7 +908,9 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
     src, port = p, p.outputs[0].id
     while edge.to_port == 0:
         nxt = body.layer(edge.to_layer)
-        if nxt is None or not nxt.outputs or not (nxt.type in VIEWS or _plugin_no_op_convert(ctx, nxt, src, port)):
+        if nxt is None or nxt in via or nxt is p:
+            return None  # a cycle (a malformed graph)
+        if not nxt.outputs or not (nxt.type in VIEWS or _plugin_no_op_convert(ctx, nxt, src, port)):
             break
         users = idx.users(nxt)
         if len(users) != 1:
