@@ -16,8 +16,12 @@ OpenVINO's refusal, its failure at inference or its other outputs into an agreem
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
+import threading
 import traceback
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -188,8 +192,42 @@ def normalize(text: str) -> str:
     return text[:160]
 
 
+# irlint's check and run of one generated model take well under a second; past this, irlint hangs (a bug the
+# campaign must report, not wait on).
+IRLINT_DEADLINE = 120.0
+
+
+class IrlintDeadline(Exception):
+    """irlint's side of one model ran past IRLINT_DEADLINE seconds."""
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Raise IrlintDeadline in the main thread after `seconds` (elsewhere: no deadline)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise IrlintDeadline(f"irlint took more than {seconds:g} s on the model")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def irlint_side(xml: Path, inputs: dict[str, np.ndarray] | None, want_run: bool) -> IrlintSide:
-    """irlint's verdict on `xml` and, when `want_run` and it has no error, its outputs on `inputs`."""
+    """irlint's verdict on `xml` and, when `want_run` and it has no error, its outputs on `inputs`; a check
+    or run past IRLINT_DEADLINE seconds is a crash (irlint hangs)."""
+    with _deadline(IRLINT_DEADLINE):
+        return _irlint_side(xml, inputs, want_run)
+
+
+def _irlint_side(xml: Path, inputs: dict[str, np.ndarray] | None, want_run: bool) -> IrlintSide:
     import warnings
 
     import irlint

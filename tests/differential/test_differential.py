@@ -203,6 +203,24 @@ def test_a_crash_agrees_only_with_a_warning_that_says_the_plugin_crashes() -> No
     assert judge(IrlintSide(warnings=[lp711]), Verdict("timeout", "no answer in 60 s")) is not None
 
 
+def test_irlint_past_its_deadline_is_a_crash_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that does not end (a rule looping on a malformed body once did) is reported, not waited on."""
+    import time
+
+    import irlint
+    from tests.differential import compare
+    from tests.differential.oracle import Verdict
+
+    monkeypatch.setattr(compare, "IRLINT_DEADLINE", 0.5)
+    monkeypatch.setattr(irlint, "check", lambda path: time.sleep(30))
+    started = time.monotonic()
+    side = irlint_side(Path(__file__).parents[2] / "examples" / "lstm_ti.xml", None, want_run=False)
+    assert time.monotonic() - started < 10
+    assert "irlint took more than 0.5 s on the model" in side.crash
+    d = judge(side, Verdict("ok", ""))
+    assert d is not None and d.kind == "crash"
+
+
 def _unnumbered(path: Path) -> str:
     return re.sub(r"\b([A-Za-z]+)_\d+\b", r"\1_N", path.read_text())
 
