@@ -595,14 +595,16 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     into it) in one of two forms.
     A scalar x read by an Add or a Multiply, on its input 0, whose input 1 is a scalar of the
     iteration: a Reshape, Squeeze or Unsqueeze (or a chain of them) of a body Parameter fed by a
-    slice or an invariant input, each of them read only by the next, except the view the op reads,
+    slice or an invariant input, or of a value computed by an op the plugin runs as no Eltwise
+    node (a ReduceSum kept as [1], a Gather, a Convert, a nested Loop's output) and read only by
+    that view, each of them read only by the next, except the view the op reads,
     which may also be read by a Relu, Sigmoid, Tanh, Exp, Abs, Clamp, Floor or Convert, or on input
     1 of a Subtract (the Add or Multiply itself reads it on input 1); also through a chain, each
     link the only reader of the one before, of Reshapes, Squeezes and Unsqueezes and of Converts
     between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
     -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
-    input 1. No reader of the op is one the plugin fuses into its node (an Eltwise op such as a
-    Relu, Maximum, Select or Multiply, or a Convert). Each other reader of the scalar x is a
+    input 1. No reader of the op is a Result or one the plugin fuses into its node (an Eltwise op
+    such as a Relu, Maximum, Select or Multiply, or a Convert). Each other reader of the scalar x is a
     Result, or an op that is no view of x (nor such a Convert), does not feed the op and runs
     before it in the plugin's order.
     An x of any shape that reaches input 0 of an Add, Multiply, Subtract, Maximum or Minimum
@@ -627,16 +629,23 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     (s[k] + sigmoid(x))), when the Add is read by an op the plugin fuses into its node (Relu(a),
     Maximum(a, m), Select(a > m, a, m), a * m, a - m, Convert(a): x 1, slices 4, 3, 2, 1 give
     the spec's 5, 4, 3, 2 through a Relu, where a Reshape of a before the Relu gives 5, 8, 10, 11),
+    when a Result reads the Add (besides a Reshape to [1]: the spec's 1.5, 10.5, 100.5, 1000.5),
     when x is of shape [1] or the Add's second input, when the op is a
-    Subtract, Divide, Maximum or Power, the other input a constant or computed (ReduceSum(s[k]),
-    Relu(Reshape(s[k]))), the slice has another reader (a Concat of s[k] and the sum), or the
+    Subtract, Divide, Maximum or Power, the other input a constant, computed without a view
+    (ReduceSum(s[k]) to [], a nested Loop's [] output) or computed by an Eltwise node
+    (Relu(Reshape(s[k])), Reshape(Tanh(s[k]), [])), the computed value has another reader, the
+    slice has another reader (a Concat of s[k] and the sum), or the
     view of the slice that the op reads is also read by a view, a Result, an Add, Multiply,
     Maximum or Negative, or on input 0 of a Subtract (s[k] * 2, 2 * s[k], s[k] + 2, x * s[k],
     s[k] - 2, s[k] - x, -s[k], Maximum(s[k], 2) beside x + s[k] give 1.5, 10.5, 100.5, 1000.5). A
     Relu, Sigmoid, Tanh, Exp, Abs, Clamp, Floor or Convert of that view, or a Subtract reading it on
     input 1 (2 - s[k], x - s[k]), keeps the Add in place whichever runs first (1.5, 11.5, 111.5,
     1111.5; x - s[k] read before the Add gives -0.5, -8.5, -88.5, -888.5), as long as x's other
-    readers allow it (x - s[k] run after the Add gives the spec's values). Converts
+    readers allow it (x - s[k] run after the Add gives the spec's values). A view of a computed
+    value read only by it keeps the Add in place as a view of the slice does: Reshape(ReduceSum(s[k])
+    kept as [1], []), ReduceMax, ReduceMean, ReduceProd, a Gather, a StridedSlice, a Tile, Converts
+    to i32 and back, or a nested Loop's [1] output Tanh(s[k]) reshaped to [] give 1.5, 11.5, 111.5,
+    1111.5 (0.5 plus the running sum of tanh(s[k]) for the Loop). Converts
     to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
     116, 1116); Converts to f32 and back keep x apart.
     Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
@@ -812,9 +821,11 @@ def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
 
 
 def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None]) -> bool:
-    """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes over a body Parameter that no back edge
-    feeds (a slice or an invariant input), each of them read by one layer: the operand with which the
-    plugin adds a scalar in place."""
+    """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes, each of them read by one layer, over a body
+    Parameter that no back edge feeds (a slice or an invariant input) or over a value computed by a node that
+    is no Eltwise node (a ReduceSum, a Gather, a Convert, a nested Loop's output...) and read only by the
+    chain: the operand with which the plugin adds a scalar in place (measured; an Eltwise node such as a Tanh
+    there takes the Add into its own node instead)."""
     seen = 0
     visited = {layer.id}
     while layer.type in VIEWS and layer.inputs:
@@ -826,7 +837,11 @@ def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int 
             return False
         layer, seen = nxt, seen + 1
         visited.add(nxt.id)
-    return seen > 0 and layer.type == "Parameter" and layer.id not in targets and len(idx.users(layer)) == 1
+    if seen == 0 or len(idx.users(layer)) != 1:
+        return False
+    if layer.type == "Parameter":
+        return layer.id not in targets
+    return layer.type not in ELTWISE_NODES and layer.type not in ("Const", "Result")
 
 
 # Ops measured to leave the plugin's in-place Add of a scalar invariant input as it is when they also read the
@@ -931,6 +946,8 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
     if any(t is None or t.type in ELTWISE_NODES or t.type == "Convert" for t in
            (body.layer(u.to_layer) for u in idx.users(op))):
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
+    if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(op))):
+        return None  # a Result reading the op keeps it out of x's memory (measured)
     readers = [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):

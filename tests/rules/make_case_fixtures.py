@@ -711,7 +711,9 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     (z) comes before/after y's in the body, so the plugin runs it before/after the Add; "reader-view": x also
     read by a Reshape (a view); "fused-tail": the Add is read by a Relu, which the plugin fuses into its node;
     "view-relu"/"view-subtract"/"view-multiply": the slice view sk (the Add's input 1) is also read by Relu(sk),
-    x - sk or sk * 2, whose Result (z) comes first."""
+    x - sk or sk * 2, whose Result (z) comes first; "reduced-view"/"loop-view"/"tanh-view": the Add's other
+    input is ReduceSum(s[k]) (kept as [1]), the output of a nested Loop computing Tanh(s[k]), or Tanh(s[k]),
+    reshaped to []; "result-reader": the Add is also read by a Result of its own."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -728,6 +730,11 @@ def invariant_plus_slice(kind: str, loop: bool = False):
         sk = ops.reshape(bs, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False)
     if kind == "reduced":
         sk = ops.reduce_sum(bs, ops.constant(np.array([0], np.int64)), False)
+    if kind in ("reduced-view", "loop-view", "tanh-view"):
+        src = {"reduced-view": lambda: ops.reduce_sum(bs, ops.constant(np.array([0], np.int64)), True),
+               "loop-view": lambda: _tanh_loop(ov, ops, bs),
+               "tanh-view": lambda: ops.tanh(bs)}[kind]()
+        sk = ops.reshape(src, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False)
     a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
     r = ops.result(ops.reshape(ops.relu(a) if kind == "fused-tail" else a, ops.constant(np.array([1], np.int64)),
                                False))
@@ -745,6 +752,9 @@ def invariant_plus_slice(kind: str, loop: bool = False):
         rd = {"view-relu": lambda: ops.relu(sk), "view-subtract": lambda: ops.subtract(bx, sk),
               "view-multiply": lambda: ops.multiply(sk, ops.constant(np.float32(2)))}[kind]()
         rz = ops.result(ops.reshape(rd, ops.constant(np.array([1], np.int64)), False))
+        results = [rz, r]
+    if kind == "result-reader":  # the Add also read by a Result of its own, listed first
+        rz = ops.result(a)
         results = [rz, r]
     if kind.startswith("reader-"):
         rd = bx if kind == "reader-view" else ops.sigmoid(bx)
@@ -764,7 +774,20 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     outs = [ops.result(y, name="y")]
     if kind.startswith(("reader-", "view-")):
         outs.append(ops.result(node.get_concatenated_slices(rz.output(0), 0, 1, 1, -1, 0), name="z"))
+    if kind == "result-reader":
+        outs.append(ops.result(node.get_iter_value(rz.output(0), -1), name="z"))
     return ov.Model(outs, [x, s], "invariant_plus_slice")
+
+
+def _tanh_loop(ov, ops, s):
+    """The last value of a Loop of one iteration computing Tanh of its merged input, which starts as `s`."""
+    p = ops.parameter([1], np.float32)
+    t = ops.tanh(p)
+    node = ops.loop(ops.constant(np.int64(1)), ops.constant(True))
+    node.set_function(ov.Model([ops.result(t), ops.result(ops.constant(True))], [p]))
+    node.set_special_body_ports([-1, 1])
+    node.set_merged_input(p, s.output(0), t.output(0))
+    return node.get_iter_value(t.output(0), -1)
 
 
 def invariant_reshaped_plus_slice(first: str, loop: bool = False):
@@ -1545,6 +1568,12 @@ CASES = [
     Case("PM414", "fail-slice-view-subtract", lambda: invariant_plus_slice("view-subtract"),
          lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
     Case("PM414", "pass-slice-view-multiply", lambda: invariant_plus_slice("view-multiply")),
+    Case("PM414", "fail-reduced-view", lambda: invariant_plus_slice("reduced-view"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "fail-nested-loop-view", lambda: invariant_plus_slice("loop-view"),
+         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+    Case("PM414", "pass-eltwise-view", lambda: invariant_plus_slice("tanh-view")),
+    Case("PM414", "pass-result-reader", lambda: invariant_plus_slice("result-reader")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

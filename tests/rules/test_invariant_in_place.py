@@ -211,3 +211,27 @@ def test_the_cpu_plugin_keeps_x_with_the_slice_view_multiplied_where_pm414_is_si
         np.testing.assert_array_equal(cpu[name], ours[name])
     np.testing.assert_array_equal(ours["y"], 0.5 + S)
     np.testing.assert_array_equal(ours["z"], 2 * S)
+
+
+@pytest.mark.parametrize("name, part", [("fail-reduced-view.xml", S), ("fail-nested-loop-view.xml", np.tanh(S))])
+def test_the_cpu_plugin_accumulates_with_a_view_of_a_computed_value_where_pm414_warns(name: str,
+                                                                                      part: np.ndarray) -> None:
+    """x + Reshape(v, []), v = ReduceSum(s[k]) kept as [1] or a nested Loop's Tanh(s[k]): no Eltwise node
+    computes v, so the plugin adds in x's memory as with a view of the slice itself."""
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_allclose(ours, 0.5 + part, rtol=1e-6)
+    np.testing.assert_allclose(cpu, 0.5 + np.cumsum(part), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["pass-eltwise-view.xml", "pass-result-reader.xml"])
+def test_the_cpu_plugin_agrees_with_an_eltwise_view_or_a_result_reader_where_pm414_is_silent(name: str) -> None:
+    """x + Reshape(Tanh(s[k]), []) (the Tanh's node takes the Add in) and x + s[k] also read by a Result of its
+    own: the plugin computes the spec's values."""
+    path = FIXTURES / name
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    part = np.tanh(S) if "eltwise" in name else S
+    np.testing.assert_allclose(ours, 0.5 + part, rtol=1e-6)
