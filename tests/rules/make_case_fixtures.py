@@ -898,6 +898,28 @@ def if_value_in_dynamic_state_output(result_reads: bool):
     return ov.Model(outs, [x], "if_value_in_dynamic_state_output")
 
 
+def if_byte_output_beside_loop(f32: bool):
+    """y = x + If(Convert(x, f32) > 0, ReLU(x), x + Loop(1 iteration, state p = ReLU(p) from x)) for a u8 x of
+    shape [?], beside a second output Convert(x, f16) (Convert(x, f32) when `f32`)."""
+    ov, ops = _ov()
+    x = ops.parameter([-1], np.uint8, name="x")
+    cond = ops.greater(ops.convert(x, "f32"), ops.constant(np.float32(0)))
+    tp, ep, p = (ops.parameter([-1], np.uint8) for _ in range(3))
+    r = ops.result(ops.relu(p))
+    loop = ops.loop(ops.constant(np.array([1], np.int32)), ops.constant(np.array([True])))
+    loop.set_function(ov.Model([r, ops.result(ops.constant(np.array(True)))], [p]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(p, ep.output(0), r.output(0))
+    tr, er = ops.result(ops.relu(tp)), ops.result(ops.add(ep, loop.get_iter_value(r.output(0), -1)))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(x.output(0), tp, ep)
+    y = ops.add(x, node.set_output(tr, er))
+    z = ops.convert(x, "f32" if f32 else "f16")
+    return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x], "if_byte_output_beside_loop")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -1586,6 +1608,10 @@ CASES = [
     Case("IF811", "fail-output", lambda: if_value_in_dynamic_state_output(False),
          lambda text: _mark_line(text, 'type="If"', "IF811")),
     Case("IF811", "pass-output", lambda: if_value_in_dynamic_state_output(True)),
+    # a u8 If output of dynamic shape read by an Add, a Loop in the other branch, a Convert of x to f16 (IF812)
+    Case("IF812", "fail", lambda: if_byte_output_beside_loop(False),
+         lambda text: _mark_if_output(text, "IF812")),
+    Case("IF812", "pass", lambda: if_byte_output_beside_loop(True)),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
@@ -1657,6 +1683,15 @@ def _mark_layer_of(text: str, needle: str, code: str, every: bool = False) -> st
         text = text[:start] + mark + text[start:]
         found = text.find(needle, found + len(mark) + 1) if every else -1
     return text
+
+
+def _mark_if_output(text: str, code: str) -> str:
+    """Mark the output port line of the first If (its `<output>` block's first port)."""
+    at = text.index('type="If"')
+    at = text.index("<output>", at)
+    at = text.index("<port ", at)
+    start = text.rindex("\n", 0, at) + 1
+    return text[:start] + f"{text[start:at]}<!-- expect: {code} -->\n" + text[start:]
 
 
 def _mark_last_line(text: str, needle: str, code: str) -> str:
