@@ -513,7 +513,8 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
     """An If with a Loop in a branch gives a u8/i8 output of dynamic shape that an op reads, beside an input Convert.
 
     What it checks:
-    Each If whose condition is not a constant, a branch of which holds a Loop, with an output of
+    Each If whose condition is not a constant, a branch of which holds a Loop or a TensorIterator,
+    with an output of
     element type u8 or i8 and a dynamic dim that a layer other than a Result reads, in a graph (the
     top-level one or a body) that also holds a Convert reading a u8/i8 Parameter of that graph to
     f16, bf16 or i64, or to another type with a Convert reading its output (except through f32).
@@ -524,13 +525,14 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
     of shape [?] holding [3]: Add(x, If(Convert(x, f32) > 0, ReLU(x), Add(x, Loop(1 iteration,
     state p = ReLU(p) from x)))) beside a second output Convert(x, f16): the spec gives [6], six
     compilations of one model give values such as [3], [83], [158] or [51]; a ReLU reading the If,
-    an i8 input, the Loop in the then branch, a Multiply in the branch, a Convert of x to i64 or a
-    pair u8 -> i32 -> u8 or u8 -> f16 -> u8 instead fail alike (and so does the same If nested in an
-    outer If's branch). A static shape [1], an i32 or f32 input, a constant condition, the Loop's
-    branch running, a Result reading the If's output, the Loop's output as the branch's Result, no
-    Loop in the branch, a Convert of x to f32 or i32 alone, a pair u8 -> f32 -> u8, or a Convert of
-    ReLU(x) to f16 agree. The cause was not located in the plugin's source, so the rule is a doubt
-    about its memory reuse where it is measured to fail. irlint computes what the spec says.
+    an i8 input, the Loop in the then branch, a TensorIterator instead of the Loop, a Multiply in
+    the branch, a Convert of x to i64 or a pair u8 -> i32 -> u8 or u8 -> f16 -> u8 instead fail
+    alike (and so does the same If nested in an outer If's branch). A static shape [1], an i32 or
+    f32 input, a constant condition, the Loop's branch running, a Result reading the If's output,
+    the Loop's output as the branch's Result, no Loop in the branch, a Convert of x to f32 or i32
+    alone, a pair u8 -> f32 -> u8, or a Convert of ReLU(x) to f16 agree. The cause was not located
+    in the plugin's source, so the rule is a doubt about its memory reuse where it is measured to
+    fail. irlint computes what the spec says.
 
     Example:
     ```xml
@@ -542,7 +544,8 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
     Give the If's input a static shape, compute in i32 (Convert to i32 before the If), or move the
     Loop out of the branch.
     """
-    if not layer.inputs or not any(any(la.type == "Loop" for la in b.body.layers) for b in layer.branches):
+    if not layer.inputs or not any(any(la.type in ("Loop", "TensorIterator") for la in b.body.layers)
+                                   for b in layer.branches):
         return
     index = ctx.index(graph)
     cond = index.source(layer.id, layer.inputs[0].id)
@@ -560,7 +563,7 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
                    if (r := graph.layer(e.to_layer)) is not None and r.type != "Result"]
         if not readers:
             continue
-        yield Finding(f"output port {port.id} of {layer.describe()}, a branch of which holds a Loop, is "
+        yield Finding(f"output port {port.id} of {layer.describe()}, a branch of which holds a loop, is "
                       f"{info.etype.name} of dynamic shape and read by {readers[0].describe()}, while "
                       f"{convert.describe()} converts a {info.etype.name} input of the same graph: OpenVINO's CPU "
                       "plugin is measured to hand the reader memory the If did not write when the other branch "

@@ -898,17 +898,22 @@ def if_value_in_dynamic_state_output(result_reads: bool):
     return ov.Model(outs, [x], "if_value_in_dynamic_state_output")
 
 
-def if_byte_output_beside_loop(f32: bool):
+def if_byte_output_beside_loop(f32: bool, ti: bool = False):
     """y = x + If(Convert(x, f32) > 0, ReLU(x), x + Loop(1 iteration, state p = ReLU(p) from x)) for a u8 x of
-    shape [?], beside a second output Convert(x, f16) (Convert(x, f32) when `f32`)."""
+    shape [?], beside a second output Convert(x, f16) (Convert(x, f32) when `f32`); a TensorIterator of one
+    iteration instead of the Loop when `ti`."""
     ov, ops = _ov()
     x = ops.parameter([-1], np.uint8, name="x")
     cond = ops.greater(ops.convert(x, "f32"), ops.constant(np.float32(0)))
     tp, ep, p = (ops.parameter([-1], np.uint8) for _ in range(3))
     r = ops.result(ops.relu(p))
-    loop = ops.loop(ops.constant(np.array([1], np.int32)), ops.constant(np.array([True])))
-    loop.set_function(ov.Model([r, ops.result(ops.constant(np.array(True)))], [p]))
-    loop.set_special_body_ports([-1, 1])
+    if ti:
+        loop = ops.tensor_iterator()
+        loop.set_body(ov.Model([r], [p]))
+    else:
+        loop = ops.loop(ops.constant(np.array([1], np.int32)), ops.constant(np.array([True])))
+        loop.set_function(ov.Model([r, ops.result(ops.constant(np.array(True)))], [p]))
+        loop.set_special_body_ports([-1, 1])
     loop.set_merged_input(p, ep.output(0), r.output(0))
     tr, er = ops.result(ops.relu(tp)), ops.result(ops.add(ep, loop.get_iter_value(r.output(0), -1)))
     node = ops.if_op(cond.output(0))
@@ -1612,6 +1617,8 @@ CASES = [
     Case("IF812", "fail", lambda: if_byte_output_beside_loop(False),
          lambda text: _mark_if_output(text, "IF812")),
     Case("IF812", "pass", lambda: if_byte_output_beside_loop(True)),
+    Case("IF812", "fail-ti", lambda: if_byte_output_beside_loop(False, ti=True),
+         lambda text: _mark_if_output(text, "IF812")),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),

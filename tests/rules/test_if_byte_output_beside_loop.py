@@ -1,6 +1,6 @@
 """What the CPU plugin computes where IF812 warns (and where it does not), measured on the fixtures: a u8 If
-output of dynamic shape read by an Add, the If's other branch holding a Loop, beside a Convert of the u8 input
-to f16 (to f32 in the passing fixture)."""
+output of dynamic shape read by an Add, the If's other branch holding a Loop (or a TensorIterator), beside a
+Convert of the u8 input to f16 (to f32 in the passing fixture)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ def _cpu(path: Path) -> list[np.ndarray]:
         {"x": X})["y"]) for _ in range(5)]
 
 
-def test_the_cpu_plugin_reads_memory_the_if_did_not_write_where_if812_warns() -> None:
-    path = FIXTURES / "fail.xml"
+@pytest.mark.parametrize("name", ["fail.xml", "fail-ti.xml"])
+def test_the_cpu_plugin_reads_memory_the_if_did_not_write_where_if812_warns(name: str) -> None:
+    path = FIXTURES / name
     assert [d.code for d in irlint.check(path)] == ["IF812"]
     np.testing.assert_array_equal(irlint.run(irlint.load(path), {"x": X})["y"], SPEC)
     assert any(not np.array_equal(got, SPEC) for got in _cpu(path))
