@@ -1350,6 +1350,11 @@ def _condition_result(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if i > body and f'<layer id="{rid}"' in line)
 
 
+def _mark_xb(text: str) -> str:
+    """Mark the invariant Parameter 'xb' whose memory the CPU plugin's Add writes over (PM414's cases)."""
+    return _mark_line(text, 'name="xb" type="Parameter"', "PM414")
+
+
 CASES = [
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
@@ -1563,42 +1568,42 @@ CASES = [
     Case("T219", "pass-chain", lambda: int_activation_fusion("pass-chain")),
     # x + s[k], x a scalar invariant input on the Add's input 0: the CPU plugin adds in place (PM414)
     Case("PM414", "fail", lambda: invariant_plus_slice("fail"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "fail-loop", lambda: invariant_plus_slice("fail", loop=True),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass", lambda: invariant_plus_slice("swapped")),
     Case("PM414", "pass-rank1", lambda: invariant_plus_slice("rank1")),
     Case("PM414", "fail-convert", lambda: invariant_plus_slice("convert"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-convert-kept", lambda: invariant_plus_slice("convert-kept")),
     Case("PM414", "fail-reshape", lambda: invariant_plus_slice("reshape"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-squeeze", lambda: invariant_plus_slice("squeeze")),
     Case("PM414", "pass-reduced", lambda: invariant_plus_slice("reduced")),
     Case("PM414", "pass-slice-read-twice", lambda: invariant_plus_slice("slice-read-twice")),
     # Reshape(x, [2,1]) + ReduceSum(s[k]) with Tanh(x) run before (its Result first): added in x's memory
     Case("PM414", "fail-view", lambda: invariant_reshaped_plus_slice("t"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "fail-view-loop", lambda: invariant_reshaped_plus_slice("t", loop=True),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-view-read-after", lambda: invariant_reshaped_plus_slice("y")),
     # x also read by a Sigmoid the plugin runs before the Add (its Result first): the Add is still in place
     Case("PM414", "fail-reader-before", lambda: invariant_plus_slice("reader-before"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "fail-reader-before-loop", lambda: invariant_plus_slice("reader-before", loop=True),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-reader-after", lambda: invariant_plus_slice("reader-after")),
     Case("PM414", "pass-reader-view", lambda: invariant_plus_slice("reader-view")),
     Case("PM414", "pass-fused-tail", lambda: invariant_plus_slice("fused-tail")),
     Case("PM414", "fail-slice-view-relu", lambda: invariant_plus_slice("view-relu"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "fail-slice-view-subtract", lambda: invariant_plus_slice("view-subtract"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-slice-view-multiply", lambda: invariant_plus_slice("view-multiply")),
     Case("PM414", "fail-reduced-view", lambda: invariant_plus_slice("reduced-view"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "fail-nested-loop-view", lambda: invariant_plus_slice("loop-view"),
-         lambda text: _mark_line(text, 'name="xb" type="Parameter"', "PM414")),
+         _mark_xb),
     Case("PM414", "pass-eltwise-view", lambda: invariant_plus_slice("tanh-view")),
     Case("PM414", "pass-result-reader", lambda: invariant_plus_slice("result-reader")),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
