@@ -167,7 +167,10 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     dimension, a dynamic one included: the CPU plugin refuses a TensorIterator at inference
     ("Check 'stride != 0' failed") and kills the process running a Loop (SIGFPE: it divides the
     axis by abs(stride)). A part_size below 1 is reported whatever the dimension too: no length
-    makes it a slicing, and the CPU plugin reads a Loop's input in parts of abs(stride) instead.
+    makes it a slicing, and the CPU plugin reads a Loop's input in parts of abs(stride) instead. On
+    a TensorIterator axis of unknown length, a range that no length splits into whole parts (start
+    0, end 2 in parts of 2: 3 elements wherever they exist) is reported; the CPU plugin, reading
+    end as exclusive, runs it.
 
     Example:
     ```xml

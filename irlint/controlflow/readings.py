@@ -205,6 +205,25 @@ def cpu_plugin_plan(dim: int, start: int, end: int, stride: int, part_size: int)
     return (dim // part_size - 1) * part_size, count, -part_size
 
 
+def never_slices(start: int | None, end: int | None, stride: int | None, part_size: int | None) -> str | None:
+    """For a TensorIterator entry on an axis whose length is known only at run time: why no length of at
+    least one element makes start/end/stride/part_size a slicing (the last reason `resolve` gives), or None
+    when some length does. Lengths past the attributes' reach plus a few parts behave alike."""
+    s, e = DEFAULT_START if start is None else start, DEFAULT_END if end is None else end
+    part = DEFAULT_PART_SIZE if part_size is None else part_size
+    if part < 1 or stride == 0:
+        return None  # reported whatever the length, by the caller
+    why = None
+    for dim in range(1, max(abs(s), abs(e)) + 4 * part + 4):
+        try:
+            resolve(dim, start, end, stride, part_size)
+        except SliceError as err:
+            why = str(err)
+            continue
+        return None
+    return why
+
+
 def length_read_otherwise(start: int, end: int, stride: int, part_size: int) -> int | None:
     """For a TensorIterator entry on an axis whose length is known only at run time: the shortest length
     on which the spec reads other elements than the CPU plugin (or the plugin refuses the range while

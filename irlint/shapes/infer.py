@@ -28,7 +28,7 @@ from irlint.controlflow import (
 )
 from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT, LoopPlan
-from irlint.controlflow.readings import part_length
+from irlint.controlflow.readings import never_slices, part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
 from irlint.ir.declared import declared_info
 from irlint.ir.index import GraphIndex
@@ -544,6 +544,10 @@ class _Inferer:
         sl.axis = axis
         dim = outer.shape[axis].value  # type: ignore[index]
         if dim is None:
+            if not is_loop and sl.error is None:  # some attributes slice no length at all (start 0, end 2, part 2)
+                why = never_slices(entry.start, entry.end, entry.stride, entry.part_size)
+                if why is not None:
+                    sl.error = f"on every length of the axis: {why.split(': ', 1)[-1]}"
             return sl
         sl.dim = dim
         try:

@@ -140,6 +140,7 @@ PINNED_MUTATE: dict[int, str] = {
     601189: "T213",  # a Loop back edge carrying [1] into a [] Parameter, also an output: widened, refused
     602950: "SL603",  # a Loop input's part_size 0 on [?]: the body Parameter is [0], its Reshape to [] refused at read
     1603380: "SL603",  # a Loop input's part_size -1 on [?]: the CPU plugin runs it in parts of |stride|
+    2706529: "SL603",  # a TI input's end -1 -> 2 in parts of 2 on [?]: no length gives whole parts; the plugin runs it
     1602889: "BE504",  # a back edge into a part_size 0 slice of [?,?,?]: a Reshape of [0,?,?] to [6] is read
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
     1200525: "SL607",  # a TI input entry without axis and a [?,?] output of |-1 - 0| // 3 = 0 parts: inference fails

@@ -72,6 +72,20 @@ def ti_dynamic_slice(start: int, end: int, stride: int):
     return ov.Model([ops.result(out, name="y")], [x], "ti_dynamic_slice")
 
 
+def ti_dynamic_parts(end: int, part: int):
+    """A TensorIterator slicing x [?,3] on axis 0 from 0 to `end` in parts (and stride) of `part`,
+    concatenating 2 * slice."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, 3], np.float32, name="x")
+    xi = ops.parameter([part, 3], np.float32)
+    r = ops.result(ops.multiply(xi, ops.constant(np.float32(2))))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xi]))
+    ti.set_sliced_input(xi, x.output(0), 0, part, part, end, 0)
+    out = ti.get_concatenated_slices(r.output(0), 0, part, part, -1, 0)
+    return ov.Model([ops.result(out, name="y")], [x], "ti_dynamic_parts")
+
+
 def ti_invariant_concat(end: int, part: int):
     """A TensorIterator without a sliced input: x [?,?] an invariant input, Relu(x) concatenated along axis 1
     from 0 to `end` in parts (and stride) of `part`; OpenVINO's core counts |end| // part iterations."""
@@ -1414,6 +1428,10 @@ CASES = [
         'internal_layer_id="0" start="0" end="-1" stride="1"', 'internal_layer_id="0" start="0" end="-1" stride="0"',
         ("SL603",)))),
     Case("SL603", "pass-dynamic-loop", dynamic_slices),
+    # start 0, end 2 in parts of 2 on an axis of unknown length: 3 elements on every length that holds them
+    Case("SL603", "fail-dynamic-never-whole", lambda: ti_dynamic_parts(2, 2),
+         lambda text: _mark_line(text, '<input axis="0"', "SL603")),
+    Case("SL603", "pass-dynamic-whole", lambda: ti_dynamic_parts(-1, 2)),
     # part_size -1 on a Loop input of dynamic length: no length makes it a slicing (the CPU plugin reads
     # parts of |stride| instead)
     Case("SL603", "fail-part-size-dynamic-loop", dynamic_slices, _fx("SL603", Edit(

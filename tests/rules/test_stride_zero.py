@@ -67,3 +67,14 @@ def test_a_loop_part_size_below_1_on_a_dynamic_axis_is_an_error_the_cpu_plugin_r
     done = cpu_run("fail-part-size-dynamic-loop.xml")
     assert done.stdout == f"ran {[np.full((3, 2), 2.0).tolist()]}\n", done
     assert errors("fail-part-size-dynamic-loop.xml") == ["SL603"]
+
+
+def test_a_tensor_iterator_range_no_length_splits_is_an_error_the_cpu_plugin_reads_past() -> None:
+    """start 0, end 2 in parts of 2 on an axis of unknown length: 3 elements (end inclusive) on every length
+    that holds them, never whole parts (SL603); the CPU plugin (end exclusive) reads rows 0-1 as one part."""
+    path = FIXTURES / "fail-dynamic-never-whole.xml"
+    child = CHILD.replace("np.ones((4, 2), np.float32)", "np.arange(12, dtype=np.float32).reshape(4, 3)")
+    done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=300)
+    assert done.stdout == f"ran {[[[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]]}\n", done
+    assert errors("fail-dynamic-never-whole.xml") == ["SL603"]
+    assert errors("pass-dynamic-whole.xml") == []
