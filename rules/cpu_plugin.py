@@ -514,10 +514,10 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
 
     What it checks:
     Each If whose condition is not a constant, a branch of which holds a Loop or a TensorIterator,
-    with an output of
-    element type u8 or i8 and a dynamic dim that a layer other than a Result reads, in a graph (the
-    top-level one or a body) that also holds a Convert reading a u8/i8 Parameter of that graph to
-    f16, bf16 or i64, or to another type with a Convert reading its output (except through f32).
+    with an output of element type u8 or i8 and a dynamic dim that a layer other than a Result
+    reads, in a graph (the top-level one or a body) that also holds a Convert reading a u8/i8
+    Parameter of that graph to f16, bf16 or i64, or to another type with a Convert reading its
+    output (except through f32).
 
     Why it matters:
     The model is valid. OpenVINO's CPU plugin hands the op reading the If's output memory that the
