@@ -402,7 +402,7 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     state's path), where an If of the body feeds that path (IF810 reports an If whose branches give
     different shapes). The If is reported when either
     (a) at or after the layer where its value joins, the path goes through a Select, Maximum,
-    Minimum, ReLU or a Convert to a floating type; or
+    Minimum, ReLU, a Convert to a floating type or a Convert of a u8 value to another type; or
     (b) the loop's output of that state's Result is read, and only by layers other than a Result,
     and the loop has another output that something reads, whose body Result takes the value of a
     layer other than a Parameter, an If or a Const (an op the body computes), of at least the
@@ -415,7 +415,13 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     over two iterations of a TensorIterator (If branches of one shape: x * 3, x + x), the spec
     gives x + 17 and three compilations of one model give x + 2 (the last iteration's alone) or
     one value such as 322031584 everywhere; a Select, Maximum, Minimum or ReLU instead of the
-    Convert pair, a Loop instead of the TensorIterator, fail alike.
+    Convert pair, a Loop instead of the TensorIterator, fail alike. With a u8 state x of shape
+    [1,?,4] (static initial value [1,1,4], widened by a back edge taking x + If(...), the If's
+    condition computed from x and its else branch reading a [1,?,4] sliced or invariant input),
+    x = Convert(Convert(x + If(...), i64), u8) over one iteration gives x alone (the If's value lost)
+    or memory no iteration wrote in some of three compilations; a Convert pair through i16, i32 or
+    f32 fails alike, and without the Convert pair, with a static slice or with a constant condition
+    it agrees.
     (b) with a Loop of 4 iterations whose state p of shape [?,2,2] becomes
     p + ReduceSum(If(s, ...)) + ReduceSum(s) (s a [?,2,1] slice), an output of another body value
     of 4 or 8 elements (Concat(s, s) * 2, Maximum, Select or a Convert pair of it or of the
@@ -423,7 +429,7 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     value plus a constant (the If's share of one iteration lost) or memory no iteration wrote,
     in every compilation.
     A static merged input, no If, an If whose value does not reach the state, a state path of
-    only Add/Multiply, Clamp or a Convert to an integer type, the state's output read by a Result
+    only Add/Multiply, Clamp or a Convert of the i64 state to an integer type, the state's output read by a Result
     (too), or another output that is a body Parameter, an If's output, not read, or smaller
     than the state (s * 2 of shape [?,2,1]) agree. Not every model (b) covers departs: an
     output computing x * 2 or Maximum from an invariant input x of shape [?,2,2] agrees (its
@@ -478,7 +484,7 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
             if not fed:
                 continue
             breaker = next((la for lid in sorted(fed, key=lambda i: -1 if i is None else i)
-                            if (la := body.layer(lid)) is not None and _breaks_state(la)), None)
+                            if (la := body.layer(lid)) is not None and _breaks_state(ctx, body, la)), None)
             lost = "it returns the last iteration's value or memory no iteration wrote"
             if breaker is not None:
                 why = f"the state then passes {breaker.describe()}"
@@ -636,10 +642,18 @@ def _static_size(shape: Shape | None) -> int | None:
     return size
 
 
-def _breaks_state(la: Layer) -> bool:
+def _breaks_state(ctx: Context, body: Graph, la: Layer) -> bool:
+    """Whether `la` on a dynamic state's path loses the state (IF811 (a)): a Convert to a floating type, or
+    a Convert of a u8 value to another type (u8 -> i16, i32, i64 or f32 measured), or a _STATE_BREAKERS op."""
     if la.type == "Convert":
         t = element_type(la.data.get("destination_type", ""))
-        return t is not None and t.name.startswith(("f", "bf"))
+        if t is not None and t.name.startswith(("f", "bf")):
+            return True
+        src = _source(body, ctx.index(body), la, la.inputs[0].id) if la.inputs else None
+        if src is None or src[1] is None or t is None:
+            return False
+        info = ctx.shapes.output(src[0], src[1])
+        return info.etype is not None and info.etype.name == "u8" and t.name != "u8"
     return la.type in _STATE_BREAKERS
 
 

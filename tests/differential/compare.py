@@ -113,7 +113,8 @@ DEPARTURES = {
     "PM420": "a TensorIterator/Loop port of dynamic rank: the CPU plugin refuses it",
     "IF807": "an If output of dynamic rank: the CPU plugin refuses it",
     "IF810": "an If of branch-dependent shape in a body with a dynamic merged input: the CPU plugin reads stale memory",
-    "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert, or another "
+    "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert/Convert of u8, "
+             "or another "
              "computed loop output and no Result reading the state: state lost",
     "IF812": "a u8/i8 If output of dynamic shape read by an op, a Loop in a branch, a Convert of a u8/i8 input: "
              "the CPU plugin reads memory the If did not write",

@@ -87,6 +87,7 @@ PINNED_BUILD: dict[int, str] = {
     1702852: "PM414",  # scalar x + s[k], x also read by a Sigmoid the plugin runs first: it adds in x's memory
     1907385: "PM416",  # a TensorIterator whose sliced input only an unread output reads, the rest constant: SIGSEGV
     1701042: "IF811",  # an If's sum added to a [?,2,2] Loop state, another computed output, ReLU reads the state
+    2808722: "IF811",  # an If's value added to a u8 Loop state widened to [1,?,4], then Convert to i64 and back
     2206310: "PM414",  # scalar x + Reshape(a nested Loop's [1] output, []) in a Loop body: the plugin adds in place
 }
 

@@ -881,6 +881,31 @@ def if_value_in_dynamic_state(dynamic: bool):
     return ov.Model([ops.result(ti.get_iter_value(r.output(0), -1), name="y")], [xo, so], "if_value_in_dynamic_state")
 
 
+def if_value_in_u8_state(pair: bool):
+    """A Loop of one iteration: its u8 state x ([1,1,4], widened to [1,?,4] by the back edge) becomes
+    x + If(sum(x) > 0, c + c, Minimum(s, 1)) (s a [1,?,4] slice), through Convert(Convert(., i64), u8) when `pair`."""
+    ov, ops = _ov()
+    i64 = lambda v: ops.constant(np.array(v, np.int64))  # noqa: E731
+    xo, so = ops.parameter([1, 1, 4], np.uint8, name="x"), ops.parameter([1, -1, 4], np.uint8, name="s")
+    xb, sb = ops.parameter([1, 1, 4], np.uint8), ops.parameter([1, -1, 4], np.uint8)
+    total = ops.reduce_sum(ops.reshape(xb, i64([-1]), False), i64([0]), False)
+    node = ops.if_op(ops.greater(ops.convert(total, "f32"), ops.constant(np.float32(0))).output(0))
+    c = ops.constant(np.array([1, 1, 3, 0], np.uint8).reshape(1, 1, 4))
+    ep = ops.parameter([1, -1, 4], np.uint8)
+    tr, er = ops.result(ops.add(c, c)), ops.result(ops.minimum(ep, ops.constant(np.uint8(1))))
+    node.set_then_body(ov.Model([tr], []))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(sb.output(0), None, ep)
+    a = ops.add(xb, node.set_output(tr, er))
+    r = ops.result(ops.convert(ops.convert(a, "i64"), "u8") if pair else a)
+    loop = ops.loop(ops.constant(np.int32(1)), ops.constant(np.array(True)))
+    loop.set_function(ov.Model([r, ops.result(ops.constant(np.array(True)))], [xb, sb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(xb, xo.output(0), r.output(0))
+    loop.set_sliced_input(sb, so.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [xo, so], "if_value_in_u8_state")
+
+
 def if_value_in_dynamic_state_output(result_reads: bool):
     """A Loop of 4 iterations over the slices s [?,2,1] of Concat(x sums) + c: its state p [?,2,2] (merged x)
     becomes p + ReduceSum(If(ReduceSum(s) > 0, s @ [[-0.728]], Sigmoid(Tanh(s)))) + ReduceSum(s), the loop also
@@ -1636,6 +1661,10 @@ CASES = [
     Case("IF811", "fail-output", lambda: if_value_in_dynamic_state_output(False),
          lambda text: _mark_line(text, 'type="If"', "IF811")),
     Case("IF811", "pass-output", lambda: if_value_in_dynamic_state_output(True)),
+    # a u8 Loop state widened to dynamic dims takes an If's value, then a Convert pair through i64
+    Case("IF811", "fail-u8", lambda: if_value_in_u8_state(True),
+         lambda text: _mark_line(text, 'type="If"', "IF811")),
+    Case("IF811", "pass-u8", lambda: if_value_in_u8_state(False)),
     # a u8 If output of dynamic shape read by an Add, a Loop in the other branch, a Convert of x to f16 (IF812)
     Case("IF812", "fail", lambda: if_byte_output_beside_loop(False),
          lambda text: _mark_if_output(text, "IF812")),

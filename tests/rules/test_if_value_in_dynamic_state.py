@@ -77,3 +77,29 @@ def test_the_cpu_plugin_agrees_where_a_result_reads_the_state() -> None:
     np.testing.assert_allclose(irlint.run(irlint.load(path), {"x": XO})["y"], spec, rtol=1e-5)
     for got in _cpu_output(path):
         np.testing.assert_allclose(got, spec, rtol=1e-4)
+
+
+XU, SU = np.array([0, 0, 3, 3], np.uint8).reshape(1, 1, 4), np.array([1, 0, 1, 3], np.uint8).reshape(1, 1, 4)
+SPEC_U8 = XU + np.array([2, 2, 6, 0], np.uint8).reshape(1, 1, 4)  # sum(x) = 6 > 0: the then branch, c + c
+
+
+def _cpu_u8(path: Path) -> list[np.ndarray]:
+    core = ov.Core()
+    return [np.asarray(core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(
+        {"x": XU, "s": SU})["y"]) for _ in range(3)]
+
+
+def test_the_cpu_plugin_loses_a_u8_state_through_a_convert_pair() -> None:
+    """IF811 (a): a u8 state widened to dynamic dims takes an If's value, then Convert to i64 and back to u8."""
+    path = FIXTURES / "fail-u8.xml"
+    assert [d.code for d in irlint.check(path)] == ["IF811"]
+    np.testing.assert_array_equal(irlint.run(irlint.load(path), {"x": XU, "s": SU})["y"], SPEC_U8)
+    assert any(not np.array_equal(got, SPEC_U8) for got in _cpu_u8(path))
+
+
+def test_the_cpu_plugin_agrees_on_a_u8_state_without_the_convert_pair() -> None:
+    path = FIXTURES / "pass-u8.xml"
+    assert "IF811" not in {d.code for d in irlint.check(path)}
+    np.testing.assert_array_equal(irlint.run(irlint.load(path), {"x": XU, "s": SU})["y"], SPEC_U8)
+    for got in _cpu_u8(path):
+        np.testing.assert_array_equal(got, SPEC_U8)
