@@ -1,4 +1,4 @@
-"""The matrix-product floor of one LSTMCell/GRUCell time step (issue 16's cell TensorIterators).
+"""The matrix-product floor of one LSTMCell/GRUCell time step (the cell TensorIterators).
 
     .venv/bin/python benchmarks/bench_cell_floor.py [--repeat 15]
 

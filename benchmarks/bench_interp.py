@@ -1,4 +1,4 @@
-"""Interpreter benchmark: irlint vs OpenVINO CPU vs onnx.reference on the same models (issue 16).
+"""Interpreter benchmark: irlint vs OpenVINO CPU vs onnx.reference on the same models.
 
     .venv/bin/python benchmarks/bench_interp.py [--steps 1000] [--repeat 5] [--whole-process]
 

@@ -1,4 +1,4 @@
-"""The floor of tracing by reference (issue 16's tracing target): what listeners that do less than the
+"""The floor of tracing by reference: what listeners that do less than the
 trace cost on the same run.
 
     .venv/bin/python benchmarks/bench_trace_floor.py [--steps 1000] [--rounds 31] [--only loop_in_ti ...]

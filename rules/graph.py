@@ -157,7 +157,7 @@ def input_not_connected(ctx: Context, graph: Graph) -> Iterator[Finding]:
     Add the missing `<edge>` or remove the port.
     """
     is_fed = ctx.index(graph).is_fed
-    for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
+    for layer in graph.layers:  # one pass over the level (no per-layer dispatch)
         for p in layer.inputs:
             if p.id is not None and layer.id is not None and not is_fed(layer.id, p.id):
                 yield Finding(

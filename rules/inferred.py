@@ -122,7 +122,7 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """
     shapes = ctx.shapes
     dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
-    for layer in graph.layers:  # one pass over the level (no per-layer dispatch: issue 6)
+    for layer in graph.layers:  # one pass over the level (no per-layer dispatch)
         if layer.type not in SKIP:
             yield from _output_mismatches(shapes, layer, dynamic)
 

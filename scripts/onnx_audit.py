@@ -1,4 +1,4 @@
-"""Audit irlint on the IRs OpenVINO writes from the ONNX project's node test cases (issue 14).
+"""Audit irlint on the IRs OpenVINO writes from the ONNX project's node test cases.
 
     .venv/bin/python scripts/onnx_audit.py                      # every case not yet in the cache
     .venv/bin/python scripts/onnx_audit.py --only 'test_gather*' --redo   # re-run a subset

@@ -1,5 +1,5 @@
 """`irlint check` and `irlint --version` stay light: the TUI, graphviz, networkx and the interpreter are
-imported only by the commands that use them (issue 6)."""
+imported only by the commands that use them."""
 
 from __future__ import annotations
 

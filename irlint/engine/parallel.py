@@ -2,8 +2,8 @@
 child while this process runs the other rules.
 
 Why: on a 100,000-layer model shape inference and the rules are each about half of the checking
-time, and a CI machine has a second core idle while one file is linted (issue 6 measures it in
-docs/performance.md). The child inherits the loaded model through fork (nothing is re-parsed),
+time, and a CI machine has a second core idle while one file is linted (docs/performance.md measures
+it). The child inherits the loaded model through fork (nothing is re-parsed),
 sends back its diagnostics pickled through a pipe, and exits without cleanup. If fork is not
 available, the model is small, or the child fails in any way, the rules run here as usual: the
 result is the same either way, only the time differs.

@@ -1,4 +1,4 @@
-"""Shape inference does no needless work (issue 6): constants are read from the .bin only when a
+"""Shape inference does no needless work: constants are read from the .bin only when a
 consumer needs their value, and a shape function runs once per distinct (op, attributes, input
 types and shapes)."""
 

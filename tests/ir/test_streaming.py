@@ -1,4 +1,4 @@
-"""The streaming loader (issue 6): the model does not depend on where the 1 MiB chunks fall, every
+"""The streaming loader: the model does not depend on where the 1 MiB chunks fall, every
 element's location is exact, and the memory-saving sharing does not leak between elements."""
 
 from __future__ import annotations

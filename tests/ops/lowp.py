@@ -13,7 +13,7 @@ import irlint
 from irlint.interp import run
 from irlint.types import ELEMENT_TYPES, ElementType
 
-# The element types issue 14 is about, and the wide types they meet.
+# The narrow element types surveyed, and the wide types they meet.
 LOW_FLOATS = ("bf16", "f16", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1")
 LOW_INTS = ("i4", "u4")
 

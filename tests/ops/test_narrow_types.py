@@ -1,6 +1,6 @@
 """Low-precision element types through common kernels: irlint vs OpenVINO's CPU plugin and core reference.
 
-This file is also the survey of issue 14 (docs/semantics.md, "Element types and rounding"): for each
+This file is also the survey of narrow element types (docs/semantics.md, "Element types and rounding"): for each
 narrow type it builds one small model per op family and checks what OpenVINO does with it:
 - bf16 and f16 run on the CPU plugin, which computes every op in f32 and rounds the result to the
   type (round to nearest even): irlint does the same and must agree bit for bit (within one unit in

@@ -1,6 +1,6 @@
 """Hostile and broken inputs: every command finishes quickly with a diagnostic and exit 0/1/2, no traceback.
 
-The cases of issue 7: entity expansion, external entities and DTDs, XInclude, processing
+The cases: entity expansion, external entities and DTDs, XInclude, processing
 instructions, deep nesting, huge attributes, bad encodings, a 1 GB file of junk, absurd shapes,
 huge trip counts, endless loops, missing/short/directory .bin, id collisions, self-referencing
 back edges. "No access" is proven with a file whose content must not appear in any output.

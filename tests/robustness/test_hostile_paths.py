@@ -1,4 +1,4 @@
-"""Hostile paths, arguments and files (issue 18): irlint never writes an input, never runs a model
+"""Hostile paths, arguments and files: irlint never writes an input, never runs a model
 folder's code, never hangs on a special file, and stays within time and memory on oversize input.
 
 Every command runs in a subprocess under a time limit and an address-space cap (`limits.cli`).
