@@ -44,12 +44,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="copy each family's smallest model here")
     ap.add_argument("--minimize", action="store_true", help="look for a smaller example of each family")
     ap.add_argument("--knobs", help="max_depth,max_steps,max_inputs of the generator (default: the mode's)")
+    ap.add_argument("--more-types", action="store_true",
+                    help="draw i8, i16, u16, u32 and u64 too (changes every seed's model)")
     args = ap.parse_args(argv)
 
     knobs = default_knobs(args.mode)
     if args.knobs:
         d, st, i = (int(x) for x in args.knobs.split(","))
         knobs = replace(knobs, max_depth=d, max_steps=st, max_inputs=i)
+    if args.more_types:
+        knobs = replace(knobs, more_types=True)
     families: dict[str, dict] = {}
     smallest: dict[str, Outcome] = {}
     counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}

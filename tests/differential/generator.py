@@ -10,15 +10,18 @@ what the generator varies on purpose.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 DTYPES = {"f32": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64, "u8": np.uint8,
-          "boolean": np.bool_}
+          "boolean": np.bool_, "i8": np.int8, "i16": np.int16, "u16": np.uint16, "u32": np.uint32,
+          "u64": np.uint64}
 FLOAT = ("f32", "f16")
 NUMERIC = ("f32", "f16", "i32", "i64", "u8")
+MORE_NUMERIC = ("i8", "i16", "u16", "u32", "u64")  # drawn only with `Knobs.more_types`
+UNSIGNED = ("u8", "u16", "u32", "u64")
 
 
 def _ov() -> tuple[Any, Any]:
@@ -38,22 +41,21 @@ class Knobs:
     int_activations: bool = True  # Sigmoid/Tanh on integer tensors (rare)
     dynamic_rank: bool = True  # outer Parameters of dynamic rank (rare; the CPU plugin refuses them)
     edge_cases: bool = True  # zero iterations, more trip counts than slices, constant If conditions, ...
+    # i8, i16, u16, u32 and u64 as the model's and Converts' element types too. Off by default: the
+    # draws stay the same, but the types drawn differ, so turning it on changes every seed's model.
+    more_types: bool = False
 
     def smaller(self) -> list[Knobs]:
         """Knobs one step smaller than these, most shrinking first."""
         out = []
         if self.max_depth > 1:
-            out.append(Knobs(1, self.max_steps, self.max_inputs, self.int_activations, self.dynamic_rank,
-                             self.edge_cases))
+            out.append(replace(self, max_depth=1))
             if self.max_depth > 2:
-                out.append(Knobs(self.max_depth - 1, self.max_steps, self.max_inputs, self.int_activations,
-                                 self.dynamic_rank, self.edge_cases))
+                out.append(replace(self, max_depth=self.max_depth - 1))
         if self.max_steps > 1:
-            out.append(Knobs(self.max_depth, 1, self.max_inputs, self.int_activations, self.dynamic_rank,
-                             self.edge_cases))
+            out.append(replace(self, max_steps=1))
         if self.max_inputs > 1:
-            out.append(Knobs(self.max_depth, self.max_steps, 1, self.int_activations, self.dynamic_rank,
-                             self.edge_cases))
+            out.append(replace(self, max_inputs=1))
         return out
 
 
@@ -102,6 +104,10 @@ class _Builder:
         if dtype == "boolean":
             return self.np.random(shape) < 0.5
         return self.np.integers(0, 4, shape).astype(DTYPES[dtype])
+
+    def numeric(self) -> tuple[str, ...]:
+        """The numeric element types this model may use."""
+        return NUMERIC + MORE_NUMERIC if self.k.more_types else NUMERIC
 
     def declared(self, shape: tuple[int, ...], top: bool) -> list[int] | str:
         """How a Parameter declares `shape`: as is, with some dims dynamic, or (top level) of dynamic rank."""
@@ -216,9 +222,9 @@ class _Builder:
                 c = ops.greater(x.out, f.out)
                 x = Val(ops.select(c, x.out, f.out).output(0), x.shape, x.dtype)
             elif op == "convert":
-                mid = self.r.choice([d for d in NUMERIC if d != x.dtype])
-                if x.dtype in FLOAT and mid == "u8":
-                    mid = "i32"  # a negative float to u8 is not defined
+                mid = self.r.choice([d for d in self.numeric() if d != x.dtype])
+                if x.dtype in FLOAT and mid in UNSIGNED:
+                    mid = "i32"  # a negative float to an unsigned type is not defined
                 self.note(f"convert {x.dtype} to {mid} and back")
                 x = self.convert(self.convert(x, mid), x.dtype)
             elif op == "reshape":
@@ -498,7 +504,10 @@ class _Builder:
 
     def model(self) -> Any:
         r = self.r
-        dtype = r.choice(["f32"] * 5 + ["f16", "i32", "i32", "i64", "u8"] + (["boolean"] if r.random() < 0.3 else []))
+        ints = ["i32", "i32", "i64", "u8"] if not self.k.more_types else ["i32", "i64", "u8", "i8"]
+        if self.k.more_types:
+            ints += [r.choice(MORE_NUMERIC)] * 2
+        dtype = r.choice(["f32"] * 5 + ["f16"] + ints + (["boolean"] if r.random() < 0.3 else []))
         shape = r.choice([(), (1,), (r.randint(2, 4),), (r.randint(1, 3), r.randint(2, 4)),
                           (1, r.randint(1, 3), r.randint(2, 4))])
         pool = [self.top_param(shape, dtype)]

@@ -15,7 +15,7 @@ import pytest
 
 from tests.differential.campaign import MUTATE_KNOBS, check_seed
 from tests.differential.compare import TOLERATED, TOLERATED_WHEN, irlint_side, judge, tolerated
-from tests.differential.generator import build
+from tests.differential.generator import Knobs, build
 from tests.differential.known import known
 from tests.differential.oracle import OpenVINO
 
@@ -254,6 +254,15 @@ def test_generator_covers_the_features() -> None:
                  "trip count parameter", "dynamic dims", "dynamic-rank parameter", "element type f16",
                  "element type boolean", "element type u8", "element type i64", "rank 0", "rank 3"):
         assert note in seen, note
+
+
+def test_more_types_draw_the_other_integer_types_and_only_with_the_knob() -> None:
+    wide = {"element type i8", "element type i16", "element type u16", "element type u32", "element type u64"}
+    seen: set[str] = set()
+    for seed in range(150):
+        seen.update(build(seed, Knobs(more_types=True)).notes)
+        assert not wide & set(build(seed).notes), seed
+    assert wide <= seen, wide - seen
 
 
 def test_worker_survives_a_crash_and_a_hang(oracle: OpenVINO, tmp_path: Path) -> None:
