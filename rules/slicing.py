@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from irlint.rules.unread_outputs import dropped_inputs, unread_outputs
+
 from irlint import causes
 from irlint.controlflow import (
     CONTROL_FLOW,
@@ -46,25 +48,34 @@ def _entry_keys(layer: Layer, sl: EntrySlicing) -> dict[str, tuple[str, ...]]:
     return keys
 
 
-def _unread(graph: Graph, layer: Layer, e: PortMapEntry) -> str:
+def _unread(ctx: Context, graph: Graph, layer: Layer, e: PortMapEntry) -> str:
     """A note when the entry's tensor is used by nothing: OpenVINO then removes the entry (and its body
-    Parameter or the TensorIterator/Loop output) before its CPU plugin checks the slicing."""
+    Parameter or the TensorIterator/Loop output) before its CPU plugin checks the slicing. A body
+    Parameter read only on the way to outputs nothing reads goes too: OpenVINO removes those outputs,
+    their body Results, then the Parameter left unused (`dropped_inputs`)."""
     if e.direction == "input":
-        if layer.body is None or e.internal_layer_id is None or any(
-                ed.from_layer == e.internal_layer_id for ed in layer.body.edges):
+        if layer.body is None or e.internal_layer_id is None:
             return ""
-        return (f"; nothing in the body reads Parameter {e.internal_layer_id}, so OpenVINO removes the entry "
-                "without checking it")
+        if not any(ed.from_layer == e.internal_layer_id for ed in layer.body.edges):
+            return (f"; nothing in the body reads Parameter {e.internal_layer_id}, so OpenVINO removes the entry "
+                    "without checking it")
+        if e.external_port_id is None or e.external_port_id not in dropped_inputs(ctx, graph, layer):
+            return ""
+        outs = ", ".join(str(o) for o in unread_outputs(ctx, graph, layer))
+        which = f"output port(s) {outs}" if outs else "outputs of an If or Loop nested in the body"
+        return (f"; body Parameter {e.internal_layer_id} is read only on the way to {which}, which nothing reads, "
+                "so OpenVINO removes the entry without checking it")
     if any(ed.from_layer == layer.id and ed.from_port == e.external_port_id for ed in graph.edges):
         return ""
     return f"; nothing reads output port {e.external_port_id}, so OpenVINO removes the entry without checking it"
 
 
-def _count_source_unread(graph: Graph, layer: Layer, sl: EntrySlicing, first: EntrySlicing | None) -> str:
+def _count_source_unread(ctx: Context, graph: Graph, layer: Layer, sl: EntrySlicing,
+                         first: EntrySlicing | None) -> str:
     """The note of an entry whose tensor nothing uses (`_unread`), or else of the sliced input that sets the
     iteration count when nothing reads that one: OpenVINO removes it and counts iterations without it."""
-    own = _unread(graph, layer, sl.entry)
-    if own or first is None or first is sl or not _unread(graph, layer, first.entry):
+    own = _unread(ctx, graph, layer, sl.entry)
+    if own or first is None or first is sl or not _unread(ctx, graph, layer, first.entry):
         return own
     return (f"; nothing in the body reads Parameter {first.entry.internal_layer_id} of input port "
             f"{first.entry.external_port_id}, which sets that count, so OpenVINO removes that entry without "
@@ -170,7 +181,10 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     makes it a slicing, and the CPU plugin reads a Loop's input in parts of abs(stride) instead. On
     a TensorIterator axis of unknown length, a range that no length splits into whole parts (start
     0, end 2 in parts of 2: 3 elements wherever they exist) is reported; the CPU plugin, reading
-    end as exclusive, runs it.
+    end as exclusive, runs it. An entry OpenVINO removes before its CPU plugin checks it (a body
+    Parameter nothing reads, or read only on the way to outputs nothing reads; an output nothing
+    reads) is reported too, and the message says OpenVINO removes it: a range against the stride
+    (start 0, end -1, stride -1) is refused at compile wherever it is kept, and runs there.
 
     Example:
     ```xml
@@ -184,7 +198,7 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     info = _loop(ctx, layer)
     for sl in info.slicing if info else ():
         if sl.error and not sl.error.startswith("axis"):
-            note = _unread(graph, layer, sl.entry) or _cpu_reading(info, layer, sl)
+            note = _unread(ctx, graph, layer, sl.entry) or _cpu_reading(info, layer, sl)
             yield Finding(f"{_describe(sl.entry)} of {layer.describe()}: {sl.error}{note}", sl.entry.loc,
                           layer=layer.path, port=sl.entry.external_port_id, **_entry_keys(layer, sl))
 
@@ -229,14 +243,14 @@ def iteration_count_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             yield Finding(
                 f"{_describe(sl.entry)} of {layer.describe()}: gives {sl.spec.iterations} iterations "
                 f"(elements {sl.spec.start}..{sl.spec.end} of {sl.spec.dim}, part_size {sl.spec.part_size}), "
-                f"but {info.iterations_source}{_count_source_unread(graph, layer, sl, first)}",
+                f"but {info.iterations_source}{_count_source_unread(ctx, graph, layer, sl, first)}",
                 sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
                 related=(Related(first.entry.loc, "the iteration count comes from here"),),
             )
-    yield from _output_count_mismatches(graph, info, layer, first)
+    yield from _output_count_mismatches(ctx, graph, info, layer, first)
 
 
-def _output_count_mismatches(graph: Graph, info: LoopInfo, layer: Layer,
+def _output_count_mismatches(ctx: Context, graph: Graph, info: LoopInfo, layer: Layer,
                              first: EntrySlicing | None) -> Iterator[Finding]:
     """Concatenated outputs whose range places another number of parts than the iterations run."""
     n = info.iterations
@@ -249,7 +263,7 @@ def _output_count_mismatches(graph: Graph, info: LoopInfo, layer: Layer,
         yield Finding(
             f"{_describe(sl.entry)} of {layer.describe()}: places {spec.iterations} parts (elements "
             f"{spec.start}..{spec.end} of the {spec.dim} the output holds, part_size {spec.part_size}), but the "
-            f"layer runs {n} iterations: {info.iterations_source}{_count_source_unread(graph, layer, sl, first)}",
+            f"layer runs {n} iterations: {info.iterations_source}{_count_source_unread(ctx, graph, layer, sl, first)}",
             sl.entry.loc, layer=layer.path, port=sl.entry.external_port_id,
             related=(Related(first.entry.loc, "the iteration count comes from here"),) if first else (),
             hint="a concatenated output normally keeps the default range (start=\"0\" end=\"-1\")")
@@ -397,7 +411,9 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     down. On an axis whose length is known only at run time, the shortest length on which the two
     read other elements, if there is one; a TensorIterator without a sliced input whose first
     concatenated output counts |end - start| // part_size = 0 iterations (OpenVINO's core declares
-    each concatenated output 0 long, which the plugin refuses).
+    each concatenated output 0 long, which the plugin refuses). On such an axis an entry OpenVINO
+    removes before its plugin reads it (an output nothing reads, a body Parameter read only on the
+    way to such outputs) is not reported.
     For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
     elements against the CPU plugin's parts of |stride| elements; on an axis whose length is known
     only at run time, any |stride| other than part_size (a sliced input whose body Parameter nothing
@@ -432,6 +448,8 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
         if output and is_loop:
             continue  # a Loop's concatenated outputs are SL608's
         if sl.spec is None and not is_loop:  # the axis's length is known only at run time
+            if _unread(ctx, graph, layer, sl.entry):
+                continue  # OpenVINO removes the entry before its CPU plugin reads it
             stride, part = sl.entry.stride or 1, sl.entry.part_size or 1
             start = 0 if sl.entry.start is None else sl.entry.start
             end = -1 if sl.entry.end is None else sl.entry.end
@@ -481,7 +499,7 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
         if sl.spec is None and is_loop:  # a Loop input's axis of a length known only at run time
             stride, part = _loop_parts(sl.entry)
             if sl.error is None and sl.axis is not None and stride != 0 and part >= 1 and abs(stride) != part \
-                    and not _unread(graph, layer, sl.entry):
+                    and not _unread(ctx, graph, layer, sl.entry):
                 yield Finding(
                     f"{_describe(sl.entry)} of {layer.describe()}: irlint and OpenVINO's core read parts of part_size "
                     f"{part} along axis {sl.axis}, OpenVINO's CPU plugin parts of |stride| = {abs(stride)} into the "

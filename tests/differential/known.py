@@ -57,8 +57,8 @@ KNOWN = [
           "start/end/stride/part_size that the CPU plugin rejects at compile or only when it runs the model"),
     Known("irlint error on text OpenVINO ignores", r"irlint error .*computes the same as unmutated", "",
           "OpenVINO runs the mutated model and computes what the unmutated one computes; left are TensorIterator "
-          "ranges (SL603/SL604) OpenVINO reads past where the message names no reason it does (an entry inside an "
-          "If branch, a part_size on an axis of unknown length): not yet measured"),
+          "ranges (SL603/SL604) OpenVINO reads past where the message names no reason it does (a part_size on an "
+          "axis of unknown length): not yet measured"),
     Known("irlint error warranted: OpenVINO computes something else", r"irlint error .*computes something else", "",
           "OpenVINO runs the mutated model silently and computes something else than the unmutated one: a "
           "TensorIterator body Parameter whose declared dims or part_size contradict its input (SL603, SL605), "

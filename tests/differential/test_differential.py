@@ -148,6 +148,7 @@ PINNED_MUTATE: dict[int, str] = {
     1003481: "IF811",  # an If's sum added to a [?,2,3] TI state, then Convert to f32 and back: the state is lost
     2504964: "IF812",  # a u8 If output read by an Add, a Loop in the untaken branch, a Convert u8 -> f16: stale memory
     1208451: "PM414",  # x through Reshapes [] -> [1] -> [] into x + s[k]: the plugin adds in x's memory
+    3102717: "SL603",  # stride -1 on a TI slice read only for an output nothing reads: removed unchecked
 }
 
 
