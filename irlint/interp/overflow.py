@@ -21,6 +21,18 @@ A Convert of a float to i8/u8 outside the type's range has no defined result (th
 defines only the wrap of negative integers to unsigned ones). irlint truncates and wraps, as the CPU
 plugin does at a model's top level (u8: -1.5 -> 255, 300 -> 44); inside a Loop, TensorIterator or
 If body the plugin saturates (-1.5 -> 0, 300 -> 255): measured on 2026.4. So such a Convert warns too.
+
+The CPU plugin computes u32 and u64 tensors as i32 too, at the top level and in bodies alike: a value
+is its low 32 bits read as signed (u32 2**31 and u64 2**64 - 1 are negative there: Greater(0, them)
+is true, Maximum(them, 1) is 1, a Convert to f32 gives -2**31 and -1), and a u64 result is that i32
+sign-extended (Add(2**31, 1) gives 2**64 - 2**31 + 1, a Concat of 2**32 + 5 gives 5). A model input
+read by no op but a Result comes back unchanged. So an op reading a u32/u64 value warns where it gives
+another result on the plugin's view of its inputs (`_unsigned_as_i32`).
+
+A Convert of a float to a 16- or 32-bit integer type (or u64) keeps the truncated value as i32 on
+the plugin (INT32_MIN beyond the i32 range): Convert(-1.2, u16) is -1 for the ops after it (Greater
+than 0 is false, a Convert to f32 gives -1) and wraps only where stored (65535), and 3e9 to u32 is
+2**31 where the spec's wrap gives 3000000000. So such a Convert warns where the i32 value differs.
 """
 
 from __future__ import annotations
@@ -45,19 +57,31 @@ I32 = np.dtype(np.int32)
 REDUCED_IN_F32 = frozenset({"ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceMax", "ReduceMin"})
 ACCUMULATING = frozenset({"ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1"})
 F32_EXACT = 2**24  # every integer up to this magnitude is exact in f32
+# Types the CPU plugin computes as i32 whatever the spec says: u32/u64 (read as their low 32 bits,
+# signed) and the 16-bit ones a float Convert leaves unwrapped (measured on 2026.4).
+UNSIGNED_WIDE = frozenset(np.dtype(t) for t in (np.uint32, np.uint64))
+KEPT_AS_I32 = frozenset(np.dtype(t) for t in (np.int16, np.uint16, np.uint32, np.uint64))
+# Ops whose inputs are not read as values here: a nested body's ops check what they read.
+NOT_READERS = frozenset({"Result", "Loop", "TensorIterator", "If", "ShapeOf", "ReadValue", "Assign"})
 
 Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
 
 
 def watched(layer: Layer) -> bool:
-    """A layer to watch: a WATCHED op whose output may be a narrow integer (f32 ones cost nothing)."""
+    """A layer to watch: a WATCHED op whose output may be a narrow integer (f32 ones cost nothing), or
+    an op reading a u32/u64 input."""
+    if layer.type not in NOT_READERS and any(
+            p.precision is not None and p.precision.dtype is not None and np.dtype(p.precision.dtype) in UNSIGNED_WIDE
+            for p in layer.inputs):
+        return True
     if layer.type not in WATCHED and layer.type not in REDUCED_IN_F32:
         return False
     port = layer.outputs[0] if layer.outputs else None
     et = port.precision if port is not None else None
     return et is None or et.dtype is None or np.dtype(et.dtype) in NARROW or (
         np.dtype(et.dtype) == I64 and layer.type != "Convert") or (
-        np.dtype(et.dtype) == I32 and layer.type in REDUCED_IN_F32)
+        np.dtype(et.dtype) == I32 and layer.type in REDUCED_IN_F32) or (
+        layer.type == "Convert" and np.dtype(et.dtype) in KEPT_AS_I32)
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -68,10 +92,15 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)
         out = outs[0]
+        if layer.path not in warned and layer.type not in NOT_READERS and any(a.dtype in UNSIGNED_WIDE for a in args):
+            _unsigned_as_i32(layer, compute, attrs, args, outs, warned)
         if out.dtype is I64 and out.size and layer.path not in warned:
             _i64_outside_i32(layer, out, warned)
         if out.dtype in (I32, I64) and layer.type in REDUCED_IN_F32 and layer.path not in warned and args[0].size:
             _reduced_in_f32(layer, compute, attrs, args, warned)
+        if (layer.type == "Convert" and out.dtype in KEPT_AS_I32 and args[0].dtype.kind == "f" and out.size
+                and layer.path not in warned):
+            _convert_kept_as_i32(layer, args[0], out, warned)
         if out.dtype not in NARROW or layer.type not in WATCHED or layer.path in warned or out.size == 0:
             return outs
         if layer.type == "Convert":
@@ -160,3 +189,63 @@ def i64_input_outside_i32(layer: Layer, arr: np.ndarray) -> None:
         f"input '{layer.name}' holds the i64 value {v}, outside the i32 range; OpenVINO's CPU plugin converts i64 "
         f"inputs to i32 ({v} is {int(np.int64(v).astype(np.int32))} there), so its values differ; irlint keeps "
         "the i64 value, as the spec says"), stacklevel=4)
+
+
+def _as_plugin_i32(a: np.ndarray) -> np.ndarray:
+    """A u32/u64 array as the CPU plugin holds it: its low 32 bits, read as signed."""
+    return a.astype(np.uint32).view(np.int32) if a.dtype in UNSIGNED_WIDE else a
+
+
+def _unsigned_as_i32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
+                     args: list[np.ndarray], outs: Sequence[np.ndarray], warned: set[str]) -> None:
+    """Warn once if this op gives another result on the plugin's i32 view of its u32/u64 inputs (its
+    result then sign-extended to the declared type, as the plugin stores it)."""
+    if not any(a.dtype in UNSIGNED_WIDE and a.size and (a.max() > I32_MAX) for a in args):
+        return  # every u32/u64 value is the same in i32: nothing to see
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = compute(attrs, [_as_plugin_i32(a) for a in args])
+    except Exception:  # an op that takes no i32 input here: no statement to make
+        return
+    for mine, other in zip(outs, theirs):
+        other = np.asarray(other)
+        if other.shape != mine.shape or mine.dtype.kind == "O":
+            continue
+        with np.errstate(all="ignore"):
+            other = other.astype(mine.dtype) if mine.dtype.kind in "iub" else other.astype(np.float64)
+            same = np.array_equal(mine, other) if mine.dtype.kind in "iub" else np.array_equal(
+                mine.astype(np.float64), other, equal_nan=True)
+        if same:
+            continue
+        v = next(a.ravel()[np.flatnonzero(a.ravel() > I32_MAX)[0]] for a in args
+                 if a.dtype in UNSIGNED_WIDE and a.size and a.max() > I32_MAX)
+        at = np.flatnonzero((mine != other).ravel())[0] if mine.dtype.kind in "iub" else 0
+        warned.add(layer.path)
+        warnings.warn(DepartureWarning(
+            f"{layer.describe()}: reads the {v.dtype} value {v}, outside the i32 range; OpenVINO's CPU plugin "
+            f"computes u32 and u64 tensors as i32 ({v} is {int(np.asarray(v).astype(np.uint32).view(np.int32))} "
+            f"there), so its result differs ({other.ravel()[at]} for {mine.ravel()[at]} here) and its values "
+            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=3)
+        return
+
+
+def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
+    """Warn once if a float Convert to i16/u16/u32/u64 gives a value the CPU plugin does not hold: it
+    keeps the truncated value as i32 (INT32_MIN beyond that range), wrapped only where it is stored."""
+    with np.errstate(all="ignore"):
+        t = np.trunc(x.astype(np.float64))
+        theirs = np.where(np.isfinite(t) & (t >= I32_MIN) & (t <= I32_MAX), t, I32_MIN).astype(np.int64)
+        if out.dtype in UNSIGNED_WIDE:  # the plugin's u32/u64 is its i32 stored sign-extended
+            bad = theirs.astype(out.dtype) != out
+        else:
+            bad = theirs != out.astype(np.int64)
+    if not bad.any():
+        return
+    warned.add(layer.path)
+    at = np.flatnonzero(bad.ravel())[0]
+    warnings.warn(DepartureWarning(
+        f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype} ({out.ravel()[at]} here); OpenVINO's "
+        f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, a "
+        "float beyond i32 gives -2147483648), so the ops after it see another value and its values differ from "
+        "here on; the spec leaves a value outside the type undefined"), stacklevel=3)
