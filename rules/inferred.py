@@ -183,14 +183,19 @@ def shape_function_failed(ctx: Context) -> Iterator[Finding]:
 
 @rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",))
 def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """A TensorIterator directly inside a TensorIterator body.
+    """A TensorIterator directly inside a TensorIterator body, or in the branch an If of constant
+    condition in that body takes.
 
     What it checks:
-    The layer types of every TensorIterator body.
+    The layer types of every TensorIterator body, and of the taken branch of each If there whose
+    condition is a constant (at any depth of such Ifs).
 
     Why it matters:
     OpenVINO refuses it ("No nested TensorIterator"), although the spec does not forbid it;
-    Loop-in-TI, TI-in-Loop and Loop-in-Loop are accepted.
+    Loop-in-TI, TI-in-Loop and Loop-in-Loop are accepted. OpenVINO folds an If of constant condition
+    into the branch it takes, so a TensorIterator there ends up in the outer body: compile_model
+    refuses it alike. In the branch that is not taken, or under an If whose condition is computed,
+    it compiles and runs (measured on OpenVINO 2026.4's CPU plugin).
 
     Example:
     ```xml
@@ -200,9 +205,27 @@ def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     How to fix:
     Express the inner recurrence as a Loop (or unroll it).
     """
-    for inner in layer.body.layers if layer.body else ():
-        if inner.type == "TensorIterator":
-            yield Finding(f"{inner.describe()} is nested directly in the body of {layer.describe()}; OpenVINO "
-                          "refuses nested TensorIterators", inner.loc, layer=inner.path,
-                          related=(Related(layer.loc, "the outer TensorIterator"),),
-                          hint="use a Loop for the inner recurrence")
+    if layer.body is None:
+        return
+    for inner, via in _folded_layers(ctx, layer.body, ()):
+        if inner.type != "TensorIterator":
+            continue
+        where = "nested directly in the body" if not via else \
+            f"in the branch {via[-1].describe()} takes (its condition is a constant, so OpenVINO folds it), in the body"
+        related = (Related(layer.loc, "the outer TensorIterator"),
+                   *(Related(i.loc, f"'{i.name}' is an If of constant condition") for i in via))
+        yield Finding(f"{inner.describe()} is {where} of {layer.describe()}; OpenVINO refuses nested "
+                      "TensorIterators", inner.loc, layer=inner.path, related=related,
+                      hint="use a Loop for the inner recurrence")
+
+
+def _folded_layers(ctx: Context, graph: Graph, via: tuple[Layer, ...]) -> Iterator[tuple[Layer, tuple[Layer, ...]]]:
+    """The layers of `graph` and of the taken branches of its Ifs of constant condition (folded by
+    OpenVINO into `graph`), each with the Ifs it is reached through."""
+    dead = ctx.shapes.dead
+    for inner in graph.layers:
+        yield inner, via
+        if inner.type == "If" and any(id(b.body) in dead for b in inner.branches):
+            for b in inner.branches:
+                if id(b.body) not in dead:
+                    yield from _folded_layers(ctx, b.body, (*via, inner))

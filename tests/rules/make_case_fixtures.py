@@ -1188,6 +1188,45 @@ def loop_if_unread_output(read: bool = False):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_if_unread_output")
 
 
+def ti_if_ti(constant: bool, in_taken: bool):
+    """A TensorIterator over x [2,3] whose body holds an If (condition true: a Const with `constant`, else
+    the model input c) with a TensorIterator summing its [3] input in the then branch (`in_taken`) or
+    in the else branch (the other branch sums with ReduceSum)."""
+    ov, ops = _ov()
+
+    def inner_ti(v):
+        ti = ops.tensor_iterator()
+        p, s = ops.parameter([1], np.float32), ops.parameter([1], np.float32)
+        body = ov.Model([ops.result(ops.add(p, s))], [p, s])
+        ti.set_body(body)
+        ti.set_sliced_input(p, v, 0, 1, 1, -1, 0)
+        ti.set_merged_input(s, ops.constant(np.zeros(1, np.float32)).output(0), body.get_results()[0].output(0))
+        return ti.get_iter_value(body.get_results()[0].output(0), -1)
+
+    x = ops.parameter([2, 3], np.float32, name="x")
+    c = ops.parameter([], np.bool_, name="c")
+    px, pc = ops.parameter([1, 3], np.float32), ops.parameter([], np.bool_)
+    row = ops.reshape(px, ops.constant(np.array([3])), False).output(0)
+    branch = ops.if_op(ops.constant(np.bool_(True)) if constant else pc)
+    pt, pe = ops.parameter([3], np.float32), ops.parameter([3], np.float32)
+    summed = [inner_ti(p.output(0)) if (p is pt) == in_taken else
+              ops.reduce_sum(p, ops.constant(np.array([0])), True).output(0) for p in (pt, pe)]
+    then_body, else_body = ov.Model([ops.result(summed[0])], [pt]), ov.Model([ops.result(summed[1])], [pe])
+    branch.set_then_body(then_body)
+    branch.set_else_body(else_body)
+    branch.set_input(row, pt, None)
+    branch.set_input(row, None, pe)
+    out = branch.set_output(then_body.get_results()[0], else_body.get_results()[0])
+    body = ov.Model([ops.result(out)], [px] if constant else [px, pc])
+    ti = ops.tensor_iterator()
+    ti.set_body(body)
+    ti.set_sliced_input(px, x.output(0), 0, 1, 1, -1, 0)
+    if not constant:
+        ti.set_invariant_input(pc, c.output(0))
+    y = ti.get_iter_value(body.get_results()[0].output(0), -1)
+    return ov.Model([ops.result(y, name="y")], [x] if constant else [x, c], "ti_if_ti")
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -1395,6 +1434,12 @@ def _mark_xb(text: str) -> str:
 
 
 CASES = [
+    # a TensorIterator in the taken branch of an If of constant condition in a TensorIterator body: OpenVINO
+    # folds the If, and then refuses the nested TensorIterator; the other branch, or a computed condition, is fine
+    Case("G120", "fail-folded-if", lambda: ti_if_ti(True, True),
+         lambda text: _mark_last_line(text, 'type="TensorIterator"', "G120")),
+    Case("G120", "pass-untaken-branch", lambda: ti_if_ti(True, False)),
+    Case("G120", "pass-computed-condition", lambda: ti_if_ti(False, True)),
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
         '<port id="1" precision="FP32" names="y">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
