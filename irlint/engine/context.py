@@ -63,9 +63,9 @@ class Context:
     def shapes(self) -> ShapeResult:
         """Inferred element types and shapes of every output port at every level."""
         if self._shapes is None:
-            from irlint.shapes import infer_model
+            from irlint.shapes import inferred
 
-            self._shapes = infer_model(self.model, self.index)
+            self._shapes = inferred(self.model, self.index)
         return self._shapes
 
     @staticmethod

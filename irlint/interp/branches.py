@@ -41,8 +41,8 @@ class BranchCode:
     result_values: Callable[[list[Any]], Sequence[np.ndarray]]
     trace_params: tuple[str, ...]  # the same ids with the branch named ("then_body/0"), for listeners
     trace_results: tuple[str, ...]
-    # per output, True where this branch gives a scalar and the other branch a 1-D value: OpenVINO's If
-    # merges the two into one 1-D output and returns the scalar as (1,)
+    # per output, True where the If's output is 1-D and this branch may give a scalar: OpenVINO's If
+    # merges the two branches' shapes into one 1-D output and returns the scalar as (1,)
     widen: tuple[bool, ...] = ()
 
     def outputs(self, slots: list[Any]) -> tuple[np.ndarray, ...]:
@@ -54,6 +54,9 @@ class BranchCode:
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, dict[str, BranchCode]] = weakref.WeakKeyDictionary()
+
+# (If layer, output port id) -> the rank shape inference gives that output (None: not known)
+MergedRank = Callable[[Layer, int], int | None]
 
 
 def condition(layer: Layer, args: Sequence[np.ndarray]) -> bool:
@@ -68,8 +71,10 @@ def condition(layer: Layer, args: Sequence[np.ndarray]) -> bool:
     return flag
 
 
-def taken_branch(layer: Layer, args: Sequence[np.ndarray], constant: bool = False) -> BranchCode:
-    """The compiled branch the condition selects; `constant`: the condition is a Const."""
+def taken_branch(layer: Layer, args: Sequence[np.ndarray], constant: bool = False,
+                 merged_rank: MergedRank | None = None) -> BranchCode:
+    """The compiled branch the condition selects; `constant`: the condition is a Const; `merged_rank`:
+    the inferred rank of each If output (where both branches meet), asked when the branch is compiled."""
     name = "then" if condition(layer, args) else "else"
     codes = _CODE.get(layer)
     if codes is None:
@@ -79,11 +84,11 @@ def taken_branch(layer: Layer, args: Sequence[np.ndarray], constant: bool = Fals
         branch = layer.branch(name)
         if branch is None:
             raise ExecutionError(f"{layer.describe()} takes its {name} branch, which the file does not have", layer)
-        code = codes[name] = _compile(layer, branch, constant)
+        code = codes[name] = _compile(layer, branch, constant, merged_rank)
     return code
 
 
-def _compile(layer: Layer, branch: Branch, constant: bool) -> BranchCode:
+def _compile(layer: Layer, branch: Branch, constant: bool, merged_rank: MergedRank | None) -> BranchCode:
     program = program_for(branch.body)
     where = f"{layer.describe()}, {branch.name} branch"
     position = {p.id: i for i, p in enumerate(layer.inputs)}
@@ -119,13 +124,23 @@ def _compile(layer: Layer, branch: Branch, constant: bool) -> BranchCode:
         outs.append(produced[port.id])
     kind = f"{branch.name}_body"
     # with a constant condition OpenVINO validates the taken branch alone: no merge, the branch's own shape
-    widen = tuple(not constant and _scalar_meets_one(layer, branch, port.id) for port in layer.outputs)
+    widen = tuple(not constant and _widens(layer, branch, port.id, merged_rank) for port in layer.outputs)
     keys = tuple(p.id for p in program.param_layers if p.id in program.params)
     results = tuple(program.result_slots)
     return BranchCode(branch.name, kind, program, tuple((pos, slot) for slot, pos in feeds.items()), tuple(outs),
                       keys, slot_getter([program.params[k] for k in keys]), results,
                       slot_getter(list(program.result_slots.values())),
                       tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results), widen)
+
+
+def _widens(layer: Layer, branch: Branch, port: int | None, merged_rank: MergedRank | None) -> bool:
+    """Whether a scalar `branch` gives for If output `port` is returned as (1,): where shape inference
+    knows the output's rank, that rank is 1 (OpenVINO merges the shapes the branches' Results receive,
+    whatever they declare: a `[]` and a `[1]` give `[1]`); else the branches' declared ranks decide."""
+    rank = merged_rank(layer, port) if merged_rank is not None and port is not None else None
+    if rank is not None:
+        return rank == 1
+    return _scalar_meets_one(layer, branch, port)
 
 
 def _result_rank(branch: Branch, port: int | None) -> int | None:
@@ -138,7 +153,7 @@ def _result_rank(branch: Branch, port: int | None) -> int | None:
 
 
 def _scalar_meets_one(layer: Layer, branch: Branch, port: int | None) -> bool:
-    """True if `branch` gives If output `port` as a scalar and the other branch as a 1-D value: OpenVINO
+    """True if `branch` declares If output `port` a scalar and the other branch a 1-D value: OpenVINO
     merges the two into a 1-D output and returns a scalar branch's value as (1,) (docs/semantics.md,
     "Where two shapes meet")."""
     other = next((b for b in layer.branches if b is not branch), None)

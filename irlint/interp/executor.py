@@ -236,6 +236,7 @@ class _Executor:
         self.deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
         self.leaf: dict[int, bool] = {}  # id(Program) -> its body holds no loop or If
         self.wrapped: set[str] = set()  # layers whose narrow integer result wrapped (irlint.interp.overflow)
+        self.shapes: Any = None  # the model's inferred shapes (a ShapeResult), False if inference failed
 
     def close(self) -> None:
         """Drop the bound programs: each one's driver refers back to it (and a generated one to this
@@ -645,9 +646,25 @@ class _Executor:
         return outs
 
     # -- If: the taken branch as a body run once (irlint.interp.branches) ------------------------------
+    def merged_rank(self, layer: Layer, port: int) -> int | None:
+        """The rank shape inference gives an If's output: OpenVINO merges its branches' shapes statically
+        (If::validate_and_infer_types) and its CPU plugin returns the taken branch's value in that rank.
+        Inferred once per model and shared with the rules (`irlint.shapes.inferred`); None where it is
+        not known, or where inference fails (the rules report that failure)."""
+        if self.shapes is None:
+            from irlint.shapes import inferred
+
+            try:
+                self.shapes = inferred(self.model)
+            except Exception:  # a failing pass knows nothing: the declared ranks decide
+                self.shapes = False
+        if self.shapes is False:
+            return None
+        return self.shapes.output(layer, port).rank
+
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
-        code = taken_branch(instr.layer, args, instr.constant_condition)
+        code = taken_branch(instr.layer, args, instr.constant_condition, self.merged_rank)
         body = self.bind(code.program, body=True)
         slots = body.slots
         for pos, slot in code.feeds:

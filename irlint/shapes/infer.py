@@ -9,6 +9,7 @@ small constant, so ShapeOf -> Gather -> Concat -> Reshape chains and trip-count 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,18 @@ def infer_model(model: Model, index: Callable[[Graph], GraphIndex] | None = None
     """Infer every output port of every level; `index` shares the caller's edge indexes (built once)."""
     res = ShapeResult()
     _Inferer(model, res, index).graph(model.graph, {})
+    return res
+
+
+_INFERRED: weakref.WeakKeyDictionary[Model, ShapeResult] = weakref.WeakKeyDictionary()
+
+
+def inferred(model: Model, index: Callable[[Graph], GraphIndex] | None = None) -> ShapeResult:
+    """`infer_model` once per Model object, kept while the model lives: the rules and the interpreter
+    (which reads the rank OpenVINO gives an If's output where its branches meet) share one pass."""
+    res = _INFERRED.get(model)
+    if res is None:
+        res = _INFERRED[model] = infer_model(model, index)
     return res
 
 

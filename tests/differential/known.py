@@ -45,9 +45,6 @@ KNOWN = [
           "Convert truncates, so one ulp decides the integer: f32 bodies may differ from the plugin's in the last "
           "bit after some iterations (Tanh's saturation at 1, the one case measured, is aligned); an f16 body's "
           "rounding, the same cause in f16, is T216's"),
-    Known("If: scalar branch output merged with [1]", r"output shapes differ", r"if at depth \d",
-          "OpenVINO merges a () and a [1] branch output into [1] and returns (1,) from either branch; irlint "
-          "returns the branch's own shape"),
     Known("Loop: output slicing attributes refused at compile", r"Invalid start, stride, part_size, or end", "",
           "compile_model re-validates the Loop and refuses start/end/stride/part_size other than 0/-1/1/1 that "
           "read_model let through; irlint warns (LP709)"),

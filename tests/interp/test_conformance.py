@@ -106,6 +106,57 @@ def test_a_scalar_branch_takes_the_if_outputs_rank(name: str, cond: bool, tmp_pa
                                rtol=1e-5)
 
 
+def _if_with_a_moved_result_edge(path: Path, mirror: bool) -> Path:
+    """An If on a runtime condition over a scalar x whose else branch gives Tanh(x) and whose then
+    branch's Result reads another tensor than the one it was built on, its ports' declarations kept:
+    then Reshape(x, [1]) under a Result declaring [] (the else branch []); `mirror`: then x itself
+    under a Result declaring [1] (the else branch Reshape(Tanh(x), [1]))."""
+    import re
+
+    import openvino.opset8 as o
+
+    c, x = o.parameter([1], np.bool_, name="c"), o.parameter([], np.float32, name="x")
+    tp, ep = o.parameter([], np.float32, name="tp"), o.parameter([], np.float32, name="ep")
+    one = o.reshape(tp, o.constant(np.array([1], np.int64)), False)
+    tr = o.result(one if mirror else o.squeeze(one, o.constant(np.array([0], np.int64))))
+    tanh = o.tanh(ep)
+    er = o.result(o.reshape(tanh, o.constant(np.array([1], np.int64)), False) if mirror else tanh)
+    node = o.if_op(c.output(0))
+    node.set_then_body(ov.Model([tr], [tp], "then"))
+    node.set_else_body(ov.Model([er], [ep], "else"))
+    node.set_input(x.output(0), tp, ep)
+    out = node.set_output(tr, er)
+    ov.save_model(ov.Model([o.result(out, name="y")], [c, x], "if_moved_edge"), str(path), compress_to_fp16=False)
+    text = path.read_text()
+    start, end = text.index("<then_body>"), text.index("</then_body>")
+    then = text[start:end]
+    kinds = dict(re.findall(r'<layer id="(\d+)" name="[^"]*" type="(\w+)"', then))
+    result = next(i for i, k in kinds.items() if k == "Result")
+    src = next(f'"{i}" from-port="{0 if mirror else 2}"' for i, k in kinds.items()
+               if k == ("Parameter" if mirror else "Reshape"))
+    then, moved = re.subn(rf'<edge from-layer="\d+" from-port="\d+" to-layer="{result}" to-port="0" ?/>',
+                          f'<edge from-layer={src} to-layer="{result}" to-port="0" />', then)
+    assert moved == 1
+    path.write_text(text[:start] + then + text[end:])
+    return path
+
+
+@pytest.mark.parametrize("mirror", [False, True])
+@pytest.mark.parametrize("cond", [True, False])
+def test_an_if_merges_what_its_results_receive_not_what_they_declare(mirror: bool, cond: bool,
+                                                                     tmp_path: Path) -> None:
+    """One branch gives [1], the other [], whatever the branches' Results declare: OpenVINO merges the
+    shapes the Results receive into a [1] output and its CPU plugin returns (1,) from either branch.
+    irlint takes the merge from shape inference, not from the declared ranks ([] and [] here, [1] and
+    [1] in the mirror)."""
+    path = _if_with_a_moved_result_edge(tmp_path / "if.xml", mirror)
+    inputs = {"c": np.array([cond]), "x": np.array(0.5, np.float32)}
+    compare(path, inputs)
+    got = run(irlint.load(path), inputs)["y"]
+    assert got.shape == (1,)
+    np.testing.assert_allclose(got, [0.5 if cond else np.tanh(0.5)], rtol=1e-6)
+
+
 def test_a_constant_condition_keeps_the_taken_branchs_shape(tmp_path: Path) -> None:
     """With a constant condition OpenVINO shapes the If's output by the taken branch alone: the then
     branch's scalar stays a scalar, where a runtime condition would widen it to [1]."""
