@@ -304,11 +304,15 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
 
     What it checks:
     Each back edge whose Result reads an Add or Multiply E whose input 0 is a Reshape, Squeeze or
-    Unsqueeze V of a body Parameter P fed by a sliced or invariant input, where V changes the
-    shape, E's output has V's shape, and E, V and each of E's inputs have no other reader. In u8
+    Unsqueeze V of a body Parameter P fed by a sliced or invariant input, or of another state's
+    Parameter P whose back edge passes on something other than P and whose Parameter and Result
+    both come before those of E's back edge, where V changes the shape, E's output has V's shape,
+    and E, V and each of E's inputs have no other reader. In u8
     and i8 also E = Add/Multiply(m, F) (either order) where F, a Minimum, Maximum, Add or Multiply
     read only by E, has V on its input 0. E's other operand is not computed by an op the plugin
-    runs as an Eltwise node (a Relu on it takes E into that node, whose input 0 is not V).
+    runs as an Eltwise node (a Relu on it takes E into that node, whose input 0 is not V); over
+    another state's memory it is also not a Parameter or a view (after Converts to their input's
+    own type, which the plugin removes).
     Between E and the Result there may be a tail, each link read only by the next, of Relu,
     Clamp, Abs, Sigmoid, an Add or Multiply of a Const (which the plugin fuses into E's node) and
     views (Reshape, Squeeze, Unsqueeze), the Result reading E's shape, unless E is not fused with
@@ -321,7 +325,13 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     the back edge passes the value on, so the Parameter receives the slice instead (m * x[k] with
     x = [3, 4, 5, 7], m0 = 2: 6, 16, 25, 49 where the spec gives 6, 24, 120, 840; in u8,
     m * Minimum(x[k], 1) gives 2, 4, 5, 7 for 2, 2, 2, 2), and an invariant input is overwritten
-    by the value (x * m gives 6, 36, 1296 for 6, 18, 54). Measured on OpenVINO 2026.4 in f32, i32
+    by the value (x * m gives 6, 36, 1296 for 6, 18, 54). Over another state a's memory, a's back
+    edge writes a's next value there first and E's Parameter s receives it: a' = a + s with
+    s' = Convert(Convert(s, i64), u8) * Minimum(Reshape(a), 1), a0 = 1, s0 = 3, gives a = 4, 8, 16
+    (the spec 4, 7, 10) in a Loop, and s' = Reshape(a) * Convert(Convert(s, i64), f32) in a
+    TensorIterator gives 16 (the spec 19); s's Parameter or Result before a's, a' = a, E's other
+    operand s itself or a view of s, and the fused pair in f32 give the spec's values. Measured on
+    OpenVINO 2026.4 in f32, i32
     and u8, in a Loop and a TensorIterator; E's operands the other way round, a Reshape that keeps
     the shape, a Subtract, another reader of an input, and F before E in f32 or i32 give the
     spec's values. A tail changes nothing: Relu(E), Clamp, Abs, Sigmoid (f32), E + 1, E * 1 and
@@ -337,7 +347,8 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     ```
 
     How to fix:
-    Put the other operand first (m * Reshape(x)), or read the slice without the Reshape.
+    Put the other operand first (m * Reshape(x)), or read the slice (or the state) without the
+    Reshape.
     """
     body = layer.body
     if body is None or not layer.back_edges:
@@ -350,13 +361,14 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
         res = body.layer(be.from_layer)
         if res is None or res.type != "Result" or not res.inputs:
             continue
+        states = _changed_states(body, idx, layer, be)
         chain = _chain_to(body, idx, _fed_by(body, idx, res, 0))
         for i, e in enumerate(chain):
             if e.type not in IN_PLACE_OPS or len(e.inputs) != 2 or len(idx.users(e)) != 1:
                 continue
             if i and not _same_shape(ctx, e, chain[0]):
                 continue  # the tail gives the back edge another shape
-            found = _in_place_view(ctx, body, idx, e, fed - merged)
+            found = _in_place_view(ctx, body, idx, e, (fed - merged) | states, states)
             after = chain[i - 1] if i else None  # the layer right after E
             if found is not None and not (found[2] is None and after is not None and after.type in VIEW_OPS):
                 break  # views right after a bare E: the plugin gives the spec's values (measured)
@@ -364,11 +376,14 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
             continue
         view, param, via = found
         whose = f", fused with {via.describe()}, whose input 0" if via is not None else ", whose input 0"
+        what = ("the state's own back edge writes that Parameter's next value over it before this back edge "
+                "passes it on, and the Parameter receives that value" if param.id in states else
+                "the next iteration's slice (or the invariant input) overwrites it before the back edge passes "
+                "it on, and the Parameter receives the slice")
         yield Finding(f"{edge_text(be)} of {layer.describe()} passes on {e.describe()}{whose} is "
                       f"{view.describe()} of body {param.describe()}: OpenVINO's CPU plugin computes it in "
-                      "place in that Parameter's memory, so the next iteration's slice (or the invariant input) "
-                      "overwrites it before the back edge passes it on, and the Parameter receives the slice "
-                      "where the spec gives the value", be.loc, layer=layer.path,
+                      f"place in that Parameter's memory, so {what} where the spec gives the value",
+                      be.loc, layer=layer.path,
                       related=(Related(e.loc, f"'{e.name}' is computed in place"),
                                Related(view.loc, f"'{view.name}' shares the Parameter's memory")),
                       hint="put the other operand first, or read the slice without reshaping it")
@@ -405,8 +420,50 @@ def _fed_by(body: Graph, idx: GraphIndex, layer: Layer, port_index: int) -> Laye
     return body.layer(e.from_layer) if e is not None else None
 
 
-def _in_place_view(ctx: Context, body: Graph, idx: GraphIndex, e: Layer,
-                   params: set[int | None]) -> tuple[Layer, Layer, Layer | None] | None:
+def _changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge) -> set[int | None]:
+    """The back edges' Parameters whose Result does not read the Parameter itself (the plugin copies a new value
+    into their memory after each iteration) and whose Parameter and Result both come before those of the back
+    edge `before` in the body (measured: in any other order the plugin passes `before`'s value on first)."""
+    pos = {lay.id: i for i, lay in enumerate(body.layers)}
+    out: set[int | None] = set()
+    for be in layer.back_edges:
+        res = body.layer(be.from_layer)
+        src = _fed_by(body, idx, res, 0) if res is not None and res.type == "Result" else None
+        if src is None or src.id == be.to_layer or be is before:
+            continue
+        if pos.get(be.to_layer, -1) < pos.get(before.to_layer, -1) and \
+                pos.get(be.from_layer, -1) < pos.get(before.from_layer, -1):
+            out.add(be.to_layer)
+    return out
+
+
+def _takes_place(ctx: Context, body: Graph, idx: GraphIndex, other: Layer | None, param: Layer,
+                 states: set[int | None]) -> bool:
+    """Whether E's other operand leaves E in place over the view: not an Eltwise node (which takes E into its
+    own node). Over a state's memory also not a Parameter or a view, after any Convert to its input's own type
+    (which the plugin removes): measured, both give the spec's values."""
+    if other is None:
+        return True
+    if other.type in ELTWISE_NODES:
+        return False
+    if param.id not in states:
+        return True
+    while other is not None and other.type == "Convert" and _etype(ctx, other) is not None \
+            and _etype(ctx, other) == _etype(ctx, _fed_by(body, idx, other, 0)):
+        other = _fed_by(body, idx, other, 0)
+    return other is not None and other.type != "Parameter" and other.type not in VIEW_OPS
+
+
+def _etype(ctx: Context, layer: Layer | None) -> str | None:
+    """The element type of `layer`'s first output, if known."""
+    if layer is None or not layer.outputs:
+        return None
+    et = ctx.shapes.output(layer, layer.outputs[0].id).etype
+    return et.name if et is not None else None
+
+
+def _in_place_view(ctx: Context, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None],
+                   states: set[int | None]) -> tuple[Layer, Layer, Layer | None] | None:
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
     over the memory of a body Parameter of `params`; None otherwise."""
     if any(len(idx.users(src)) != 1 for src in (_fed_by(body, idx, e, i) for i in (0, 1)) if src is not None):
@@ -414,8 +471,8 @@ def _in_place_view(ctx: Context, body: Graph, idx: GraphIndex, e: Layer,
     first, other = _fed_by(body, idx, e, 0), _fed_by(body, idx, e, 1)
     view = _view_of(ctx, body, idx, first, params)
     if view is not None:
-        return (*view, None) if _same_shape(ctx, first, e) and (other is None or other.type not in ELTWISE_NODES) \
-            else None
+        kept = _same_shape(ctx, first, e) and _takes_place(ctx, body, idx, other, view[1], states)
+        return (*view, None) if kept else None
     et = ctx.shapes.output(e, e.outputs[0].id).etype if e.outputs else None
     if et is None or et.name not in ONE_BYTE:
         return None
@@ -428,7 +485,7 @@ def _in_place_view(ctx: Context, body: Graph, idx: GraphIndex, e: Layer,
             continue
         rest = _fed_by(body, idx, e, 1 - i)
         view = _view_of(ctx, body, idx, srcs[0], params)
-        if view is not None and _same_shape(ctx, srcs[0], e) and (rest is None or rest.type not in ELTWISE_NODES):
+        if view is not None and _same_shape(ctx, srcs[0], e) and _takes_place(ctx, body, idx, rest, view[1], states):
             return (*view, f)
     return None
 

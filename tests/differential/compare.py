@@ -124,7 +124,8 @@ DEPARTURES = {
     "T215": "a Const of dynamic element type: the CPU plugin refuses it",
     "T216": "a Convert to f16 or an f16 op read back in another type: the CPU plugin computes f16 in f32, unrounded",
     "T218": "x * Sigmoid(x * b), b a computed [1] tensor: the CPU plugin fuses a Swish and refuses its beta",
-    "BE507": "a back edge's Add/Multiply over a reshaped slice: the CPU plugin computes it in place, overwritten",
+    "BE507": "a back edge's Add/Multiply over a reshaped slice or another state: the CPU plugin computes it in "
+             "place, overwritten",
     "T219": "an integer activation read only by an eltwise op in a body (u8/i8) or by another activation: the CPU "
             "plugin computes the pair in f32",
     "LP708": "a trip count beyond the slices: the CPU plugin fails at inference",

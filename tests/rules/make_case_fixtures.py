@@ -714,6 +714,72 @@ def in_place_back_edge(kind: str):
     return ov.Model(outs, params, "in_place_kept")
 
 
+def in_place_over_state(kind: str):
+    """Two states s ([1]) and a (a scalar), a' = a + Reshape(s) to [] and s' = E, an Add/Multiply whose input 0
+    reads Reshape(a) to [1] (BE507's state case); the last a is the output. "fail": in u8 in a Loop (trip count
+    3), E = Convert(Convert(s, i64), u8) * Minimum(Reshape(a), 1); "fail-ti": in f32 in a TensorIterator over a
+    sliced [3] input x, E = Reshape(a) * Convert(Convert(s, i64), f32), a' = a + Reshape(s) + Reshape(x[k]);
+    "pass": the u8 Loop with s's Parameter and Result first, with a' = a, with E's other operand s itself, with
+    it Reshape(Reshape(s)), and in f32."""
+    ov, ops = _ov()
+
+    def to(v, shape):
+        return ops.reshape(v, ops.constant(np.array(shape, np.int64)), False)
+
+    def through_i64(v, back):
+        return ops.convert(ops.convert(v, "i64"), back)
+
+    def fused(s, a, dtype, et):
+        return ops.multiply(through_i64(s, et), ops.minimum(to(a, [1]), ops.constant(dtype(1))))
+
+    def state_loop(name, dtype, step, a_step=None, s_first=False, ti=False):
+        et = {np.uint8: "u8", np.float32: "f32"}[dtype]
+        s0, a0 = ops.parameter([1], dtype, name=f"s0_{name}"), ops.parameter([], dtype, name=f"a0_{name}")
+        s, a, xk = ops.parameter([1], dtype), ops.parameter([], dtype), ops.parameter([1], dtype)
+        rs = ops.result(step(s, a, dtype, et))
+        a1 = a_step(s, a) if a_step is not None else ops.add(a, to(s, []))
+        ra = ops.result(ops.add(a1, to(xk, [])) if ti else a1)  # the TI's body reads its slice
+        params, results = ([s, a], [rs, ra]) if s_first else ([a, s], [ra, rs])
+        if ti:
+            x = ops.parameter([3], dtype, name=f"x_{name}")
+            node = ops.tensor_iterator()
+            node.set_body(ov.Model(results, [*params, xk]))
+            node.set_sliced_input(xk, x.output(0), 0, 1, 1, -1, 0)
+            outer = [s0, a0, x]
+        else:
+            node = ops.loop(ops.constant(np.int64(3)), ops.constant(True))
+            node.set_function(ov.Model([*results, ops.result(ops.constant(True))], params))
+            node.set_special_body_ports([-1, 2])
+            outer = [s0, a0]
+        for p in params:
+            init, r = (s0, rs) if p is s else (a0, ra)
+            node.set_merged_input(p, init.output(0), r.output(0))
+        return outer, ops.result(node.get_iter_value(ra.output(0), -1), name=f"a_{name}")
+
+    if kind == "fail":
+        outer, out = state_loop("u8", np.uint8, fused)
+        return ov.Model([out], outer, "in_place_over_state")
+    if kind == "fail-ti":
+        outer, out = state_loop("f32", np.float32, lambda s, a, dtype, et: ops.multiply(to(a, [1]), through_i64(s, et)),
+                                ti=True)
+        return ov.Model([out], outer, "in_place_over_state_ti")
+    kept = {
+        "s_first": dict(dtype=np.uint8, step=fused, s_first=True),
+        "a_kept": dict(dtype=np.uint8, step=fused, a_step=lambda s, a: a),
+        "s_itself": dict(dtype=np.uint8, step=lambda s, a, dtype, et: ops.multiply(
+            s, ops.minimum(to(a, [1]), ops.constant(dtype(1))))),
+        "s_viewed": dict(dtype=np.uint8, step=lambda s, a, dtype, et: ops.multiply(
+            to(to(s, []), [1]), ops.minimum(to(a, [1]), ops.constant(dtype(1))))),
+        "f32": dict(dtype=np.float32, step=fused),
+    }
+    params, outs = [], []
+    for name, kw in kept.items():
+        outer, out = state_loop(name, **kw)
+        params += outer
+        outs.append(out)
+    return ov.Model(outs, params, "in_place_over_state_kept")
+
+
 def invariant_plus_slice(kind: str, loop: bool = False):
     """a[k] = x + s[k] in a TensorIterator (or a Loop), x a scalar invariant input, s sliced, a concatenated.
     `kind` "fail": x is the Add's input 0; "swapped": s[k] + x; "rank1": x of shape [1]; "convert": in i32,
@@ -1415,6 +1481,14 @@ def _first_body_parameter(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if i > body and 'type="Parameter"' in line)
 
 
+def _back_edge_to(layer_id: int) -> Callable[[list[str]], int]:
+    """The first back edge into body layer `layer_id`."""
+    def pick(lines: list[str]) -> int:
+        start = next(i for i, line in enumerate(lines) if "<back_edges>" in line)
+        return next(i for i, line in enumerate(lines) if i > start and f'to-layer="{layer_id}"' in line)
+    return pick
+
+
 def _first_back_edge(lines: list[str]) -> int:
     start = next(i for i, line in enumerate(lines) if "<back_edges>" in line)
     return next(i for i, line in enumerate(lines) if i > start and "<edge " in line)
@@ -1636,6 +1710,10 @@ CASES = [
     Case("BE507", "fail-u8-tail", lambda: in_place_back_edge("fail-u8-tail"),
          _mark_picked("BE507", _first_back_edge)),
     Case("BE507", "pass", lambda: in_place_back_edge("pass")),
+    # ... and one over another state's memory, whose back edge writes its next value there first
+    Case("BE507", "fail-state", lambda: in_place_over_state("fail"), _mark_picked("BE507", _back_edge_to(1))),
+    Case("BE507", "fail-state-ti", lambda: in_place_over_state("fail-ti"), _mark_picked("BE507", _back_edge_to(1))),
+    Case("BE507", "pass-state", lambda: in_place_over_state("pass")),
     # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
     Case("T219", "fail", lambda: int_activation_fusion("fail"),
          lambda text: _mark_last_line(text, 'type="Add"', "T219")),

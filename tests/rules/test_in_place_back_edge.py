@@ -48,3 +48,38 @@ def test_the_cpu_plugin_computes_the_spec_where_be507_is_silent() -> None:
     assert set(cpu) == set(ours) and len(cpu) == 8
     for name, want in cpu.items():
         np.testing.assert_array_equal(ours[name], want, err_msg=name)
+
+
+@pytest.mark.parametrize(("name", "dtype", "spec", "cpu"), [
+    ("fail-state", np.uint8, 10, 16),  # a' = a + s, s' = Convert-pair(s) * Minimum(Reshape(a), 1): s receives a'
+    ("fail-state-ti", np.float32, 19, 16),  # a' = a + s + x[k], s' = Reshape(a) * Convert-pair(s), in a TI
+])
+def test_the_back_edge_passes_the_other_states_value_where_be507_warns(name: str, dtype, spec, cpu) -> None:
+    """E written over another state's memory: that state's back edge writes its next value there first, and
+    E's Parameter receives it (a doubles: 1 + 3 = 4, then 8, then 16)."""
+    path = FIXTURES / f"{name}.xml"
+    assert [d.code for d in irlint.check(path)] == ["BE507"]
+    key = "u8" if dtype is np.uint8 else "f32"
+    inputs = {f"s0_{key}": np.array([3], dtype), f"a0_{key}": np.array(1, dtype)}
+    if name.endswith("-ti"):
+        inputs[f"x_{key}"] = np.zeros(3, dtype)
+    assert irlint.run(irlint.load(path), inputs)[f"a_{key}"].tolist() == spec
+    assert cpu_by_result(path, inputs)[f"a_{key}"].tolist() == cpu
+
+
+def test_the_cpu_plugin_computes_the_spec_over_a_state_where_be507_is_silent() -> None:
+    """s's Parameter and Result before a's, a' = a, E's other operand s itself or Reshape(Reshape(s)), and the
+    fused pair in f32: the plugin's values are the spec's."""
+    path = FIXTURES / "pass-state.xml"
+    assert "BE507" not in {d.code for d in irlint.check(path)}
+    model = irlint.load(path)
+    inputs = {}
+    for layer in model.graph.layers:
+        if layer.type == "Parameter":
+            dtype = np.float32 if layer.name.endswith("f32") else np.uint8
+            inputs[layer.name] = np.array([3], dtype) if layer.name.startswith("s0_") else np.array(1, dtype)
+    cpu = cpu_by_result(path, inputs)
+    ours = dict(irlint.run(model, inputs))
+    assert set(cpu) == set(ours) and len(cpu) == 5
+    for name, want in cpu.items():
+        np.testing.assert_array_equal(ours[name], want, err_msg=name)
