@@ -181,6 +181,7 @@ PINNED_MUTATE: dict[int, str] = {
     609817: "SL607",  # start -2, end -1 on an axis of unknown length: the plugin counts one iteration fewer
     1200525: "SL607",  # a TI input entry without axis and a [?,?] output of |-1 - 0| // 3 = 0 parts: inference fails
     1003481: "IF811",  # an If's sum added to a [?,2,3] TI state, then Convert to f32 and back: the state is lost
+    3106884: "IF813",  # a u8 If output (Ifs two deep) read by an Add, then Convert u8 -> f16 -> u8: stale memory
     2504964: "IF812",  # a u8 If output read by an Add, a Loop in the untaken branch, a Convert u8 -> f16: stale memory
     1208451: "PM414",  # x through Reshapes [] -> [1] -> [] into x + s[k]: the plugin adds in x's memory
     3102717: "SL603",  # stride -1 on a TI slice read only for an output nothing reads: removed unchecked

@@ -1030,6 +1030,28 @@ def if_byte_output_beside_loop(f32: bool, ti: bool = False):
     return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x], "if_byte_output_beside_loop")
 
 
+def if_byte_output_then_converted(variant: str):
+    """y = Convert(Convert(x + If(Convert(ReduceSum(x), f32) > 0, ReLU(x), Minimum(x, 1)), f16), u8) for a u8 x
+    of shape [?] (IF813's failing model); `variant` "f32" converts the Add to f32 alone, "direct" converts the
+    If's output itself, "static" gives x the shape [3] (three variants the CPU plugin computes as the spec)."""
+    ov, ops = _ov()
+    x = ops.parameter([3] if variant == "static" else [-1], np.uint8, name="x")
+    total = ops.reduce_sum(x, ops.constant(np.array([0], np.int64)), False)
+    cond = ops.greater(ops.convert(total, "f32"), ops.constant(np.float32(0)))
+    tp, ep = (ops.parameter(x.get_partial_shape(), np.uint8) for _ in range(2))
+    tr, er = ops.result(ops.relu(tp)), ops.result(ops.minimum(ep, ops.constant(np.uint8(1))))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(x.output(0), tp, ep)
+    out = node.set_output(tr, er)
+    if variant == "f32":
+        y = ops.convert(ops.add(x, out), "f32")
+    else:
+        y = ops.convert(ops.convert(out if variant == "direct" else ops.add(x, out), "f16"), "u8")
+    return ov.Model([ops.result(y, name="y")], [x], "if_byte_output_then_converted")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -1785,8 +1807,9 @@ CASES = [
          lambda text: _mark_line(text, 'type="If"', "IF811")),
     Case("IF811", "pass-output", lambda: if_value_in_dynamic_state_output(True)),
     # a u8 Loop state widened to dynamic dims takes an If's value, then a Convert pair through i64
+    # the If's u8 output of dynamic shape, read by the Add the Convert pair reads, is IF813's structure too
     Case("IF811", "fail-u8", lambda: if_value_in_u8_state(True),
-         lambda text: _mark_line(text, 'type="If"', "IF811")),
+         lambda text: _mark_if_output(_mark_line(text, 'type="If"', "IF811"), "IF813")),
     Case("IF811", "pass-u8", lambda: if_value_in_u8_state(False)),
     # a u8 If output of dynamic shape read by an Add, a Loop in the other branch, a Convert of x to f16 (IF812)
     Case("IF812", "fail", lambda: if_byte_output_beside_loop(False),
@@ -1794,6 +1817,12 @@ CASES = [
     Case("IF812", "pass", lambda: if_byte_output_beside_loop(True)),
     Case("IF812", "fail-ti", lambda: if_byte_output_beside_loop(False, ti=True),
          lambda text: _mark_if_output(text, "IF812")),
+    # a u8 If output of dynamic shape read by an Add that a Convert pair u8 -> f16 -> u8 reads (IF813)
+    Case("IF813", "fail", lambda: if_byte_output_then_converted("pair"),
+         lambda text: _mark_if_output(text, "IF813")),
+    Case("IF813", "pass", lambda: if_byte_output_then_converted("f32")),
+    Case("IF813", "pass-direct", lambda: if_byte_output_then_converted("direct")),
+    Case("IF813", "pass-static", lambda: if_byte_output_then_converted("static")),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),
