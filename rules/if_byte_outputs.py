@@ -16,6 +16,9 @@ from irlint.types import element_type
 
 # Element types of an If output measured to be lost (u8, i8); i32 and f32 agree.
 _BYTE_TYPES = frozenset({"u8", "i8"})
+# How far from the If's reader the Convert is measured to matter: the reader's own Convert, and one
+# behind one, two or three ReLUs (or a Reshape) fail alike.
+_REACH = 4
 
 
 @rule("IF813", "if-byte-output-read-then-converted", severity="warning", types=("If",), uses_shapes=True)
@@ -25,8 +28,8 @@ def if_byte_output_read_then_converted(ctx: Context, graph: Graph, layer: Layer)
     What it checks:
     Each If whose condition is not a constant, with an output of element type u8 or i8 and a
     dynamic dim that a layer other than a Result or a Convert reads, when a Convert reads that
-    layer's output directly or through one more layer, except a Convert to f32 that no other
-    Convert reads.
+    layer's output directly or through at most three other layers, and converts to f16 or i64, or
+    to f32 or i32 with another Convert reading it.
 
     Why it matters:
     The model is valid. OpenVINO's CPU plugin hands the op reading the If's output memory that the
@@ -35,12 +38,12 @@ def if_byte_output_read_then_converted(ctx: Context, graph: Graph, layer: Layer)
     ReLU(x), Minimum(x, 1))), f16), u8): the spec gives [0, 6, 2], five compilations of one model
     give values such as [0, 3, 1], [80, 32, 32] or [128, 118, 130]; the same If nested in an outer
     If's branch, an i8 input, x all zeros (the else branch runs), a ReLU or a Multiply reading the
-    If, a ReLU between the Add and the Convert, the If's condition taken from another input, a
-    Convert to f16 alone, and pairs through f32, i32 or i64 instead fail alike. A static shape
-    [3], an i32 or f32 input, a constant condition, no Convert, a Convert reading the If itself,
-    or a Convert of the Add to f32 alone agree. The cause was not located in the plugin's source,
-    so the rule is a doubt about its memory reuse where it is measured to fail. irlint computes
-    what the spec says.
+    If, one to three ReLUs or a Reshape between the Add and the Convert, the If's condition taken
+    from another input, a Convert to f16 or i64 alone, and pairs through f32, i32 or i64 instead
+    fail alike. A static shape [3], an i32 or f32 input, a constant condition, no Convert, a
+    Convert reading the If itself, a Convert of the Add to f32 or i32 alone, or a pair through i8
+    agree. The cause was not located in the plugin's source, so the rule is a doubt about its
+    memory reuse where it is measured to fail. irlint computes what the spec says.
 
     Example:
     ```xml
@@ -82,20 +85,27 @@ def if_byte_output_read_then_converted(ctx: Context, graph: Graph, layer: Layer)
 
 
 def _convert_after(graph: Graph, ctx: Context, reader: Layer) -> Layer | None:
-    """A Convert reading `reader`'s output, or the output of a layer reading it, measured to fail: any
-    Convert except one to f32 whose output no Convert reads."""
+    """A Convert reading `reader`'s output, or reached from it through at most three other layers, of a kind
+    measured to fail: one to f16 or i64, or one to f32 or i32 that another Convert reads."""
     index = ctx.index(graph)
 
     def readers(la: Layer) -> list[Layer]:
         return [r for p in la.outputs for e in index.edges_out(la.id, p.id)
                 if (r := graph.layer(e.to_layer)) is not None and r.type != "Result"]
 
-    first = readers(reader)
-    for la in [*first, *(r for f in first if f.type != "Convert" for r in readers(f))]:
-        if la.type != "Convert":
-            continue
-        dst = element_type(la.data.get("destination_type", ""))
-        if dst is not None and dst.name == "f32" and not any(r.type == "Convert" for r in readers(la)):
-            continue
-        return la
+    seen, level = {reader.id}, [reader]
+    for _ in range(_REACH):
+        following: list[Layer] = []
+        for la in (r for prev in level for r in readers(prev)):
+            if la.id in seen:
+                continue
+            seen.add(la.id)
+            if la.type != "Convert":
+                following.append(la)
+                continue
+            dst = element_type(la.data.get("destination_type", ""))
+            twice = any(r.type == "Convert" for r in readers(la))
+            if dst is not None and (dst.name in ("f16", "i64") or (dst.name in ("f32", "i32") and twice)):
+                return la
+        level = following
     return None

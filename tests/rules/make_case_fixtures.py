@@ -1033,7 +1033,8 @@ def if_byte_output_beside_loop(f32: bool, ti: bool = False):
 def if_byte_output_then_converted(variant: str):
     """y = Convert(Convert(x + If(Convert(ReduceSum(x), f32) > 0, ReLU(x), Minimum(x, 1)), f16), u8) for a u8 x
     of shape [?] (IF813's failing model); `variant` "f32" converts the Add to f32 alone, "direct" converts the
-    If's output itself, "static" gives x the shape [3] (three variants the CPU plugin computes as the spec)."""
+    If's output itself, "static" gives x the shape [3], "i8" makes the pair u8 -> i8 -> u8 (variants the CPU
+    plugin computes as the spec)."""
     ov, ops = _ov()
     x = ops.parameter([3] if variant == "static" else [-1], np.uint8, name="x")
     total = ops.reduce_sum(x, ops.constant(np.array([0], np.int64)), False)
@@ -1048,7 +1049,8 @@ def if_byte_output_then_converted(variant: str):
     if variant == "f32":
         y = ops.convert(ops.add(x, out), "f32")
     else:
-        y = ops.convert(ops.convert(out if variant == "direct" else ops.add(x, out), "f16"), "u8")
+        read = out if variant == "direct" else ops.add(x, out)
+        y = ops.convert(ops.convert(read, "i8" if variant == "i8" else "f16"), "u8")
     return ov.Model([ops.result(y, name="y")], [x], "if_byte_output_then_converted")
 
 
@@ -1823,6 +1825,7 @@ CASES = [
     Case("IF813", "pass", lambda: if_byte_output_then_converted("f32")),
     Case("IF813", "pass-direct", lambda: if_byte_output_then_converted("direct")),
     Case("IF813", "pass-static", lambda: if_byte_output_then_converted("static")),
+    Case("IF813", "pass-i8", lambda: if_byte_output_then_converted("i8")),
     # a body condition of shape [?]: the CPU plugin fails at inference (LP713); a scalar one runs
     Case("LP713", "fail", lambda: loop_condition_of(False), _mark_picked("LP713", _condition_result)),
     Case("LP713", "pass", lambda: loop_condition_of(True)),

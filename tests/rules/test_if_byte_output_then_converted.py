@@ -1,6 +1,7 @@
 """What the CPU plugin computes where IF813 warns (and where it does not), measured on the fixtures: a u8 If
 output of dynamic shape read by an Add whose value a Convert pair u8 -> f16 -> u8 reads; a Convert of the Add to
-f32 alone, a Convert pair reading the If itself, or a static input shape in the passing fixtures."""
+f32 alone, a Convert pair reading the If itself, a static input shape, or a pair u8 -> i8 -> u8 in the passing
+fixtures."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_the_cpu_plugin_reads_memory_the_if_did_not_write_where_if813_warns() ->
 
 
 @pytest.mark.parametrize("name, spec", [("pass.xml", [0.0, 6.0, 2.0]), ("pass-direct.xml", [0, 3, 1]),
-                                        ("pass-static.xml", [0, 6, 2])])
+                                        ("pass-static.xml", [0, 6, 2]), ("pass-i8.xml", [0, 6, 2])])
 def test_the_cpu_plugin_agrees_where_if813_is_silent(name: str, spec: list[float]) -> None:
     path = FIXTURES / name
     assert "IF813" not in {d.code for d in irlint.check(path)}
