@@ -366,6 +366,8 @@ class _Executor:
             slots[slot] = const_slots[slot] = self.const(layer)
         ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
+        # Slots some op, loop or If reads: a top-level value read by none of them only reaches outputs.
+        read = {s for i in program.order if i.kind != RESULT for s in i.srcs}
         for instr in program.order:
             if instr.kind == RESULT:
                 continue
@@ -378,7 +380,8 @@ class _Executor:
                     kernel = self.variables.kernel(instr.layer, kernel)
                 elif overflow.watched(instr.layer) and instr.step.op is not None:  # may wrap: a departure
                     kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs, kernel,
-                                            self.wrapped)
+                                            self.wrapped, outputs_only=program.graph is self.model.graph
+                                            and not any(d in read for d in instr.dsts))
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1

@@ -32,7 +32,8 @@ another result on the plugin's view of its inputs (`_unsigned_as_i32`).
 A Convert of a float to a 16- or 32-bit integer type (or u64) keeps the truncated value as i32 on
 the plugin (INT32_MIN beyond the i32 range): Convert(-1.2, u16) is -1 for the ops after it (Greater
 than 0 is false, a Convert to f32 gives -1) and wraps only where stored (65535), and 3e9 to u32 is
-2**31 where the spec's wrap gives 3000000000. So such a Convert warns where the i32 value differs.
+2**31 where the spec's wrap gives 3000000000. So such a Convert warns where the i32 value differs and
+an op reads it (a top-level value read only by Results is stored wrapped, as irlint gives it).
 """
 
 from __future__ import annotations
@@ -85,9 +86,10 @@ def watched(layer: Layer) -> bool:
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
-          kernel: Kernel, warned: set[str]) -> Kernel:
+          kernel: Kernel, warned: set[str], outputs_only: bool = False) -> Kernel:
     """`kernel`, which also warns the first time its narrow integer result differs from the exact one
-    (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run."""
+    (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run;
+    `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there)."""
 
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)
@@ -99,7 +101,7 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         if out.dtype in (I32, I64) and layer.type in REDUCED_IN_F32 and layer.path not in warned and args[0].size:
             _reduced_in_f32(layer, compute, attrs, args, warned)
         if (layer.type == "Convert" and out.dtype in KEPT_AS_I32 and args[0].dtype.kind == "f" and out.size
-                and layer.path not in warned):
+                and layer.path not in warned and not (outputs_only and out.dtype not in UNSIGNED_WIDE)):
             _convert_kept_as_i32(layer, args[0], out, warned)
         if out.dtype not in NARROW or layer.type not in WATCHED or layer.path in warned or out.size == 0:
             return outs

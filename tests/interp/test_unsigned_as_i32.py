@@ -160,3 +160,16 @@ def test_a_float_convert_inside_the_range_does_not_warn(tmp_path: Path) -> None:
     np.testing.assert_array_equal(top, top_cpu)
     np.testing.assert_array_equal(body, body_cpu)
     assert said == []
+
+
+@pytest.mark.parametrize("t", ["u16", "i16"])
+def test_a_16_bit_float_convert_read_only_by_an_output_does_not_warn(t: str, tmp_path: Path) -> None:
+    """At the top level a Convert read only by a Result is stored wrapped by the plugin, as irlint gives it."""
+    x = np.array([-1.2, 70000.0, 3e9, 5.0], np.float32)
+    p = ops.parameter([4], ov.Type.f32, name="x")
+    model = ov.Model([ops.result(ops.convert(p, t), name="y")], [p])
+    with warnings.catch_warnings(record=True) as heard:
+        warnings.simplefilter("always", DepartureWarning)
+        (got,) = irlint_run(model, [x], tmp_path)
+    np.testing.assert_array_equal(got, cpu(model, [x], ["f32"])[0])
+    assert [w for w in heard if issubclass(w.category, DepartureWarning)] == []
