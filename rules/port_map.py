@@ -948,11 +948,31 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
     if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(op))):
         return None  # a Result reading the op keeps it out of x's memory (measured)
-    readers = [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
+    readers = _past_removed_reshapes(ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p) if u is not first])
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):
         return None
     return op, via, before
+
+
+def _past_removed_reshapes(ctx: Context, body: Graph, idx: GraphIndex, p: Layer,
+                           readers: list[Layer | None]) -> list[Layer | None]:
+    """`readers` with each Reshape of `p` that keeps its shape ([] to []) replaced by the Reshape's readers:
+    OpenVINO removes such a Reshape, so its readers read p itself (measured: Reshape(x, []) * 2 run before
+    the Add leaves it in place)."""
+    shape = ctx.shapes.output(p, p.outputs[0].id).shape
+    out: list[Layer | None] = []
+    todo = list(readers)
+    seen: set[int | None] = set()
+    while todo:
+        r = todo.pop(0)
+        if r is not None and r.type == "Reshape" and r.outputs and r.id not in seen and \
+                ctx.shapes.output(r, r.outputs[0].id).shape == shape:
+            seen.add(r.id)
+            todo += [body.layer(u.to_layer) for u in idx.users(r)]
+            continue
+        out.append(r)
+    return out
 
 
 def _leave_memory_free(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, op: Layer,
@@ -975,7 +995,8 @@ def _leave_memory_free(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, op:
 
 
 def _feeding(body: Graph, idx: GraphIndex, op: Layer) -> set[int | None]:
-    """The ids of the layers whose values reach `op`."""
+    """The ids of the layers whose values reach `op` along paths through no If (the CPU plugin's If node copies its inputs into its branch's memory and its branch's output into its own,
+    so an If reading x, or a reader of x feeding only an If, is done with x before the op: measured)."""
     out: set[int | None] = set()
     todo = [op]
     while todo:
@@ -983,6 +1004,8 @@ def _feeding(body: Graph, idx: GraphIndex, op: Layer) -> set[int | None]:
         for port in layer.inputs:
             e = idx.source(layer.id, port.id)
             src = body.layer(e.from_layer) if e is not None else None
+            if src is not None and src.type == "If":
+                continue
             if src is not None and src.id not in out:
                 out.add(src.id)
                 todo.append(src)
