@@ -604,9 +604,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
     -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
     input 1. No reader of the op is a Result or one the plugin fuses into its node (an Eltwise op
-    such as a Relu, Maximum, Select or Multiply, or a Convert). Each other reader of the scalar x is a
-    Result, or an op that is no view of x (nor such a Convert), does not feed the op and runs
-    before it in the plugin's order.
+    such as a Relu, Maximum, Select or Multiply, or a Convert). Each other reader of the scalar x
+    (a Reshape of x to its own shape, which OpenVINO removes, counts as its readers) is a Result,
+    or an op that is no view of x (nor such a Convert), feeds the op through an If if at all, and
+    runs before it in the plugin's order.
     An x of any shape that reaches input 0 of an Add, Multiply, Subtract, Maximum or Minimum
     through Reshapes, Squeezes and Unsqueezes that change its shape, the last read only by the op,
     whose output has that view's shape, whose input 1 is not constant, is read only by the op and
@@ -648,6 +649,14 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     1111.5 (0.5 plus the running sum of tanh(s[k]) for the Loop). Converts
     to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
     116, 1116); Converts to f32 and back keep x apart.
+    A reader of x that feeds the op only through an If leaves it in place too: the plugin's If
+    copies its inputs into its branch and the branch's output into its own memory, so x + Reshape(
+    If(x > -100, s[k] * 2, s[k] * 3), []) gives 2.5, 22.5, 222.5, 2222.5 (the spec 2.5, 20.5,
+    200.5, 2000.5; TensorIterator and Loop alike), and a branch reading x (Reshape(x, [1]) * s[k])
+    reads the running x (1, 11, 1111, 1112111; the spec 1, 5.5, 50.5, 500.5); an If giving [] added without a view, or a
+    Sigmoid of x run after the Add, computes the spec's values. OpenVINO removes a Reshape of x to
+    its own shape: Reshape(x, []) * 2 run before the Add reads the running x (1, 3, 23, 223) as
+    x * 2 would, where a Reshape of x to [1] keeps the spec's values.
     Reshapes of x change nothing either: x 3 reshaped to [1] and back to [] (or to [1] and added to
     a [1] slice) with slices 8, 9 gives 11, 20 where the spec gives 11, 12; an x of shape [1]
     squeezed to [] gives 11, 12.
@@ -948,7 +957,8 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
     if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(op))):
         return None  # a Result reading the op keeps it out of x's memory (measured)
-    readers = _past_removed_reshapes(ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p) if u is not first])
+    readers = _past_removed_reshapes(ctx, body, idx, p,
+                                     [body.layer(u.to_layer) for u in idx.users(p) if u is not first])
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):
         return None
@@ -995,8 +1005,9 @@ def _leave_memory_free(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, op:
 
 
 def _feeding(body: Graph, idx: GraphIndex, op: Layer) -> set[int | None]:
-    """The ids of the layers whose values reach `op` along paths through no If (the CPU plugin's If node copies its inputs into its branch's memory and its branch's output into its own,
-    so an If reading x, or a reader of x feeding only an If, is done with x before the op: measured)."""
+    """The ids of the layers whose values reach `op` along paths through no If: the CPU plugin's If node
+    copies its inputs into its branch's memory and the branch's output into its own, so an If reading x, or a
+    reader of x feeding only an If, is done with x before the op (measured)."""
     out: set[int | None] = set()
     todo = [op]
     while todo:

@@ -8,6 +8,7 @@ the family is fixed the test passes (XPASS), and the mark goes.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -194,6 +195,25 @@ def test_pinned_mutated_seed_agrees_through_its_finding(seed: int, oracle: OpenV
     side = irlint_side(tmp_path / f"mutate-{seed}.xml", None, want_run=False)
     said = {f.split(":", 1)[0] for f in side.errors + side.warnings}
     assert PINNED_MUTATE[seed] in said, said
+
+
+# The same for mutated seeds built with `Knobs.more_types` (MUTATE_KNOBS with more_types).
+MUTATE_MORE_TYPES = replace(MUTATE_KNOBS, more_types=True)
+PINNED_MUTATE_MORE_TYPES: dict[int, str] = {
+    5101327: "PM414",  # scalar x + Reshape(If(x > 0, ...), []) in a TI, x also read by the If: the plugin adds in place
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED_MUTATE_MORE_TYPES))
+def test_pinned_more_types_mutated_seed_agrees_through_its_finding(seed: int, oracle: OpenVINO,
+                                                                   tmp_path: Path) -> None:
+    o = check_seed(seed, "mutate", oracle, tmp_path, MUTATE_MORE_TYPES)
+    assert not o.skipped, o.skipped
+    d = o.disagreement
+    assert d is None, f"more_types mutate seed {seed} ({known(o) or 'new family'}): {d.family}\n{d.detail}"
+    side = irlint_side(tmp_path / f"mutate-{seed}.xml", None, want_run=False)
+    said = {f.split(":", 1)[0] for f in side.errors + side.warnings}
+    assert PINNED_MUTATE_MORE_TYPES[seed] in said, said
 
 
 # Mutated seeds where the CPU plugin fails at inference on dims known only at run time: each must agree,

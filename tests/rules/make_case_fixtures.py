@@ -793,7 +793,12 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     "view-relu"/"view-subtract"/"view-multiply": the slice view sk (the Add's input 1) is also read by Relu(sk),
     x - sk or sk * 2, whose Result (z) comes first; "reduced-view"/"loop-view"/"tanh-view": the Add's other
     input is ReduceSum(s[k]) (kept as [1]), the output of a nested Loop computing Tanh(s[k]), or Tanh(s[k]),
-    reshaped to []; "result-reader": the Add is also read by a Result of its own."""
+    reshaped to []; "result-reader": the Add is also read by a Result of its own; "if-condition": the Add's
+    other input is an If's [1] output (s[k] * 2 or * 3 on x > -100) reshaped to [], "if-branch": the same If on
+    s[k] > -100 reading x in its branches (Reshape(x, [1]) * s[k] or + s[k]), "if-value": the If on x > -100
+    giving [] (s[k] reshaped to [] before it, * 2 or * 3), "if-reader-after": "if-condition" with Sigmoid(x)
+    run after the Add (its Result z second); "reader-reshape": x also read by Reshape(x, []) * 2 (a Reshape
+    OpenVINO removes), whose Result z comes first."""
     ov, ops = _ov()
     xs = [1] if kind in ("rank1", "squeeze") else []
     et = np.int32 if kind.startswith("convert") else np.float32
@@ -815,6 +820,8 @@ def invariant_plus_slice(kind: str, loop: bool = False):
                "loop-view": lambda: _tanh_loop(ov, ops, bs),
                "tanh-view": lambda: ops.tanh(bs)}[kind]()
         sk = ops.reshape(src, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False)
+    if kind.startswith("if-"):
+        sk = _if_of_slice(ov, ops, bx, bs, kind)
     a = ops.add(sk, bx) if kind == "swapped" else ops.add(xv, sk)
     r = ops.result(ops.reshape(ops.relu(a) if kind == "fused-tail" else a, ops.constant(np.array([1], np.int64)),
                                False))
@@ -836,10 +843,12 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     if kind == "result-reader":  # the Add also read by a Result of its own, listed first
         rz = ops.result(a)
         results = [rz, r]
-    if kind.startswith("reader-"):
-        rd = bx if kind == "reader-view" else ops.sigmoid(bx)
+    if kind.startswith("reader-") or kind == "if-reader-after":
+        rd = {"reader-view": lambda: bx, "reader-reshape": lambda: ops.multiply(
+            ops.reshape(bx, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False), ops.constant(np.float32(2)))
+              }.get(kind, lambda: ops.sigmoid(bx))()
         rz = ops.result(ops.reshape(rd, ops.constant(np.array([1], np.int64)), False))
-        results = [r, rz] if kind == "reader-after" else [rz, r]
+        results = [r, rz] if kind.endswith("reader-after") else [rz, r]
     if loop:
         node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
         node.set_function(ov.Model([*results, ops.result(ops.constant(True))], [bx, bs]))
@@ -852,11 +861,38 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
     y = node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
     outs = [ops.result(y, name="y")]
-    if kind.startswith(("reader-", "view-")):
+    if kind.startswith(("reader-", "view-")) or kind == "if-reader-after":
         outs.append(ops.result(node.get_concatenated_slices(rz.output(0), 0, 1, 1, -1, 0), name="z"))
     if kind == "result-reader":
         outs.append(ops.result(node.get_iter_value(rz.output(0), -1), name="z"))
     return ov.Model(outs, [x, s], "invariant_plus_slice")
+
+
+def _if_of_slice(ov, ops, x, s, kind: str):
+    """The If of `invariant_plus_slice`'s "if-" kinds: s * 2 or s * 3 on x > -100 (on s > -100 reading x in
+    its branches for "if-branch"), reshaped to [] after it (before it for "if-value")."""
+    scalar = ov.op.Constant(ov.Type.i64, ov.Shape([0]), [])
+    if kind == "if-value":
+        s = ops.reshape(s, scalar, False)
+    reads_x = kind == "if-branch"
+    cond = ops.greater(ops.reshape(s, scalar, False) if reads_x else x, ops.constant(np.float32(-100)))
+    shape = list(s.get_output_partial_shape(0).to_shape()) if kind == "if-value" else [1]
+    one = ops.constant(np.array([1], np.int64))
+    bodies = []
+    for op in (ops.multiply, ops.add):
+        bs = ops.parameter(shape, np.float32)
+        bx = ops.parameter([], np.float32)
+        v = op(ops.reshape(bx, one, False), bs) if reads_x else ops.multiply(
+            bs, ops.constant(np.float32(2 if op is ops.multiply else 3)))
+        bodies.append((ops.result(v), [bs, bx] if reads_x else [bs]))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([bodies[0][0]], bodies[0][1]))
+    node.set_else_body(ov.Model([bodies[1][0]], bodies[1][1]))
+    node.set_input(s.output(0), bodies[0][1][0], bodies[1][1][0])
+    if reads_x:
+        node.set_input(x.output(0), bodies[0][1][1], bodies[1][1][1])
+    out = node.set_output(bodies[0][0], bodies[1][0])
+    return out if kind == "if-value" else ops.reshape(out, scalar, False)
 
 
 def _tanh_loop(ov, ops, s):
@@ -1796,6 +1832,15 @@ CASES = [
          _mark_xb),
     Case("PM414", "pass-eltwise-view", lambda: invariant_plus_slice("tanh-view")),
     Case("PM414", "pass-result-reader", lambda: invariant_plus_slice("result-reader")),
+    # an If's value reshaped to [] beside x: the If reading x (its condition or branch) still lets it add in place
+    Case("PM414", "fail-if-condition", lambda: invariant_plus_slice("if-condition"),
+         _mark_xb),
+    Case("PM414", "fail-if-branch", lambda: invariant_plus_slice("if-branch"),
+         _mark_xb),
+    Case("PM414", "pass-if-value", lambda: invariant_plus_slice("if-value")),
+    Case("PM414", "pass-if-reader-after", lambda: invariant_plus_slice("if-reader-after")),
+    Case("PM414", "fail-reader-reshape", lambda: invariant_plus_slice("reader-reshape"),
+         _mark_xb),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

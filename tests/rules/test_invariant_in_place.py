@@ -235,3 +235,54 @@ def test_the_cpu_plugin_agrees_with_an_eltwise_view_or_a_result_reader_where_pm4
     np.testing.assert_array_equal(cpu, ours)
     part = np.tanh(S) if "eltwise" in name else S
     np.testing.assert_allclose(ours, 0.5 + part, rtol=1e-6)
+
+
+def test_the_cpu_plugin_adds_in_place_beside_an_if_reading_x_where_pm414_warns() -> None:
+    """x + Reshape(If(x > -100, s[k] * 2, s[k] * 3), []): the Greater and the If read x and feed the Add,
+    yet the plugin's If copies its inputs into its branch and its result out, and the Add still writes over
+    x (2.5, 22.5, 222.5, 2222.5 where the spec gives 2.5, 20.5, 200.5, 2000.5)."""
+    path = FIXTURES / "fail-if-condition.xml"
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Greater" in diags[0].message
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(ours, 0.5 + 2 * S)
+    np.testing.assert_array_equal(cpu, 0.5 + np.cumsum(2 * S))
+
+
+def test_the_cpu_plugin_adds_in_place_when_the_if_branch_reads_x_where_pm414_warns() -> None:
+    """x + Reshape(If(s[k] > -100, Reshape(x, [1]) * s[k], ...), []): each iteration's branch reads the x
+    the previous Add left (1, 11, 1111, 1112111; the spec 1, 5.5, 50.5, 500.5)."""
+    path = FIXTURES / "fail-if-branch.xml"
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(ours, 0.5 + 0.5 * S)
+    acc, want = np.float32(0.5), []
+    for s in S:
+        acc = np.float32(acc + acc * s)
+        want.append(acc)
+    np.testing.assert_array_equal(cpu, np.array(want, np.float32))
+
+
+@pytest.mark.parametrize("name", ["pass-if-value.xml", "pass-if-reader-after.xml"])
+def test_the_cpu_plugin_agrees_with_an_if_value_unviewed_or_read_after_where_pm414_is_silent(name: str) -> None:
+    """x + If(x > -100, ...) giving [] itself (no view between the If and the Add), or the fail-if-condition
+    Add with a Sigmoid of x run after it: the plugin computes the spec's values."""
+    path = FIXTURES / name
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _both(path, np.array(0.5, np.float32))
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, 0.5 + 2 * S)
+
+
+def test_the_cpu_plugin_removes_a_reshape_of_x_to_its_own_shape_where_pm414_warns() -> None:
+    """x also read by Reshape(x, []) * 2 run first: OpenVINO removes the Reshape, the Multiply reads x
+    itself, and the Add writes over x as with any earlier reader (z 1, 3, 23, 223; a Reshape of x to [1],
+    pass-reader-view.xml, keeps the spec's values)."""
+    path = FIXTURES / "fail-reader-reshape.xml"
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "Multiply" in diags[0].message
+    cpu, ours = _y_and_z(path)
+    np.testing.assert_array_equal(ours["y"], 0.5 + S)
+    np.testing.assert_array_equal(cpu["y"], 0.5 + np.cumsum(S))
+    before = 0.5 + np.concatenate([[0], np.cumsum(S)[:-1]])
+    np.testing.assert_array_equal(cpu["z"], 2 * before)
