@@ -181,7 +181,7 @@ def shape_function_failed(ctx: Context) -> Iterator[Finding]:
             yield Finding(p.message, p.layer.loc, layer=p.layer.path, severity=Severity.INFO)
 
 
-@rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",))
+@rule("G120", "tensor-iterator-in-tensor-iterator", types=("TensorIterator",), uses_shapes=True)
 def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A TensorIterator directly inside a TensorIterator body, or in the branch an If of constant
     condition in that body takes.
