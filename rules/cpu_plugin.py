@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from irlint.rules.back_edges import edge_text
 from irlint.rules.cpu_numerics import _constant
+from irlint.rules.if_byte_outputs import condition_computed
 from irlint.rules.pushed_constants import pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs
 
@@ -553,11 +554,9 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
     if not layer.inputs or not any(any(la.type in ("Loop", "TensorIterator") for la in b.body.layers)
                                    for b in layer.branches):
         return
-    index = ctx.index(graph)
-    cond = index.source(layer.id, layer.inputs[0].id)
-    csrc = graph.layer(cond.from_layer) if cond is not None else None
-    if csrc is None or cond is None or ctx.shapes.output(csrc, cond.from_port).value is not None:
+    if not condition_computed(ctx, graph, layer):
         return
+    index = ctx.index(graph)
     convert = _byte_input_convert(ctx, graph)
     if convert is None:
         return

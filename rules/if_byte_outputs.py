@@ -56,11 +56,9 @@ def if_byte_output_read_then_converted(ctx: Context, graph: Graph, layer: Layer)
     """
     if not layer.inputs:
         return
-    index = ctx.index(graph)
-    cond = index.source(layer.id, layer.inputs[0].id)
-    csrc = graph.layer(cond.from_layer) if cond is not None else None
-    if csrc is None or cond is None or ctx.shapes.output(csrc, cond.from_port).value is not None:
+    if not condition_computed(ctx, graph, layer):
         return
+    index = ctx.index(graph)
     for port in layer.outputs:
         info = ctx.shapes.output(layer, port.id)
         if info.etype is None or info.etype.name not in _BYTE_TYPES or info.shape is None \
@@ -109,3 +107,11 @@ def _convert_after(graph: Graph, ctx: Context, reader: Layer) -> Layer | None:
                 return la
         level = following
     return None
+
+
+def condition_computed(ctx: Context, graph: Graph, layer: Layer) -> bool:
+    """Whether the If's condition is computed at run time (OpenVINO folds an If of constant condition
+    into its taken branch, and the CPU plugin then runs no If at all)."""
+    cond = ctx.index(graph).source(layer.id, layer.inputs[0].id)
+    src = graph.layer(cond.from_layer) if cond is not None else None
+    return src is not None and cond is not None and ctx.shapes.output(src, cond.from_port).value is None
