@@ -128,6 +128,7 @@ DEPARTURES = {
     "T218": "x * Sigmoid(x * b), b a computed [1] tensor: the CPU plugin fuses a Swish and refuses its beta",
     "BE507": "a back edge's Add/Multiply over a reshaped slice or another state: the CPU plugin computes it in "
              "place, overwritten",
+    "BE508": "a back edge passing on a sliced input (or a view of it): the CPU plugin passes this iteration's slice",
     "T219": "an integer activation read only by an eltwise op in a body (u8/i8) or by another activation: the CPU "
             "plugin computes the pair in f32",
     "LP708": "a trip count beyond the slices: the CPU plugin fails at inference",

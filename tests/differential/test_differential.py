@@ -186,6 +186,7 @@ PINNED_MUTATE: dict[int, str] = {
     2504964: "IF812",  # a u8 If output read by an Add, a Loop in the untaken branch, a Convert u8 -> f16: stale memory
     1208451: "PM414",  # x through Reshapes [] -> [1] -> [] into x + s[k]: the plugin adds in x's memory
     3102717: "SL603",  # stride -1 on a TI slice read only for an output nothing reads: removed unchecked
+    3908215: "BE508",  # a back edge re-pointed at Reshape(the slice): the CPU plugin passes the current slice
 }
 
 

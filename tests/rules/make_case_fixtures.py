@@ -1353,6 +1353,39 @@ def ti_if_ti(constant: bool, in_taken: bool):
     return ov.Model([ops.result(y, name="y")], [x] if constant else [x, c], "ti_if_ti")
 
 
+def back_edge_slice(loop: bool, via: str):
+    """A TensorIterator (or Loop, 4 iterations) slicing x [4,2] in rows p whose back edge passes on `via`:
+    "none" p itself, "views" Squeeze(Unsqueeze(p)), "relu" Relu(p); the state s (initial s0) is
+    concatenated as 2 * s."""
+    ov, ops = _ov()
+    x, s0 = ops.parameter([4, 2], np.float32, name="x"), ops.parameter([1, 2], np.float32, name="s0")
+    p, s = ops.parameter([1, 2], np.float32), ops.parameter([1, 2], np.float32)
+    v = {"none": p, "views": ops.squeeze(ops.unsqueeze(p, ops.constant(np.array([0]))), ops.constant(np.array([0]))),
+         "relu": ops.relu(p)}[via]
+    passed, seen = ops.result(v), ops.result(ops.multiply(s, ops.constant(np.float32(2))))
+    if loop:
+        cond = ops.result(ops.constant(True))
+        body = ov.Model([passed, seen, cond], [p, s])
+        node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
+        node.set_function(body)
+        node.set_special_body_ports([-1, 2])
+    else:
+        body = ov.Model([passed, seen], [p, s])
+        node = ops.tensor_iterator()
+        node.set_body(body)
+    node.set_sliced_input(p, x.output(0), 0, 1, 1, -1, 0)
+    node.set_merged_input(s, s0.output(0), passed.output(0))
+    y = node.get_concatenated_slices(seen.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y")], [x, s0], "back_edge_slice")
+
+
+def _mark_back_edge(text: str, code: str) -> str:
+    """Mark the first back edge's line."""
+    at = text.index("<edge ", text.index("<back_edges>"))
+    start = text.rindex("\n", 0, at) + 1
+    return text[:start] + f"{text[start:at]}<!-- expect: {code} -->\n" + text[start:]
+
+
 @dataclass
 class Case:
     """One fixture file: `build` makes the IR, `edit` (optional) turns its text into the fixture."""
@@ -1568,6 +1601,11 @@ def _mark_xb(text: str) -> str:
 
 
 CASES = [
+    # a back edge passing on the slice (or a view of it): the CPU plugin passes on this iteration's slice
+    Case("BE508", "fail", lambda: back_edge_slice(False, "views"), lambda text: _mark_back_edge(text, "BE508")),
+    Case("BE508", "fail-loop", lambda: back_edge_slice(True, "none"), lambda text: _mark_back_edge(text, "BE508")),
+    Case("BE508", "pass", lambda: back_edge_slice(False, "relu")),
+    Case("BE508", "pass-loop", lambda: back_edge_slice(True, "relu")),
     # a TensorIterator in the taken branch of an If of constant condition in a TensorIterator body: OpenVINO
     # folds the If, and then refuses the nested TensorIterator; the other branch, or a computed condition, is fine
     Case("G120", "fail-folded-if", lambda: ti_if_ti(True, True),
