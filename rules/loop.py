@@ -838,3 +838,87 @@ def _unevaluable_ops(ctx: Context, inner: Layer, outer: Layer) -> Iterator[Findi
                           f"{op.type}, and compile_model fails (\"Evaluation failed on opset5::Loop\"); irlint runs it",
                           op.loc, layer=op.path, related=(Related(outer.loc, "the constant-fed Loop"),),
                           hint="feed the outer Loop from a model input or compute the op in i32/f32")
+
+
+@rule("LP717", "loop-constant-fed-dynamic-output-plugin-error", severity="warning", types=("Loop",),
+      uses_shapes=True)
+def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop whose inputs are all constant, with a computed body condition and a read concatenated output.
+
+    What it checks:
+    A Loop whose every input (trip count, initial condition and body inputs) is computed from
+    constants only, whose body execution condition is not computed from the body's own Consts (one
+    computed from a body Parameter counts, even one fed by a constant), and with a concatenated output
+    that something outside the Loop reads.
+
+    Why it matters:
+    The model is valid; irlint runs it. OpenVINO's core cannot tell how many iterations run, so it
+    declares the concatenated output with a dynamic dim along its axis and its constant folding
+    leaves the Loop in place. The CPU plugin asks for static memory for the output of that shape
+    (a node fed by constants only; one model input anywhere among its inputs avoids it) and
+    compile_model fails ("Check 'm_pMemDesc->isDefined()' failed ... Can not create StaticMemory
+    object. The memory desc is undefined", measured on 2026.4), also inside an If branch. The same
+    Loop compiles with one input (trip count, initial condition or a body input) fed by a model
+    input, with a body condition computed from the body's own Consts, with only last-value outputs
+    read, and with the concatenated output unread.
+
+    Example:
+    ```xml
+    <input axis="0" external_port_id="3" internal_layer_id="1"/>   <!-- fed by a Const -->
+    <output axis="1" external_port_id="6" internal_layer_id="31"/>  <!-- read outside -->
+    <output external_port_id="-1" internal_layer_id="32" purpose="execution_condition"/>  <!-- computed -->
+    ```
+
+    How to fix:
+    Feed one of the Loop's inputs from a model input, or compute the Loop's result outside OpenVINO
+    and store it as a Const.
+    """
+    body = layer.body
+    plan = loop_plan(layer)
+    cond = plan.condition
+    if body is None or cond is None:
+        return
+    idx = ctx.index(graph)
+    memo: dict[tuple[int, int | None], bool] = {}
+    for port in layer.inputs:
+        e = idx.source(layer.id, port.id)
+        src = graph.layer(e.from_layer) if e is not None else None
+        if src is None or not folds(ctx, graph, src, memo):
+            return
+    res = body.layer(cond.body_layer)
+    e = ctx.index(body).source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+    src = body.layer(e.from_layer) if e is not None else None
+    if src is None or _body_constant(ctx, body, src):
+        return
+    for out in plan.of(EntryKind.CONCAT_OUTPUT):
+        if not idx.edges_out(layer.id, out.port):
+            continue
+        yield Finding(f"concatenated output port {out.port} of {layer.describe()} is read, the Loop's inputs are all "
+                      "constant and its body condition is computed: OpenVINO leaves the output's length dynamic and "
+                      "its CPU plugin fails to compile the model (\"Can not create StaticMemory object. The memory "
+                      "desc is undefined\"); irlint runs it", out.entry.loc, layer=layer.path, port=out.port,
+                      related=(Related(cond.entry.loc, "the execution_condition entry"),),
+                      hint="feed one of the Loop's inputs from a model input")
+
+
+def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
+    """True when `layer` is computed from the body's own Consts (no body Parameter), as OpenVINO's core
+    shape inference sees a body condition; a constant pushed in through an input does not count."""
+    idx = ctx.index(body)
+    stack, seen = [layer], set()
+    while stack:
+        cur = stack.pop()
+        if cur.id in seen:
+            continue
+        seen.add(cur.id)
+        if cur.type in ("Const", "Constant"):
+            continue
+        if cur.type == "Parameter" or not cur.inputs or cur.subgraphs():
+            return False
+        for port in cur.inputs:
+            e = idx.source(cur.id, port.id)
+            src = body.layer(e.from_layer) if e is not None else None
+            if src is None:
+                return False
+            stack.append(src)
+    return True

@@ -86,6 +86,7 @@ PINNED_BUILD: dict[int, str] = {
     70949: "PM414",  # x + s[k], x a scalar invariant input: the CPU plugin adds in place, x accumulates
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE
     1302379: "LP716",  # a u8 Greater in a Loop nested in a constant-fed Loop: constant folding fails to evaluate it
+    3806366: "LP717",  # a constant-fed Loop in an If branch, its body condition computed: no static memory for it
     300769: "LP715",  # a Loop in an If branch with a Const invariant input before current_iteration: compile fails
     305329: "T216",  # an f16 ReduceSum outside a TI read as f32 in its body: no boundary rounds on the CPU plugin
     1308606: "T216",  # an f16 Tanh fed back to itself in a Loop, read as f32: the CPU plugin computes it in f32

@@ -1213,6 +1213,53 @@ def loop_folded_nested(kind: str):
     return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_folded_pass")
 
 
+def loop_constant_fed_dynamic(kind: str):
+    """A Loop whose trip count, condition and input are computed from Consts, whose body condition is computed
+    from its input and whose concatenated output is read: OpenVINO leaves that output's length dynamic and the
+    CPU plugin refuses the model ("Can not create StaticMemory object") (LP717); "in-if": the same Loop in an If
+    branch. "pass": the Loop fed by the model input, with a constant body condition, with only its last value
+    read, and with its concatenated output unread all compile."""
+    ov, ops = _ov()
+
+    def loop(src, computed=True, concat=True, read_concat=True):
+        p = ops.parameter([1], np.uint8)
+        total = ops.reduce_sum(p, ops.constant(np.array([0], np.int64)), False)
+        cond = (ops.less(ops.convert(total, ov.Type.f32), ops.constant(np.float32(2.0))) if computed
+                else ops.constant(np.array(True)))
+        row = ops.reshape(p, ops.constant(np.array([1, 1], np.int64)), False)
+        last = ops.relu(p)
+        lp = ops.loop(ops.constant(np.array([2], np.int64)), ops.constant(np.array(True)))
+        results = [ops.result(cond), ops.result(last)] + ([ops.result(row)] if concat else [])
+        lp.set_function(ov.Model(results, [p]))
+        lp.set_special_body_ports([-1, 0])
+        lp.set_invariant_input(p, src)
+        rows = lp.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1) if concat else None
+        value = lp.get_iter_value(last.output(0), -1)
+        if rows is not None and read_concat:
+            return ops.reduce_sum(ops.reshape(rows, ops.constant(np.array([-1], np.int64)), False),
+                                  ops.constant(np.array([0], np.int64)), False)
+        return ops.reshape(value, ops.constant(np.zeros([0], np.int64)), False)
+
+    x = ops.parameter([], np.uint8, name="x")
+    zero = ops.relu(ops.constant(np.array([0], np.uint8))).output(0)
+    if kind == "fail":
+        return ov.Model([ops.result(ops.add(loop(zero), x), name="y")], [x], "loop_constant_fed_dynamic")
+    if kind == "in-if":
+        c = ops.parameter([], np.uint8, name="c")
+        tx = ops.parameter([], np.uint8)
+        then_r = ops.result(ops.relu(tx))
+        else_r = ops.result(loop(ops.relu(ops.constant(np.array([0], np.uint8))).output(0)))
+        branch = ops.if_op(ops.greater(ops.convert(c, ov.Type.f32), ops.constant(np.float32(0))).output(0))
+        branch.set_then_body(ov.Model([then_r], [tx]))
+        branch.set_else_body(ov.Model([else_r], []))
+        branch.set_input(x.output(0), tx, None)
+        y = branch.set_output(then_r, else_r)
+        return ov.Model([ops.result(y, name="y")], [x, c], "loop_constant_fed_dynamic_if")
+    row = ops.reshape(x, ops.constant(np.array([1], np.int64)), False).output(0)
+    ys = [loop(row), loop(zero, computed=False), loop(zero, concat=False), loop(zero, read_concat=False)]
+    return ov.Model([ops.result(ops.add(y, x), name=f"y{i}") for i, y in enumerate(ys)], [x], "loop_constant_fed_pass")
+
+
 def ti_unread_output(part: int):
     """A TI slicing x (3 rows) whose sliced Parameter is read only for output w, which nothing reads; the read
     output y concatenates the invariant z (`part` copies per iteration, stride -part): the CPU plugin drops w
@@ -1929,6 +1976,11 @@ CASES = [
     Case("LP716", "fail", lambda: loop_folded_nested("fail"),
          lambda text: _mark_layer_of(text, 'type="Greater"', "LP716")),
     Case("LP716", "pass", lambda: loop_folded_nested("pass")),
+    Case("LP717", "fail", lambda: loop_constant_fed_dynamic("fail"),
+         lambda text: _mark_line(text, 'axis="1" external_port_id=', "LP717")),
+    Case("LP717", "fail-in-if", lambda: loop_constant_fed_dynamic("in-if"),
+         lambda text: _mark_line(text, 'axis="1" external_port_id=', "LP717")),
+    Case("LP717", "pass", lambda: loop_constant_fed_dynamic("pass")),
     Case("LP715", "pass-unread", lambda: loop_constant_input("unread"), _mark_picked("PM410", _first_body_parameter)),
     # a TI's sliced Parameter read only for an output nothing reads: the CPU plugin drops the slicing (PM410)
     Case("PM410", "fail-unread-output", lambda: ti_unread_output(1), _mark_picked("PM410", _first_body_parameter)),

@@ -32,6 +32,8 @@ REJECTED_AT_COMPILE = [
     ("LP715/fail-shapeof.xml", "vector::_M_range_check"),
     ("LP715/fail-middle.xml", "memory::data_type::s32"),
     ("LP716/fail.xml", "Evaluation failed on opset5::Loop"),
+    ("LP717/fail.xml", "Can not create StaticMemory object"),
+    ("LP717/fail-in-if.xml", "Can not create StaticMemory object"),
     ("PM410/fail-unread-output-stride2.xml", "Invalid \"start\",\"stride\",\"end\" values in an iteration component"),
     ("G120/fail-folded-if.xml", "No nested TensorIterator"),
 ]
@@ -43,7 +45,7 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "PM407/fail.xml",
             "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF801/fail-output.xml",
             "IF809/fail.xml", "T210/pass-reshape-pattern.xml", "LP715/pass.xml", "LP715/pass-unread.xml",
-            "LP716/pass.xml",
+            "LP716/pass.xml", "LP717/pass.xml",
             "LP714/pass-if.xml", "G120/pass-untaken-branch.xml", "G120/pass-computed-condition.xml"]
 
 
