@@ -599,8 +599,10 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     node (a ReduceSum kept as [1], a Gather, a Convert, a nested Loop's output) and read only by
     that view, each of them read only by the next, except the view the op reads,
     which may also be read by a Relu, Sigmoid, Tanh, Exp, Abs, Clamp, Floor or Convert, or on input
-    1 of a Subtract (the Add or Multiply itself reads it on input 1); also through a chain, each
-    link the only reader of the one before, of Reshapes, Squeezes and Unsqueezes and of Converts
+    1 of a Subtract (the Add or Multiply itself reads it on input 1); an invariant input whose view
+    is read only by the op may also be read by Results and, where its shape is not static, by any op
+    but another view. x reaches the op directly or through a chain, each link the only reader of the
+    one before, of Reshapes, Squeezes and Unsqueezes and of Converts
     between two types the plugin computes alike (i32 -> i64 -> i32: it computes i64 as i32; f32
     -> f16 -> f32), which it removes; then x reaches the op as `[]` or `[1]`, the shape of its
     input 1. No reader of the op is a Result or one the plugin fuses into its node (an Eltwise op
@@ -646,7 +648,12 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     value read only by it keeps the Add in place as a view of the slice does: Reshape(ReduceSum(s[k])
     kept as [1], []), ReduceMax, ReduceMean, ReduceProd, a Gather, a StridedSlice, a Tile, Converts
     to i32 and back, or a nested Loop's [1] output Tanh(s[k]) reshaped to [] give 1.5, 11.5, 111.5,
-    1111.5 (0.5 plus the running sum of tanh(s[k]) for the Loop). Converts
+    1111.5 (0.5 plus the running sum of tanh(s[k]) for the Loop). A view of an invariant input p read
+    elsewhere too keeps the Add in place where p's shape is dynamic: x + Reshape(p, []) with p [?] also
+    read by a Concat, Relu, ReduceSum, Add or nested TensorIterator (x 5, p [1]) gives 6, 7, 8, 9 (the
+    spec 6, 6, 6, 6) in a TensorIterator and a Loop, and so does a Result reading p whatever its shape;
+    p of shape [1] read by a Concat or Relu, or p [?] also read by a Reshape to [1], gives the spec's
+    values. Converts
     to i64 and back between x and the Add change nothing (5 and 1, 10, 100, 1000 in i32 give 6, 16,
     116, 1116); Converts to f32 and back keep x apart.
     A reader of x that feeds the op only through an If leaves it in place too: the plugin's If
@@ -692,6 +699,7 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
     idx = ctx.index(body)
     targets = {be.to_layer for be in layer.back_edges}
     reported: set[int | None] = set()
+    invariant = {pe.body_layer for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT)}
     for pe in loop_plan(layer).of(EntryKind.INVARIANT_INPUT):
         p = body.layer(pe.body_layer)
         if p is None or p.id in targets or not p.outputs:
@@ -700,7 +708,7 @@ def invariant_input_updated_in_place(ctx: Context, graph: Graph, layer: Layer) -
             continue
         found = None
         for first in idx.users(p):
-            found = _scalar_in_place(ctx, body, idx, p, first, targets)
+            found = _scalar_in_place(ctx, body, idx, p, first, targets, invariant)
             if found is not None:
                 break
         if found is None:
@@ -829,14 +837,17 @@ def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     return layer.type in FUSING_REDUCES and len(idx.users(layer)) == 1
 
 
-def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None]) -> bool:
+def _view_of_input(ctx: Context, body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None],
+                   invariant: set[int | None]) -> bool:
     """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes, each of them read by one layer, over a body
     Parameter that no back edge feeds (a slice or an invariant input) or over a value computed by a node that
     is no Eltwise node (a ReduceSum, a Gather, a Convert, a nested Loop's output...) and read only by the
     chain: the operand with which the plugin adds a scalar in place (measured; an Eltwise node such as a Tanh
-    there takes the Add into its own node instead)."""
+    there takes the Add into its own node instead). An invariant input may have other readers where
+    `_invariant_readers_keep_in_place` says so."""
     seen = 0
     visited = {layer.id}
+    view = layer
     while layer.type in VIEWS and layer.inputs:
         if len(idx.users(layer)) != 1 and (seen or not _readers_keep_in_place(body, idx, layer)):
             return False
@@ -844,13 +855,34 @@ def _view_of_input(body: Graph, idx: GraphIndex, layer: Layer, targets: set[int 
         nxt = body.layer(e.from_layer) if e is not None else None
         if nxt is None or nxt.id in visited:  # a cycle (a malformed graph) reaches no Parameter
             return False
-        layer, seen = nxt, seen + 1
+        view, layer, seen = layer, nxt, seen + 1
         visited.add(nxt.id)
-    if seen == 0 or len(idx.users(layer)) != 1:
+    if seen == 0:
+        return False
+    if layer.type == "Parameter" and len(idx.users(layer)) != 1:
+        return layer.id in invariant and len(idx.users(view)) == 1 and \
+            _invariant_readers_keep_in_place(ctx, body, idx, layer, view)
+    if len(idx.users(layer)) != 1:
         return False
     if layer.type == "Parameter":
         return layer.id not in targets
     return layer.type not in ELTWISE_NODES and layer.type not in ("Const", "Result")
+
+
+def _invariant_readers_keep_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, view: Layer) -> bool:
+    """Whether the readers of invariant input `p` besides `view` (the view the op reads) leave the op in place
+    (measured): Results always; for a `p` whose shape is not static any op but another view (a Concat, Relu,
+    ReduceSum, Add or nested TensorIterator reading `p` [?] leaves x + Reshape(p, []) accumulating, where with
+    `p` of shape [1] they give the spec's values; a second Reshape of `p` there gives them whatever its shape)."""
+    shape = ctx.shapes.output(p, p.outputs[0].id).shape if p.outputs else None
+    dynamic = shape is None or not all(d.is_static for d in shape)
+    for u in idx.users(p):
+        r = body.layer(u.to_layer)
+        if r is view:
+            continue
+        if r is None or r.type in VIEWS or (r.type != "Result" and not dynamic):
+            return False
+    return True
 
 
 # Ops measured to leave the plugin's in-place Add of a scalar invariant input as it is when they also read the
@@ -921,8 +953,8 @@ def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], ot
     return None
 
 
-def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first: Edge,
-                     targets: set[int | None]) -> tuple[Layer, list[Layer], list[Layer]] | None:
+def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first: Edge, targets: set[int | None],
+                     invariant: set[int | None]) -> tuple[Layer, list[Layer], list[Layer]] | None:
     """(the Add/Multiply, the removed Converts and views on the way, p's other readers) when the edge `first`
     from the scalar invariant Parameter `p` leads, on input 0 and through views and no-op Converts each read
     once, to an Add/Multiply of a view of a slice or invariant input that the CPU plugin computes in p's
@@ -950,7 +982,7 @@ def _scalar_in_place(ctx: Context, body: Graph, idx: GraphIndex, p: Layer, first
     end = ctx.shapes.output(src, port).shape  # x as the op reads it
     if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
         return None
-    if _constant(body, idx, other, {}) or not _view_of_input(body, idx, other, targets):
+    if _constant(body, idx, other, {}) or not _view_of_input(ctx, body, idx, other, targets, invariant):
         return None
     if any(t is None or t.type in ELTWISE_NODES or t.type == "Convert" for t in
            (body.layer(u.to_layer) for u in idx.users(op))):

@@ -868,6 +868,35 @@ def invariant_plus_slice(kind: str, loop: bool = False):
     return ov.Model(outs, [x, s], "invariant_plus_slice")
 
 
+def invariant_plus_invariant(shape: list[int], reader: str, loop: bool = False):
+    """a[k] = x + Reshape(p, []) in a TensorIterator (or a Loop) of four slices s[k], x a scalar invariant
+    input, p an invariant input of `shape` ([-1] or [1]) that `reader` ("concat": the body's Concat, "result":
+    a Result of its own, listed first) also reads; the body gives Concat(Reshape(a, [1]), s[k]) (and p)."""
+    ov, ops = _ov()
+    bx, bp, bs = ops.parameter([], np.int32, name="xb"), ops.parameter(shape, np.int32, name="pb"), \
+        ops.parameter([1], np.int32, name="sb")
+    a = ops.add(bx, ops.reshape(bp, ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), False))
+    parts = [ops.reshape(a, ops.constant(np.array([1], np.int64)), False), bs]
+    r = ops.result(ops.unsqueeze(ops.concat(parts + ([bp] if reader == "concat" else []), 0),
+                                 ops.constant(np.array([0], np.int64))))
+    results = [ops.result(bp), r] if reader == "result" else [r]
+    if loop:
+        node = ops.loop(ops.constant(np.int64(4)), ops.constant(True))
+        node.set_function(ov.Model([*results, ops.result(ops.constant(True))], [bx, bp, bs]))
+        node.set_special_body_ports([-1, len(results)])
+    else:
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model(results, [bx, bp, bs]))
+    x, p, s = (ops.parameter(sh, np.int32, name=n) for sh, n in (([], "x"), (shape, "p"), ([4], "s")))
+    node.set_invariant_input(bx, x.output(0))
+    node.set_invariant_input(bp, p.output(0))
+    node.set_sliced_input(bs, s.output(0), 0, 1, 1, -1, 0)
+    outs = [ops.result(node.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0), name="y")]
+    if reader == "result":
+        outs.append(ops.result(node.get_iter_value(results[0].output(0), -1), name="z"))
+    return ov.Model(outs, [x, p, s], "invariant_plus_invariant")
+
+
 def _if_of_slice(ov, ops, x, s, kind: str):
     """The If of `invariant_plus_slice`'s "if-" kinds: s * 2 or s * 3 on x > -100 (on s > -100 reading x in
     its branches for "if-branch"), reshaped to [] after it (before it for "if-value")."""
@@ -1926,6 +1955,12 @@ CASES = [
     Case("PM414", "pass-if-reader-after", lambda: invariant_plus_slice("if-reader-after")),
     Case("PM414", "fail-reader-reshape", lambda: invariant_plus_slice("reader-reshape"),
          _mark_xb),
+    # x + Reshape(p, []), p an invariant input with another reader: in place where p's shape is dynamic (PM414)
+    Case("PM414", "fail-dynamic-invariant", lambda: invariant_plus_invariant([-1], "concat"), _mark_xb),
+    Case("PM414", "fail-dynamic-invariant-loop", lambda: invariant_plus_invariant([-1], "concat", loop=True),
+         _mark_xb),
+    Case("PM414", "pass-static-invariant", lambda: invariant_plus_invariant([1], "concat")),
+    Case("PM414", "fail-invariant-result", lambda: invariant_plus_invariant([1], "result"), _mark_xb),
     # an If of branch-dependent shape in a TI body whose merged input has dynamic dims (IF810)
     Case("IF810", "fail", lambda: if_shape_in_dynamic_body(True),
          lambda text: _mark_line(text, '<port id="2" precision="I64">\n\t\t\t\t\t\t\t\t<dim>-1</dim>', "IF810")),

@@ -286,3 +286,32 @@ def test_the_cpu_plugin_removes_a_reshape_of_x_to_its_own_shape_where_pm414_warn
     np.testing.assert_array_equal(cpu["y"], 0.5 + np.cumsum(S))
     before = 0.5 + np.concatenate([[0], np.cumsum(S)[:-1]])
     np.testing.assert_array_equal(cpu["z"], 2 * before)
+
+
+def _invariant_both(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    feed = {"x": np.array(5, np.int32), "p": np.array([1], np.int32), "s": np.array([10, 20, 30, 40], np.int32)}
+    cpu = np.asarray(compiled(feed)["y"]).reshape(4, -1)[:, 0]
+    return cpu, np.asarray(irlint.run(irlint.load(path), feed)["y"]).reshape(4, -1)[:, 0]
+
+
+@pytest.mark.parametrize("name", ["fail-dynamic-invariant.xml", "fail-dynamic-invariant-loop.xml",
+                                  "fail-invariant-result.xml"])
+def test_the_cpu_plugin_adds_a_view_of_an_invariant_read_elsewhere_in_place_where_pm414_warns(name: str) -> None:
+    """x + Reshape(p, []), p an invariant input also read by the body's Concat with p's shape [?], or by a
+    Result with p's shape [1]: the plugin adds in x's memory (5 + 1 gives 6, 7, 8, 9; the spec 6 each time)."""
+    path = FIXTURES / name
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _invariant_both(path)
+    np.testing.assert_array_equal(ours, [6, 6, 6, 6])
+    np.testing.assert_array_equal(cpu, [6, 7, 8, 9])
+
+
+def test_the_cpu_plugin_keeps_x_apart_from_a_static_invariant_read_elsewhere_where_pm414_is_silent() -> None:
+    """The same with p of shape [1] read by the Concat: the plugin computes the spec's values."""
+    path = FIXTURES / "pass-static-invariant.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _invariant_both(path)
+    np.testing.assert_array_equal(cpu, ours)
+    np.testing.assert_array_equal(ours, [6, 6, 6, 6])
