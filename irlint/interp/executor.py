@@ -378,7 +378,8 @@ class _Executor:
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
-                elif overflow.watched(instr.layer) and instr.step.op is not None:  # may wrap: a departure
+                elif (overflow.watched(instr.layer) and instr.step.op is not None
+                      and id(instr) not in projected):  # may wrap or overflow: a departure
                     kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs, kernel,
                                             self.wrapped, outputs_only=program.graph is self.model.graph
                                             and not any(d in read for d in instr.dsts))
