@@ -7,19 +7,19 @@ from dataclasses import replace
 
 import numpy as np
 from irlint.rules.pushed_constants import folds, pushed_parameters
-from irlint.rules.unread_outputs import read_only_for_unread, unread_outputs
+from irlint.rules.unread_outputs import kept_layers, read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.readings import names_sub_range, sub_range, unread
-from irlint.diagnostics import Related
+from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, declared, rule
-from irlint.types import BOOL, I32, I64, U8, format_shape
+from irlint.types import BOOL, ELEMENT_TYPES, I32, I64, U8, format_shape
 
 
 def _is_one_element(info: TensorInfo) -> bool | None:
@@ -235,14 +235,22 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     element (OpenVINO: "Rank of CurrentIteration input must be equal to 0 or 1").
 
     Why it matters:
-    The Loop writes the iteration number into that Parameter. OpenVINO's reader takes any type; its
-    CPU plugin refuses all but i32 and i64 ("Check 'to->getDataType() == memory::data_type::s32'
-    failed"): at compile, or, when an input of the Loop has a dynamic shape, at the first inference
-    that runs the Loop. When nothing in the body reads the Parameter and an input entry feeds it,
-    OpenVINO removes it with that input but keeps the current_iteration index, which then names the
-    body Parameter that moves into its place: the CPU plugin checks that one's type instead (and
-    writes the iteration number into it). An entry with an `axis` is read as a sliced input of port
-    -1 and the Loop is refused ("Number of inputs must be the same as number of input
+    The Loop writes the iteration number into that Parameter, which the spec types int64 or int32.
+    OpenVINO's reader takes any type. Its CPU plugin converts i16, u16, u32, u64 and i64 to i32
+    before it compiles, so it takes any of those six (a warning says so for the four the spec does
+    not name), and refuses the others (f32, f16, bf16, f64, i8, u8, boolean, i4, u4: "Check
+    'to->getDataType() == memory::data_type::s32' failed") at compile, or, when an input of the
+    Loop has a dynamic shape as OpenVINO infers it (an outer Loop's dynamic input makes the shapes
+    in its body dynamic), at the first inference that runs an iteration of the Loop: one that runs
+    none (trip count 0, condition false, an enclosing Loop running none) is not refused. A
+    Parameter an input entry also feeds takes the iteration number (the entry's value is lost) and
+    is checked the same way. When nothing in the body reads the Parameter and an input entry feeds
+    it, OpenVINO removes it with that input but keeps the current_iteration index, which then names
+    the body Parameter that moves into its place: the CPU plugin checks that one's type instead
+    (and writes the iteration number into it). A Loop no Result reads (through the outputs read in
+    each graph around it: OpenVINO removes unread outputs with their body Results) is removed
+    before the CPU plugin sees it. An entry with an `axis` is read as a sliced input of port -1
+    and the Loop is refused ("Number of inputs must be the same as number of input
     descriptions"); start/end/stride/part_size without an axis are ignored.
 
     Example:
@@ -266,18 +274,51 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
         param = layer.body.layer(e.internal_layer_id) if layer.body else None
         if param is None or param.type != "Parameter":
             continue
-        problem = _check_port(declared_info(param), (I32, I64), "the current_iteration Parameter")
-        if problem:
-            problem += _removed_current_iteration(layer, param)
-            yield Finding(f"body {param.describe()} of {layer.describe()}: {problem}", param.data_loc or param.loc,
-                          layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),))
+        info = declared_info(param)
+        problem = _check_port(info, (I32, I64), "the current_iteration Parameter")
+        if not problem:
+            continue
+        severity = None
+        if info.etype is not None and info.etype not in (I32, I64):  # the type is what _check_port names first
+            removed = _removed_current_iteration(layer, param)
+            if removed:
+                problem += removed
+            elif info.etype in CPU_ITERATION_TYPES and _is_one_element(info) is not False:
+                problem += (f" (the spec names only these); OpenVINO's CPU plugin takes it: it converts "
+                            f"{info.etype} to i32 before it compiles and writes the iteration number into it")
+                severity = Severity.WARNING
+            elif id(layer) not in kept_layers(ctx):
+                problem += ("; no Result reads what the Loop computes (through the outputs read around it), so "
+                            "OpenVINO removes the Loop before its CPU plugin checks it")
+            else:
+                problem += _refused_current_iteration(ctx, graph, layer)
+        yield Finding(f"body {param.describe()} of {layer.describe()}: {problem}", param.data_loc or param.loc,
+                      layer=param.path, related=(Related(e.loc, "the current_iteration entry naming it"),),
+                      severity=severity)
+
+
+# The element types OpenVINO's CPU plugin takes for the current_iteration Parameter: its precision pass
+# converts i16, u16, u32, u64 and i64 to i32 before the Loop node checks for i32 (measured on 2026.4).
+CPU_ITERATION_TYPES = tuple(ELEMENT_TYPES[n] for n in ("i16", "u16", "i32", "u32", "i64", "u64"))
+
+
+def _refused_current_iteration(ctx: Context, graph: Graph, layer: Layer) -> str:
+    """When the CPU plugin refuses a current_iteration Parameter of another type: at compile, or, in a Loop
+    with an input of dynamic shape (a static Loop in the body of a dynamic one is checked at compile),
+    when an inference runs an iteration."""
+    dynamic = _dynamic_input(ctx, graph, layer)
+    takes = "it takes only i16, u16, i32, u32, i64 or u64"
+    if dynamic is None:
+        return f"; OpenVINO's CPU plugin refuses it at compile ({takes})"
+    return (f"; OpenVINO's CPU plugin refuses it ({takes}); input port {dynamic} of the Loop being of dynamic "
+            "shape, it compiles the Loop and refuses it at the first inference that runs an iteration of the Loop")
 
 
 def _removed_current_iteration(layer: Layer, param: Layer) -> str:
     """What OpenVINO does when nothing in the body reads the current_iteration Parameter and an input entry
     feeds it (measured on 2026.4): it removes the Parameter with that input, keeps the current_iteration
     index, and the index then names the body Parameter that moved into its place; the CPU plugin checks
-    (and writes) that one. Empty when the Parameter stays; then the CPU plugin refuses the type."""
+    (and writes) that one. Empty when the Parameter stays."""
     body = layer.body
     if body is None:
         return ""
@@ -287,8 +328,7 @@ def _removed_current_iteration(layer: Layer, param: Layer) -> str:
     params = [x for x in body.layers if x.type == "Parameter"]
     removed = {x.id for x in params if x.id in fed and x.id not in read}
     if param.id not in removed:
-        return ("; OpenVINO's CPU plugin refuses it (it takes only i32 or i64) at compile, or, for a Loop with an "
-                "input of dynamic shape, at the first inference that runs the Loop")
+        return ""
     kept = [x for x in params if x.id not in removed]
     index = params.index(param)
     head = (f"; nothing in the body reads it and an input entry feeds it, so OpenVINO removes it and its "
@@ -297,9 +337,10 @@ def _removed_current_iteration(layer: Layer, param: Layer) -> str:
         return head + "no body Parameter"
     then = kept[index]
     etype = declared_info(then).etype
-    if etype in (I32, I64):
+    if etype in CPU_ITERATION_TYPES:
         return head + f"body {then.describe()}, of type {etype}, which the CPU plugin takes"
-    return head + f"body {then.describe()}, of type {etype}, which the CPU plugin refuses (it takes only i32 or i64)"
+    return (head + f"body {then.describe()}, of type {etype}, which the CPU plugin refuses (it takes only i16, u16, "
+            "i32, u32, i64 or u64)")
 
 
 LP706 = replace(declared("LP706", "loop-slicing-attributes-rejected", """\

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from irlint.controlflow import PlanEntry, loop_plan
 from irlint.controlflow.liveness import dead_inputs
 from irlint.engine.context import Context
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Branch, Graph, Layer
 
 
 def unread_outputs(ctx: Context, graph: Graph, layer: Layer) -> list[int]:
@@ -31,13 +31,7 @@ def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | 
     body = layer.body
     if body is None:
         return set()
-    plan = loop_plan(layer)
-    unread = set(unread_outputs(ctx, graph, layer))
-    dead = {pe.body_layer for pe in plan.data_outputs if pe.port in unread}
-    dead -= {pe.body_layer for pe in plan.data_outputs if pe.port not in unread}
-    dead -= set(plan.back.values())
-    if plan.condition is not None:
-        dead.discard(plan.condition.body_layer)
+    dead = _unread_results(ctx, graph, layer)
     if not dead and not _nests(body):
         return set()
     live = _live(ctx, body, dead)
@@ -146,3 +140,52 @@ def lost_results(ctx: Context, graph: Graph, layer: Layer) -> list[LostResult]:
         instead = next((r for r in results[at + 1:] if r.id not in gone), None)
         found.append(LostResult(pe, gone[pe.body_layer], results[at], instead))
     return found
+
+
+def kept_layers(ctx: Context) -> frozenset[int]:
+    """id() of every layer, at any depth, that OpenVINO keeps: a layer is removed when no Result of its
+    graph reads it, a body Result is removed with the outputs nothing reads that give it (as
+    `read_only_for_unread` says), and nothing in a removed layer's bodies is kept. A graph holding a sink
+    (Assign) is kept whole: a sink keeps what it reads without a Result."""
+    def compute() -> frozenset[int]:
+        keep: set[int] = set()
+
+        def walk(graph: Graph, dead: set[int | None]) -> None:
+            sinks = any(la.type == "Assign" for la in graph.layers)
+            live = {la.id for la in graph.layers} if sinks else _live(ctx, graph, dead)
+            for la in graph.layers:
+                if la.id not in live:
+                    continue
+                keep.add(id(la))
+                if la.type in ("Loop", "TensorIterator") and la.body is not None:
+                    walk(la.body, _unread_results(ctx, graph, la))
+                for branch in la.branches:
+                    walk(branch.body, _unread_branch_results(ctx, graph, la, branch))
+
+        walk(ctx.model.graph, set())
+        return frozenset(keep)
+
+    return ctx.memo("kept_layers", ctx.model.graph, compute)
+
+
+def _unread_results(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
+    """The body Results OpenVINO removes with the outputs of `layer` nothing reads: those only such
+    outputs give, unless the Result is the body condition or feeds a back edge."""
+    plan = loop_plan(layer)
+    unread = set(unread_outputs(ctx, graph, layer))
+    dead = {pe.body_layer for pe in plan.data_outputs if pe.port in unread}
+    dead -= {pe.body_layer for pe in plan.data_outputs if pe.port not in unread}
+    dead -= set(plan.back.values())
+    if plan.condition is not None:
+        dead.discard(plan.condition.body_layer)
+    return dead
+
+
+def _unread_branch_results(ctx: Context, graph: Graph, layer: Layer, branch: Branch) -> set[int | None]:
+    """The Results of an If branch that only give outputs of the If nothing in `graph` reads."""
+    idx = ctx.index(graph)
+    outs = [e for e in branch.port_map if e.direction == "output"]
+    unread = {e.internal_layer_id for e in outs
+              if e.external_port_id is not None and not idx.edges_out(layer.id, e.external_port_id)}
+    return unread - {e.internal_layer_id for e in outs
+                     if e.external_port_id is None or idx.edges_out(layer.id, e.external_port_id)}

@@ -292,6 +292,62 @@ def loop_widened_state(output_state: bool = True):
     return ov.Model([ops.result(loop.get_iter_value(out.output(0), -1), name="y")], [x], "loop_widened_state")
 
 
+def iteration_loop(ops, ov, acc, etype, trip):
+    """A Loop of `trip` iterations (an int or a tensor) adding its current_iteration Parameter, of element
+    type `etype` and Converted to f32, to `acc` (a [?] f32 carried value); returns its last value."""
+    xb, it = ops.parameter(acc.get_partial_shape(), np.float32), ops.parameter([], etype)
+    r = ops.result(ops.add(xb, ops.convert(it, np.float32)))
+    loop = ops.loop(trip if not isinstance(trip, int) else ops.constant(np.int64(trip)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([r, ops.result(ops.constant(np.bool_(True)))], [xb, it]))
+    loop.set_special_body_ports([1, 1])
+    loop.set_merged_input(xb, acc, r.output(0))
+    return loop.get_iter_value(r.output(0), -1)
+
+
+def loop_typed_iteration(etype=np.uint32, length: int = 2, trip_input: bool = False):
+    """y = x + 0 + 1 + 2: a Loop (trip count 3, or the input `n` when `trip_input`) adding its
+    current_iteration Parameter of element type `etype` (i32/i64 per the spec) to x [length] (-1: a
+    dynamic length)."""
+    ov, ops = _ov()
+    x = ops.parameter([length], np.float32, name="x")
+    params = [x]
+    trip = 3
+    if trip_input:
+        trip = ops.parameter([], np.int64, name="n")
+        params.append(trip)
+    return ov.Model([ops.result(iteration_loop(ops, ov, x.output(0), etype, trip), name="y")], params,
+                    "loop_typed_iteration")
+
+
+def loop_iteration_nested(etype=np.float32, dynamic: bool = True, read: bool = True, fixed: bool = False):
+    """An outer Loop whose body runs the current_iteration Loop of `loop_typed_iteration` (3 iterations) on
+    its carried value (with `fixed`, reshaped to [2]: static even in a dynamic body): with `dynamic`, on x [?] for `n`
+    iterations (an input), else on x [2] for 2; with `read` false, the inner Loop gives only an outer
+    output nothing reads, and the outer Loop's output y adds 1 per iteration."""
+    ov, ops = _ov()
+    x = ops.parameter([-1 if dynamic else 2], np.float32, name="x")
+    params = [x]
+    trip = ops.constant(np.int64(2))
+    if dynamic:
+        trip = ops.parameter([], np.int64, name="n")
+        params.append(trip)
+    ob = ops.parameter([2], np.float32)
+    acc = ops.reshape(ob, ops.constant(np.array([2], np.int64)), False) if fixed else ob
+    inner = iteration_loop(ops, ov, acc.output(0), etype, 3)
+    kept = ops.result(inner if read else ops.add(ob, ops.constant(np.ones(2, np.float32))))
+    results = [kept, ops.result(ops.constant(np.bool_(True)))]
+    if not read:
+        results.append(ops.result(inner))
+    outer = ops.loop(trip, ops.constant(np.bool_(True)))
+    outer.set_function(ov.Model(results, [ob]))
+    outer.set_special_body_ports([-1, 1])
+    outer.set_merged_input(ob, x.output(0), kept.output(0))
+    y = outer.get_iter_value(kept.output(0), -1)
+    if not read:
+        outer.get_iter_value(results[2].output(0), -1)  # an output nothing reads
+    return ov.Model([ops.result(y, name="y")], params, "loop_iteration_nested")
+
+
 def loop_typed_condition(etype=np.uint8, length: int = 5):
     """A Loop (trip count 5) whose body condition is the current iteration's entry of an input table t
     [length] (-1: a dynamic length), of element type `etype` (boolean per the spec; OpenVINO's CPU plugin
@@ -1798,6 +1854,16 @@ CASES = [
     Case("LP701", "fail-rank2", small_loop, _fx("LP701", *_rank2_edits("I64", "LP701", 0))),
     Case("LP702", "fail-rank2", small_loop, _fx("LP702", *_rank2_edits("BOOL", "LP702", 1), also=[
         ('<port id="0" precision="BOOL">', 0, ("LP702",), 'element_type="boolean" shape="1, 1"')])),
+    # the CPU plugin takes an i16/u16/u32/u64 current_iteration (a warning), refuses f32 at the first run of
+    # a dynamic Loop, and never sees one in a Loop only an unread output of the Loop around it reads
+    Case("LP705", "fail-u32", loop_typed_iteration, _fx("LP705", Edit(
+        '<data shape="" element_type="u32" />', '<data shape="" element_type="u32" />', ("LP705",)))),
+    Case("LP705", "fail-dynamic", lambda: loop_typed_iteration(np.float32, -1, trip_input=True), _fx("LP705", Edit(
+        '<data shape="" element_type="f32" />', '<data shape="" element_type="f32" />', ("LP705",)))),
+    Case("LP705", "fail-unread", lambda: loop_iteration_nested(np.float32, dynamic=False, read=False),
+         _fx("LP705", Edit('<data shape="" element_type="f32" />', '<data shape="" element_type="f32" />',
+                           ("LP705",)))),
+    Case("LP705", "pass-unread", lambda: loop_iteration_nested(np.int64, dynamic=False, read=False)),
     Case("LP704", "fail-u8", loop_typed_condition, _fx("LP704", Edit(
         'type="Result"', 'type="Result"', ("LP704",), after="<body>"))),
     Case("LP704", "pass-boolean", lambda: loop_typed_condition(np.bool_)),

@@ -163,3 +163,116 @@ def test_an_f32_current_iteration_parameter_on_the_cpu_plugin(second, read: bool
         return
     with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
         core.compile_model(model, "CPU", CPU)
+
+
+def _lp705(model, tmp_path: Path):
+    """LP705's finding on `model` (saved under tmp_path) and the path."""
+    path = tmp_path / "m.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    (found,) = [d for d in irlint.check(path) if d.code == "LP705"]
+    return found, path
+
+
+@pytest.mark.parametrize("etype", [np.int16, np.uint16, np.uint32, np.uint64, np.int8, np.uint8, np.float32,
+                                   np.float16, np.bool_])
+def test_the_current_iteration_types_the_cpu_plugin_takes(etype, tmp_path: Path) -> None:
+    """The CPU plugin converts i16, u16, u32 and u64 to i32 and takes them (a warning: the spec names i32 and
+    i64); it refuses i8, u8, f32, f16 and boolean at compile (an error)."""
+    from tests.rules.make_case_fixtures import loop_typed_iteration
+
+    found, path = _lp705(loop_typed_iteration(etype), tmp_path)
+    core = ov.Core()
+    model = core.read_model(str(path))
+    if np.dtype(etype).kind in "iu" and np.dtype(etype).itemsize >= 2:
+        assert found.severity is Severity.WARNING and "takes it" in found.message
+        x = np.float32([1, 2])
+        y = core.compile_model(model, "CPU", CPU)({"x": x})["y"]
+        np.testing.assert_array_equal(y, x + 3)
+        np.testing.assert_array_equal(run(irlint.load(path), {"x": x})["y"], y)
+        return
+    assert found.severity is Severity.ERROR and "refuses it at compile" in found.message
+    assert not _tolerated("LP705", found.message)
+    with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+        core.compile_model(model, "CPU", CPU)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_f32_current_iteration_in_a_dynamic_loop_is_refused_when_an_iteration_runs(nested: bool,
+                                                                                       tmp_path: Path) -> None:
+    """A Loop with an input of dynamic shape (its own, or one an outer Loop's dynamic input makes so) is
+    compiled; the CPU plugin refuses the f32 Parameter at the first inference that runs an iteration."""
+    from tests.rules.make_case_fixtures import loop_iteration_nested, loop_typed_iteration
+
+    model = loop_iteration_nested(np.float32) if nested else loop_typed_iteration(np.float32, -1, trip_input=True)
+    found, path = _lp705(model, tmp_path)
+    assert found.severity is Severity.ERROR and _tolerated("LP705", found.message)
+    assert "first inference that runs an iteration" in found.message
+    compiled = ov.Core().compile_model(str(path), "CPU", CPU)
+    x = np.float32([1, 2])
+    np.testing.assert_array_equal(compiled({"x": x, "n": np.int64(0)})["y"], x)  # no iteration: not refused
+    with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+        compiled({"x": x, "n": np.int64(2)})
+
+
+def test_a_static_loop_in_a_dynamic_body_is_checked_at_compile(tmp_path: Path) -> None:
+    """The Loop's own inputs decide: one fed [2] in the body of a Loop with a dynamic input is refused at
+    compile."""
+    from tests.rules.make_case_fixtures import loop_iteration_nested
+
+    found, path = _lp705(loop_iteration_nested(np.float32, fixed=True), tmp_path)
+    assert found.severity is Severity.ERROR and "refuses it at compile" in found.message
+    with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+        ov.Core().compile_model(str(path), "CPU", CPU)
+
+
+@pytest.mark.parametrize("read", [False, True])
+def test_an_f32_current_iteration_in_a_loop_nothing_reads(read: bool, tmp_path: Path) -> None:
+    """A Loop whose output only an unread output of the Loop around it takes is removed with that output
+    before the CPU plugin checks it; read, it is refused at compile."""
+    from tests.rules.make_case_fixtures import loop_iteration_nested
+
+    found, path = _lp705(loop_iteration_nested(np.float32, dynamic=False, read=read), tmp_path)
+    assert found.severity is Severity.ERROR
+    assert ("removes the Loop" in found.message) is not read and _tolerated("LP705", found.message) is not read
+    core = ov.Core()
+    if read:
+        with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+            core.compile_model(str(path), "CPU", CPU)
+        return
+    x = np.float32([1, 2])
+    np.testing.assert_array_equal(core.compile_model(str(path), "CPU", CPU)({"x": x})["y"], x + 2)
+
+
+@pytest.mark.parametrize("etype", [np.uint32, np.float32])
+def test_a_sliced_parameter_that_is_also_the_current_iteration(etype, tmp_path: Path) -> None:
+    """An entry slicing x into the current_iteration Parameter: the iteration number wins, the slice is lost,
+    and the Parameter's own type is checked (u32 taken, f32 refused); PM408 is the error."""
+    import openvino.opset13 as ops
+
+    x = ops.parameter([4], etype, name="x")
+    a, c = ops.parameter([1], etype), ops.parameter([], np.int32)
+    ra = ops.result(ops.convert(a, np.int64))
+    rc = ops.result(ops.unsqueeze(ops.convert(c, np.int64), ops.constant(np.array([0], np.int64))))
+    loop = ops.loop(ops.constant(np.int64(4)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([ops.result(ops.constant(np.bool_(True))), ra, rc], [a, c]))
+    loop.set_special_body_ports([1, 0])
+    loop.set_sliced_input(a, x.output(0), 0, 1, 1, -1, 0)
+    outs = [ops.result(loop.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0), name=n)
+            for r, n in ((ra, "a"), (rc, "c"))]
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model(outs, [x], "doubled"), str(path), compress_to_fp16=False)
+    text = path.read_text()
+    path.write_text(text.replace('internal_layer_id="1" purpose="current_iteration"',
+                                 'internal_layer_id="0" purpose="current_iteration"'))
+    found = {d.code: d for d in irlint.check(path) if d.severity is not Severity.INFO}
+    assert found["PM408"].severity is Severity.ERROR
+    core = ov.Core()
+    if etype is np.float32:
+        assert found["LP705"].severity is Severity.ERROR
+        with pytest.raises(Exception, match=r"to->getDataType\(\) == memory::data_type::s32"):
+            core.compile_model(str(path), "CPU", CPU)
+        return
+    assert found["LP705"].severity is Severity.WARNING
+    got = core.compile_model(str(path), "CPU", CPU)({"x": np.array([10, 20, 30, 40], etype)})
+    np.testing.assert_array_equal(got["a"], [0, 1, 2, 3])  # the iteration number, not the slice
+    np.testing.assert_array_equal(got["c"], [0, 0, 0, 0])  # the unfed Parameter: zeros
