@@ -225,7 +225,7 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
                           related=(Related(entry.loc, "the execution_condition entry naming it"),))
 
 
-@rule("LP705", "loop-current-iteration-invalid", types=("Loop",))
+@rule("LP705", "loop-current-iteration-invalid", types=("Loop",), uses_shapes=True)
 def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """The current_iteration Parameter is repeated, mistyped, or has an external port or an axis.
 
