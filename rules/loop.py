@@ -845,13 +845,8 @@ def folded_nested_evaluate_error(ctx: Context, graph: Graph, layer: Layer) -> It
     body = layer.body
     if body is None or not any(x.type == "Loop" for x in body.layers):
         return
-    idx = ctx.index(graph)
-    memo: dict[tuple[int, int | None], bool] = {}
-    for port in layer.inputs:
-        e = idx.source(layer.id, port.id)
-        src = graph.layer(e.from_layer) if e is not None else None
-        if src is None or not folds(ctx, graph, src, memo):
-            return
+    if not _inputs_fold(ctx, graph, layer):
+        return
     for inner in body.layers:
         if inner.type != "Loop" or inner.body is None:
             continue
@@ -919,13 +914,9 @@ def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Ite
     cond = plan.condition
     if body is None or cond is None:
         return
+    if not _inputs_fold(ctx, graph, layer):
+        return
     idx = ctx.index(graph)
-    memo: dict[tuple[int, int | None], bool] = {}
-    for port in layer.inputs:
-        e = idx.source(layer.id, port.id)
-        src = graph.layer(e.from_layer) if e is not None else None
-        if src is None or not folds(ctx, graph, src, memo):
-            return
     res = body.layer(cond.body_layer)
     e = ctx.index(body).source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
     src = body.layer(e.from_layer) if e is not None else None
@@ -962,4 +953,16 @@ def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
             if src is None:
                 return False
             stack.append(src)
+    return True
+
+
+def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
+    """Whether every input of `layer` is computed from constants only (OpenVINO's constant folding reaches it)."""
+    idx = ctx.index(graph)
+    memo: dict[tuple[int, int | None], bool] = {}
+    for port in layer.inputs:
+        e = idx.source(layer.id, port.id)
+        src = graph.layer(e.from_layer) if e is not None else None
+        if src is None or not folds(ctx, graph, src, memo):
+            return False
     return True
