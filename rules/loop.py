@@ -191,7 +191,9 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     other type (i8, i32, i64, f16, f32: "Check 'mem->getDataType() == memory::data_type::u8'
     failed"): at compile, or, when an input of the Loop has a dynamic shape, at the first inference
     that runs the Loop (compile_model accepts it; a Loop in an If branch no inference takes is never
-    refused).
+    refused). A Loop no Result reads (its outputs read only by outputs of the layers around it that
+    nothing reads) is removed before the CPU plugin sees it: the model compiles and runs (measured
+    with an i32 and an f32 condition); a rank above 1 is still refused at read.
 
     Example:
     ```xml
@@ -209,7 +211,11 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     body_condition = info.body_condition if info.body_condition.etype or info.body_condition.shape else None
     problem = _check_port(body_condition, (BOOL,), "the body condition")
     etype = body_condition.etype if body_condition is not None else None
-    if problem and etype == U8:  # the type is what _check_port names first
+    read_time = body_condition is not None and body_condition.shape is not None and len(body_condition.shape) > 1
+    if problem and not read_time and id(layer) not in kept_layers(ctx):
+        problem += ("; no Result reads what the Loop computes (through the outputs read around it), so OpenVINO "
+                    "removes the Loop before its CPU plugin checks it")
+    elif problem and etype == U8:  # the type is what _check_port names first
         problem += "; OpenVINO's CPU plugin runs it, reading a nonzero value as true"
     elif problem and etype is not None and etype != BOOL:
         dynamic = _dynamic_input(ctx, graph, layer)

@@ -190,6 +190,7 @@ PINNED_MUTATE: dict[int, str] = {
     1208451: "PM414",  # x through Reshapes [] -> [1] -> [] into x + s[k]: the plugin adds in x's memory
     3102717: "SL603",  # stride -1 on a TI slice read only for an output nothing reads: removed unchecked
     3908215: "BE508",  # a back edge re-pointed at Reshape(the slice): the CPU plugin passes the current slice
+    4708371: "LP704",  # an i64 body condition made [2] in a Loop whose outputs nothing reads: removed unchecked
 }
 
 

@@ -348,6 +348,33 @@ def loop_iteration_nested(etype=np.float32, dynamic: bool = True, read: bool = T
     return ov.Model([ops.result(y, name="y")], params, "loop_iteration_nested")
 
 
+def loop_condition_nested(etype=np.int32, read: bool = True):
+    """An outer Loop (2 iterations) over x [2] whose body runs an inner Loop (3 iterations, adding 1) whose
+    body condition, true throughout, is computed in element type `etype`; with `read` false the inner Loop
+    gives only an outer output nothing reads, and the outer Loop's output y adds 1 per iteration."""
+    ov, ops = _ov()
+    x = ops.parameter([2], np.float32, name="x")
+    ob, ip = ops.parameter([2], np.float32), ops.parameter([2], np.float32)
+    step = ops.result(ops.add(ip, ops.constant(np.ones(2, np.float32))))
+    total = ops.reduce_sum(ip, ops.constant(np.array([0], np.int64)), False)
+    cond = ops.result(ops.convert(ops.greater(total, ops.constant(np.float32(-1e9))), etype))
+    inner = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    inner.set_function(ov.Model([step, cond], [ip]))
+    inner.set_special_body_ports([-1, 1])
+    inner.set_merged_input(ip, ob.output(0), step.output(0))
+    value = inner.get_iter_value(step.output(0), -1)
+    kept = ops.result(value if read else ops.add(ob, ops.constant(np.ones(2, np.float32))))
+    results = [kept, ops.result(ops.constant(np.bool_(True)))] + ([] if read else [ops.result(value)])
+    outer = ops.loop(ops.constant(np.int64(2)), ops.constant(np.bool_(True)))
+    outer.set_function(ov.Model(results, [ob]))
+    outer.set_special_body_ports([-1, 1])
+    outer.set_merged_input(ob, x.output(0), kept.output(0))
+    y = outer.get_iter_value(kept.output(0), -1)
+    if not read:
+        outer.get_iter_value(results[2].output(0), -1)  # an output nothing reads
+    return ov.Model([ops.result(y, name="y")], [x], "loop_condition_nested")
+
+
 def loop_typed_condition(etype=np.uint8, length: int = 5):
     """A Loop (trip count 5) whose body condition is the current iteration's entry of an input table t
     [length] (-1: a dynamic length), of element type `etype` (boolean per the spec; OpenVINO's CPU plugin
@@ -1867,6 +1894,8 @@ CASES = [
     Case("LP704", "fail-u8", loop_typed_condition, _fx("LP704", Edit(
         'type="Result"', 'type="Result"', ("LP704",), after="<body>"))),
     Case("LP704", "pass-boolean", lambda: loop_typed_condition(np.bool_)),
+    Case("LP704", "fail-unread", lambda: loop_condition_nested(np.int32, read=False), _fx("LP704", Edit(
+        'type="Result"', 'type="Result"', ("LP704",), after='<layer id="9"'))),
     Case("LP704", "fail-rank2", small_loop, _fx("LP704", Edit(
         'element_type="boolean" shape="1"', 'element_type="boolean" shape="1, 1"', (), after="<body>"),
         Edit("<dim>1</dim>", _DIMS2, (), after='element_type="boolean" shape="1, 1"'),

@@ -276,3 +276,23 @@ def test_a_sliced_parameter_that_is_also_the_current_iteration(etype, tmp_path: 
     got = core.compile_model(str(path), "CPU", CPU)({"x": np.array([10, 20, 30, 40], etype)})
     np.testing.assert_array_equal(got["a"], [0, 1, 2, 3])  # the iteration number, not the slice
     np.testing.assert_array_equal(got["c"], [0, 0, 0, 0])  # the unfed Parameter: zeros
+
+
+@pytest.mark.parametrize("read", [False, True])
+def test_a_body_condition_of_another_type_in_a_loop_nothing_reads(read: bool, tmp_path: Path) -> None:
+    """A Loop whose output only an unread output of the Loop around it takes is removed with that output
+    before the CPU plugin checks its i32 body condition; read, it is refused at compile."""
+    from tests.rules.make_case_fixtures import loop_condition_nested
+
+    path = tmp_path / "m.xml"
+    ov.save_model(loop_condition_nested(np.int32, read), str(path), compress_to_fp16=False)
+    (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
+    assert found.severity is Severity.ERROR
+    assert ("removes the Loop" in found.message) is not read and _tolerated("LP704", found.message) is not read
+    core = ov.Core()
+    if read:
+        with pytest.raises(Exception, match=r"mem->getDataType\(\) == memory::data_type::u8"):
+            core.compile_model(str(path), "CPU", CPU)
+        return
+    x = np.float32([1, 2])
+    np.testing.assert_array_equal(core.compile_model(str(path), "CPU", CPU)({"x": x})["y"], x + 2)
