@@ -249,11 +249,13 @@ def test_pinned_mutated_seed_agrees_through_its_departure(seed: int, oracle: Ope
     assert any(PINNED_MUTATE_RUN[seed] in d for d in side.departures), side.departures
 
 
-# Mutated seeds of families that disagreed until irlint's interpreter computed what OpenVINO computes: each
-# must agree, with nothing to say (no error, no departure).
+# Mutated seeds that agree with nothing to say (no error, no departure): families that disagreed until
+# irlint's interpreter computed what OpenVINO computes, or whose mutation OpenVINO reads and ignores.
 PINNED_MUTATE_FIXED: dict[int, str] = {
     # an edge moved into an If's then branch gives [1] under a Result declaring []: the output is [1]
     2704821: "an If's output merges what its branches' Results receive",
+    # stride="1" on an If's else output entry (beside axis="0"): read and ignored, as irlint does
+    4709958: "slicing attributes on an If's port map entry are ignored",
 }
 
 
@@ -478,3 +480,20 @@ def test_an_error_after_a_second_if_entry_follows_from_it(cond: bool, want: floa
     assert any(w.startswith("IF809:") for w in side.warnings)
     assert judge(side, verdict) is None
     assert judge(side, verdict, tolerate=False) is not None  # a built model contradicts nothing: no tolerance
+
+
+@pytest.mark.parametrize("cond", [True, False])
+def test_slicing_attributes_on_if_entries_are_ignored(cond: bool, oracle: OpenVINO) -> None:
+    """axis/start/end/stride/part_size on an If's input and output entries, any values (0, negative): an
+    If neither slices nor concatenates, so OpenVINO reads, compiles and runs the file as if they were
+    absent (in a child process: a campaign once saw its worker die on such a file), and irlint agrees."""
+    fixtures = Path(__file__).parents[1] / "rules" / "fixtures" / "IF808"
+    rng = np.random.default_rng(4)
+    inputs = {"cond": np.array(cond), "x": rng.standard_normal((2, 3)).astype(np.float32),
+              "y": rng.standard_normal((2, 3)).astype(np.float32)}
+    plain = oracle.check(fixtures / "pass.xml", inputs)
+    sliced = oracle.check(fixtures / "pass-ignored-slicing.xml", inputs)
+    assert plain.stage == "ok" and sliced.stage == "ok", (plain.why, sliced.why)
+    np.testing.assert_array_equal(sliced.outputs[0], plain.outputs[0])
+    side = irlint_side(fixtures / "pass-ignored-slicing.xml", inputs, want_run=True)
+    assert not side.errors and not side.warnings and judge(side, sliced) is None
