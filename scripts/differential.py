@@ -108,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
                 fam["example"]["xml"] = str(keep(ex, args.keep / f"{args.mode}-{ex.seed}"))
         report = {"mode": args.mode, "first_seed": args.seed, "count": args.count, "counts": counts,
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
-                  "openvino_restarts": oracle.restarts, "skipped": skipped,
+                  "openvino_restarts": oracle.restarts,
+                  "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
     args.report.with_suffix(".md").write_text(markdown(report))
@@ -122,7 +123,8 @@ def markdown(report: dict) -> str:
     out = [f"# Differential campaign: {report['mode']}, seeds {report['first_seed']}.."
            f"{report['first_seed'] + report['count'] - 1}", "",
            f"{c['checked']} models checked ({c['skipped']} skipped), {c['agree']} agree, {c['disagree']} disagree; "
-           f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']}.", ""]
+           f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
+           f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
     for f in report["families"]:
         ex = f["example"]
         out += [f"## {f['family']}", "",

@@ -368,6 +368,36 @@ def test_worker_survives_a_crash_and_a_hang(oracle: OpenVINO, tmp_path: Path) ->
         quick.close()
 
 
+def test_a_death_a_fresh_worker_does_not_repeat_is_not_the_models(monkeypatch: pytest.MonkeyPatch,
+                                                                     oracle: OpenVINO, tmp_path: Path) -> None:
+    """A worker that dies of SIGSEGV on its first model only (its past, not the model): the oracle asks a
+    fresh worker, whose verdict stands; a death that repeats stays a crash."""
+    from tests.differential import oracle as oracle_module
+
+    o = check_seed(1, "build", oracle, tmp_path)
+    assert o.xml is not None
+    marker = tmp_path / "died-once"
+    flaky = tmp_path / "flaky_worker.py"
+    flaky.write_text(f"""import os, runpy, signal, sys
+if not os.path.exists({str(marker)!r}):
+    sys.stdin.readline()
+    open({str(marker)!r}, "w").close()
+    os.kill(os.getpid(), signal.SIGSEGV)
+runpy.run_path({str(oracle_module.WORKER)!r}, run_name="__main__")
+""")
+    monkeypatch.setattr(oracle_module, "WORKER", flaky)
+    with OpenVINO() as flaky_oracle:
+        assert flaky_oracle.check(o.xml, None).stage == "ok"
+        assert flaky_oracle.restarts == 1 and flaky_oracle.unrepeated_crashes == 1
+    dying = tmp_path / "dying_worker.py"
+    dying.write_text("import os, signal, sys\nsys.stdin.readline()\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    monkeypatch.setattr(oracle_module, "WORKER", dying)
+    with OpenVINO() as dying_oracle:
+        v = dying_oracle.check(o.xml, None)
+        assert v.stage == "crash" and "-11" in v.why, v.why
+        assert dying_oracle.restarts == 2 and dying_oracle.unrepeated_crashes == 0
+
+
 def test_tolerated_codes_are_error_rules() -> None:
     import irlint
     from irlint.diagnostics import Severity
