@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from irlint.rules.unread_outputs import kept_layers
+
 from irlint import causes
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
@@ -195,7 +197,9 @@ def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     Loop-in-TI, TI-in-Loop and Loop-in-Loop are accepted. OpenVINO folds an If of constant condition
     into the branch it takes, so a TensorIterator there ends up in the outer body: compile_model
     refuses it alike. In the branch that is not taken, or under an If whose condition is computed,
-    it compiles and runs (measured on OpenVINO 2026.4's CPU plugin).
+    it compiles and runs (measured on OpenVINO 2026.4's CPU plugin). A nested TensorIterator no
+    Result reads (its outputs read only by outputs around it that nothing reads) is removed before the
+    plugin sees it, and compiles.
 
     Example:
     ```xml
@@ -207,8 +211,9 @@ def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """
     if layer.body is None:
         return
+    kept = kept_layers(ctx)
     for inner, via in _folded_layers(ctx, layer.body, ()):
-        if inner.type != "TensorIterator":
+        if inner.type != "TensorIterator" or id(inner) not in kept:
             continue
         where = "nested directly in the body" if not via else \
             f"in the branch {via[-1].describe()} takes (its condition is a constant, so OpenVINO folds it), in the body"

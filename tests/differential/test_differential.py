@@ -105,6 +105,7 @@ PINNED_BUILD: dict[int, str] = {
     2808722: "IF811",  # an If's value added to a u8 Loop state widened to [1,?,4], then Convert to i64 and back
     2206310: "PM414",  # scalar x + Reshape(a nested Loop's [1] output, []) in a Loop body: the plugin adds in place
     3202421: "G120",  # a TI in the taken branch of a constant-condition If in a TI body: folded, then refused
+    4804109: "PM410",  # the same TI, its outputs read by nothing: removed before the check (no G120); runs once
     3805926: "PM414",  # scalar x + Reshape(p, []), p an invariant [?] read elsewhere: the plugin adds in place
     3800809: "departure",  # an f16 Loop state x * s overflows in a Loop in a TI: the CPU plugin computes it in f32
 }

@@ -1473,10 +1473,11 @@ def loop_if_unread_output(read: bool = False):
     return ov.Model([ops.result(loop.get_iter_value(r.output(0), -1), name="y")], [x], "loop_if_unread_output")
 
 
-def ti_if_ti(constant: bool, in_taken: bool):
+def ti_if_ti(constant: bool, in_taken: bool, read: bool = True):
     """A TensorIterator over x [2,3] whose body holds an If (condition true: a Const with `constant`, else
     the model input c) with a TensorIterator summing its [3] input in the then branch (`in_taken`) or
-    in the else branch (the other branch sums with ReduceSum)."""
+    in the else branch (the other branch sums with ReduceSum). With `read` false the If gives only an
+    outer output nothing reads, and y is the last row's Relu."""
     ov, ops = _ov()
 
     def inner_ti(v):
@@ -1501,14 +1502,17 @@ def ti_if_ti(constant: bool, in_taken: bool):
     branch.set_else_body(else_body)
     branch.set_input(row, pt, None)
     branch.set_input(row, None, pe)
-    out = branch.set_output(then_body.get_results()[0], else_body.get_results()[0])
-    body = ov.Model([ops.result(out)], [px] if constant else [px, pc])
+    out = ops.result(branch.set_output(then_body.get_results()[0], else_body.get_results()[0]))
+    results = [out] if read else [ops.result(ops.relu(px)), out]
+    body = ov.Model(results, [px] if constant else [px, pc])
     ti = ops.tensor_iterator()
     ti.set_body(body)
     ti.set_sliced_input(px, x.output(0), 0, 1, 1, -1, 0)
     if not constant:
         ti.set_invariant_input(pc, c.output(0))
-    y = ti.get_iter_value(body.get_results()[0].output(0), -1)
+    y = ti.get_iter_value(results[0].output(0), -1)
+    if not read:
+        ti.get_iter_value(out.output(0), -1)  # an output nothing reads
     return ov.Model([ops.result(y, name="y")], [x] if constant else [x, c], "ti_if_ti")
 
 
@@ -1771,6 +1775,7 @@ CASES = [
          lambda text: _mark_last_line(text, 'type="TensorIterator"', "G120")),
     Case("G120", "pass-untaken-branch", lambda: ti_if_ti(True, False)),
     Case("G120", "pass-computed-condition", lambda: ti_if_ti(False, True)),
+    Case("G120", "pass-unread", lambda: ti_if_ti(True, True, read=False)),
     # a port without dims where irlint infers every dim: a scalar is declared, and that is wrong
     Case("T211", "fail-dimless", relu_2x3, _fx("T211", Edit(
         '<port id="1" precision="FP32" names="y">\n\t\t\t\t\t<dim>2</dim>\n\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>',
