@@ -32,7 +32,9 @@ another result on the plugin's view of its inputs (`_unsigned_as_i32`).
 A Convert of a float to a 16- or 32-bit integer type (or u64) keeps the truncated value as i32 on
 the plugin (INT32_MIN beyond the i32 range): Convert(-1.2, u16) is -1 for the ops after it (Greater
 than 0 is false, a Convert to f32 gives -1) and wraps only where stored (65535), and 3e9 to u32 is
-2**31 where the spec's wrap gives 3000000000. So such a Convert warns where the i32 value differs and
+2**31 where the spec's wrap gives 3000000000. An integer Convert to i16 or u16 does not wrap there
+either: i32 70000 and -1 stay 70000 and -1 (a Convert back to i32 gives them; the spec's wrap gives
+4464 and 65535), an i8 -1 converted to u16 stays -1. So such a Convert warns where the i32 value differs and
 an op reads it (a top-level value read only by Results is stored wrapped, as irlint gives it).
 
 The CPU plugin computes f16 ops in f32 and rounds to f16 only where a value leaves the model (with
@@ -69,6 +71,7 @@ F32_EXACT = 2**24  # every integer up to this magnitude is exact in f32
 # signed) and the 16-bit ones a float Convert leaves unwrapped (measured on 2026.4).
 UNSIGNED_WIDE = frozenset(np.dtype(t) for t in (np.uint32, np.uint64))
 KEPT_AS_I32 = frozenset(np.dtype(t) for t in (np.int16, np.uint16, np.uint32, np.uint64))
+SIXTEEN = frozenset(np.dtype(t) for t in (np.int16, np.uint16))  # an integer Convert to these is kept too
 # Ops whose inputs are not read as values here: a nested body's ops check what they read.
 NOT_READERS = frozenset({"Result", "Loop", "TensorIterator", "If", "ShapeOf", "ReadValue", "Assign"})
 F16 = np.dtype(np.float16)
@@ -114,7 +117,8 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
             _i64_outside_i32(layer, out, warned)
         if out.dtype in (I32, I64) and layer.type in REDUCED_IN_F32 and layer.path not in warned and args[0].size:
             _reduced_in_f32(layer, compute, attrs, args, warned)
-        if (layer.type == "Convert" and out.dtype in KEPT_AS_I32 and args[0].dtype.kind == "f" and out.size
+        if (layer.type == "Convert" and out.dtype in KEPT_AS_I32 and out.size
+                and (args[0].dtype.kind == "f" or (args[0].dtype.kind in "iu" and out.dtype in SIXTEEN))
                 and layer.path not in warned and not (outputs_only and out.dtype not in UNSIGNED_WIDE)):
             _convert_kept_as_i32(layer, args[0], out, warned)
         if (out.dtype == F16 and out.size and layer.path not in warned and layer.type not in NOT_F16_OPS
@@ -275,11 +279,17 @@ def _unsigned_as_i32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]]
 
 
 def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
-    """Warn once if a float Convert to i16/u16/u32/u64 gives a value the CPU plugin does not hold: it
-    keeps the truncated value as i32 (INT32_MIN beyond that range), wrapped only where it is stored."""
+    """Warn once if a Convert to i16/u16/u32/u64 (of a float, or of an integer to i16/u16) gives a value the
+    CPU plugin does not hold: it keeps the truncated float, or its own i32 view of the integer, as i32
+    (INT32_MIN beyond that range), wrapped only where it is stored."""
     with np.errstate(all="ignore"):
-        t = np.trunc(x.astype(np.float64))
-        theirs = np.where(np.isfinite(t) & (t >= I32_MIN) & (t <= I32_MAX), t, I32_MIN).astype(np.int64)
+        if x.dtype.kind == "f":
+            t = np.trunc(x.astype(np.float64))
+            theirs = np.where(np.isfinite(t) & (t >= I32_MIN) & (t <= I32_MAX), t, I32_MIN).astype(np.int64)
+            why = "a float beyond i32 gives -2147483648"
+        else:  # the plugin's i32 view of the integer: i64 wrapped, u32/u64 as their low 32 bits, signed
+            theirs = (_as_plugin_i32(x) if x.dtype in UNSIGNED_WIDE else x.astype(np.int32)).astype(np.int64)
+            why = "an integer Convert to i16 or u16 does not wrap"
         if out.dtype in UNSIGNED_WIDE:  # the plugin's u32/u64 is its i32 stored sign-extended
             bad = theirs.astype(out.dtype) != out
         else:
@@ -290,6 +300,6 @@ def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: s
     at = np.flatnonzero(bad.ravel())[0]
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype} ({out.ravel()[at]} here); OpenVINO's "
-        f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, a "
-        "float beyond i32 gives -2147483648), so the ops after it see another value and its values differ from "
-        "here on; the spec leaves a value outside the type undefined"), stacklevel=3)
+        f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, "
+        f"{why}), so the ops after it see another value and its values differ from here on; the spec wraps an "
+        "integer to the type and leaves a float outside it undefined"), stacklevel=3)

@@ -115,6 +115,7 @@ PINNED_BUILD: dict[int, str] = {
 PINNED_BUILD_MORE_TYPES: dict[int, str] = {
     5000126: "departure",  # Greater(u64 0, Convert(f32 -1.2, u64)) in a TI body: the CPU plugin computes u64 as i32
     5002045: "departure",  # a u64 2**64 - 2 compared and converted to f32 in nested bodies: the plugin sees -2
+    5203924: "departure",  # i32 -> u16 -> i32 Converts in a TI in a Loop: the plugin keeps the i32 value unwrapped
 }
 
 

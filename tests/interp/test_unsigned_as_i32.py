@@ -173,3 +173,29 @@ def test_a_16_bit_float_convert_read_only_by_an_output_does_not_warn(t: str, tmp
         (got,) = irlint_run(model, [x], tmp_path)
     np.testing.assert_array_equal(got, cpu(model, [x], ["f32"])[0])
     assert [w for w in heard if issubclass(w.category, DepartureWarning)] == []
+
+
+@pytest.mark.parametrize("t", ["u16", "i16"])
+@pytest.mark.parametrize("x", [np.array([-1, 70000, 5, -70000], np.int32), np.array([-1, 70000, 5], np.int64),
+                               np.array([-1, 5, -128], np.int8)], ids=["i32", "i64", "i8"])
+def test_an_integer_convert_to_16_bits_is_kept_as_i32_by_the_plugin_and_warns(t: str, x: np.ndarray,
+                                                                              tmp_path: Path) -> None:
+    """Convert(x, t), then to i32: the plugin keeps the integer as i32 (70000 stays 70000, -1 stays -1 even
+    through u16), where the spec wraps it to the type (u16 65535, 4464; i16 -1, 4464)."""
+    (top, body), (top_cpu, body_cpu), said = _both(lambda p: ops.convert(ops.convert(p[0], t), "i32"), [x], tmp_path)
+    np.testing.assert_array_equal(top_cpu, x.astype(np.int32))
+    np.testing.assert_array_equal(body_cpu, top_cpu)
+    np.testing.assert_array_equal(top, x.astype(t.replace("u", "uint").replace("i1", "int1")).astype(np.int32))
+    np.testing.assert_array_equal(body, top)
+    wraps = not np.array_equal(top, top_cpu)
+    assert wraps == (x.dtype != np.int8 or t == "u16")
+    assert (len(said) >= 2 and all("keeps it as the i32 value" in s for s in said)) if wraps else said == [], said
+
+
+def test_an_integer_convert_to_u8_wraps_on_the_plugin_too_and_does_not_warn(tmp_path: Path) -> None:
+    x = np.array([-1, 70000, 5], np.int32)
+    (top, body), (top_cpu, body_cpu), said = _both(lambda p: ops.convert(ops.convert(p[0], "u8"), "i32"), [x], tmp_path)
+    np.testing.assert_array_equal(top, [255, 112, 5])
+    np.testing.assert_array_equal(top_cpu, top)
+    np.testing.assert_array_equal(body_cpu, body)
+    assert said == []
