@@ -312,7 +312,7 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     read only by E, has V on its input 0. E's other operand is not computed by an op the plugin
     runs as an Eltwise node (a Relu on it takes E into that node, whose input 0 is not V); over
     another state's memory it is also not a Parameter or a view (after Converts to their input's
-    own type, which the plugin removes).
+    own type, which the plugin removes), though it may be a Parameter read only by E.
     Between E and the Result there may be a tail, each link read only by the next, of Relu,
     Clamp, Abs, Sigmoid, an Add or Multiply of a Const (which the plugin fuses into E's node) and
     views (Reshape, Squeeze, Unsqueeze), the Result reading E's shape, unless E is not fused with
@@ -329,8 +329,10 @@ def value_written_in_place(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     edge writes a's next value there first and E's Parameter s receives it: a' = a + s with
     s' = Convert(Convert(s, i64), u8) * Minimum(Reshape(a), 1), a0 = 1, s0 = 3, gives a = 4, 8, 16
     (the spec 4, 7, 10) in a Loop, and s' = Reshape(a) * Convert(Convert(s, i64), f32) in a
-    TensorIterator gives 16 (the spec 19); s's Parameter or Result before a's, a' = a, E's other
-    operand s itself or a view of s, and the fused pair in f32 give the spec's values. Measured on
+    TensorIterator gives 16 (the spec 19), and s' = s * Minimum(Reshape(a), 1) in u8, s read only
+    by E, a' = a + x[k] in a TensorIterator gives s = 4 (a's last value) for the spec's 0; s's
+    Parameter or Result before a's, a' = a, E's other operand s also read elsewhere or a view of
+    s, and the fused pair in f32 give the spec's values. Measured on
     OpenVINO 2026.4 in f32, i32
     and u8, in a Loop and a TensorIterator; E's operands the other way round, a Reshape that keeps
     the shape, a Subtract, another reader of an input, and F before E in f32 or i32 give the
@@ -440,14 +442,15 @@ def _changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge
 def _takes_place(ctx: Context, body: Graph, idx: GraphIndex, other: Layer | None, param: Layer,
                  states: set[int | None]) -> bool:
     """Whether E's other operand leaves E in place over the view: not an Eltwise node (which takes E into its
-    own node). Over a state's memory also not a Parameter or a view, after any Convert to its input's own type
-    (which the plugin removes): measured, both give the spec's values."""
+    own node). Over a state's memory also not a view, nor a Parameter reached through Converts to their input's
+    own type (which the plugin removes): measured, both give the spec's values. A Parameter E reads directly
+    (read by E alone, as `_in_place_view` requires) leaves E in place."""
     if other is None:
         return True
     if other.type in ELTWISE_NODES:
         return False
-    if param.id not in states:
-        return True
+    if param.id not in states or other.type == "Parameter":
+        return True  # a Parameter read only by E (measured in u8: E's Parameter s receives a's next value)
     while other is not None and other.type == "Convert" and _etype(ctx, other) is not None \
             and _etype(ctx, other) == _etype(ctx, _fed_by(body, idx, other, 0)):
         other = _fed_by(body, idx, other, 0)

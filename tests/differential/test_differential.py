@@ -82,6 +82,7 @@ PINNED_BUILD: dict[int, str] = {
     309858: "BE507",  # m * Minimum(Reshape(x[k]), 1) on a u8 back edge: the CPU plugin's m reads the next slice
     1509048: "BE507",  # the same through a Relu and Reshapes to [1] and back: the plugin fuses them, m is the slice
     2807777: "BE507",  # in a Loop in a TI: s' = Convert-pair(s) * Minimum(Reshape(a), 1) written over state a's memory
+    4808465: "BE507",  # u8 s' = s * Minimum(Reshape(a), 1) in a TI, s read only by E: s receives a's next value
     70586: "T219",  # m + Sigmoid(Convert(i, u8)) in a Loop body: the CPU plugin adds in f32 and rounds once
     70949: "PM414",  # x + s[k], x a scalar invariant input: the CPU plugin adds in place, x accumulates
     51729: "LP711",  # a constant trip count 0 with a concatenated output: the CPU plugin dies of SIGFPE

@@ -803,7 +803,8 @@ def in_place_over_state(kind: str):
     3), E = Convert(Convert(s, i64), u8) * Minimum(Reshape(a), 1); "fail-ti": in f32 in a TensorIterator over a
     sliced [3] input x, E = Reshape(a) * Convert(Convert(s, i64), f32), a' = a + Reshape(s) + Reshape(x[k]);
     "pass": the u8 Loop with s's Parameter and Result first, with a' = a, with E's other operand s itself, with
-    it Reshape(Reshape(s)), and in f32."""
+    it Reshape(Reshape(s)), and in f32. "fail-itself": in u8 in a TensorIterator over a sliced [3] input x,
+    s' = s * Minimum(Reshape(a), 1), s read only by E, a' = a + Reshape(x[k]); the last s is the output too."""
     ov, ops = _ov()
 
     def to(v, shape):
@@ -842,6 +843,19 @@ def in_place_over_state(kind: str):
     if kind == "fail":
         outer, out = state_loop("u8", np.uint8, fused)
         return ov.Model([out], outer, "in_place_over_state")
+    if kind == "fail-itself":
+        s0, a0, x = (ops.parameter([1], np.uint8, name="s0_u8"), ops.parameter([], np.uint8, name="a0_u8"),
+                     ops.parameter([3], np.uint8, name="x_u8"))
+        s, a, xk = ops.parameter([1], np.uint8), ops.parameter([], np.uint8), ops.parameter([1], np.uint8)
+        ra = ops.result(ops.add(a, to(xk, [])))
+        rs = ops.result(ops.multiply(s, ops.minimum(to(a, [1]), ops.constant(np.uint8(1)))))
+        node = ops.tensor_iterator()
+        node.set_body(ov.Model([ra, rs], [a, s, xk]))
+        node.set_sliced_input(xk, x.output(0), 0, 1, 1, -1, 0)
+        node.set_merged_input(a, a0.output(0), ra.output(0))
+        node.set_merged_input(s, s0.output(0), rs.output(0))
+        outs = [ops.result(node.get_iter_value(r.output(0), -1), name=n) for r, n in ((ra, "a_u8"), (rs, "s_u8"))]
+        return ov.Model(outs, [s0, a0, x], "in_place_over_state_itself")
     if kind == "fail-ti":
         outer, out = state_loop("f32", np.float32, lambda s, a, dtype, et: ops.multiply(to(a, [1]), through_i64(s, et)),
                                 ti=True)
@@ -1987,6 +2001,8 @@ CASES = [
     # ... and one over another state's memory, whose back edge writes its next value there first
     Case("BE507", "fail-state", lambda: in_place_over_state("fail"), _mark_picked("BE507", _back_edge_to(1))),
     Case("BE507", "fail-state-ti", lambda: in_place_over_state("fail-ti"), _mark_picked("BE507", _back_edge_to(1))),
+    Case("BE507", "fail-state-itself", lambda: in_place_over_state("fail-itself"),
+         _mark_picked("BE507", _back_edge_to(1))),
     Case("BE507", "pass-state", lambda: in_place_over_state("pass")),
     # a u8 activation read only by an eltwise op in a body: the CPU plugin computes the pair in f32 (T219)
     Case("T219", "fail", lambda: int_activation_fusion("fail"),

@@ -67,9 +67,21 @@ def test_the_back_edge_passes_the_other_states_value_where_be507_warns(name: str
     assert cpu_by_result(path, inputs)[f"a_{key}"].tolist() == cpu
 
 
+def test_the_back_edge_passes_the_other_states_value_to_a_parameter_read_only_by_e() -> None:
+    """s' = s * Minimum(Reshape(a), 1) in u8, s read by nothing else, a' = a + x[k]: E is written over a's
+    memory and s receives a's next value (1 + 2 = 3, then 3 + 4 = 7) where the spec keeps s at 3."""
+    path = FIXTURES / "fail-state-itself.xml"
+    assert [d.code for d in irlint.check(path)] == ["BE507"]
+    inputs = {"s0_u8": np.array([3], np.uint8), "a0_u8": np.array(1, np.uint8), "x_u8": np.array([2, 4, 0], np.uint8)}
+    ours = irlint.run(irlint.load(path), inputs)
+    assert (ours["a_u8"].tolist(), ours["s_u8"].tolist()) == (7, [3])
+    cpu = cpu_by_result(path, inputs)
+    assert (cpu["a_u8"].tolist(), cpu["s_u8"].tolist()) == (7, [7])
+
+
 def test_the_cpu_plugin_computes_the_spec_over_a_state_where_be507_is_silent() -> None:
-    """s's Parameter and Result before a's, a' = a, E's other operand s itself or Reshape(Reshape(s)), and the
-    fused pair in f32: the plugin's values are the spec's."""
+    """s's Parameter and Result before a's, a' = a, E's other operand s itself (also read by a' = a + s) or
+    Reshape(Reshape(s)), and the fused pair in f32: the plugin's values are the spec's."""
     path = FIXTURES / "pass-state.xml"
     assert "BE507" not in {d.code for d in irlint.check(path)}
     model = irlint.load(path)
