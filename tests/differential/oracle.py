@@ -66,12 +66,14 @@ class OpenVINO:
     def check(self, xml: Path, inputs: dict[str, np.ndarray] | None) -> Verdict:
         """A worker that dies on the model is restarted and asked once more: a death that a fresh worker
         does not repeat comes from the worker's past (it has run other models) or the machine, not from
-        the model, and the fresh worker's verdict stands. A death that repeats is the model's crash."""
+        the model, and the fresh worker's verdict stands. A death that repeats, or a fresh worker that
+        gives no answer in time (a process that aborts may hang instead of dying), is the model's crash."""
         v = self._check(xml, inputs)
         if v.stage == "crash":
             again = self._check(xml, inputs)
-            if again.stage != "crash":
-                self.unrepeated_crashes += 1
+            if again.stage in ("crash", "timeout"):
+                return v
+            self.unrepeated_crashes += 1
             return again
         return v
 

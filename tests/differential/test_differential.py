@@ -399,6 +399,19 @@ runpy.run_path({str(oracle_module.WORKER)!r}, run_name="__main__")
         v = dying_oracle.check(o.xml, None)
         assert v.stage == "crash" and "-11" in v.why, v.why
         assert dying_oracle.restarts == 2 and dying_oracle.unrepeated_crashes == 0
+    hanging = tmp_path / "dies_then_hangs.py"  # an abort may hang instead of dying: still the model's crash
+    hanging.write_text(f"""import os, signal, sys, time
+sys.stdin.readline()
+if not os.path.exists({str(marker)!r} + "-h"):
+    open({str(marker)!r} + "-h", "w").close()
+    os.kill(os.getpid(), signal.SIGSEGV)
+time.sleep(60)
+""")
+    monkeypatch.setattr(oracle_module, "WORKER", hanging)
+    with OpenVINO(timeout=2) as hanging_oracle:
+        v = hanging_oracle.check(o.xml, None)
+        assert v.stage == "crash" and "-11" in v.why, v.why
+        assert hanging_oracle.unrepeated_crashes == 0
 
 
 def test_tolerated_codes_are_error_rules() -> None:
