@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlint.cli.compare_stats import ErrorRow
 from irlint.cli.paths import atomic_write
 from irlint.cli.trace_plot import import_pyplot
+from irlint.compare.stats import ErrorRow
 
 
 def _col(rows: list[ErrorRow], attr: str) -> np.ndarray:

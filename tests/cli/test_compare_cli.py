@@ -291,7 +291,10 @@ def test_two_irs_that_part_in_a_shape(tmp_path: Path) -> None:
     np.savez(tmp_path / "in.npz", X=np.ones((1, 3, 3), np.float32))
     res = cli(str(a), str(b), "--inputs", str(tmp_path / "in.npz"))
     assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert ("first layer where A and B part: iteration 0, layer 'double' (Multiply, A 1/body/2, B 1/body/1) out2, "
+    assert "type of 'double' (A 1/body/2, B 1/body/1): Multiply (opset1) in A, Concat (opset1) in B" in res.stdout
+    assert res.stdout.index("type of 'double'") < res.stdout.index("first layer where A and B part")  # causes first
+    assert ("first layer where A and B part: iteration 0, layer 'double' (Multiply in A, Concat in B, A 1/body/2, "
+            "B 1/body/1) out2, "
             "shape [1, 1, 3] in A, [1, 1, 6] in B") in res.stdout, res.stdout
     assert "shape [1, 3, 3] vs B [1, 3, 6]" in res.stdout  # the output Y
     assert "    squash out1: iteration 0: shape [1, 1, 3] in A, [1, 1, 6] in B" in res.stdout

@@ -144,10 +144,8 @@ def test_output_element_maps_to_the_iteration_that_produced_it(stride: int, part
 
 
 def test_compare_names_the_iteration_whose_part_differs() -> None:
-    from argparse import Namespace
-
-    from irlint.cli.compare_cmd import _describe_first, compare_output
-    from irlint.cli.compare_record import Recorder
+    from irlint.compare.outputs import compare_output, describe_first
+    from irlint.compare.record import Recorder
     from irlint.interp import run
 
     model = irlint.load(EXAMPLES / "loop_scan.xml")
@@ -165,8 +163,8 @@ def test_compare_names_the_iteration_whose_part_differs() -> None:
     for k in (0, n - 1):
         want = got.copy()
         want[(slice(None),) * concat.entry.axis + (k * part,)] += 1
-        out = compare_output(model, name, got, want, Namespace(rtol=1e-6, atol=1e-6), iterations)
-        text = _describe_first(out)
+        out = compare_output(model, name, got, want, 1e-6, 1e-6, iterations)
+        text = describe_first(out)
         assert text.endswith(f"in the part of iteration {k} of {layer.describe()}"), text
         assert [r.iteration for r in out["rows"] if r.beyond] == [str(k)]
 

@@ -1,9 +1,9 @@
 """`irlint compare --inside`: OpenVINO's body tensors, iteration by iteration, against irlint's.
 
 OpenVINO shows only a model's Results. To see inside a TensorIterator/Loop body, the child process
-(`irlint.cli._ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
+(`irlint.compare.ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
 and a concatenated output per enclosing TI/Loop up to a top-level Result (a nested body through its
-parents). irlint records the same layers' outputs (`irlint.cli.compare_record`). An If's branch
+parents). irlint records the same layers' outputs (`irlint.compare.record`). An If's branch
 layer reaches out through a new If output, fed by zeros from the other branch (an If output needs
 a value from both): only the iterations in which irlint ran that branch are compared.
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from irlint.cli.command import UsageError
-from irlint.cli.compare_record import Iterations, Recorder
-from irlint.cli.compare_stats import Divergence, ErrorRow, beyond_tolerance, label
+from irlint.compare.errors import CompareError
+from irlint.compare.record import Iterations, Recorder
+from irlint.compare.stats import Divergence, ErrorRow, beyond_tolerance, label
 from irlint.controlflow import CONTROL_FLOW
 from irlint.ir.model import Graph, Layer, Model
 
@@ -93,7 +93,7 @@ def select(model: Model, names: list[str]) -> Selection:
         for n in names:
             hits = [t for t in everything if n in (t[0].name, t[0].path)]
             if not hits:
-                raise UsageError(f"--inside {n}: no layer has this name or id path")
+                raise CompareError(f"--inside {n}: no layer has this name or id path")
             chosen.extend(h for h in hits if h not in chosen)
     else:
         chosen = [t for t in everything if t[1]]
@@ -272,45 +272,35 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     return probes
 
 
-def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorder,
-                  report: dict[str, Any]) -> tuple[bool, list[tuple[str, list[ErrorRow]]]]:
-    """Compare, print (text) or fill `report["inside"]` (json); (whether anything differs, plot panels)."""
+def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorder, rtol: float, atol: float
+                  ) -> tuple[dict[str, Any], bool, list[tuple[str, list[ErrorRow]]]]:
+    """The `inside` part of the result (`Comparison.report["inside"]`), whether any compared layer output
+    differs, and the plot's panels (the first to part, then the worst by ULP)."""
     for i, why in got_ov.skipped.items():
         sel.left_out[probes[i].title] = f"OpenVINO could not expose it: {why}"
+    left_out = [{"layer": k, "why": v} for k, v in sel.left_out.items()]
     if got_ov.instrument_error:
-        inside_error = f"OpenVINO failed on the instrumented model: {got_ov.instrument_error}"
-        report["inside"] = {"error": inside_error,
-                            "left_out": [{"layer": k, "why": v} for k, v in sel.left_out.items()]}
-        if args.format == "text":
-            from irlint.cli.printing import safe
-
-            lines = inside_error.splitlines() or [""]
-            print(safe(f"\n{args.model}: OPENVINO [error] {lines[0]}"))
-            for line in lines[1:]:
-                print(f"    {safe(line)}")
-        return True, []
-    results, first = compare_probes(probes, got_ov.probes, rec, args.rtol, args.atol)
+        return ({"error": f"OpenVINO failed on the instrumented model: {got_ov.instrument_error}",
+                 "left_out": left_out}, True, [])
+    results, first = compare_probes(probes, got_ov.probes, rec, rtol, atol)
     compared = [r for r in results if r.probe in [probes[i] for i in got_ov.probes]]
-    same = got_ov.instrumented_same
     inside: dict[str, Any] = {
         "compared": [{"layer": r.probe.layer.name, "type": r.probe.layer.type, "path": r.probe.layer.path,
                       "port": r.probe.layer.outputs[r.probe.port_index].id,
                       "verdict": "differs" if r.differs else "ok", "problem": r.problem or None,
                       "rows": r.rows} for r in compared],
-        "left_out": [{"layer": k, "why": v} for k, v in sel.left_out.items()],
-        "instrumented_outputs_same": same,
+        "left_out": left_out,
+        "instrumented_outputs_same": got_ov.instrumented_same,
         "instrumented_outputs_max_abs": got_ov.instrumented_max_abs,
+        "output_names": got_ov.names,
     }
     if first is not None:
         inside["first_difference"] = {
-            "iteration": label(first.iterations), "layer": first.probe.layer.name, "path": first.probe.layer.path,
-            "port": first.probe.layer.outputs[first.probe.port_index].id, "index": list(first.index),
-            "trace_key": trace_key(first.probe, first.iterations),
+            "iteration": label(first.iterations), "layer": first.probe.layer.name, "type": first.probe.layer.type,
+            "path": first.probe.layer.path, "port": first.probe.layer.outputs[first.probe.port_index].id,
+            "index": list(first.index), "trace_key": trace_key(first.probe, first.iterations),
             "ours": first.ours, "openvino": first.theirs, "upstream_agreeing": first.agreeing_upstream,
             "upstream_not_compared": first.not_compared_upstream}
-    report["inside"] = inside
-    if args.format == "text":
-        _print_inside(compared, first, sel, same, got_ov.names, got_ov.instrumented_max_abs)
     panels = []
     if first is not None:
         r = next(x for x in compared if x.probe is first.probe)
@@ -318,54 +308,4 @@ def report_inside(args: Any, sel: Selection, probes: list[Probe], got_ov: Any, r
     worst = sorted((r for r in compared if r.rows and (first is None or r.probe is not first.probe)),
                    key=lambda r: max(x.max_ulp for x in r.rows), reverse=True)
     panels += [(f"inside: {r.probe.title}", r.rows) for r in worst[:5 - len(panels) + 1]]
-    return any(r.differs for r in compared), panels
-
-
-def _print_inside(compared: list[ProbeResult], first: FirstDifference | None, sel: Selection,
-                  same: list[bool] | None, names: list[str], apart: list[float | None] | None) -> None:
-    from irlint.cli.compare_stats import table
-    from irlint.cli.printing import safe
-
-    print(f"\ninside the bodies: {len(compared)} layer output{'s' if len(compared) != 1 else ''} compared "
-          "per iteration")
-    w = min(64, max([len(safe(r.probe.title)) for r in compared] + [12]))
-    print(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
-    for r in compared:
-        if r.problem:
-            print(f"{safe(r.probe.title)[:w]:<{w}} {r.problem}")
-            continue
-        if not r.rows:
-            continue
-        ma = max(x.max_abs for x in r.rows)
-        mr = max(x.max_rel for x in r.rows)
-        mu = max(x.max_ulp for x in r.rows)
-        bad = next((x.iteration for x in r.rows if x.beyond), None)
-        verdict = "ok" if bad is None else f"DIFFERS from iteration {bad}"
-        print(f"{safe(r.probe.title)[:w]:<{w}} {len(r.rows):>6} {ma:>11.3g} {mr:>11.3g} {mu:>11.4g}  {verdict}")
-    if first is not None:
-        p = first.probe
-        print()
-        print(safe(f"first difference inside: iteration {label(first.iterations)}, layer '{p.layer.name}' "
-                   f"({p.layer.type}, {p.layer.path}) out{p.layer.outputs[p.port_index].id}, element "
-                   f"{first.index}: irlint {first.ours:.9g}, OpenVINO {first.theirs:.9g}"))
-        print(safe("    upstream in that iteration, still agreeing: "
-                   + (", ".join(first.agreeing_upstream) or "none compared")))
-        if first.not_compared_upstream:
-            print(safe("    upstream, not compared: " + ", ".join(first.not_compared_upstream)))
-        r = next(x for x in compared if x.probe is p)
-        print(safe(f"    {p.title} per iteration:"))
-        print("\n".join(table(r.rows, indent="    ")))
-    if sel.left_out:
-        print(f"left out ({len(sel.left_out)}):")
-        for k, v in list(sel.left_out.items())[:20]:
-            print(safe(f"    {k}: {v}"))
-        if len(sel.left_out) > 20:
-            print(f"    ... and {len(sel.left_out) - 20} more (all in --format json)")
-    if same is not None and all(same):
-        print("the instrumented model's original outputs are bit-identical to the uninstrumented model's")
-    elif same is not None:
-        gaps = ", ".join(f"{safe(n)} by up to {g:.3g}" for n, s, g in zip(names, same, apart or [None] * len(names))
-                         if not s and g is not None)
-        print("warning: with the extra outputs, OpenVINO's original outputs are not bit-identical to the "
-              "uninstrumented model's" + (f": {gaps}" if gaps else "")
-              + "; the body values compared are the instrumented model's")
+    return inside, any(r.differs for r in compared), panels

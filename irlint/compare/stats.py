@@ -73,8 +73,8 @@ def error_row(iteration: str, got: np.ndarray, want: np.ndarray, rtol: float, at
     g, w = got.astype(np.float64), want.astype(np.float64)
     with np.errstate(invalid="ignore"):
         diff = np.abs(g - w)
-        both_nan = np.isnan(g) & np.isnan(w)
-        diff = np.where(both_nan, 0.0, np.where(np.isnan(diff), np.inf, diff))
+        same = (g == w) | (np.isnan(g) & np.isnan(w))  # equal infinities too: inf - inf is NaN, not a gap
+        diff = np.where(same, 0.0, np.where(np.isnan(diff), np.inf, diff))
         rel = diff / np.maximum(np.abs(np.nan_to_num(w)), 1e-12)
     ulp = ulp_distance(got, want)
     return ErrorRow(iteration, float(diff.max(initial=0)), float(rel.max(initial=0)), float(ulp.max(initial=0)),

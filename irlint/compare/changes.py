@@ -1,0 +1,127 @@
+"""What differs between two IRs of one model before anything runs: the likely causes of a numeric
+difference, listed first in the two-model report.
+
+Layers are matched by name key (`irlint.compare.two`). For each matched pair: a changed type or opset
+version, a Const whose element type, shape or bytes changed, changed attributes. Layers only in A and
+only in B that hold the same place (same enclosing loops, same type, fed by the same producers) are
+taken as one layer renamed: they are compared under both names, and the rename is said.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from irlint.ir.declared import declared_info
+from irlint.ir.model import Graph, Layer, Model
+from irlint.ir.weights import WeightsError
+
+NameKey = tuple[str, ...]
+Keys = tuple[dict[str, NameKey], dict[NameKey, Layer], dict[str, Graph], set[NameKey]]
+CONSTS = ("Const", "Constant")
+_PLACEMENT = ("offset", "size")  # where a Const's bytes sit in the .bin says nothing about its value
+
+
+def changes(model_a: Model, model_b: Model, keys_a: Keys, keys_b: Keys) -> list[dict[str, Any]]:
+    """Every change between A and B, in A's file order: kind "type", "const", "attributes" or "renamed"."""
+    by_path_a, by_key_a, graphs_a, dup_a = keys_a
+    by_path_b, by_key_b, graphs_b, dup_b = keys_b
+    out: list[dict[str, Any]] = []
+    for key, la in by_key_a.items():
+        lb = by_key_b.get(key)
+        if lb is None or key in dup_a or key in dup_b:
+            continue
+        out += _pair(model_a, model_b, key, la, lb)
+    out += _renames(by_path_a, by_key_a, graphs_a, by_path_b, by_key_b, graphs_b, dup_a | dup_b)
+    order = {la.path: i for i, la in enumerate(by_key_a.values())}
+    return sorted(out, key=lambda c: order.get(c["path_a"], 0))
+
+
+def _entry(kind: str, key: NameKey, la: Layer, lb: Layer, a: str, b: str, **more: Any) -> dict[str, Any]:
+    return {"kind": kind, "layer": la.name, "key_a": list(key), "path_a": la.path, "path_b": lb.path, "a": a,
+            "b": b, **more}
+
+
+def _pair(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) -> list[dict[str, Any]]:
+    if (la.type, la.version) != (lb.type, lb.version):
+        return [_entry("type", key, la, lb, f"{la.type} ({la.version})", f"{lb.type} ({lb.version})")]
+    if la.type in CONSTS:
+        const = _const(model_a, model_b, key, la, lb)
+        return [const] if const else []
+    if dict(la.data) != dict(lb.data):
+        names = sorted(k for k in set(la.data) | set(lb.data) if la.data.get(k) != lb.data.get(k))
+        return [_entry("attributes", key, la, lb, _attrs(la, names), _attrs(lb, names), attributes=names)]
+    return []
+
+
+def _attrs(layer: Layer, names: list[str]) -> str:
+    return ", ".join(f"{n}={layer.data[n]!r}" if n in layer.data else f"{n} absent" for n in names)
+
+
+def _const(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) -> dict[str, Any] | None:
+    """A Const whose declaration or bytes differ; how many elements and by how much when they compare."""
+    ia, ib = declared_info(la), declared_info(lb)
+    decl_a, decl_b = f"{ia.etype}{_shape(ia.shape)}", f"{ib.etype}{_shape(ib.shape)}"
+    if decl_a != decl_b:
+        return _entry("const", key, la, lb, decl_a, decl_b, what="declaration")
+    try:
+        raw_a = model_a.weights.raw(int(la.data["offset"]), int(la.data["size"]))
+        raw_b = model_b.weights.raw(int(lb.data["offset"]), int(lb.data["size"]))
+    except (KeyError, ValueError, WeightsError):
+        other = {k: v for k, v in la.data.items() if k not in _PLACEMENT}
+        if other != {k: v for k, v in lb.data.items() if k not in _PLACEMENT}:
+            return _entry("const", key, la, lb, decl_a, decl_b, what="attributes")
+        return None
+    if raw_a.tobytes() == raw_b.tobytes():
+        return None
+    extra: dict[str, Any] = {"what": "bytes"}
+    dtype = ia.etype.dtype if ia.etype is not None else None
+    if dtype is not None and dtype.kind in "fiub" and raw_a.size == raw_b.size and raw_a.size % dtype.itemsize == 0:
+        va = raw_a.view(dtype).astype(np.float64)
+        vb = raw_b.view(dtype).astype(np.float64)
+        with np.errstate(invalid="ignore"):
+            gap = np.abs(va - vb)
+        unequal = ~((va == vb) | (np.isnan(va) & np.isnan(vb)))
+        extra.update(elements_changed=int(unequal.sum()), elements=int(va.size),
+                     max_abs=float(np.nanmax(np.where(unequal, gap, 0.0), initial=0.0)),
+                     first_index=int(np.argmax(unequal)))
+    return _entry("const", key, la, lb, decl_a, decl_b, **extra)
+
+
+def _shape(shape: Any) -> str:
+    return "[...]" if shape is None else "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _renames(by_path_a: dict[str, NameKey], by_key_a: dict[NameKey, Layer], graphs_a: dict[str, Graph],
+             by_path_b: dict[str, NameKey], by_key_b: dict[NameKey, Layer], graphs_b: dict[str, Graph],
+             ambiguous: set[NameKey]) -> list[dict[str, Any]]:
+    """Unmatched layers of A and B with the same place: enclosing key, type and producers (two passes, so
+    that a layer fed by a renamed one is found too)."""
+    only_a = [k for k in by_key_a if k not in by_key_b and k not in ambiguous]
+    only_b = {k for k in by_key_b if k not in by_key_a and k not in ambiguous}
+    renamed: dict[NameKey, NameKey] = {}
+    for _pass in range(2):
+        sigs_b: dict[tuple[Any, ...], list[NameKey]] = {}
+        for k in only_b - set(renamed.values()):
+            sigs_b.setdefault(_signature(by_key_b[k], k, graphs_b, by_path_b, {}), []).append(k)
+        for k in only_a:
+            if k in renamed:
+                continue
+            hits = sigs_b.get(_signature(by_key_a[k], k, graphs_a, by_path_a, renamed), [])
+            if len(hits) == 1:
+                renamed[k] = hits[0]
+    return [_entry("renamed", ka, by_key_a[ka], by_key_b[kb], by_key_a[ka].name, by_key_b[kb].name, key_b=list(kb))
+            for ka, kb in renamed.items()]
+
+
+def _signature(layer: Layer, key: NameKey, graphs: dict[str, Graph], by_path: dict[str, NameKey],
+               renamed: dict[NameKey, NameKey]) -> tuple[Any, ...]:
+    graph = graphs[layer.path]
+    feeds = []
+    for e in graph.edges:
+        if e.to_layer == layer.id:
+            src = graph.layer(e.from_layer)
+            src_key = by_path.get(src.path) if src is not None else None
+            feeds.append((e.to_port, renamed.get(src_key, src_key) if src_key else None, e.from_port))
+    return (key[:-1], layer.type, layer.version, tuple(sorted(feeds, key=repr)))
