@@ -24,6 +24,8 @@ from irlint.ir.model import Model
 
 # Codes meaning "this file could not be read as an IR" (exit 2, as in `check`).
 UNCHECKABLE = {"IR001", "IR002", "IR900"}
+# ... and for the commands that run the model, its weights file missing or unusable (W301): nothing to run.
+UNRUNNABLE = UNCHECKABLE | {"W301"}
 
 
 @contextmanager
@@ -93,9 +95,9 @@ def load_checked(args: argparse.Namespace) -> Model:
     if diags:
         rules = {r.code: RuleInfo.from_rule(r) for r in list_rules()}
         sys.stderr.write(render("text", diags, files=[args.model], rules=rules))
-        unreadable = sorted({d.code for d in diags} & UNCHECKABLE)
-        if unreadable:  # the file could not be read as an IR: exit 2, like `check`
-            raise UsageError(f"{args.model} could not be read as an IR ({', '.join(unreadable)})")
+        unreadable = sorted({d.code for d in diags} & UNRUNNABLE)
+        if unreadable:  # the file (or its weights) could not be read: exit 2, like `check` on a malformed file
+            raise UsageError(f"{args.model} could not be read as a model to run ({', '.join(unreadable)})")
         sys.stderr.write("irlint: the model has errors; fix them before running it\n")
         raise ModelHasErrors
     return model

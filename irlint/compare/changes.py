@@ -3,8 +3,9 @@ difference, listed first in the two-model report.
 
 Layers are matched by name key (`irlint.compare.two`). For each matched pair: a changed type or opset
 version, a Const whose element type, shape or bytes changed, changed attributes. Layers only in A and
-only in B that hold the same place (same enclosing loops, same type, fed by the same producers) are
-taken as one layer renamed: they are compared under both names, and the rename is said.
+only in B that hold the same place (same enclosing loops, same type, fed by the same producers; for a
+Const, read by the same layers) are taken as one layer renamed: they are compared under both names,
+and the rename is said (a Const's by its value only: converters make its name up).
 """
 
 from __future__ import annotations
@@ -33,14 +34,22 @@ def changes(model_a: Model, model_b: Model, keys_a: Keys, keys_b: Keys) -> list[
         if lb is None or key in dup_a or key in dup_b:
             continue
         out += _pair(model_a, model_b, key, la, lb)
-    out += _renames(by_path_a, by_key_a, graphs_a, by_path_b, by_key_b, graphs_b, dup_a | dup_b)
+    for ka, kb in _renames(by_path_a, by_key_a, graphs_a, by_path_b, by_key_b, graphs_b, dup_a | dup_b).items():
+        la, lb = by_key_a[ka], by_key_b[kb]
+        if la.type in CONSTS:  # a Const's name is mostly made up by the converter: its value is what counts
+            out += _pair(model_a, model_b, ka, la, lb)
+        elif not (_made_up(la) and _made_up(lb)):  # Result_12 against Result_31 says nothing
+            out.append(_entry("renamed", ka, la, lb, la.name, lb.name, key_b=list(kb)))
     order = {la.path: i for i, la in enumerate(by_key_a.values())}
     return sorted(out, key=lambda c: order.get(c["path_a"], 0))
 
 
 def _entry(kind: str, key: NameKey, la: Layer, lb: Layer, a: str, b: str, **more: Any) -> dict[str, Any]:
-    return {"kind": kind, "layer": la.name, "key_a": list(key), "path_a": la.path, "path_b": lb.path, "a": a,
-            "b": b, **more}
+    entry = {"kind": kind, "layer": la.name, "key_a": list(key), "path_a": la.path, "path_b": lb.path, "a": a,
+             "b": b, **more}
+    if la.name != lb.name:
+        entry["layer_b"] = lb.name
+    return entry
 
 
 def _pair(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) -> list[dict[str, Any]]:
@@ -53,6 +62,12 @@ def _pair(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) ->
         names = sorted(k for k in set(la.data) | set(lb.data) if la.data.get(k) != lb.data.get(k))
         return [_entry("attributes", key, la, lb, _attrs(la, names), _attrs(lb, names), attributes=names)]
     return []
+
+
+def _made_up(layer: Layer) -> bool:
+    """A name OpenVINO made up (`Result_1234`): the type and a counter."""
+    head, _, tail = layer.name.rpartition("_")
+    return head == layer.type and tail.isdigit()
 
 
 def _attrs(layer: Layer, names: list[str]) -> str:
@@ -75,7 +90,7 @@ def _const(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) -
         return None
     if raw_a.tobytes() == raw_b.tobytes():
         return None
-    extra: dict[str, Any] = {"what": "bytes"}
+    extra: dict[str, Any] = {"what": "bytes", "read_by": _readers(model_a, la)}
     dtype = ia.etype.dtype if ia.etype is not None else None
     if dtype is not None and dtype.kind in "fiub" and raw_a.size == raw_b.size and raw_a.size % dtype.itemsize == 0:
         va = raw_a.view(dtype).astype(np.float64)
@@ -89,15 +104,22 @@ def _const(model_a: Model, model_b: Model, key: NameKey, la: Layer, lb: Layer) -
     return _entry("const", key, la, lb, decl_a, decl_b, **extra)
 
 
+def _readers(model: Model, const: Layer) -> list[str]:
+    """The layers a Const feeds, as NAME:PORT."""
+    graph = next(g for g in model.graphs() if any(la is const for la in g.layers))
+    return [f"{reader.name}:{e.to_port}" for e in graph.edges if e.from_layer == const.id
+            for reader in [graph.layer(e.to_layer)] if reader is not None]
+
+
 def _shape(shape: Any) -> str:
     return "[...]" if shape is None else "[" + ",".join(str(d) for d in shape) + "]"
 
 
 def _renames(by_path_a: dict[str, NameKey], by_key_a: dict[NameKey, Layer], graphs_a: dict[str, Graph],
              by_path_b: dict[str, NameKey], by_key_b: dict[NameKey, Layer], graphs_b: dict[str, Graph],
-             ambiguous: set[NameKey]) -> list[dict[str, Any]]:
-    """Unmatched layers of A and B with the same place: enclosing key, type and producers (two passes, so
-    that a layer fed by a renamed one is found too)."""
+             ambiguous: set[NameKey]) -> dict[NameKey, NameKey]:
+    """Unmatched layers of A and B with the same place: enclosing key, type and producers, or for a layer
+    fed by nothing (a Const) its readers (two passes, so that a layer fed by a renamed one is found too)."""
     only_a = [k for k in by_key_a if k not in by_key_b and k not in ambiguous]
     only_b = {k for k in by_key_b if k not in by_key_a and k not in ambiguous}
     renamed: dict[NameKey, NameKey] = {}
@@ -111,17 +133,25 @@ def _renames(by_path_a: dict[str, NameKey], by_key_a: dict[NameKey, Layer], grap
             hits = sigs_b.get(_signature(by_key_a[k], k, graphs_a, by_path_a, renamed), [])
             if len(hits) == 1:
                 renamed[k] = hits[0]
-    return [_entry("renamed", ka, by_key_a[ka], by_key_b[kb], by_key_a[ka].name, by_key_b[kb].name, key_b=list(kb))
-            for ka, kb in renamed.items()]
+    return renamed
 
 
 def _signature(layer: Layer, key: NameKey, graphs: dict[str, Graph], by_path: dict[str, NameKey],
                renamed: dict[NameKey, NameKey]) -> tuple[Any, ...]:
     graph = graphs[layer.path]
-    feeds = []
+    feeds, reads = [], []
     for e in graph.edges:
         if e.to_layer == layer.id:
-            src = graph.layer(e.from_layer)
-            src_key = by_path.get(src.path) if src is not None else None
-            feeds.append((e.to_port, renamed.get(src_key, src_key) if src_key else None, e.from_port))
-    return (key[:-1], layer.type, layer.version, tuple(sorted(feeds, key=repr)))
+            feeds.append((e.to_port, _key_of(graph, e.from_layer, by_path, renamed), e.from_port))
+        elif e.from_layer == layer.id and layer.type in CONSTS:
+            reads.append((e.from_port, _key_of(graph, e.to_layer, by_path, renamed), e.to_port))
+    return (key[:-1], layer.type, layer.version, tuple(sorted(feeds, key=repr)), tuple(sorted(reads, key=repr)))
+
+
+def _key_of(graph: Graph, layer_id: int | None, by_path: dict[str, NameKey], renamed: dict[NameKey, NameKey]
+            ) -> NameKey | None:
+    other = graph.layer(layer_id)
+    if other is not None and other.type in CONSTS:
+        return ("Const",)  # Consts are placed by their readers, not their made-up names
+    key = by_path.get(other.path) if other is not None else None
+    return renamed.get(key, key) if key is not None else None

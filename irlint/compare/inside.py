@@ -242,8 +242,11 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     for la, chain in sel.layers:
         path = la.path
         if path in rec.dropped:
-            sel.left_out[la.describe()] = (f"left out to fit --memory-budget (its values would take more than the "
-                                           f"{rec.budget} bytes, a quarter of it, that --inside keeps)")
+            held = rec.dropped_bytes.get(path, 0)
+            sel.left_out[la.describe()] = (
+                f"left out to fit --memory-budget: --inside keeps {rec.budget} bytes (a quarter of it), and its "
+                f"values {'alone passed that' if held > rec.budget else 'made the kept values pass it'} at "
+                f"{held} bytes")
             continue
         seen = rec.values.get(path)
         if not seen:

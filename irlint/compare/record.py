@@ -4,7 +4,8 @@
 A listener of the plain driver (`irlint.interp.run(..., listener=)`), as `irlint run --trace-all`
 records, but only the layers asked for: a 1,000-iteration body of 50 layers recorded whole would hold
 every intermediate tensor of the run. When the kept values pass the budget, the layers of least
-priority (the last asked for) are dropped whole, and never taken again: a layer is compared over all
+priority (the last asked for) are dropped whole, and never taken again (a layer whose values alone pass
+the budget is dropped first, so that it does not push out the layers after it): a layer is compared over all
 of its iterations or not at all, and `dropped` says which were left out.
 """
 
@@ -37,6 +38,7 @@ class Recorder:
         self.order: dict[tuple[str, Iterations], int] = {}  # when each (layer, iterations) was computed
         self.bytes: dict[str, int] = {}
         self.dropped: list[str] = []
+        self.dropped_bytes: dict[str, int] = {}  # what a dropped layer's values held when it was dropped
         self.layer_of: dict[str, Layer] = {}
 
     @property
@@ -68,7 +70,10 @@ class Recorder:
         self.layer_of[path] = layer
         self.order[(path, its)] = len(self.order)
         while self.kept > self.budget and self.values:
-            worst = max(self.values, key=self.wanted.__getitem__)  # the least wanted layer held
+            # a layer that alone passes the budget can never be kept: drop it, not the others after it;
+            # else the least wanted layer held
+            worst = path if self.bytes[path] > self.budget else max(self.values, key=self.wanted.__getitem__)
+            self.dropped_bytes[worst] = self.bytes[worst]
             self.kept -= self.bytes.pop(worst)
             del self.values[worst]
             self.dropped.append(worst)

@@ -135,8 +135,9 @@ def change_lines(changes: list[dict[str, Any]]) -> list[str]:
         elif c["kind"] == "attributes":
             text = f"attributes of {where}: {c['a']} in A; {c['b']} in B"
         elif c.get("what") == "bytes" and "elements_changed" in c:
-            text = (f"constant {where} {c['a']}: {c['elements_changed']} of {c['elements']} elements changed, "
-                    f"by up to {c['max_abs']:.6g} (first at flat index {c['first_index']})")
+            text = (f"constant {where} {c['a']}, read by {', '.join(c['read_by']) or 'nothing'}: "
+                    f"{c['elements_changed']} of {c['elements']} elements changed, by up to {c['max_abs']:.6g} "
+                    f"(first at flat index {c['first_index']})")
         elif c.get("what") == "bytes":
             text = f"constant {where} {c['a']}: its bytes changed"
         else:

@@ -23,6 +23,7 @@ from irlint.compare.outputs import TWO_MODELS, compare_output
 from irlint.compare.record import Recorder
 from irlint.compare.result import Comparison
 from irlint.compare.stats import Divergence, ErrorRow, beyond_tolerance, label
+from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model
 
 if TYPE_CHECKING:
@@ -70,6 +71,13 @@ def compare_two(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray], *
         raise CompareError(f"{model_b.path}'s inputs {names_b} are not {model_a.path}'s {names_a}")
     if sorted(inputs) != names_a:
         raise CompareError(f"the inputs given {sorted(inputs)} are not the models' inputs {names_a}")
+    for p in model_b.graph.parameters():
+        declared = declared_info(p).shape
+        given = inputs[p.name].shape
+        if declared is not None and (len(declared) != len(given) or any(
+                n < d.lo or (d.hi is not None and n > d.hi) for d, n in zip(declared, given))):
+            raise CompareError(f"{model_b.path}'s input '{p.name}' is declared {[d.value for d in declared]}; "
+                               f"the input given (A's) is {list(given)}")
     rec_a = _record_all(model_a, options.memory_budget // 4)
     rec_b = _record_all(model_b, options.memory_budget // 4)
     out_a = run_ours(model_a, inputs, options, rec_a)

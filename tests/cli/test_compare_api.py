@@ -1,0 +1,142 @@
+"""`irlint.compare`, the Python API under `irlint compare`: what changed between two IRs comes first
+(a body Const's bytes, a layer's type, a rename), the two-model JSON speaks of "a" and "b", and the
+smaller promises (equal infinities agree, a lone huge layer does not push out the others, the exit
+codes of a missing .bin, an .npz given as B, a B with other input shapes)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from irlint.compare import CompareError, Comparison, compare
+from irlint.compare.record import Recorder
+from irlint.compare.stats import error_row
+from tests.cli.compare_models import _ti, save, scaled_ti
+
+pytest.importorskip("openvino")
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+X = {"X": np.linspace(-1, 1, 18, dtype=np.float32).reshape(1, 6, 3)}
+
+
+def _two(tmp_path: Path, a, b) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    return str(save(a, tmp_path / "a.xml")), str(save(b, tmp_path / "b.xml"))
+
+
+def _op_ti(kind: str, name: str = "combine"):  # type: ignore[no-untyped-def]
+    import openvino.opset13 as ops
+
+    def body(xi):  # type: ignore[no-untyped-def]
+        c = ops.constant(np.array(0.25, np.float32))
+        op = ops.add if kind == "add" else ops.subtract
+        return ops.tanh(op(xi, c, name=name), name="squash")
+
+    return _ti(body, [1, 6, 3], np.float32, "op_ti")
+
+
+def test_a_changed_body_constant_is_named_before_the_numbers(tmp_path: Path) -> None:
+    a, b = _two(tmp_path, scaled_ti(0.5), scaled_ti(0.5001))
+    result = compare(a, X, b)
+    assert isinstance(result, Comparison) and result.mode == "two" and not result.ok
+    (change,) = result.report["changes"]
+    assert (change["kind"], change["what"], change["read_by"]) == ("const", "bytes", ["scale:1"])
+    assert change["elements_changed"] == 1 and change["max_abs"] == pytest.approx(1e-4, rel=1e-3)
+    text = result.text()
+    assert text.index("read by scale:1") < text.index("first layer where A and B part")
+
+
+def test_a_changed_layer_type_is_named_with_both_types(tmp_path: Path) -> None:
+    a, b = _two(tmp_path, _op_ti("add"), _op_ti("subtract"))
+    result = compare(a, X, b)
+    (change,) = [c for c in result.report["changes"] if c["kind"] == "type"]
+    assert (change["layer"], change["a"], change["b"]) == ("combine", "Add (opset1)", "Subtract (opset1)")
+    first = result.report["first_difference"]
+    assert (first["layer"], first["type"], first["type_b"]) == ("combine", "Add", "Subtract")
+    assert "(Add in A, Subtract in B, A 1/body/" in result.text()
+    out = result.to_json()["outputs"][0]["first_difference"]
+    assert set(out) >= {"a", "b"} and not {"ours", "openvino"} & set(out)  # two models: "a" and "b"
+
+
+def test_a_renamed_body_layer_is_matched_and_said(tmp_path: Path) -> None:
+    a, b = _two(tmp_path, _op_ti("add"), _op_ti("add", name="combine_renamed"))
+    result = compare(a, X, b)
+    (change,) = result.report["changes"]
+    assert (change["kind"], change["a"], change["b"]) == ("renamed", "combine", "combine_renamed")
+    assert result.ok and result.report["unmatched"]["only_in_a"] == []
+    assert "renamed: 'combine' in A is 'combine_renamed' in B" in result.text()
+    assert {x["layer"] for x in result.report["layers"]} >= {"combine", "squash"}
+
+
+def test_identical_models_have_no_changes(tmp_path: Path) -> None:
+    a = str(save(scaled_ti(0.5), tmp_path / "a.xml"))
+    result = compare(a, X, a)
+    assert result.ok and result.report["changes"] == []
+    assert "changes: none" in result.text()
+
+
+def test_api_usage_errors(tmp_path: Path) -> None:
+    a = str(save(scaled_ti(0.5), tmp_path / "a.xml"))
+    with pytest.raises(CompareError, match="inputs"):
+        compare(a, {"Y": X["X"]}, a)
+    with pytest.raises(CompareError, match="two models"):
+        compare(a, X, openvino=True)
+    with pytest.raises(CompareError, match="precision"):
+        compare(a, X, precision="f64")
+
+
+def test_against_openvino_through_the_api() -> None:
+    model = str(EXAMPLES / "lstm_ti.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    result = compare(model, inputs)
+    assert result.mode == "openvino" and result.ok, result.text()
+    assert [o["verdict"] for o in result.report["outputs"]] == ["ok", "ok", "ok"]
+    assert result.text().startswith("OpenVINO CPU plugin, inference precision f32")
+
+
+def test_equal_infinities_agree() -> None:
+    got = np.array([np.inf, -np.inf, 6, 6], np.float32)
+    row = error_row("-", got, got.copy(), 1e-4, 1e-5)
+    assert (row.max_abs, row.max_rel, row.beyond) == (0.0, 0.0, 0)
+    other = np.array([np.inf, np.inf, 6, 6], np.float32)
+    assert error_row("-", got, other, 1e-4, 1e-5).max_abs == np.inf
+
+
+class _Layer:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+
+def test_a_layer_too_big_for_the_budget_does_not_push_out_the_others() -> None:
+    rec = Recorder({"small0": 0, "huge": 1, "small2": 2, "small3": 3}, budget=1000)
+    small = np.zeros(10, np.float32)  # 40 bytes
+    for path, value in (("small0", small), ("small2", small), ("small3", small), ("huge", np.zeros(1000))):
+        rec.layer_evaluated(_Layer(path), [value], ())  # type: ignore[arg-type]
+    assert rec.dropped == ["huge"] and rec.dropped_bytes["huge"] == 8000
+    assert set(rec.values) == {"small0", "small2", "small3"}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "irlint", "compare", *args], capture_output=True, text=True,
+                          timeout=180)
+
+
+def test_exit_codes_of_what_cannot_be_compared(tmp_path: Path) -> None:
+    npz = str(EXAMPLES / "inputs" / "lstm_ti.npz")
+    res = cli(str(EXAMPLES / "lstm_ti.xml"), npz)
+    assert res.returncode == 2 and "an .npz of inputs is given as --inputs" in res.stderr
+    lone = tmp_path / "lstm_ti.xml"
+    lone.write_bytes((EXAMPLES / "lstm_ti.xml").read_bytes())  # without its .bin
+    res = cli(str(lone), "--inputs", npz)
+    assert res.returncode == 2 and "W301" in res.stderr and "Traceback" not in res.stderr
+    a = str(save(scaled_ti(0.5), tmp_path / "a.xml"))
+    import openvino.opset13 as ops
+
+    wide = _ti(lambda xi: ops.tanh(xi, name="squash"), [1, 6, 4], np.float32, "wide")
+    b = str(save(wide, tmp_path / "b.xml"))
+    np.savez(tmp_path / "in.npz", **X)
+    res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
+    assert res.returncode == 2 and "input 'X' is declared [1, 6, 4]" in res.stderr and "Traceback" not in res.stderr
