@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["State", "__version__", "check", "check_model", "list_rules", "load", "run"]
+__all__ = ["State", "__version__", "check", "check_model", "compare", "list_rules", "load", "run"]
 
 
 def __getattr__(name: str) -> Any:
@@ -17,4 +17,8 @@ def __getattr__(name: str) -> Any:
         from irlint import api
 
         return getattr(api, name)
+    if name == "compare":
+        from irlint.comparison import compare
+
+        return compare
     raise AttributeError(f"module 'irlint' has no attribute {name!r}")

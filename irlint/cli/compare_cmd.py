@@ -25,7 +25,7 @@ from irlint.cli.run_support import (
     load_checked,
     options,
 )
-from irlint.compare.api import PRECISIONS
+from irlint.comparison.api import PRECISIONS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,7 +83,7 @@ def _second_model(args: argparse.Namespace) -> argparse.Namespace | None:
 def run(args: argparse.Namespace) -> int:
     import importlib.util
 
-    from irlint.compare import CompareError, compare
+    from irlint.comparison import CompareError, compare
     from irlint.interp import ExecutionError
 
     args_b = _second_model(args)

@@ -10,7 +10,7 @@ import numpy as np
 
 from irlint.cli.paths import atomic_write
 from irlint.cli.trace_plot import import_pyplot
-from irlint.compare.stats import ErrorRow
+from irlint.comparison.stats import ErrorRow
 
 
 def _col(rows: list[ErrorRow], attr: str) -> np.ndarray:

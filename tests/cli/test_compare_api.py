@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from irlint.compare import CompareError, Comparison, compare
-from irlint.compare.record import Recorder
-from irlint.compare.stats import error_row
+from irlint.comparison import CompareError, Comparison, compare
+from irlint.comparison.record import Recorder
+from irlint.comparison.stats import error_row
 from tests.cli.compare_models import _ti, save, scaled_ti
 
 pytest.importorskip("openvino")
@@ -140,3 +140,8 @@ def test_exit_codes_of_what_cannot_be_compared(tmp_path: Path) -> None:
     np.savez(tmp_path / "in.npz", **X)
     res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
     assert res.returncode == 2 and "input 'X' is declared [1, 6, 4]" in res.stderr and "Traceback" not in res.stderr
+def test_irlint_compare_is_the_function() -> None:
+    import irlint
+
+    assert callable(irlint.compare) and callable(irlint.compare)  # twice: no submodule shadows it
+

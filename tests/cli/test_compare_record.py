@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import irlint
-from irlint.compare.inside import walk
-from irlint.compare.record import Recorder
+from irlint.comparison.inside import walk
+from irlint.comparison.record import Recorder
 from irlint.interp import run
 from irlint.interp.trace import Trace
 

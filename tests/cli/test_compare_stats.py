@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlint.compare.stats import error_row, parts_along, summary_rows, table, ulp_distance
+from irlint.comparison.stats import error_row, parts_along, summary_rows, table, ulp_distance
 
 
 def test_ulp_counts_representable_values() -> None:
@@ -54,7 +54,7 @@ def test_a_long_table_keeps_first_worst_first_beyond_and_last() -> None:
 
 
 def test_divergence_keeps_the_first_disagreement_in_order_of_computation() -> None:
-    from irlint.compare.stats import Divergence
+    from irlint.comparison.stats import Divergence
 
     seen = Divergence()
     same, off = np.ones(3, np.float32), np.array([1, 2, 1], np.float32)

@@ -144,8 +144,8 @@ def test_output_element_maps_to_the_iteration_that_produced_it(stride: int, part
 
 
 def test_compare_names_the_iteration_whose_part_differs() -> None:
-    from irlint.compare.outputs import compare_output, describe_first
-    from irlint.compare.record import Recorder
+    from irlint.comparison.outputs import compare_output, describe_first
+    from irlint.comparison.record import Recorder
     from irlint.interp import run
 
     model = irlint.load(EXAMPLES / "loop_scan.xml")

@@ -1,7 +1,7 @@
 """`irlint.compare`: irlint's reference results against OpenVINO's CPU plugin on the same inputs, or two IRs
 of one model against each other, output by output, iteration by iteration and (`inside`) layer by layer.
 
-OpenVINO runs in a child process (`irlint.compare.openvino`) under `timeout`, never in this one. irlint's
+OpenVINO runs in a child process (`irlint.comparison.openvino`) under `timeout`, never in this one. irlint's
 own run raises what `irlint.run` raises (`irlint.interp.ExecutionError`, MemoryError); everything else,
 OpenVINO's failure included, is in the returned `Comparison`.
 """
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from irlint.compare.errors import CompareError
-from irlint.compare.outputs import AGAINST_OPENVINO, compare_output
-from irlint.compare.record import Recorder
-from irlint.compare.result import Comparison
+from irlint.comparison.errors import CompareError
+from irlint.comparison.outputs import AGAINST_OPENVINO, compare_output
+from irlint.comparison.record import Recorder
+from irlint.comparison.result import Comparison
 
 if TYPE_CHECKING:
     from irlint.interp import Options
@@ -46,7 +46,7 @@ def compare(a: str | os.PathLike[str] | Model, inputs: Mapping[str, np.ndarray],
         if inside is not None:
             raise CompareError("inside is for one model against OpenVINO; two models are compared layer by layer "
                                "anyway")
-        from irlint.compare.two import compare_two
+        from irlint.comparison.two import compare_two
 
         return compare_two(model_a, _model(b), dict(inputs), openvino=openvino, rtol=rtol, atol=atol,
                            precision=precision, timeout=timeout, options=opts)
@@ -92,20 +92,20 @@ def run_ours(model: Model, inputs: dict[str, np.ndarray], options: Options, rec:
 
 def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Sequence[str] | None, rtol: float,
                       atol: float, precision: str, timeout: float, options: Options) -> Comparison:
-    from irlint.compare.openvino import run_openvino
+    from irlint.comparison.openvino import run_openvino
 
     _check_inputs(model, inputs)
     sel = None
     rec = Recorder()
     if inside is not None:
-        from irlint.compare.inside import select
+        from irlint.comparison.inside import select
 
         sel = select(model, list(inside))
         rec = Recorder({la.path: i for i, (la, _c) in enumerate(sel.layers)}, options.memory_budget // 4)
     ours = run_ours(model, inputs, options, rec)
     probes = []
     if sel is not None:
-        from irlint.compare.inside import probes_for
+        from irlint.comparison.inside import probes_for
 
         probes = probes_for(sel, rec)
     report: dict[str, Any] = {"model": model.path, "precision": {"asked": precision}, "rtol": rtol, "atol": atol}
@@ -128,7 +128,7 @@ def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Seque
     differs = any(o["verdict"] != "ok" for o in outs)
     panels = [(f"output {o['name']}", o["rows"]) for o in outs if o.get("rows")]
     if sel is not None:
-        from irlint.compare.inside import inside_report
+        from irlint.comparison.inside import inside_report
 
         report["inside"], inside_differs, inside_panels = inside_report(sel, probes, got_ov, rec, rtol, atol)
         panels += inside_panels

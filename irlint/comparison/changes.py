@@ -1,7 +1,7 @@
 """What differs between two IRs of one model before anything runs: the likely causes of a numeric
 difference, listed first in the two-model report.
 
-Layers are matched by name key (`irlint.compare.two`). For each matched pair: a changed type or opset
+Layers are matched by name key (`irlint.comparison.two`). For each matched pair: a changed type or opset
 version, a Const whose element type, shape or bytes changed, changed attributes. Layers only in A and
 only in B that hold the same place (same enclosing loops, same type, fed by the same producers; for a
 Const, read by the same layers) are taken as one layer renamed: they are compared under both names,

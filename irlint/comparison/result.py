@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from irlint.compare.stats import ErrorRow
+from irlint.comparison.stats import ErrorRow
 
 Panel = tuple[str, list[ErrorRow]]
 
@@ -40,7 +40,7 @@ class Comparison:
 
     def text(self) -> str:
         """The human report, as `irlint compare` prints it."""
-        from irlint.compare.text import report_lines
+        from irlint.comparison.text import report_lines
 
         return "\n".join(report_lines(self)) + "\n"
 

@@ -1,4 +1,4 @@
-"""Running OpenVINO for `irlint compare`: in a child process (`irlint.compare.ov_child`) under a timeout.
+"""Running OpenVINO for `irlint compare`: in a child process (`irlint.comparison.ov_child`) under a timeout.
 
 OpenVINO is never imported into irlint's own process: its crash (by signal), timeout or exception
 (the whole message) comes back as words, a finding about OpenVINO, never a crash of irlint.
@@ -41,7 +41,7 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
         np.savez(tmp_in, **inputs)
         with open(tmp_job, "w", encoding="utf-8") as f:
             json.dump(job, f)
-        cmd = [sys.executable, "-m", "irlint.compare.ov_child", os.path.abspath(model),
+        cmd = [sys.executable, "-m", "irlint.comparison.ov_child", os.path.abspath(model),
                os.path.abspath(weights) if weights else "", tmp_in, tmp_out, tmp_report, tmp_job]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,

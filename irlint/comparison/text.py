@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from irlint.compare.outputs import describe_first
-from irlint.compare.result import Comparison
-from irlint.compare.stats import table
+from irlint.comparison.outputs import describe_first
+from irlint.comparison.result import Comparison
+from irlint.comparison.stats import table
 from irlint.report.text import one_line as safe
 
 

@@ -1,10 +1,10 @@
 """Two IRs of one model (an edited copy, another converter's output, a model before and after a pass), both
 run by irlint, compared layer by layer and iteration by iteration, after what changed between them
-(`irlint.compare.changes`).
+(`irlint.comparison.changes`).
 
 Layers are matched by name: a layer's key is its name, after the names of the TensorIterators, Loops
 and If branches around it (ids differ between two conversions; names usually survive). Both runs
-record every layer's outputs within a quarter of `--memory-budget` each (`irlint.compare.record`:
+record every layer's outputs within a quarter of `--memory-budget` each (`irlint.comparison.record`:
 past it, the last layers of the file are dropped and listed). The first (iteration, layer, port,
 element) where they part is the first in A's order of computation. With `--openvino`, both models
 also run in OpenVINO (`--precision`), and its outputs for A and B are compared too.
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from irlint.compare.changes import changes
-from irlint.compare.errors import CompareError
-from irlint.compare.inside import SKIPPED_TYPES, upstream, walk
-from irlint.compare.outputs import TWO_MODELS, compare_output
-from irlint.compare.record import Recorder
-from irlint.compare.result import Comparison
-from irlint.compare.stats import Divergence, ErrorRow, beyond_tolerance, label
+from irlint.comparison.changes import changes
+from irlint.comparison.errors import CompareError
+from irlint.comparison.inside import SKIPPED_TYPES, upstream, walk
+from irlint.comparison.outputs import TWO_MODELS, compare_output
+from irlint.comparison.record import Recorder
+from irlint.comparison.result import Comparison
+from irlint.comparison.stats import Divergence, ErrorRow, beyond_tolerance, label
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer, Model
 
@@ -63,7 +63,7 @@ def compare_two(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray], *
                 atol: float, precision: str, timeout: float, options: Options) -> Comparison:
     """A and B on the same inputs, both run by irlint: what changed between them first (types, constants,
     names), then outputs, then layer by layer; OpenVINO's outputs for both with `openvino`."""
-    from irlint.compare.api import run_ours
+    from irlint.comparison.api import run_ours
 
     names_a = sorted(p.name for p in model_a.graph.parameters())
     names_b = sorted(p.name for p in model_b.graph.parameters())
@@ -188,7 +188,7 @@ def _openvino_both(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray]
                    report: dict[str, Any], rtol: float, atol: float, precision: str, timeout: float) -> None:
     """OpenVINO's outputs for A against its outputs for B (`report["openvino"]`), or why OpenVINO failed on
     either (`report["openvino_error"]`, one line per model)."""
-    from irlint.compare.openvino import run_openvino
+    from irlint.comparison.openvino import run_openvino
 
     job = {"precision": None if precision == "default" else precision, "probes": []}
     models = (model_a, model_b)

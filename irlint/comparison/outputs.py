@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from irlint.compare.stats import beyond_tolerance, error_row, parts_along
+from irlint.comparison.stats import beyond_tolerance, error_row, parts_along
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.ir.model import Layer, Model
 

@@ -19,7 +19,7 @@ on the way passes the value out through a new output (zeros from its other branc
 original model runs first; the instrumented one's original outputs are compared with it bit for bit
 (`instrumented_same`).
 
-Usage: python -m irlint.compare.ov_child MODEL WEIGHTS IN.npz OUT.npz REPORT.json [JOB.json]
+Usage: python -m irlint.comparison.ov_child MODEL WEIGHTS IN.npz OUT.npz REPORT.json [JOB.json]
 """
 
 from __future__ import annotations

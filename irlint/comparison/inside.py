@@ -1,9 +1,9 @@
 """`irlint compare --inside`: OpenVINO's body tensors, iteration by iteration, against irlint's.
 
 OpenVINO shows only a model's Results. To see inside a TensorIterator/Loop body, the child process
-(`irlint.compare.ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
+(`irlint.comparison.ov_child`) adds to a copy of the model, in memory, a body Result per probed layer output
 and a concatenated output per enclosing TI/Loop up to a top-level Result (a nested body through its
-parents). irlint records the same layers' outputs (`irlint.compare.record`). An If's branch
+parents). irlint records the same layers' outputs (`irlint.comparison.record`). An If's branch
 layer reaches out through a new If output, fed by zeros from the other branch (an If output needs
 a value from both): only the iterations in which irlint ran that branch are compared.
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from irlint.compare.errors import CompareError
-from irlint.compare.record import Iterations, Recorder
-from irlint.compare.stats import Divergence, ErrorRow, beyond_tolerance, label
+from irlint.comparison.errors import CompareError
+from irlint.comparison.record import Iterations, Recorder
+from irlint.comparison.stats import Divergence, ErrorRow, beyond_tolerance, label
 from irlint.controlflow import CONTROL_FLOW
 from irlint.ir.model import Graph, Layer, Model
 
