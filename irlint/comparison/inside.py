@@ -46,6 +46,7 @@ class Probe:
     chain: list[Layer]  # enclosing TensorIterators/Loops/Ifs, outermost first
     shape: tuple[int, ...] = ()
     dtype: str = "float32"
+    counts: tuple[int | None, ...] = ()  # per chain step: the iterations a TI/Loop ran (None for an If)
 
     @property
     def title(self) -> str:
@@ -56,7 +57,7 @@ class Probe:
         chain: list[object] = [{"name": c.name, "branch": branch_of(c, self.layer)} if c.type == "If" else c.name
                                for c in self.chain]
         return {"chain": chain, "layer": self.layer.name, "port": self.port_index, "shape": list(self.shape),
-                "dtype": self.dtype}
+                "dtype": self.dtype, "counts": list(self.counts)}
 
     def openvino_index(self, its: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(its[i] for i in loop_positions(self.chain))
@@ -271,7 +272,9 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
                 sel.left_out[f"{la.describe()} out{la.outputs[port].id}"] = (
                     "its shape changes between iterations" if len(shapes) != 1 else "not a numeric tensor")
                 continue
-            probes.append(Probe(la, port, chain, first[port].shape, str(first[port].dtype)))
+            steps = iter(next(iter(c)) for c in counts)
+            per_step = tuple(None if c.type == "If" else next(steps) for c in chain)
+            probes.append(Probe(la, port, chain, first[port].shape, str(first[port].dtype), per_step))
     return probes
 
 

@@ -49,8 +49,10 @@ def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list
 
     A chain step is a TensorIterator/Loop (its name) or an If and the branch the layer is in
     (`{"name", "branch"}`): the If gets a new output, the probed value from that branch and, from the
-    other one, zeros of the probe's `shape` and `dtype` (that branch has no such tensor; the parent
-    compares only the iterations in which the probed branch ran)."""
+    other one, zeros of the same rank and dtype (that branch has no such tensor; the parent compares
+    only the iterations in which the probed branch ran): the probe's `shape` after one leading axis
+    per TI/Loop between the If and the layer, of the iterations irlint saw it run (`counts`). Both
+    branches then give one rank: the CPU plugin refuses an If whose output rank is dynamic."""
     import numpy as np
     import openvino.opset8 as ops
 
@@ -71,16 +73,20 @@ def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list
                 levels.append((op, graph, branch))
             node = _by_name(list(graph.get_ordered_ops()), probe["layer"])
             value = node.output(int(probe["port"]))
-            for op, body, branch in reversed(levels):
+            counts = probe.get("counts") or [None] * len(levels)
+            lead: list[int] = []  # the leading axes the loops below this level added
+            for (op, body, branch), count in zip(reversed(levels), reversed(counts)):
                 if branch is not None:
                     res = ops.result(value)
                     body.add_results([res])
                     other_body = op.get_else_body() if branch == "then" else op.get_then_body()
-                    zeros = ops.result(ops.constant(np.zeros(probe["shape"], np.dtype(probe["dtype"]))))
+                    shape = [*lead, *probe["shape"]]
+                    zeros = ops.result(ops.constant(np.zeros(shape, np.dtype(probe["dtype"]))))
                     other_body.add_results([zeros])
                     value = op.set_output(*((res, zeros) if branch == "then" else (zeros, res)))
                     op.validate_and_infer_types()
                     continue
+                lead.insert(0, int(count) if count is not None else 1)
                 axis0 = ops.constant(np.array([0], np.int64))
                 res = ops.result(ops.unsqueeze(value, axis0))
                 body.add_results([res])
@@ -101,21 +107,24 @@ def _instrument(ov: Any, model: Any, probes: list[dict[str, Any]]) -> tuple[list
 def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, Any], feed: list[Any],
                       names: list[str], arrays: dict[str, Any]) -> dict[str, Any]:
     """Read the model again, instrument it, run it: the probes' arrays go into `arrays` ("p<i>"); the
-    report's entries: which probes were placed, why others were not, and how far the instrumented
-    model's original outputs are from the original's."""
+    report's entries: which probes were placed, why others were not (placing failed, or OpenVINO failed
+    with them: `_viable` drops those and keeps the rest), and how far the instrumented model's
+    original outputs are from the original's."""
     import numpy as np
-    import openvino as ov
 
     _stage("instrument")
-    inst = core.read_model(model_path, weights) if weights else core.read_model(model_path)
-    placed, skipped = _instrument(ov, inst, job["probes"])
+    wanted = list(range(len(job["probes"])))
+    skipped: dict[str, str] = {}
+    try:
+        placed, res = _attempt(core, model_path, weights, job, feed, wanted, skipped)
+    except Exception as e:  # one probe OpenVINO cannot take sinks all: find it, run the others
+        _stage("instrument: looking for the probes OpenVINO fails on")
+        keep = _viable(core, model_path, weights, job, feed, wanted, skipped, f"{type(e).__name__}: {e}")
+        _stage("instrument: without the failing probes")
+        placed, res = _attempt(core, model_path, weights, job, feed, keep, skipped)
     data: dict[str, Any] = {"placed": placed, "skipped": skipped}
-    if not placed:
+    if res is None:
         return data
-    _stage("compile instrumented")
-    compiled = core.compile_model(inst, "CPU", _config(job["precision"]))
-    _stage("infer instrumented")
-    res = compiled(feed)
     same, apart = [], []
     for i in range(len(names)):
         a, b = arrays[f"r{i}"], np.asarray(res[i])
@@ -127,6 +136,39 @@ def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, A
     for j, i in enumerate(placed):
         arrays[f"p{i}"] = np.array(res[len(names) + j])
     return data
+
+
+def _attempt(core: Any, model_path: str, weights: str, job: dict[str, Any], feed: list[Any], which: list[int],
+             skipped: dict[str, str]) -> tuple[list[int], Any]:
+    """Instrument a fresh copy with the probes `which`, compile and run it: (the probes placed, the results,
+    None when nothing was placed). Raises what OpenVINO raises."""
+    import openvino as ov
+
+    inst = core.read_model(model_path, weights) if weights else core.read_model(model_path)
+    placed, why = _instrument(ov, inst, [job["probes"][i] for i in which])
+    skipped.update({str(which[int(k)]): v for k, v in why.items()})
+    if not placed:
+        return [], None
+    compiled = core.compile_model(inst, "CPU", _config(job["precision"]))
+    return [which[k] for k in placed], compiled(feed)
+
+
+def _viable(core: Any, model_path: str, weights: str, job: dict[str, Any], feed: list[Any], which: list[int],
+            skipped: dict[str, str], error: str) -> list[int]:
+    """The probes of `which` OpenVINO runs with, by bisection (a group that compiles and runs is kept
+    whole); each probe it fails on alone is dropped into `skipped` with OpenVINO's error."""
+    if len(which) == 1:
+        skipped[str(which[0])] = f"OpenVINO failed with this probe, so it was dropped and the others kept: {error}"
+        return []
+    keep: list[int] = []
+    half = len(which) // 2
+    for group in (which[:half], which[half:]):
+        try:
+            _attempt(core, model_path, weights, job, feed, group, {})
+            keep += group
+        except Exception as e:
+            keep += _viable(core, model_path, weights, job, feed, group, skipped, f"{type(e).__name__}: {e}")
+    return keep
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,67 @@
+"""`compare --inside` on a Loop inside an If (TensorFlow's `cond` around a `while_loop`, Paddle's `while`
+inside a `cond`): the If's new output gets one rank from both branches, and a probe OpenVINO fails on is
+dropped alone, the others compared."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.ifmodels import loop_in_if, save
+
+pytest.importorskip("openvino")
+
+
+@pytest.fixture(scope="module")
+def lif(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    d = tmp_path_factory.mktemp("lif")
+    xml = save(loop_in_if(), d, "lif")
+    np.savez(d / "in.npz", cond=np.array(True), x=np.arange(4, dtype=np.float32).reshape(2, 2))
+    return xml, d / "in.npz"
+
+
+def test_a_loop_inside_an_if_is_compared_inside(lif: tuple[Path, Path]) -> None:
+    xml, npz = lif
+    res = subprocess.run([sys.executable, "-m", "irlint", "compare", str(xml), "--inputs", str(npz), "--inside",
+                          "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    inside = json.loads(res.stdout)["inside"]
+    assert "error" not in inside
+    compared = {(x["type"], x["verdict"]) for x in inside["compared"]}
+    assert compared == {("Loop", "ok"), ("Multiply", "ok"), ("Add", "ok")}
+    loop_rows = next(x for x in inside["compared"] if x["type"] == "Add")["rows"]
+    assert [r["iteration"] for r in loop_rows] == ["0.0", "0.1", "0.2"]  # the If's 0, then the Loop's
+
+
+def test_a_probe_openvino_fails_on_is_dropped_alone(lif: tuple[Path, Path], tmp_path: Path) -> None:
+    xml, npz = lif
+    from irlint.comparison.openvino import run_openvino
+
+    good = {"chain": [{"name": "If_19", "branch": "then"}, "Loop_14"], "layer": "Add_8", "port": 0,
+            "shape": [2, 2], "dtype": "float32", "counts": [None, 3]}
+    bad = {**good, "shape": [2], "counts": []}  # the other branch's zeros of the wrong rank: If of dynamic rank
+    names = _names(xml)
+    good["chain"][0]["name"] = bad["chain"][0]["name"] = names["If"]
+    good["chain"][1] = bad["chain"][1] = names["Loop"]
+    good["layer"] = bad["layer"] = names["Add"]
+    inputs = dict(np.load(npz))
+    got = run_openvino(str(xml), None, inputs, 300, {"precision": "f32", "probes": [bad, good]})
+    assert not isinstance(got, str), got
+    assert list(got.probes) == [1] and got.probes[1].shape == (3, 2, 2)  # an If adds no axis
+    assert "dropped and the others kept" in got.skipped[0] and "dynamic rank" in got.skipped[0]
+
+
+def _names(xml: Path) -> dict[str, str]:
+    import irlint
+
+    model = irlint.load(xml)
+    out = {}
+    for _g, la in model.layers():
+        if la.type in ("If", "Loop", "Add"):
+            out[la.type] = la.name
+    return out
