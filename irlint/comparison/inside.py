@@ -190,7 +190,7 @@ def compare_probes(probes: list[Probe], got: dict[int, np.ndarray], rec: Recorde
     want = got[probes.index(probe)][probe.openvino_index(its)]
     bad = beyond_tolerance(ours, want, rtol, atol)
     index = tuple(int(x) for x in np.argwhere(bad)[0])
-    agreeing, unseen = _upstream(probe, its, verdicts, {p.layer.path for p in probes})
+    agreeing, unseen = _upstream(probe, its, verdicts, {probes[i].layer.path for i in got})
     return results, FirstDifference(probe, its, index, float(ours[index]), float(want[index]), agreeing, unseen)
 
 
@@ -284,6 +284,10 @@ def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorde
     differs, and the plot's panels (the first to part, then the worst by ULP)."""
     for i, why in got_ov.skipped.items():
         sel.left_out[probes[i].title] = f"OpenVINO could not expose it: {why}"
+    observer = got_ov.observer_effect
+    for i in (observer or {}).get("probes", []):
+        sel.left_out[probes[i].title] = ("observing it changes what OpenVINO computes (the outputs differ with it "
+                                         "exposed), so it was left out and the departure kept in sight")
     left_out = [{"layer": k, "why": v} for k, v in sel.left_out.items()]
     if got_ov.instrument_error:
         return ({"error": f"OpenVINO failed on the instrumented model: {got_ov.instrument_error}",
@@ -300,6 +304,10 @@ def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorde
         "instrumented_outputs_max_abs": got_ov.instrumented_max_abs,
         "output_names": got_ov.names,
     }
+    if observer:
+        inside["observer_effect"] = {"left_out": [probes[i].title for i in observer["probes"]],
+                                     "outputs_same_with_all": observer["instrumented_same"],
+                                     "outputs_max_abs_with_all": observer["instrumented_max_abs"]}
     if first is not None:
         inside["first_difference"] = {
             "iteration": label(first.iterations), "layer": first.probe.layer.name, "type": first.probe.layer.type,

@@ -30,6 +30,7 @@ class OvRun:
     instrumented_same: list[bool] | None = None
     instrumented_max_abs: list[float | None] | None = None  # per Result: instrumented against original
     instrument_error: str | None = None  # OpenVINO failed on the instrumented copy (the plain run stands)
+    observer_effect: dict[str, Any] | None = None  # probes left out because observing them changed the outputs
 
 
 def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray], timeout: float,
@@ -71,7 +72,7 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
             probes = {int(i): z[f"p{i}"] for i in report.get("placed", [])}
         return OvRun(list(report["names"]), values, str(report.get("precision", "unknown")), probes,
                      {int(k): v for k, v in report.get("skipped", {}).items()}, report.get("instrumented_same"),
-                     report.get("instrumented_max_abs"), report.get("instrument_error"))
+                     report.get("instrumented_max_abs"), report.get("instrument_error"), report.get("observer_effect"))
 
 
 def _last_stage(stdout: str | bytes | None) -> str:

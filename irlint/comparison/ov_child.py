@@ -125,6 +125,30 @@ def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, A
     data: dict[str, Any] = {"placed": placed, "skipped": skipped}
     if res is None:
         return data
+    same, apart = _against(res, names, arrays)
+    data.update(instrumented_same=same, instrumented_max_abs=apart)
+    if not all(same) and job.get("keep_departure", True):
+        # Observing changed what OpenVINO computes (its in-place memory): keep the probes that leave the
+        # original outputs as they were, so that the departure is still there to be located.
+        _stage("instrument: looking for probes that keep the outputs as they were")
+        faithful = _faithful(core, model_path, weights, job, feed, placed, names, arrays)
+        if faithful and faithful != placed:
+            res_f = _attempt(core, model_path, weights, job, feed, faithful, {})[1]
+            same_f, apart_f = _against(res_f, names, arrays)
+            if all(same_f):
+                data["observer_effect"] = {"probes": [i for i in placed if i not in faithful],
+                                           "instrumented_same": same, "instrumented_max_abs": apart}
+                placed, res = faithful, res_f
+                data.update(placed=placed, instrumented_same=same_f, instrumented_max_abs=apart_f)
+    for j, i in enumerate(placed):
+        arrays[f"p{i}"] = np.array(res[len(names) + j])
+    return data
+
+
+def _against(res: Any, names: list[str], arrays: dict[str, Any]) -> tuple[list[bool], list[float | None]]:
+    """Per original output: whether the instrumented run gave it bit for bit, and by how much it is off."""
+    import numpy as np
+
     same, apart = [], []
     for i in range(len(names)):
         a, b = arrays[f"r{i}"], np.asarray(res[i])
@@ -132,10 +156,27 @@ def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, A
         numeric = a.shape == b.shape and a.dtype.kind in "fiub" and b.dtype.kind in "fiub" and a.size
         gap = np.abs(a.astype(np.float64) - b.astype(np.float64)) if numeric else None
         apart.append(float(np.nanmax(gap)) if gap is not None and not np.isnan(gap).all() else None)
-    data.update(instrumented_same=same, instrumented_max_abs=apart)
-    for j, i in enumerate(placed):
-        arrays[f"p{i}"] = np.array(res[len(names) + j])
-    return data
+    return same, apart
+
+
+def _faithful(core: Any, model_path: str, weights: str, job: dict[str, Any], feed: list[Any], which: list[int],
+              names: list[str], arrays: dict[str, Any]) -> list[int]:
+    """A subset of the probes `which` with which OpenVINO's original outputs stay bit-identical, by
+    bisection: a group that keeps them is kept whole; a probe that changes them alone is left out."""
+    try:
+        placed, res = _attempt(core, model_path, weights, job, feed, which, {})
+    except Exception:
+        return []
+    if res is not None and all(_against(res, names, arrays)[0]):
+        return placed
+    if len(which) == 1:
+        return []
+    half = len(which) // 2
+    parts = [_faithful(core, model_path, weights, job, feed, g, names, arrays) for g in (which[:half], which[half:])]
+    union = parts[0] + parts[1]
+    if union and all(parts) and _faithful(core, model_path, weights, job, feed, union, names, arrays) != union:
+        return max(parts, key=len)  # each half keeps the outputs, together they do not
+    return union
 
 
 def _attempt(core: Any, model_path: str, weights: str, job: dict[str, Any], feed: list[Any], which: list[int],

@@ -92,6 +92,15 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
         lines += [safe(f"    {x['layer']}: {x['why']}") for x in left[:20]]
         if len(left) > 20:
             lines.append(f"    ... and {len(left) - 20} more (all in --format json)")
+    observer = inside.get("observer_effect")
+    if observer:
+        names = inside["output_names"]
+        gaps = ", ".join(f"{safe(n)} by up to {g:.3g}" for n, s, g in
+                         zip(names, observer["outputs_same_with_all"], observer["outputs_max_abs_with_all"])
+                         if not s and g is not None)
+        lines.append(safe(f"observer effect: with every probe exposed, OpenVINO's own outputs changed ({gaps}): "
+                          "its memory reuse depends on what is read. Left out so that the departure stays in "
+                          f"sight: {', '.join(observer['left_out'])}"))
     same, apart = inside["instrumented_outputs_same"], inside["instrumented_outputs_max_abs"]
     if same is not None and all(same):
         lines.append("the instrumented model's original outputs are bit-identical to the uninstrumented model's")
