@@ -65,3 +65,45 @@ def _names(xml: Path) -> dict[str, str]:
         if la.type in ("If", "Loop", "Add"):
             out[la.type] = la.name
     return out
+
+
+def while_in_cond(path: Path) -> Path:
+    """TensorFlow's `tf.cond(c, lambda: tf.while_loop(i < 3, ...), lambda: -x)` as its front end writes it:
+    a Loop with trip count -1 whose body computes its own condition, inside an If's then branch."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    from tests.ifmodels import _if
+
+    cond = o.parameter([], np.bool_, name="cond")
+    x = o.parameter([2, 2], np.float32, name="x")
+    tx = o.parameter([2, 2], np.float32)
+    bh, bi = o.parameter([2, 2], np.float32, name="h"), o.parameter([], np.int64, name="i")
+    i1 = o.add(bi, o.constant(np.int64(1)), name="next_i")
+    h1 = o.add(o.multiply(bh, o.constant(np.float32(2)), name="twice"), o.constant(np.float32(1)), name="plus1")
+    rc, rh, ri = o.result(o.less(i1, o.constant(np.int64(3)), name="more")), o.result(h1), o.result(i1)
+    loop = o.loop(o.constant(np.int64(-1)), o.constant(np.bool_(True)))
+    loop.set_function(ov.Model([rc, rh, ri], [bh, bi]))
+    loop.set_special_body_ports([-1, 0])
+    loop.set_merged_input(bh, tx.output(0), rh.output(0))
+    loop.set_merged_input(bi, o.constant(np.int64(0)).output(0), ri.output(0))
+    tr = o.result(loop.get_iter_value(rh.output(0), -1))
+    ex = o.parameter([2, 2], np.float32)
+    er = o.result(o.negative(ex))
+    (out,) = _if(cond, ov.Model([tr], [tx]), ov.Model([er], [ex]), [(x.output(0), tx, ex)], [(tr, er)])
+    ov.save_model(ov.Model([o.result(out, name="out")], [cond, x], "while_in_cond"), str(path),
+                  compress_to_fp16=False)
+    return path
+
+
+def test_a_while_loop_inside_a_cond_is_compared_inside(tmp_path: Path) -> None:
+    xml = while_in_cond(tmp_path / "w.xml")
+    np.savez(tmp_path / "in.npz", cond=np.array(True), x=np.arange(4, dtype=np.float32).reshape(2, 2))
+    res = subprocess.run([sys.executable, "-m", "irlint", "compare", str(xml), "--inputs", str(tmp_path / "in.npz"),
+                          "--inside", "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    inside = json.loads(res.stdout)["inside"]
+    compared = {x["layer"]: x for x in inside["compared"]}
+    assert {"next_i", "twice", "plus1", "more"} <= set(compared), inside
+    assert [r["iteration"] for r in compared["plus1"]["rows"]] == ["0.0", "0.1", "0.2"]
+    assert all(x["verdict"] == "ok" for x in compared.values())
