@@ -7,6 +7,7 @@ tests point the temporary directory and the working directory at empty folders a
 from __future__ import annotations
 
 import tempfile
+from html import escape as html_escape
 from pathlib import Path
 
 import numpy as np
@@ -134,3 +135,27 @@ def test_load_refuses_what_is_no_model() -> None:
     with pytest.raises(irlint.api.LoadError, match="expected a path"):
         irlint.load(42)  # type: ignore[arg-type]
     assert [d.code for d in irlint.check(42)] == ["IR001"]  # type: ignore[arg-type]
+
+
+def test_the_diagram_escapes_model_strings_and_refuses_what_render_refuses() -> None:
+    model = unused_state_loop()
+    svg = irlint.render(model).svg
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    x = {"x": np.array([1.0, 2.0], np.float32)}
+    with irlint.trace(model, x) as run:
+        with pytest.raises(ValueError, match="out of range"):
+            irlint.render(run, iteration=7)
+        with pytest.raises(ValueError, match="go together"):
+            irlint.render(model, trace=run)
+    with pytest.raises(ValueError, match="more than 3 layers"):
+        irlint.render(model, max_nodes=3)
+
+
+def test_diagnostics_of_a_file_show_its_xml_lines() -> None:
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken" / "lstm_ti_broken.xml"
+    diags = irlint.check(broken)
+    html = diags._repr_html_()
+    first = diags[0]
+    line = broken.read_text().splitlines()[first.loc.line - 1].strip()
+    assert f"<code>{html_escape(line)}</code>" in html
+    assert html.count("<tr>") == len(diags) + 1  # a row per finding below the header
