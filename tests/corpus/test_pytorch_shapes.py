@@ -5,7 +5,8 @@ with a trace too. All in memory: the tests hand irlint the `openvino.Model`.
 One disagreement is the CPU plugin's, tested as such: on a Loop whose trip count is a constant INT64_MAX
 or INT32_MAX (`while True` ... `break`) with a concatenated output (list append + stack), it allocates the
 output for min(trip count, INT32_MAX) iterations before running and fails ("Failed to allocate 51539607528
-bytes" for [2, 3] f32 slices); with a trip count of 10^8 or -1 it computes the 5 iterations the break allows.
+bytes" for [2, 3] f32 slices); with a trip count of 10^6 or -1 it computes the 5 iterations the break allows.
+The allocation is reserved, not touched: on a 23 GB machine 10^9 iterations (24 GB) run, 2*10^9 (48 GB) fail.
 """
 
 from __future__ import annotations
