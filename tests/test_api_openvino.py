@@ -159,3 +159,11 @@ def test_diagnostics_of_a_file_show_its_xml_lines() -> None:
     line = broken.read_text().splitlines()[first.loc.line - 1].strip()
     assert f"<code>{html_escape(line)}</code>" in html
     assert html.count("<tr>") == len(diags) + 1  # a row per finding below the header
+
+
+def test_diagnostics_pickle_as_a_plain_list() -> None:
+    import pickle
+
+    diags = irlint.check(unused_state_loop())
+    back = pickle.loads(pickle.dumps(diags))
+    assert type(back) is list and back == list(diags)

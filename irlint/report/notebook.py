@@ -27,6 +27,10 @@ class Diagnostics(list[Diagnostic]):
         super().__init__(items)
         self.model = model
 
+    def __reduce__(self) -> tuple[type, tuple[list[Diagnostic]]]:
+        """Pickled (to a worker process and back) as the plain list: the model holds readers, not data."""
+        return (list, (list(self),))
+
     def _lines(self) -> SourceLines | dict[int, str]:
         xml = _in_memory(self.model)
         if xml is not None:
