@@ -167,3 +167,11 @@ def test_diagnostics_pickle_as_a_plain_list() -> None:
     diags = irlint.check(unused_state_loop())
     back = pickle.loads(pickle.dumps(diags))
     assert type(back) is list and back == list(diags)
+
+
+def test_without_graphviz_the_diagram_says_what_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    diagram = irlint.render(unused_state_loop())
+    assert "digraph" in diagram.dot  # the DOT source needs no program
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` on it
+    with pytest.raises(RuntimeError, match="needs Graphviz's `dot` program"):
+        diagram._repr_svg_()

@@ -36,8 +36,19 @@ class Diagram:
     @property
     def svg(self) -> str:
         if self._svg is None:
-            self._svg = self.graph.pipe(format="svg").decode("utf-8")
+            self._svg = self._pipe("svg").decode("utf-8")
         return self._svg
+
+    def _pipe(self, fmt: str) -> bytes:
+        import graphviz
+
+        try:
+            return self.graph.pipe(format=fmt)  # type: ignore[no-any-return]
+        except graphviz.ExecutableNotFound as e:
+            raise RuntimeError(
+                "drawing the diagram needs Graphviz's `dot` program: install it (Debian: apt-get "
+                "install graphviz), or take the DOT source from `.dot`"
+            ) from e
 
     def _repr_svg_(self) -> str:
         return self.svg
@@ -54,7 +65,7 @@ class Diagram:
 
             data = page(self.model, self.svg, self.diagnostics).encode("utf-8")
         elif fmt in ("png", "pdf"):
-            data = self.graph.pipe(format=fmt)
+            data = self._pipe(fmt)
         else:
             raise ValueError(f"{path}: the extension must be one of svg, png, pdf, dot, html")
         with open(path, "wb") as f:
