@@ -82,6 +82,8 @@ def test_diagnostics_show_as_escaped_html(quiet_dirs: tuple[Path, Path]) -> None
     page = diags._repr_html_()
     assert "BE506" in page and "&lt;openvino.Model &#x27;unused_state&#x27;&gt;" in page
     assert "<script>" not in page and "alert(&#x27;x&#x27;)" in page
+    assert "(lines and columns of the XML openvino.serialize writes for it, layers by friendly name)" in page
+    assert "<code>&lt;edge from-layer=&quot;8&quot; to-layer=&quot;2&quot; /&gt;</code>" in page
 
 
 def test_a_clean_model_says_so_in_html() -> None:

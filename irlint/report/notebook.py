@@ -60,8 +60,13 @@ class Diagnostics(list[Diagnostic]):
         lines = self._lines()
         rows = [_row(d, self._line(lines, d.loc), self._layer(d)) for d in self[:MAX_ROWS]]
         more = f"<p>… and {len(self) - MAX_ROWS} more (all in the list).</p>" if len(self) > MAX_ROWS else ""
+        note = (
+            " (lines and columns of the XML openvino.serialize writes for it, layers by friendly name)"
+            if isinstance(lines, dict)
+            else ""
+        )
         return (
-            f"<div class='irlint-diagnostics'><p><b>irlint</b>: {said}{' in ' + where if where else ''}</p>"
+            f"<div class='irlint-diagnostics'><p><b>irlint</b>: {said}{' in ' + where if where else ''}{note}</p>"
             "<table><thead><tr><th>code</th><th>severity</th><th>location</th><th>layer</th>"
             "<th style='text-align:left'>finding</th></tr></thead><tbody>"
             + "".join(rows)
