@@ -191,30 +191,36 @@ def lstm_in_loop() -> tuple[Any, dict[str, np.ndarray]]:
     return ov.Model(outs, [x, h0, c0], "lstm_in_loop"), inputs
 
 
-def _branch_sequences(rng: np.random.Generator) -> tuple[Any, Any]:
-    """(then, else) bodies of an If: `self.gru(x, h)` and `self.rnn(x, h)`, the output sequence and state."""
+def _branch_sequences(rng: np.random.Generator, kinds: tuple[str, str] = ("gru", "rnn")) -> tuple[Any, Any]:
+    """(then, else) bodies of an If: `self.<kind>(x, h)` each (an LSTM's cell state starts at zero), the
+    output sequence and the state."""
     ov, ops = _ov()
     import openvino.opset5 as ops5
 
+    gates = {"lstm": 4, "gru": 3, "rnn": 1}
     bodies = []
-    for kind in ("gru", "rnn"):
+    for kind in kinds:
         x = ops.parameter([1, 2, 2], np.float32, name=f"{kind}_x")
         h = ops.parameter([1, 1, H], np.float32, name=f"{kind}_h")
-        gates = 3 if kind == "gru" else 1
-        w = ops.constant(rng.uniform(-0.5, 0.5, (1, gates * H, 2)).astype(np.float32))
-        r = ops.constant(rng.uniform(-0.5, 0.5, (1, gates * H, H)).astype(np.float32))
-        b = ops.constant(rng.uniform(-0.1, 0.1, (1, gates * H)).astype(np.float32))
+        g = gates[kind]
+        w = ops.constant(rng.uniform(-0.5, 0.5, (1, g * H, 2)).astype(np.float32))
+        r = ops.constant(rng.uniform(-0.5, 0.5, (1, g * H, H)).astype(np.float32))
+        b = ops.constant(rng.uniform(-0.1, 0.1, (1, g * H)).astype(np.float32))
         lens = ops.constant(np.full(1, 2, np.int32))
-        fn = ops5.gru_sequence if kind == "gru" else ops5.rnn_sequence
-        seq = fn(x, h, lens, w, r, b, H, "forward")
+        if kind == "lstm":
+            c = ops.constant(np.zeros((1, 1, H), np.float32))
+            seq = ops5.lstm_sequence(x, h, c, lens, w, r, b, H, "forward")
+        else:
+            fn = ops5.gru_sequence if kind == "gru" else ops5.rnn_sequence
+            seq = fn(x, h, lens, w, r, b, H, "forward")
         seq.set_friendly_name(f"aten::{kind}")
         bodies.append(ov.Model([ops.result(ops.squeeze(seq.output(0), _i64(1))), ops.result(seq.output(1))], [x, h]))
     return bodies[0], bodies[1]
 
 
-def _if(cond: Any, x: Any, h: Any, rng: np.random.Generator) -> Any:
+def _if(cond: Any, x: Any, h: Any, rng: np.random.Generator, kinds: tuple[str, str] = ("gru", "rnn")) -> Any:
     _, ops = _ov()
-    then_body, else_body = _branch_sequences(rng)
+    then_body, else_body = _branch_sequences(rng, kinds)
     node = ops.if_op(cond.output(0))
     node.set_then_body(then_body)
     node.set_else_body(else_body)
@@ -237,6 +243,24 @@ def gru_rnn_in_if() -> tuple[Any, dict[str, np.ndarray]]:
     outs = [ops.result(y, name="y"), ops.result(hn, name="h")]
     inputs = {"x": rng.uniform(-1, 1, (1, 2, 2)).astype(np.float32), "h0": np.zeros((1, 1, H), np.float32)}
     return ov.Model(outs, [x, h0], "gru_rnn_in_if"), inputs
+
+
+def lstm_in_if() -> tuple[Any, dict[str, np.ndarray]]:
+    """`if use_lstm: y, (h, _) = self.lstm(x, (h, zeros)) else: y, h = self.rnn(x, h)`: the branch chosen by
+    a bool input."""
+    ov, ops = _ov()
+    rng = _rng(8)
+    x = ops.parameter([1, 2, 2], np.float32, name="x")
+    h0 = ops.parameter([1, 1, H], np.float32, name="h0")
+    use_lstm = ops.parameter([], np.bool_, name="use_lstm")
+    y, hn = _if(use_lstm, x, h0, rng, ("lstm", "rnn"))
+    outs = [ops.result(y, name="y"), ops.result(hn, name="h")]
+    inputs = {
+        "x": rng.uniform(-1, 1, (1, 2, 2)).astype(np.float32),
+        "h0": np.zeros((1, 1, H), np.float32),
+        "use_lstm": np.array(True),
+    }
+    return ov.Model(outs, [x, h0, use_lstm], "lstm_in_if"), inputs
 
 
 def sequences_in_if_in_loop() -> tuple[Any, dict[str, np.ndarray]]:
@@ -307,6 +331,7 @@ PYTORCH_SHAPES: dict[str, Callable[[], tuple[Any, dict[str, np.ndarray]]]] = {
     "for_size0_index": for_size0_index,
     "lstm_in_loop": lstm_in_loop,
     "gru_rnn_in_if": gru_rnn_in_if,
+    "lstm_in_if": lstm_in_if,
     "sequences_in_if_in_loop": sequences_in_if_in_loop,
     "loop_in_loop_break": loop_in_loop_break,
 }

@@ -31,6 +31,7 @@ TRIPS = {
     "for_size0_index": ["x.size(0)"],
     "lstm_in_loop": ["x.size(0)"],
     "gru_rnn_in_if": [],
+    "lstm_in_if": [],
     "sequences_in_if_in_loop": ["x.size(0)"],
     "loop_in_loop_break": ["x.size(0)", "INT64_MAX"],
 }
@@ -38,8 +39,9 @@ SEQUENCES = {
     "lstm_in_loop": {"LSTMSequence"},
     "gru_rnn_in_if": {"GRUSequence", "RNNSequence"},
     "sequences_in_if_in_loop": {"GRUSequence", "RNNSequence"},
+    "lstm_in_if": {"LSTMSequence", "RNNSequence"},
 }
-STACKED = set(TRIPS) - {"while_int32_max", "gru_rnn_in_if"}
+STACKED = set(TRIPS) - {"while_int32_max", "gru_rnn_in_if", "lstm_in_if"}
 # The CPU plugin preallocates the concatenated output of these for INT32_MAX iterations (see above).
 CPU_PREALLOCATES = {"while_break_stack"}
 
@@ -156,3 +158,15 @@ def test_the_cpu_plugin_preallocates_a_constant_int64_max_trip_count() -> None:
         assert_same(irlint.run(model, inputs), cpu)
     large = while_break_stack(trip_count=10**6)[0]
     assert_same(irlint.run(model, inputs), cpu_outputs(large, inputs))
+
+
+@pytest.mark.parametrize("name", ["gru_rnn_in_if", "lstm_in_if"])
+def test_the_other_branch_runs_as_the_cpu_plugin_runs_it(name: str) -> None:
+    model, inputs = PYTORCH_SHAPES[name]()
+    flipped = dict(inputs)
+    if name == "lstm_in_if":
+        flipped["use_lstm"] = np.logical_not(inputs["use_lstm"])
+    else:
+        flipped["x"] = -inputs["x"]  # the sign of x.sum() picks the branch
+        assert (inputs["x"].sum() > 0) != (flipped["x"].sum() > 0)
+    assert_same(irlint.run(model, flipped), cpu_outputs(model, flipped))
