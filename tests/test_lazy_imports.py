@@ -25,3 +25,24 @@ def test_check_imports_nothing_heavy() -> None:
 def test_version_imports_nothing_heavy() -> None:
     loaded = loaded_after("from irlint.cli.main import main\nmain(['--version'])")
     assert not any(loaded.values()), loaded
+
+
+def test_the_python_api_imports_nothing_heavy_and_never_openvino() -> None:
+    """`irlint.check` on a file, and telling whether an object is an openvino.Model, import nothing heavy."""
+    loaded = loaded_after(
+        "import irlint\nfrom irlint.ir.ovmodel import is_openvino_model\n"
+        f"assert not is_openvino_model(object())\nirlint.check({str(EXAMPLE)!r})"
+    )
+    assert not any(loaded.values()), loaded
+
+
+def test_running_and_rendering_a_file_never_import_openvino() -> None:
+    """openvino is optional: only a caller passing an openvino.Model has imported it."""
+    inputs = EXAMPLE.parent / "inputs" / "lstm_ti.npz"
+    loaded = loaded_after(
+        "import numpy as np, irlint\n"
+        f"irlint.run({str(EXAMPLE)!r}, dict(np.load({str(inputs)!r})))\n"
+        f"irlint.render({str(EXAMPLE)!r})"
+    )
+    assert loaded["irlint.interp"] and loaded["irlint.viewer"], loaded  # the probe did run both
+    assert not loaded["openvino"], loaded

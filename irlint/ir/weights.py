@@ -26,7 +26,7 @@ class Weights:
     path: str
     size: int = 0
     problem: str | None = None
-    _map: np.memmap | None = field(default=None, repr=False)
+    _map: np.ndarray | None = field(default=None, repr=False)  # np.memmap of the file, or bytes in memory
 
     @staticmethod
     def open(path: str) -> Weights:
@@ -44,6 +44,12 @@ class Weights:
         if not os.access(path, os.R_OK):
             return Weights(path, st.st_size, "is not readable")
         return Weights(path, st.st_size)
+
+    @staticmethod
+    def in_memory(label: str, data: bytes) -> Weights:
+        """Weights already in memory (an `openvino.Model` serialised by irlint.ir.ovmodel); `label`
+        names them in messages."""
+        return Weights(label, len(data), None, np.frombuffer(data, dtype=np.uint8))
 
     @property
     def usable(self) -> bool:
