@@ -27,12 +27,14 @@ PRECISIONS = ("f32", "bf16", "f16", "default")
 DEFAULT_BUDGET = 4 * 1024**3
 
 
-def compare(a: str | os.PathLike[str] | Model, inputs: Mapping[str, np.ndarray],
-            b: str | os.PathLike[str] | Model | None = None, *, inside: Sequence[str] | None = None,
+def compare(a: str | os.PathLike[str] | Model | Any, inputs: Mapping[str, np.ndarray],
+            b: str | os.PathLike[str] | Model | Any | None = None, *, inside: Sequence[str] | None = None,
             openvino: bool = False, rtol: float = 1e-4, atol: float = 1e-5, precision: str = "f32",
             timeout: float = 600.0, options: Options | None = None) -> Comparison:
     """Compare model `a` run by irlint with OpenVINO's CPU plugin (`b` None), or with model `b` run by
-    irlint (and, with `openvino=True`, OpenVINO's outputs for A with its outputs for B too).
+    irlint (and, with `openvino=True`, OpenVINO's outputs for A with its outputs for B too). A model is
+    a path to an IR .xml, a loaded `Model` or an `openvino.Model` (serialised in memory; OpenVINO's child
+    process reads it from a temporary folder removed when it ends).
 
     `inside`: also compare the bodies' layer outputs per iteration against OpenVINO: every body layer
     ([]) or the layers named (name or id path). `precision`: OpenVINO's INFERENCE_PRECISION_HINT
@@ -55,21 +57,23 @@ def compare(a: str | os.PathLike[str] | Model, inputs: Mapping[str, np.ndarray],
     return _against_openvino(model_a, dict(inputs), inside, rtol, atol, precision, timeout, opts)
 
 
-def _model(m: str | os.PathLike[str] | Model) -> Model:
-    """A loaded model as it is; a path loaded and checked (a model with errors cannot be compared)."""
-    if not isinstance(m, (str, os.PathLike)):
-        return m
-    from irlint.api import check_model
+def _model(m: Any) -> Model:
+    """A loaded model as it is; a path or an `openvino.Model` loaded and checked (a model with errors
+    cannot be compared)."""
+    from irlint.api import check_model, load
     from irlint.diagnostics import Severity
-    from irlint.ir.loader import LoadError, load
+    from irlint.ir.loader import LoadError
+    from irlint.ir.model import Model
 
+    if isinstance(m, Model):
+        return m
     try:
         model = load(m)
     except LoadError as e:
         raise CompareError(str(e)) from e
     errors = [d for d in check_model(model) if d.severity is Severity.ERROR]
     if errors:
-        raise CompareError(f"{os.fspath(m)} has {len(errors)} error(s), the first {errors[0].code}: "
+        raise CompareError(f"{model.path} has {len(errors)} error(s), the first {errors[0].code}: "
                            f"{errors[0].message}")
     return model
 
@@ -92,7 +96,7 @@ def run_ours(model: Model, inputs: dict[str, np.ndarray], options: Options, rec:
 
 def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Sequence[str] | None, rtol: float,
                       atol: float, precision: str, timeout: float, options: Options) -> Comparison:
-    from irlint.comparison.openvino import run_openvino
+    from irlint.comparison.openvino import model_files, run_openvino
 
     _check_inputs(model, inputs)
     sel = None
@@ -110,13 +114,13 @@ def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Seque
         probes = probes_for(sel, rec)
     report: dict[str, Any] = {"model": model.path, "precision": {"asked": precision}, "rtol": rtol, "atol": atol}
     title = f"irlint compare: {model.name or model.path}"
-    weights = model.weights.path if model.weights.usable else None
-    got_ov = run_openvino(model.path, weights, inputs, timeout, _job(precision, probes))
-    if isinstance(got_ov, str) and probes and ("(stage: instrument" in got_ov or "instrumented)" in got_ov):
-        crash = got_ov  # OpenVINO died on the instrumented copy: the plain comparison still stands
-        got_ov = run_openvino(model.path, weights, inputs, timeout, _job(precision, []))
-        if not isinstance(got_ov, str):
-            got_ov.instrument_error = crash
+    with model_files(model) as (xml, weights):
+        got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, probes))
+        if isinstance(got_ov, str) and probes and ("(stage: instrument" in got_ov or "instrumented)" in got_ov):
+            crash = got_ov  # OpenVINO died on the instrumented copy: the plain comparison still stands
+            got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, []))
+            if not isinstance(got_ov, str):
+                got_ov.instrument_error = crash
     if isinstance(got_ov, str):
         report["openvino_error"] = got_ov
         return Comparison("openvino", title, report, differs=True)

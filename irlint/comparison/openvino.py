@@ -12,10 +12,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from irlint.ir.model import Model
 
 
 @dataclass
@@ -73,6 +78,26 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
         return OvRun(list(report["names"]), values, str(report.get("precision", "unknown")), probes,
                      {int(k): v for k, v in report.get("skipped", {}).items()}, report.get("instrumented_same"),
                      report.get("instrumented_max_abs"), report.get("instrument_error"), report.get("observer_effect"))
+
+
+@contextmanager
+def model_files(model: Model) -> Iterator[tuple[str, str | None]]:
+    """The model's XML and weights as files OpenVINO's child can read: the model's own, or, for a model
+    serialised from an `openvino.Model` in memory, copies in a temporary folder removed afterwards."""
+    from irlint.ir.ovmodel import serialized_xml
+
+    xml = serialized_xml(model)
+    if xml is None:
+        yield model.path, model.weights.path if model.weights.usable else None
+        return
+    with tempfile.TemporaryDirectory(prefix="irlint-compare-model-") as tmp:
+        xml_path, bin_path = os.path.join(tmp, "model.xml"), os.path.join(tmp, "model.bin")
+        with open(xml_path, "w", encoding="utf-8") as f:
+            f.write(xml)
+        with open(bin_path, "wb") as f:
+            if model.weights.size:
+                f.write(model.weights.raw(0, model.weights.size).tobytes())
+        yield xml_path, bin_path
 
 
 def _last_stage(stdout: str | bytes | None) -> str:

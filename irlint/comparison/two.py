@@ -188,12 +188,14 @@ def _openvino_both(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray]
                    report: dict[str, Any], rtol: float, atol: float, precision: str, timeout: float) -> None:
     """OpenVINO's outputs for A against its outputs for B (`report["openvino"]`), or why OpenVINO failed on
     either (`report["openvino_error"]`, one line per model)."""
-    from irlint.comparison.openvino import run_openvino
+    from irlint.comparison.openvino import model_files, run_openvino
 
     job = {"precision": None if precision == "default" else precision, "probes": []}
     models = (model_a, model_b)
-    runs = [run_openvino(m.path, m.weights.path if m.weights.usable else None, inputs, timeout, job)
-            for m in models]
+    runs = []
+    for m in models:
+        with model_files(m) as (xml, weights):
+            runs.append(run_openvino(xml, weights, inputs, timeout, job))
     failed = [f"{m.path}: {r}" for m, r in zip(models, runs) if isinstance(r, str)]
     if failed:
         report["openvino_error"] = failed

@@ -145,3 +145,16 @@ def test_irlint_compare_is_the_function() -> None:
 
     assert callable(irlint.compare) and callable(irlint.compare)  # twice: no submodule shadows it
 
+
+
+def test_an_openvino_model_in_memory_is_compared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spill))
+    result = compare(scaled_ti(0.5), X)  # against OpenVINO: its child reads a temporary copy
+    assert result.ok and result.report["model"] == "<openvino.Model 'scaled_ti'>", result.text()
+    two = compare(scaled_ti(0.5), X, scaled_ti(0.5001))
+    assert [c["kind"] for c in two.report["changes"]] == ["const"]
+    assert list(spill.iterdir()) == []  # nothing left behind
