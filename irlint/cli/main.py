@@ -82,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in == ["--version"]:  # the fast path: no command module is imported
         print(f"irlint {__version__}")
         return 0
+    _printable_stdout()
     from irlint.cli import interrupts
 
     with interrupts.handled():  # from the start: a signal while the command is imported ends cleanly too
@@ -104,6 +105,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         gcpause.freeze_after = True  # this process is ours: see irlint.gcpause
         return _run(cmd, args)
+
+
+def _printable_stdout() -> None:
+    """On a stdout that cannot carry every character (ASCII under `LC_ALL=C PYTHONUTF8=0`), what it lacks is
+    printed as a backslash escape instead of ending the command in a UnicodeEncodeError (a layer name in a
+    table of `run`). `check` escapes its reports itself, in each format's syntax (`irlint.report.charset`)."""
+    import codecs
+
+    try:
+        utf = codecs.lookup(sys.stdout.encoding).name.startswith("utf")
+    except (AttributeError, LookupError, TypeError):
+        return
+    if not utf and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _first_word(args: Sequence[str]) -> str | None:

@@ -256,3 +256,14 @@ def test_a_full_disk_while_the_trace_spills_says_so(
     assert "the disk is full" in err and "spilling the trace" in err and "--trace-budget" in err, err
     assert "bug" not in err and "internal error" not in err
     assert list(spills.iterdir()) == [] and not (tmp_path / "t.npz").exists()
+
+
+def test_an_ascii_only_stdout_gets_the_tables_of_run(tmp_path: Path) -> None:
+    xml = tmp_path / "u.xml"
+    xml.write_text(
+        (EXAMPLES / "loop_scan.xml").read_text().replace('name="acc" type="Result"', 'name="ü名" type="Result"')
+    )
+    shutil.copy(EXAMPLES / "loop_scan.bin", tmp_path / "u.bin")
+    res = irlint("run", xml.name, "--inputs", str(EXAMPLES / "inputs" / "loop_scan.npz"), cwd=tmp_path, env=ASCII)
+    sane(res)
+    assert res.returncode == 0 and b"\\xfc\\u540d" in res.stdout, res.stdout
