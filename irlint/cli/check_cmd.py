@@ -250,7 +250,10 @@ def run(args: argparse.Namespace) -> int:
 
         write_text(args.output_file, text)
     else:
-        out_stream.write(text)
+        from irlint.report.charset import fit_encoding
+
+        # an ASCII-only stdout (LC_ALL=C) gets the characters it lacks escaped, never a UnicodeEncodeError
+        out_stream.write(fit_encoding(fmt, text, getattr(out_stream, "encoding", None)))
         out_stream.flush()
 
     if any(d.code in UNCHECKABLE for d in diags):
@@ -378,6 +381,7 @@ def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult], show: bo
     nothing is written."""
     import difflib
 
+    from irlint.report.charset import fit_encoding
     from irlint.report.paths import relative_path
 
     for o in outcomes:
@@ -387,7 +391,8 @@ def _print_diffs(outcomes: list[FixOutcome], results: list[FileResult], show: bo
         after = o.fixed.decode("utf-8", "replace").splitlines(keepends=True)
         rel = relative_path(o.path)
         old, new = (safe(f"a/{rel}"), safe(f"b/{rel}")) if rel else (safe(o.path), safe(o.path))
-        sys.stdout.writelines(difflib.unified_diff(before, after, old, new))
+        diff = "".join(difflib.unified_diff(before, after, old, new))
+        sys.stdout.write(fit_encoding("text", diff, getattr(sys.stdout, "encoding", None)))
     sys.stdout.flush()
     if show:
         for o in outcomes:

@@ -7,6 +7,7 @@ every failure ends in a message and exit code 2, never a traceback (unless `--de
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import signal
 import sys
@@ -81,12 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_in == ["--version"]:  # the fast path: no command module is imported
         print(f"irlint {__version__}")
         return 0
+    _printable_stdout()
     from irlint.cli import interrupts
 
     with interrupts.handled():  # from the start: a signal while the command is imported ends cleanly too
         try:
             reg = _registry()
-            first = next((a for a in args_in if not a.startswith("-")), None)
+            first = _first_word(args_in)
             if first is not None and first not in reg and args_in[:1] != ["--version"]:
                 args_in.insert(0, "check")  # `irlint model.xml` means `irlint check model.xml`
                 first = "check"
@@ -103,6 +105,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         gcpause.freeze_after = True  # this process is ours: see irlint.gcpause
         return _run(cmd, args)
+
+
+def _printable_stdout() -> None:
+    """On a stdout that cannot carry every character (ASCII under `LC_ALL=C PYTHONUTF8=0`), what it lacks is
+    printed as a backslash escape instead of ending the command in a UnicodeEncodeError (a layer name in a
+    table of `run`). `check` escapes its reports itself, in each format's syntax (`irlint.report.charset`)."""
+    import codecs
+
+    try:
+        utf = codecs.lookup(sys.stdout.encoding).name.startswith("utf")
+    except (AttributeError, LookupError, TypeError):
+        return
+    if not utf and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def _first_word(args: Sequence[str]) -> str | None:
+    """The first argument that is not an option: the command, or a file of the implied `check`. After `--`
+    every argument is a file (`irlint -- -m.xml` checks `-m.xml`), so `--` itself is returned then."""
+    for a in args:
+        if a == "--" or not a.startswith("-"):
+            return a
+    return None
 
 
 def _run(cmd: Command, args: argparse.Namespace) -> int:
@@ -131,6 +156,10 @@ def _run(cmd: Command, args: argparse.Namespace) -> int:
             return _interrupted(signum)
         if getattr(args, "debug", False):
             raise
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):  # the machine's, not a bug
+            where = f" ({e.filename})" if e.filename else ""
+            print(f"irlint {cmd.name}: the disk is full: {safe(f'{e.strerror or e}{where}')}", file=sys.stderr)
+            return EXIT_FAILURE
         print(
             f"irlint {cmd.name}: internal error: {type(e).__name__}: {safe(str(e) or '(no message)')}\n"
             "This is a bug in irlint; please report it with the model (--debug shows the traceback).",

@@ -217,7 +217,8 @@ def write_atomic(path: str, data: bytes) -> None:
     if not mode & stat.S_IWUSR or not os.access(path, os.W_OK):  # read-only is a request, even to root
         raise PermissionError(13, "the file is not writable", path)
     folder = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".irlint-fix", dir=folder)
+    # a short name of its own: one made from the model's would pass 255 bytes when the model's name is that long
+    fd, tmp = tempfile.mkstemp(prefix=".irlint-fix-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

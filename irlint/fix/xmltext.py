@@ -15,7 +15,9 @@ from xml.sax.saxutils import quoteattr
 from irlint.fix.edits import Edit
 
 _TAG = re.compile(rb"<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)(\s*)(/?)>")
-_DIM = re.compile(rb"<dim>([^<]*)</dim>")
+# A `<dim>` whose value is text, CDATA sections (`<dim><![CDATA[6]]></dim>`, which parsers read as 6) or both
+_DIM = re.compile(rb"<dim>((?:[^<]|<!\[CDATA\[.*?\]\]>)*)</dim>", re.S)
+_CDATA = re.compile(rb"<!\[CDATA\[(.*?)\]\]>", re.S)
 _INDENT = re.compile(rb"[ \t]*")
 
 
@@ -56,6 +58,11 @@ class Tag:
         return Edit(at, at, f' {name}="{escaped}"'.encode())
 
 
+def dim_value(raw: bytes) -> bytes:
+    """A `<dim>`'s content as the loader reads it: CDATA sections unwrapped, blanks around it dropped."""
+    return _CDATA.sub(rb"\1", raw).strip()
+
+
 def line_indent(data: bytes, at: int) -> bytes:
     """The whitespace that starts the line holding offset `at`."""
     start = data.rfind(b"\n", 0, at) + 1
@@ -86,7 +93,7 @@ def set_port_dims(data: bytes, port_at: int, dims: Sequence[int]) -> list[Edit]:
     old = list(_DIM.finditer(data, tag.end, close))
     edits: list[Edit] = []
     for m, v in zip(old, new):
-        if m.group(1).strip() != v:  # "<dim> 3 </dim>" already says 3: left as written
+        if dim_value(m.group(1)) != v:  # "<dim> 3 </dim>" already says 3: left as written (CDATA is rewritten)
             edits.append(Edit(m.start(1), m.end(1), v))
     if len(new) > len(old):
         if old:
@@ -113,7 +120,7 @@ def port_dims_text(data: bytes, port_at: int) -> list[str]:
     if tag.self_closing:
         return []
     close = data.find(b"</port>", tag.end)
-    return [m.group(1).decode() for m in _DIM.finditer(data, tag.end, close)]
+    return [_CDATA.sub(rb"\1", m.group(1)).decode() for m in _DIM.finditer(data, tag.end, close)]
 
 
 def format_shape_attr(dims: Sequence[int], like: str | None) -> str:

@@ -17,6 +17,8 @@ position each in memory.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import tempfile
 from array import array
 from collections.abc import Iterator
@@ -42,6 +44,23 @@ def rows_per_chunk(row_bytes: int, size: int) -> int:
 # What the store holds in memory (tracemalloc, numpy 2.4, CPython 3.12), counted against the budget:
 SERIES_BYTES = 1024  # a series: its object, names, buffers and its place in the lookup table
 SINGLE_BYTES = 320  # a lone spilled tensor: its key (plus its length), position tuple and log entry
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextlib.contextmanager
+def _spilling(store: SpillStore) -> Iterator[None]:
+    """Writes to the spill folder: an OSError says it happened there, and a full disk says so and what helps
+    (it would otherwise reach the command as an unexplained OSError, an internal error)."""
+    try:
+        yield
+    except OSError as e:
+        folder = store._dir.name if store._dir is not None else tempfile.gettempdir()
+        why = f"{e.strerror or e} while spilling the trace to {folder}"
+        if e.errno in DISK_FULL:
+            why += ": free space there, point TMPDIR at a larger disk, or raise --trace-budget to keep more in memory"
+        raise OSError(e.errno, why) from e
 
 
 @dataclass(slots=True)
@@ -108,30 +127,33 @@ class SpillStore:
 
     def add_single(self, k: str, a: np.ndarray) -> int:
         """Append `a` as a `.npy` record (a string tensor as an 'S' array); returns the bytes its key took."""
-        f = self._segment
-        if f is None or f.tell() >= SEGMENT:
-            if f is not None:
-                f.close()
-            self._segments.append(self.folder / f"{len(self._segments)}.npys")
-            f = self._segment = open(self._segments[-1], "wb")  # noqa: SIM115  (closed by close())
-        self.singles[k] = (len(self._segments) - 1, f.tell())
-        np.lib.format.write_array(f, for_npz(a), allow_pickle=False)
+        with _spilling(self):
+            f = self._segment
+            if f is None or f.tell() >= SEGMENT:
+                if f is not None:
+                    f.close()
+                self._segments.append(self.folder / f"{len(self._segments)}.npys")
+                f = self._segment = open(self._segments[-1], "wb")  # noqa: SIM115  (closed by close())
+            at = f.tell()
+            np.lib.format.write_array(f, for_npz(a), allow_pickle=False)
+        self.singles[k] = (len(self._segments) - 1, at)
         return SINGLE_BYTES + len(k)
 
     def flush(self) -> None:
         """Append every series' buffered rows to its files."""
-        for s in self.series.values():
-            if s.index:
-                base = self.folder / f"s{s.number}"
-                with open(base.with_suffix(".values"), "ab") as f:
-                    f.write(s.values)
-                with open(base.with_suffix(".index"), "ab") as f:
-                    f.write(s.index.tobytes())
-                s.values = bytearray()
-                s.index = array("q")
-        self._buffered = 0
-        if self._segment is not None:
-            self._segment.flush()
+        with _spilling(self):
+            for s in self.series.values():
+                if s.index:
+                    base = self.folder / f"s{s.number}"
+                    with open(base.with_suffix(".values"), "ab") as f:
+                        f.write(s.values)
+                    with open(base.with_suffix(".index"), "ab") as f:
+                        f.write(s.index.tobytes())
+                    s.values = bytearray()
+                    s.index = array("q")
+            self._buffered = 0
+            if self._segment is not None:
+                self._segment.flush()
 
     # -- reading -----------------------------------------------------------------------------------
     def index_of(self, s: Series) -> np.ndarray:

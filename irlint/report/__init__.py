@@ -35,9 +35,14 @@ def render(
 # what is shown (bidi controls, separators), which model names may hold. The text report replaces them
 # itself; the data formats escape them losslessly (JSON \uXXXX, XML character references).
 _TERMINAL = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# A lone surrogate: a file name that is not valid UTF-8 (Python keeps each undecodable byte as U+DC80..U+DCFF)
+# or a rule pack's string. No UTF-8 text can hold one, so the data formats show U+FFFD in its place.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape_controls(fmt: str, text: str) -> str:
+    if fmt in ("json", "sarif", "github"):
+        text = _SURROGATE.sub("\ufffd", text)
     if fmt in ("json", "sarif"):
         return _TERMINAL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     if fmt == "junit":

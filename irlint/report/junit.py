@@ -3,7 +3,8 @@
 A `testsuite` per checked file holding one `testcase` for that file; each error or warning is a
 `failure` of it (Jenkins' schema allows several), info findings go to `system-out`. lxml does the
 escaping of `<>&"`; characters XML 1.0 cannot carry at all (control characters out of a hostile
-file) are dropped, so the output always parses.
+file) are dropped, and a lone surrogate (an undecodable byte of a file name) becomes U+FFFD, so the
+output always parses.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from irlint.diagnostics import Diagnostic, Severity
 
 
 def xml_safe(s: str) -> str:
-    """`s` without the characters XML 1.0 forbids (C0 controls but tab/LF/CR, surrogates, U+FFFE/U+FFFF)."""
+    """`s` without the characters XML 1.0 forbids (C0 controls but tab/LF/CR, U+FFFE/U+FFFF); a surrogate
+    becomes U+FFFD (a file name's undecodable byte still shows where it was)."""
     return "".join(
-        c for c in s if c in "\t\n\r" or (0x20 <= ord(c) < 0xD800 or 0xE000 <= ord(c) < 0xFFFE or ord(c) >= 0x10000)
+        "\ufffd" if 0xD800 <= ord(c) < 0xE000 else c
+        for c in s
+        if c in "\t\n\r" or (0x20 <= ord(c) < 0xFFFE or ord(c) >= 0x10000)
     )
 
 
@@ -45,7 +49,9 @@ def render_junit(diags: Sequence[Diagnostic], *, files: Sequence[str]) -> str:
         case = etree.SubElement(suite, "testcase", name=xml_safe(path), classname="irlint")
         for d in failing:
             first_line = d.message.splitlines()[0] if d.message else ""
-            failure = etree.SubElement(case, "failure", type=d.code, message=xml_safe(f"{d.code}: {first_line}"))
+            failure = etree.SubElement(
+                case, "failure", type=xml_safe(d.code), message=xml_safe(f"{d.code}: {first_line}")
+            )
             failure.text = _describe(d)
         infos = [d for d in found if d.severity is Severity.INFO]
         if infos:

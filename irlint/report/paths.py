@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote_from_bytes
 
 
 def relative_path(path: str) -> str | None:
@@ -27,9 +27,22 @@ def display_path(path: str) -> str:
     return relative_path(path) or path
 
 
+def _bytes(path: str) -> bytes:
+    """The file name's bytes: an undecodable byte was kept as a surrogate (U+DC80..U+DCFF) and is restored;
+    any other lone surrogate (a path made up by an API caller) becomes U+FFFD."""
+    try:
+        return os.fsencode(path)
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in path).encode("utf-8")
+
+
 def artifact_uri(path: str) -> str:
-    """A valid URI reference for SARIF: percent-encoded relative path, else an absolute file: URI."""
+    """A valid URI reference for SARIF: percent-encoded relative path, else an absolute file: URI.
+
+    The path's bytes are encoded, so a name that is not valid UTF-8 keeps its exact bytes (`%FF`)."""
     rel = relative_path(path)
     if rel is not None:
-        return quote(rel, safe="/")
-    return Path(os.path.abspath(path)).as_uri()
+        return quote_from_bytes(_bytes(rel), safe="/")
+    if os.name == "nt":  # a drive letter: pathlib spells it as a file: URI does
+        return Path(os.path.abspath(path)).as_uri()
+    return "file://" + quote_from_bytes(_bytes(os.path.abspath(path)), safe="/")

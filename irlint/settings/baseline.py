@@ -51,6 +51,15 @@ def _rel(path: str, base: Path) -> str:
         return Path(os.path.abspath(path)).as_posix()
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _utf8(text: str) -> str:
+    """`text` with U+FFFD for each lone surrogate: a file name that is not valid UTF-8 keeps its undecodable bytes
+    as surrogates, which no UTF-8 file can hold. Keys are made of such text on reading and on writing alike."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
 # Where messages quote layer ids, port ids, id paths and lines: replaced by "#" (the names beside them stay).
 _ID_PATTERNS = (
     (re.compile(r"\b\d+(?:/(?:body|then_body|else_body)/\d+)+\b"), "#"),  # id paths: 2/body/7
@@ -124,8 +133,8 @@ class Baseline:
 
     def key(self, d: Diagnostic, name_of: NameOf) -> Key:
         names, port = name_of(d) or ((), "")
-        return (_rel(d.loc.path, self.path.parent), d.code, names, port,
-                without_ids(portable(d.message, d.loc.path)))
+        return (_utf8(_rel(d.loc.path, self.path.parent)), d.code, names, port,
+                _utf8(without_ids(portable(d.message, d.loc.path))))
 
     def _take(self, k: Key, left: Counter[Key], legacy: Counter[LegacyKey]) -> bool:
         """Count `k` off the recorded findings: this file's own, else a version 1 file's (which named a layer

@@ -76,6 +76,14 @@ def test_equal_dims_written_differently_are_left_alone() -> None:
     assert apply_edits(data, set_port_dims(data, 0, [1, 5])) == b'<port id="0"><dim> 1 </dim><dim>5</dim></port>'
 
 
+def test_cdata_dims_count_as_dims() -> None:
+    """`<dim><![CDATA[1]]></dim>` is the dim 1 to a parser: it keeps its place, and is rewritten when it changes."""
+    data = b'<port id="0"><dim><![CDATA[1]]></dim><dim>6</dim><dim> <![CDATA[3]]> </dim></port>'
+    assert port_dims_text(data, 0) == ["1", "6", " 3 "]
+    assert apply_edits(data, set_port_dims(data, 0, [1, 5, 3])) == data.replace(b"6", b"5")
+    assert apply_edits(data, set_port_dims(data, 0, [2, 6, 3])) == data.replace(b"<![CDATA[1]]>", b"2")
+
+
 def test_self_closing_port_grows() -> None:
     data = b'<output>\n  <port id="0" precision="FP32" />\n</output>'
     at = data.index(b"<port")
