@@ -31,6 +31,7 @@ import graphviz
 import numpy as np
 from irlint.viewer import style
 from irlint.viewer.buffers import CarriedBuffer, carried_buffers
+from irlint.viewer.dot import Digraph, EscString, Html, escape_string, html_text
 from irlint.viewer.names import short_names
 from irlint.viewer.porttypes import PortTypes
 from irlint.viewer.scopes import MIN_LAYERS, Scope, expanded, pinned, scope_tree
@@ -41,7 +42,6 @@ from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRI
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import BackEdge, Branch, Graph, Layer, Model, PortMapEntry
 from irlint.layerpath import iteration_label, project_its
-from irlint.report.text import clean
 
 NAME_LIMIT, EDGE_NAME_LIMIT = 40, 24  # characters of a layer name in a node label / an edge label
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
@@ -208,17 +208,14 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
         _claim(ctx, model)
     if o.trace is not None:
         _index_trace(ctx, o.trace)
-    label = clean(model.path + "".join(f"\n{n}" for n in ctx.notes))
-    g = graphviz.Digraph(clean(model.name or "model"), graph_attr={**style.GRAPH, "rankdir": o.rankdir,
+    label = model.path + "".join(f"\n{n}" for n in ctx.notes)
+    g = Digraph(model.name or "model", graph_attr={**style.GRAPH, "rankdir": o.rankdir,
                                                             "label": label, "compound": "true"},
                          node_attr=style.NODE, edge_attr=style.EDGE)
     _graph(g, model.graph, ctx, 0, specials={})
     _edges(g, model.graph, ctx, 0)
     if o.diagnostics:
         _legend(g, ctx)
-    # names, types, messages and values come from the file: controls and bidi overrides (U+202E would
-    # show a layer name reversed) are drawn as the text report prints them, visibly
-    g.body[:] = [clean(line) for line in g.body]
     g.irlint_notes = list(ctx.notes)  # type: ignore[attr-defined]  # for the CLI to print
     return g
 
@@ -516,7 +513,7 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
                 if layer.input(pid) is not None:
                     value = _special_value(ctx, layer, pid).strip().replace("\n", " ")
                     cells.append(f'<TR><TD PORT="in{pid}" ALIGN="LEFT" BGCOLOR="{style.SPECIAL_PORT["fillcolor"]}">'
-                                 f'{_html(_join_line(f"{text} (port {pid})", value))}</TD></TR>')
+                                 f'{html_text(_join_line(f"{text} (port {pid})", value))}</TD></TR>')
         for la in layers:
             special = specials.get(la.id, "")  # type: ignore[arg-type]
             attrs = _layer_attrs(ctx, la, special)
@@ -532,7 +529,7 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
             lines = [f"#{la.id}  {ctx.short.get(la.name, la.name)}",
                      _join_line(etype, special, role),
                      _join_line(loops, buffer.describe() if buffer else "", _tags(ctx, ctx.by_layer.get(la.path, [])))]
-            text = '<BR ALIGN="LEFT"/>'.join(_html(x) for x in lines if x)
+            text = '<BR ALIGN="LEFT"/>'.join(html_text(x) for x in lines if x)
             if buffer is not None and not ctx.by_layer.get(la.path):
                 attrs.update(style.BUFFER)
             fill = attrs.get("fillcolor", "#ffffff")
@@ -541,10 +538,11 @@ def _port_tables(g: graphviz.Digraph, layer: Layer, ctx: _Ctx, specials: Mapping
             # ID and HREF: SVG gets the row's tooltip (graphviz writes it on links only) and an element
             # `a_<layer node id>` the HTML page's click finds the layer's details by
             cells.append(f'<TR><TD PORT="r{la.id}" ID="{node_id(la)}" HREF="#" ALIGN="LEFT" BALIGN="LEFT" '
-                         f'BGCOLOR="{fill}"{extra} TOOLTIP="{_html(attrs["tooltip"][:1000])}">{text}'
+                         f'BGCOLOR="{fill}"{extra} TOOLTIP="{html_text(attrs["tooltip"][:1000])}">{text}'
                          '<BR ALIGN="LEFT"/></TD></TR>')
             ctx.rows[la.path] = f"{name}:r{la.id}"
-        g.node(name, f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>',
+        table = f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>'
+        g.node(name, Html(table),
                shape="plain", tooltip=f"{what} of {layer.type} {layer.name}")
 
 
@@ -575,12 +573,6 @@ def _result_type(ctx: _Ctx, body: Graph, result: Layer) -> str:
 
 def _join_line(*parts: str) -> str:
     return "  ".join(x for x in parts if x)
-
-
-def _html(text: str) -> str:
-    """Text for an HTML-like label or attribute (newlines as character references)."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("\n", "&#10;"))
 
 
 def _taken(ctx: _Ctx, layer: Layer, name: str, depth: int) -> bool:
@@ -1017,7 +1009,7 @@ def _legend(g: graphviz.Digraph, ctx: _Ctx) -> None:
         lines.extend(textwrap.wrap(text, 100, subsequent_indent="      ") or [text])
     if len(diags) > LEGEND_MAX:
         lines.append(f"... and {len(diags) - LEGEND_MAX} more (irlint {ctx.model.path})")
-    body = "".join(line.replace("\\", "\\\\") + "\\l" for line in lines)
+    body = EscString("".join(escape_string(line) + "\\l" for line in lines))
     with g.subgraph(name="cluster_legend") as sub:
         sub.attr(label=f"findings ({len(diags)})", **style.CLUSTER)
         sub.node("legend_findings", body or "none", **style.LEGEND)

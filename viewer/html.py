@@ -8,7 +8,10 @@ JSON-escaped with `<`, `>` and `&` as \\u escapes, so no layer name can close th
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 from collections.abc import Sequence
 
 from irlint.viewer.diagram import node_id
@@ -52,6 +55,8 @@ def _visible(obj: object) -> object:
 
 
 def _json_for_script(obj: object) -> str:
+    """JSON that a `<script>` element holds as data: `<`, `>` and `&` as \\u escapes (no `</script>` or
+    `<!--` can close or change it); `ensure_ascii` makes U+2028/U+2029 \\u escapes too."""
     return json.dumps(obj, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -59,18 +64,30 @@ def _text(s: str) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _sha256(source: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+_SLOT = re.compile(r"@(TITLE|CSP|SVG|DETAILS)@")
+
+
 def page(model: Model, svg: str, diagnostics: Sequence[Diagnostic] = ()) -> str:
-    """The HTML page around an SVG rendered by dot."""
+    """The HTML page around an SVG rendered by dot.
+
+    The template's slots are filled in one pass over the template: a slot's text is never searched
+    again, so a layer named `@DETAILS@` stays a name. The Content-Security-Policy admits only the
+    page's own script and style (by their SHA-256), no event handler attributes, nothing from
+    elsewhere: should a model string ever get into the markup, it cannot run."""
     start = svg.find("<svg")
     svg = svg[start:] if start >= 0 else svg  # drop the XML declaration and DOCTYPE (not allowed inline)
-    details = _json_for_script(_visible(layer_details(model, diagnostics)))
-    title = _text(clean(f"irlint: {model.name or model.path}"))
-    return _TEMPLATE.replace("@TITLE@", title).replace("@SVG@", svg).replace("@DETAILS@", details)
+    csp = (f"default-src 'none'; script-src {_sha256(_SCRIPT)}; style-src {_sha256(_STYLE)}; img-src data:; "
+           "base-uri 'none'; form-action 'none'")
+    slots = {"TITLE": _text(clean(f"irlint: {model.name or model.path}")), "CSP": csp, "SVG": svg,
+             "DETAILS": _json_for_script(_visible(layer_details(model, diagnostics)))}
+    return _SLOT.sub(lambda m: slots[m.group(1)], _TEMPLATE)
 
 
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>@TITLE@</title>
-<style>
+_STYLE = """
 body { margin: 0; font: 13px Helvetica, Arial, sans-serif; display: flex; height: 100vh; }
 #view { flex: 1; overflow: hidden; position: relative; cursor: grab; background: #fff; }
 #view svg { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
@@ -82,17 +99,9 @@ body { margin: 0; font: 13px Helvetica, Arial, sans-serif; display: flex; height
 #search { width: 100%; box-sizing: border-box; padding: 4px; }
 .hit > path, .hit > polygon, .hit > ellipse { stroke: #ff00ff !important; stroke-width: 4px !important; }
 #help { color: #777; font-size: 11px; }
-</style></head>
-<body>
-<div id="view">@SVG@</div>
-<div id="side">
-<input id="search" type="search" placeholder="search layers (name, type, id path); Enter: next">
-<div id="help">wheel: zoom, drag: pan, click a layer: its attributes, 0: fit</div>
-<div id="count"></div>
-<div id="info"><p>Click a layer.</p></div>
-</div>
-<script type="application/json" id="details">@DETAILS@</script>
-<script>
+"""
+
+_SCRIPT = """
 (function () {
   "use strict";
   var details = JSON.parse(document.getElementById("details").textContent);
@@ -178,6 +187,21 @@ body { margin: 0; font: 13px Helvetica, Arial, sans-serif; display: flex; height
   });
   fit();
 })();
-</script>
-</body></html>
 """
+
+_TEMPLATE = ("""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="@CSP@"><title>@TITLE@</title>
+<style>""" + _STYLE + """</style></head>
+<body>
+<div id="view">@SVG@</div>
+<div id="side">
+<input id="search" type="search" placeholder="search layers (name, type, id path); Enter: next">
+<div id="help">wheel: zoom, drag: pan, click a layer: its attributes, 0: fit</div>
+<div id="count"></div>
+<div id="info"><p>Click a layer.</p></div>
+</div>
+<script type="application/json" id="details">@DETAILS@</script>
+<script>""" + _SCRIPT + """</script>
+</body></html>
+""")

@@ -27,6 +27,7 @@ from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer, Model, Port
 from irlint.layerpath import project_its
+from irlint.report.text import clean
 
 PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
 CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
@@ -132,14 +133,30 @@ def scope(name: str) -> str:
     return "/".join(parts[:-1])
 
 
+def main_graph_id(model: Model) -> str:
+    return clean(model.name or "model")
+
+
 def graph_ids(model: Model) -> dict[int, list[str]]:
-    """id(layer) -> the ids of its body graphs (one for TI/Loop, one per If branch)."""
+    """id(layer) -> the ids of its body graphs (one for TI/Loop, one per If branch). Ids are names the
+    UI shows and finds graphs by: unique (a model or layer named like another's body gets ` (2)`),
+    controls made visible."""
+    taken = {main_graph_id(model)}
+
+    def unique(text: str) -> str:
+        text, n = clean(text), 2
+        base = text
+        while text in taken:
+            text, n = f"{base} ({n})", n + 1
+        taken.add(text)
+        return text
+
     ids: dict[int, list[str]] = {}
     for _g, layer in model.layers():
         if layer.body is not None:
-            ids[id(layer)] = [f"{layer.name} #{layer.path} body"]
+            ids[id(layer)] = [unique(f"{layer.name} #{layer.path} body")]
         elif layer.branches:
-            ids[id(layer)] = [f"{layer.name} #{layer.path} {b.name}" for b in layer.branches]
+            ids[id(layer)] = [unique(f"{layer.name} #{layer.path} {b.name}") for b in layer.branches]
     return ids
 
 
@@ -169,7 +186,7 @@ def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace |
     ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops,
                PortTypes(model, inferred))
     _roles(ctx)
-    main_id = model.name or "model"
+    main_id = main_graph_id(model)
     graphs: list[gb.Graph] = []
     _convert_graph(ctx, model.graph, main_id, 0, graphs)
     unplaced = [d for d in diagnostics if not any(d in found for found in ctx.findings.values())]
