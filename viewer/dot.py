@@ -43,8 +43,14 @@ def escape_string(value: str) -> str:
 
 def html_text(value: str) -> str:
     """A model string as text or an attribute value inside an HTML-like label (newlines as references)."""
-    return (clean(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("\n", "&#10;"))
+    return (
+        clean(value)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\n", "&#10;")
+    )
 
 
 def _values(attrs: Mapping[str, object] | None) -> dict[str, str] | None:
@@ -57,18 +63,44 @@ class Digraph(graphviz.Digraph):
     """A `graphviz.Digraph` whose labels, tooltips and other attribute values are `text` (its
     subgraphs are of this class too). Node names are the diagram's own ids (`L_3_body_1`, `table:r4`)."""
 
-    def __init__(self, name: str | None = None, *args, graph_attr=None, node_attr=None, edge_attr=None,  # type: ignore[no-untyped-def]
-                 **kwargs) -> None:
-        super().__init__(None if name is None else text(name), *args, graph_attr=_values(graph_attr),
-                         node_attr=_values(node_attr), edge_attr=_values(edge_attr), **kwargs)
+    def __init__(
+        self,
+        name: str | None = None,
+        *args,
+        graph_attr=None,
+        node_attr=None,
+        edge_attr=None,  # type: ignore[no-untyped-def]
+        **kwargs,
+    ) -> None:
+        super().__init__(
+            None if name is None else text(name),
+            *args,
+            graph_attr=_values(graph_attr),
+            node_attr=_values(node_attr),
+            edge_attr=_values(edge_attr),
+            **kwargs,
+        )
 
     def node(self, name: str, label: str | None = None, _attributes=None, **attrs) -> None:  # type: ignore[no-untyped-def,override]
-        super().node(name, None if label is None else text(label), _values(_attributes), **_values(attrs) or {})
+        super().node(
+            name, None if label is None else text(label), _attributes=_values(_attributes), **_values(attrs) or {}
+        )
 
-    def edge(self, tail_name: str, head_name: str, label: str | None = None, _attributes=None,  # type: ignore[no-untyped-def,override]
-             **attrs) -> None:
-        super().edge(tail_name, head_name, None if label is None else text(label), _values(_attributes),
-                     **_values(attrs) or {})
+    def edge(
+        self,
+        tail_name: str,
+        head_name: str,
+        label: str | None = None,
+        _attributes=None,  # type: ignore[no-untyped-def,override]
+        **attrs,
+    ) -> None:
+        super().edge(
+            tail_name,
+            head_name,
+            None if label is None else text(label),
+            _attributes=_values(_attributes),
+            **_values(attrs) or {},
+        )
 
     def attr(self, kw: str | None = None, _attributes=None, **attrs) -> None:  # type: ignore[no-untyped-def,override]
-        super().attr(kw, _values(_attributes), **_values(attrs) or {})
+        super().attr(kw, _attributes=_values(_attributes), **_values(attrs) or {})
