@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                              "with --depth N, write -o OUT.dot, or raise --max-nodes")
     trace, iteration = None, None
     if args.trace:
-        from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
+        from irlint.viewer.diagram.tracecheck import TraceMismatch, check_trace, parse_iteration
 
         from irlint.interp.trace import TraceFormatError, trace_arrays
 
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         if fmt == "dot":
             data = g.source.encode("utf-8")
         elif fmt == "html":
-            from irlint.viewer.html import page
+            from irlint.viewer.diagram.html import page
 
             data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics).encode("utf-8")
         else:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from irlint.viewer.buffers import carried_buffers, counters
 from irlint.viewer.diagram import DiagramOptions, build_diagram
+from irlint.viewer.diagram.buffers import carried_buffers, counters
 
 import irlint
 

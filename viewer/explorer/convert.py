@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from irlint.viewer.porttypes import PortTypes
-from irlint.viewer.porttypes import label as type_label
-from irlint.viewer.tracecheck import split_key
+from irlint.viewer.diagram.porttypes import PortTypes
+from irlint.viewer.diagram.porttypes import label as type_label
+from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
 from model_explorer import node_data_builder as ndb
 

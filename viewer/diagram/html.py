@@ -14,8 +14,8 @@ import json
 import re
 from collections.abc import Sequence
 
-from irlint.viewer.diagram import node_id
-from irlint.viewer.porttypes import PortTypes
+from irlint.viewer.diagram.context import node_id
+from irlint.viewer.diagram.porttypes import PortTypes
 
 from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Model
