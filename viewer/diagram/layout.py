@@ -130,25 +130,45 @@ def port_order(layer: Layer, specials: Mapping[int, str]) -> tuple[list[Layer], 
 
 
 def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
-    """The back edges in the left-to-right order of their Parameters (the port map's order), with the
-    Parameters, and the Results they come from, held in that order in one rank each (invisible edges):
-    left to right, the first half drawn on the left side and the rest on the right then never cross,
-    whatever order dot would have chosen to shorten other edges (it swapped the h and c of OpenVINO's
-    own v10 LSTM TensorIterator test IR)."""
+    """The back edges in the left-to-right order of their Parameters (the port map's order).
+
+    When every body Parameter and Result is a node of its own, the Parameters are held in the body's
+    top rank and the Results in its bottom rank, each rank in one order (invisible edges): the
+    Parameters and Results of the first half of the back edges (drawn on the left side) leftmost,
+    then those of no back edge, then those of the rest (drawn on the right side) rightmost. Each back
+    edge then runs along the outside of the body and crosses no other edge, whatever order dot would
+    have chosen to shorten other edges (with the states only held in order among themselves, OpenVINO's
+    own v10 LSTM TensorIterator test IR had a back edge cross an edge into the cell on each side)."""
     assert layer.body is not None
     body = layer.body
-    params, _results = port_order(layer, {})
+    params, results = port_order(layer, {})
     row = {la.id: i for i, la in enumerate(params)}
     edges = sorted(layer.back_edges, key=lambda be: row.get(be.to_layer, 1 << 30))
     ends = [(body.layer(be.to_layer), body.layer(be.from_layer)) for be in edges]
-    drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter"
-             and p.id != r.id and not {p.path, r.path} & (set(ctx.rows) | set(ctx.hidden_in) | ctx.in_scope_cluster)]
-    if len(drawn) < 2 or len(drawn) != len(ends):
+    special = set(ctx.rows) | set(ctx.hidden_in) | ctx.in_scope_cluster
+    drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter" and p.id != r.id
+             and not {p.path, r.path} & special]
+    if not drawn or len(drawn) != len(ends):
         return edges
-    for column in (0, 1):
-        names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
+    if ctx.opts.rankdir != "TB" or any(la.path in special for la in (*params, *results)):
+        # left to right, holding the states in order among themselves in one rank each is enough
+        for column in (0, 1):
+            names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
+            with g.subgraph() as same:
+                same.attr(rank="same")
+                for a, b in pairwise(names):
+                    same.edge(a, b, style="invis")
+        return edges
+    half = len(edges) // 2
+    for column, layers, rank in ((0, params, "min"), (1, results, "max")):
+        left = [pair[column] for pair in drawn[:half]]
+        right = [pair[column] for pair in drawn[half:]]
+        middle = [la for la in layers if la not in left and la not in right]
+        names = list(dict.fromkeys(node_id(la) for la in (*left, *middle, *right)))
         with g.subgraph() as same:
-            same.attr(rank="same")
+            same.attr(rank=rank)
+            for name in names:
+                same.node(name)
             for a, b in pairwise(names):
                 same.edge(a, b, style="invis")
     return edges
