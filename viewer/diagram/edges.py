@@ -8,7 +8,7 @@ from irlint.viewer.diagram.context import Ctx, finding_tags, is_expanded, join_l
 from irlint.viewer.diagram.describe import edge_type, entry_text
 from irlint.viewer.diagram.findings import finding_style, ghost_node
 from irlint.viewer.diagram.layout import port_tables_drawn, state_order
-from irlint.viewer.diagram.values import FIRST, LAST, REQUESTED, Value, edge_value, trace_value
+from irlint.viewer.diagram.values import FIRST, LAST, REQUESTED, Value, branch_taken, edge_value, trace_value
 
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
@@ -36,7 +36,8 @@ def draw_back_edges(sub: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -
             label += "\n" + finding_tags(ctx, found)
         carried = trace_value(ctx, src, None, level + 1, "out") if src is not None else Value()
         if carried.text:
-            label += f"\ncarried: {carried.text}"
+            # out of the last iteration the loop ran, the value goes nowhere: the loop ends
+            label += f"\nlast iteration, not carried: {carried.text}" if carried.final else f"\ncarried: {carried.text}"
             attrs["tooltip"] = carried.tip
         a = endpoint(src, ctx, level + 1, "out") if src is not None else \
             ghost_node(sub, ctx, f"missing layer #{be.from_layer}\n(back edge from-layer)")
@@ -60,6 +61,7 @@ def branch_ends(layer: Layer, ctx: Ctx, level: int, direction: str, port: int | 
     (`direction` "input") or Result ("output") that its port map names, labelled with the branch, or
     the entry's ghost node when the layer is missing."""
     side, missing = ("in", "to a missing layer") if direction == "input" else ("out", "from a missing layer")
+    skipped = not_taken_entries(ctx, layer, level)
     ends: list[tuple[str, str, PortMapEntry | None, str]] = []
     for b in layer.branches:
         for entry in b.port_map:
@@ -69,7 +71,8 @@ def branch_ends(layer: Layer, ctx: Ctx, level: int, direction: str, port: int | 
             ghost = ctx.entry_ghost.get(id(entry))
             if inner is not None:
                 note = trace_value(ctx, inner, None, level + 1, side).named(ctx.short_edge.get(inner.name, inner.name))
-                ends.append((endpoint(inner, ctx, level + 1, side), join_lines(b.name, note.text), entry, note.tip))
+                name = f"{b.name} (not taken)" if id(entry) in skipped else b.name
+                ends.append((endpoint(inner, ctx, level + 1, side), join_lines(name, note.text), entry, note.tip))
             elif ghost is not None:
                 ends.append((ghost, f"{b.name}: {missing}", entry, ""))
     return ends
@@ -236,8 +239,11 @@ def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
                 ghost = ghost_node(g, ctx, f"port {port} of #{side.id}:\nno port_map entry")
                 items.append((ghost, "", None, ""))
                 found = found + [d for d in on_port if d not in found]
+        skipped = not_taken_entries(ctx, dst, level) if dst_exp and dst.branches else set()
         for s_node, s_kind, s_entry, s_tip in sources:
             for t_node, t_kind, t_entry, t_tip in targets:
+                if id(t_entry) in skipped:  # the value never reached the branch that did not run
+                    s_kind, s_tip = "", ""
                 entry_found = [*ctx.claims.get(id(s_entry), []), *ctx.claims.get(id(t_entry), [])]
                 all_found = found + [d for d in entry_found if d not in found]
                 attrs = {**style.PORT_MAP, **ports, **(finding_style(ctx, all_found) if all_found else {})}
@@ -245,5 +251,21 @@ def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
                 if tip:
                     attrs["tooltip"] = tip
                 # a port-table row shows the type and what the port map does; the edge names the port
-                shown = f"port {e.to_port if t_entry is not None else e.from_port}" if ":" in s_node + t_node else etype
+                # (into an expanded loop's row: the loop's input port, out of one: its output port)
+                shown = etype
+                if dst_exp and ":" in t_node:
+                    shown = f"port {e.to_port}"
+                elif src_exp and ":" in s_node:
+                    shown = f"port {e.from_port}"
                 g.edge(s_node, t_node, label=join_lines(shown, s_kind, t_kind, finding_tags(ctx, all_found)), **attrs)
+
+
+def not_taken_entries(ctx: Ctx, layer: Layer, level: int) -> set[int]:
+    """id() of the port-map entries of an If's branch that the trace shows did not run at the requested
+    iteration (empty without a trace or an iteration): no value flows into or out of that branch."""
+    if not ctx.trace or ctx.opts.iteration is None:
+        return set()
+    taken = {b.name for b in layer.branches if branch_taken(ctx, layer, b.name, level)}
+    if not taken:
+        return set()  # the trace holds no layer of either branch: nothing to tell
+    return {id(e) for b in layer.branches if b.name not in taken for e in b.port_map}

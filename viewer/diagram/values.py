@@ -43,6 +43,7 @@ class Value:
 
     text: str = ""
     tip: str = ""
+    final: bool = False  # taken from the last iteration its loop ran (a back edge carries it nowhere)
 
     def named(self, name: str) -> Value:
         """Prefixed with (the short name of) the body layer it is about ('h_prev it 3: ...'), so that a
@@ -96,10 +97,11 @@ def trace_value(ctx: Ctx, layer: Layer, port: int | None, depth: int, what: str 
     at = f"it {iteration_label(it, layer.path)}" if it else "value"
     tip = f"{layer.name} {at}: {v.dtype}{list(v.shape)}\n" + np.array2string(
         v, precision=6, threshold=TIP_ELEMENTS, max_line_width=100)
-    if v.size <= 4:
-        return Value(f"{at}: {np.array2string(v.reshape(-1), precision=3)}", tip)
+    final = bool(it) and not any(len(c) == len(it) and c[:-1] == it[:-1] and c[-1] > it[-1] for c in recorded)
+    if v.size <= 4:  # a scalar (shape []) prints as `1`, a one-element tensor as `[1]`
+        return Value(f"{at}: {np.array2string(v if v.ndim == 0 else v.reshape(-1), precision=3)}", tip, final)
     f = v.astype(np.float64)
-    return Value(f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]", tip)
+    return Value(f"{at}: {list(v.shape)} [{np.nanmin(f):.3g}, {np.nanmax(f):.3g}]", tip, final)
 
 
 def edge_value(ctx: Ctx, graph: Graph, src: Layer, port: int | None, dst: Layer, level: int) -> Value:

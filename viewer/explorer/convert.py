@@ -118,7 +118,8 @@ def preview(value: np.ndarray) -> str:
     v = np.asarray(value)
     head = f"{v.dtype}{list(v.shape)}"
     flat = v.reshape(-1)
-    text = np.array2string(flat[:PREVIEW], precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
+    shown = v if v.ndim == 0 else flat[:PREVIEW]  # a scalar (shape []) as `1`, not `[1]`
+    text = np.array2string(shown, precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
     if flat.size > PREVIEW:
         text = text[:-1] + " ...]"
     if flat.size > 1 and v.dtype.kind in "fiub":
