@@ -40,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope-depth", type=non_negative_int, metavar="N",
                    help="open name scopes down to N levels of nesting (deeper ones stay one node each; 0: every "
                         "scope is one node); --expand SCOPE opens more")
+    p.add_argument("--all-bodies", action="store_true",
+                   help="draw every TI/Loop body, also those the same as one drawn earlier (by default such a "
+                        "TI/Loop is one node naming the one drawn; with --trace every body is drawn)")
     p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
     p.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
                    help=f"refuse SVG/PNG/PDF of more than N drawn layers (default {MAX_NODES}; "
@@ -132,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     opts = DiagramOptions(depth=args.depth, collapse=args.collapse, rankdir=args.rankdir,
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
                           iteration=iteration, expand=tuple(args.expand),
-                          scope_depth=args.scope_depth)
+                          scope_depth=args.scope_depth, share_bodies=not args.all_bodies)
     g = build_diagram(model, opts)
     for note in getattr(g, "irlint_notes", ()):
         print(f"note: {safe(note)}", file=sys.stderr)

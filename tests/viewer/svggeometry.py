@@ -13,8 +13,9 @@ SAMPLES = 24  # points per cubic Bézier segment
 
 
 def svg_of(dot_source: str) -> str:
-    return subprocess.run(["dot", "-Tsvg"], input=dot_source, capture_output=True, text=True, timeout=300,
-                          check=True).stdout
+    return subprocess.run(
+        ["dot", "-Tsvg"], input=dot_source, capture_output=True, text=True, timeout=300, check=True
+    ).stdout
 
 
 def size_px(svg: str) -> tuple[float, float]:
@@ -40,7 +41,7 @@ def _bezier(d: str) -> list[tuple[float, float]]:
         p0, p1, p2, p3 = pts[i - 1], pts[i], pts[i + 1], pts[i + 2]
         for k in range(1, SAMPLES + 1):
             t = k / SAMPLES
-            a, b, c, e = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3
+            a, b, c, e = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t**3
             out.append((a * p0[0] + b * p1[0] + c * p2[0] + e * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + e * p3[1]))
     return out
 

@@ -41,8 +41,9 @@ def condition_from_a_comparison(tmp_path: Path) -> Path:
     x = ops.parameter([2], np.float32, name="x")
     go = ops.greater(ops.reduce_sum(x, ops.constant(np.int64(0))), ops.constant(np.float32(-1)))
     params = [ops.parameter([2], np.float32, name=f"s{i}") for i in range(4)]
-    nexts = [ops.result(ops.add(p, ops.constant(np.ones(2, np.float32))), name=f"s{i}_next")
-             for i, p in enumerate(params)]
+    nexts = [
+        ops.result(ops.add(p, ops.constant(np.ones(2, np.float32))), name=f"s{i}_next") for i, p in enumerate(params)
+    ]
     cond = ops.result(ops.constant(np.bool_(True)), name="cond")
     loop = ops.loop(ops.constant(np.int64(3)), go)
     loop.set_function(ov.Model([*nexts, cond], params, "body"))
@@ -75,8 +76,9 @@ def test_the_last_iteration_carries_nothing_over_its_back_edge() -> None:
     before = back_edge_labels(build_diagram(model, DiagramOptions(trace=values, iteration=last - 1)).source)
     final = back_edge_labels(build_diagram(model, DiagramOptions(trace=values, iteration=last)).source)
     assert before and all(f"carried: it {last - 1}:" in label for label in before), before
-    assert final and all("\ncarried:" not in label and f"last iteration, not carried: it {last}:" in label
-                         for label in final), final
+    assert final and all(
+        "\ncarried:" not in label and f"last iteration, not carried: it {last}:" in label for label in final
+    ), final
 
 
 def test_edges_into_the_branch_not_taken_carry_no_value(tmp_path: Path) -> None:
@@ -87,12 +89,21 @@ def test_edges_into_the_branch_not_taken_carry_no_value(tmp_path: Path) -> None:
     base = f"L_{iff.path.replace('/', '_')}"
     for iteration, taken, other in ((1, "else", "then"), (2, "then", "else")):
         src = build_diagram(model, DiagramOptions(trace=values, iteration=iteration)).source
-        into_other = [label for p in iff.branches[0 if other == "then" else 1].body.layers if p.type == "Parameter"
-                      for label in edge_labels(src, f"{base}_{other}_body_{p.id}")]
-        into_taken = [label for p in iff.branches[0 if taken == "then" else 1].body.layers if p.type == "Parameter"
-                      for label in edge_labels(src, f"{base}_{taken}_body_{p.id}")]
-        assert into_other and all(f"{other} (not taken)" in label and " it " not in label for label in into_other), \
+        into_other = [
+            label
+            for p in iff.branches[0 if other == "then" else 1].body.layers
+            if p.type == "Parameter"
+            for label in edge_labels(src, f"{base}_{other}_body_{p.id}")
+        ]
+        into_taken = [
+            label
+            for p in iff.branches[0 if taken == "then" else 1].body.layers
+            if p.type == "Parameter"
+            for label in edge_labels(src, f"{base}_{taken}_body_{p.id}")
+        ]
+        assert into_other and all(f"{other} (not taken)" in label and " it " not in label for label in into_other), (
             into_other
+        )
         assert into_taken and all(f"it {iteration}" in label for label in into_taken), into_taken
 
 

@@ -33,6 +33,7 @@ from irlint.viewer.diagram.edges import draw_edges
 from irlint.viewer.diagram.findings import claim_findings, draw_legend
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.nodes import draw_graph
+from irlint.viewer.diagram.twins import twins
 from irlint.viewer.diagram.values import index_trace
 
 from irlint.ir.model import Model
@@ -64,6 +65,14 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
             found = carried_buffers(model, la, graph)
             if found:
                 ctx.buffers[la.path] = {b.parameter: b for b in found}
+    if o.share_bodies and o.trace is None and not (o.collapse or ctx.collapse):
+        # a body with findings is drawn where they are; with a trace each body has values of its own
+        with_findings = {d.layer for d in o.diagnostics if d.layer is not None}
+        ctx.twin = {path: first for path, first in twins(model).items()
+                    if not any(p == path or p.startswith(path + "/") for p in with_findings)}
+        if ctx.twin:
+            ctx.notes.append(f"{len(ctx.twin)} bod{'y' if len(ctx.twin) == 1 else 'ies'} the same as one drawn "
+                             "earlier shown as one node (--all-bodies draws each)")
     if o.diagnostics:
         claim_findings(ctx, model)
     if o.trace is not None:

@@ -35,6 +35,7 @@ class DiagramOptions:
     auto_collapse: int | None = AUTO_COLLAPSE  # None: never collapse automatically
     expand: Sequence[str] = ()  # name scopes drawn as clusters ("all": every one); others are one node
     scope_depth: int | None = None  # name scopes opened down to this nesting level (None: the automatic rule)
+    share_bodies: bool = True  # TI/Loop with the same body as an earlier one: one node naming it (viewer.diagram.twins)
 
 
 @dataclass
@@ -59,9 +60,12 @@ class Ctx:
     rows: dict[str, str] = field(default_factory=dict)  # layer path -> "table:port" of its port-table row
     inferred: Mapping[object, object] = field(default_factory=dict)  # shape inference's tensors by port_key
     in_scope_cluster: set[str] = field(default_factory=set)  # layers drawn inside an expanded scope's cluster
+    cluster_scope: dict[str, str] = field(default_factory=dict)  # layer path -> innermost drawn scope cluster's path
     folded: dict[str, str] = field(default_factory=dict)  # Const path -> its text in the row or port it feeds
     const_scopes: set[str] = field(default_factory=set)  # collapsed scope nodes that hide only Consts
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
+    twin: dict[str, Layer] = field(default_factory=dict)  # TI/Loop path -> the one whose same body is drawn
+    twin_inputs: dict[str, int] = field(default_factory=dict)  # its node -> how many layers hidden in it
 
 
 def node_id(layer: Layer) -> str:
@@ -75,7 +79,7 @@ def finding_tags(ctx: Ctx, found: list[Diagnostic]) -> str:
 def is_expanded(layer: Layer, level: int, ctx: Ctx) -> bool:
     o = ctx.opts
     return ((layer.body is not None or bool(layer.branches)) and not o.collapse and not ctx.collapse
-            and (o.depth is None or level < o.depth))
+            and (o.depth is None or level < o.depth) and layer.path not in ctx.twin)
 
 
 def join_inline(*parts: str) -> str:

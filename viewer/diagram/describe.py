@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-from irlint.viewer.diagram.context import Ctx, finding_tags
+from irlint.viewer.diagram.context import NAME_LIMIT, Ctx, finding_tags
+from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.porttypes import PortTypes
 
 from irlint.controlflow import EntryKind, PlanEntry
@@ -60,12 +61,23 @@ def const_value(model: Model, layer: Layer) -> str:
     return f"= {x:.6g}" if np.asarray(v).dtype.kind == "f" else f"= {x.item()}"
 
 
+def shown_name(ctx: Ctx, layer: Layer, short: dict[str, str]) -> str:
+    """A layer's name as its node shows it: inside a scope's cluster, which is labelled with the scope,
+    the part below that scope (`…/x_t` in `lstm/TensorIterator/`), else the name shortened (`names`)."""
+    scope = ctx.cluster_scope.get(layer.path)
+    if scope and layer.name.startswith(scope + "/"):
+        rel = layer.name[len(scope) + 1:]
+        if rel and len(rel) + 2 < len(short.get(layer.name, layer.name)):
+            return "…/" + (rel if len(rel) <= NAME_LIMIT else short_names([rel], NAME_LIMIT)[rel])
+    return short.get(layer.name, layer.name)
+
+
 def node_label(ctx: Ctx, layer: Layer, extra: str = "") -> str:
     outs = layer.outputs[:2]
     types = ", ".join(edge_type(ctx, layer, p.id) for p in outs)
     # a Const's name says less than its value and sits beside many others in one rank: the edge length
     short = ctx.short_edge if layer.type == "Const" else ctx.short
-    lines = [layer.type, short.get(layer.name, layer.name), f"#{layer.id}" + (f"  {types}" if types else "")]
+    lines = [layer.type, shown_name(ctx, layer, short), f"#{layer.id}" + (f"  {types}" if types else "")]
     value = const_value(ctx.model, layer)
     if value:
         lines.append(value)

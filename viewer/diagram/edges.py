@@ -170,7 +170,7 @@ def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
         if (a or b) and not src_exp and not dst_exp:
             # To, from or inside a collapsed scope: one edge per pair of drawn nodes, none inside.
             ends = (a or drawn_ref(ctx, src, "out"), b or drawn_ref(ctx, dst, "in"))
-            if a != b and ends not in ctx.scope_edges:
+            if a != b and ends[0] != ends[1] and ends not in ctx.scope_edges:
                 ctx.scope_edges.add(ends)
                 # a scope of constants only ranks nowhere in particular: it is placed at the top
                 # rather than in the row of its consumer, where it would widen the drawing

@@ -28,7 +28,7 @@ def plan_scopes(scope: Scope, ctx: Ctx, whole: int, names: dict[str, str], depth
             ctx.scopes += 1
             names[child.path] = f"scope_{ctx.scopes}"
             for layer in child.hidden():
-                ctx.hidden_in[layer.path] = names[child.path]
+                ctx.hidden_in.setdefault(layer.path, names[child.path])  # unless hidden in a twin
 
 
 def absorb_consts(graph: Graph, ctx: Ctx) -> None:
@@ -45,6 +45,43 @@ def absorb_consts(graph: Graph, ctx: Ctx) -> None:
         into = consumers.get(layer.id, set())
         if len(into) == 1 and None not in into:
             ctx.hidden_in[layer.path] = next(iter(into))  # type: ignore[assignment]
+
+
+def hide_twin_inputs(graph: Graph, ctx: Ctx) -> None:
+    """Layers that only feed a TI/Loop drawn as one node for a body drawn once (`viewer.diagram.twins`),
+    directly or through each other, are hidden in that node (`--all-bodies` draws them): the loop drawn
+    in full shows their counterparts (a bidirectional LSTM's backward input is reversed, transposed and
+    given zero states by a dozen layers, the forward one's by the same dozen). Parameters, layers with
+    findings or bodies, and what another TI/Loop/If's output flows into (a stacked LSTM's projection
+    between its loops has no counterpart) stay drawn."""
+    if not ctx.twin:
+        return
+    consumers: dict[int | None, set[str | None]] = {}
+    for e in graph.edges:
+        dst = graph.layer(e.to_layer)
+        consumers.setdefault(e.from_layer, set()).add(dst.path if dst is not None else None)
+    after_loop = {la.id for la in graph.layers if la.subgraphs()}
+    grew = True
+    while grew:
+        grew = False
+        for e in graph.edges:
+            if e.from_layer in after_loop and e.to_layer not in after_loop:
+                after_loop.add(e.to_layer)
+                grew = True
+    owner = {la.path: node_id(la) for la in graph.layers if la.path in ctx.twin}
+    changed = True
+    while changed:  # from the twin upwards, a layer at a time
+        changed = False
+        for layer in reversed(graph.layers):
+            if (layer.path in owner or layer.type in ("Parameter", "Result") or layer.path in ctx.hidden_in
+                    or ctx.by_layer.get(layer.path) or layer.id not in consumers or layer.id in after_loop):
+                continue
+            into = {owner.get(p) for p in consumers[layer.id]} if None not in consumers[layer.id] else {None}
+            if len(into) == 1 and None not in into:
+                owner[layer.path] = next(iter(into))  # type: ignore[assignment]
+                ctx.hidden_in[layer.path] = owner[layer.path]
+                ctx.twin_inputs[owner[layer.path]] = ctx.twin_inputs.get(owner[layer.path], 0) + 1
+                changed = True
 
 
 def fold_loop_consts(graph: Graph, ctx: Ctx, level: int) -> None:

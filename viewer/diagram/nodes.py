@@ -24,6 +24,7 @@ from irlint.viewer.diagram.findings import layer_attrs
 from irlint.viewer.diagram.layout import (
     absorb_consts,
     fold_loop_consts,
+    hide_twin_inputs,
     plan_scopes,
     port_order,
     port_tables_drawn,
@@ -31,6 +32,7 @@ from irlint.viewer.diagram.layout import (
     scope_label,
 )
 from irlint.viewer.diagram.scopes import MIN_LAYERS, Scope, pinned, scope_tree
+from irlint.viewer.diagram.twins import same_shapes
 from irlint.viewer.diagram.values import branch_taken
 
 from irlint.controlflow import EntryKind, loop_plan
@@ -41,6 +43,7 @@ def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials
     tree = scope_tree(la for la in graph.layers if la.id is not None)
     whole = len(tree.all_layers())
     names: dict[str, str] = {}
+    hide_twin_inputs(graph, ctx)  # first: what only feeds a body drawn once is in no scope node
     plan_scopes(tree, ctx, whole, names, 1)
     absorb_consts(graph, ctx)
     fold_loop_consts(graph, ctx, level)
@@ -58,6 +61,7 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
         elif child.path not in names:
             ctx.scopes += 1
             ctx.in_scope_cluster.update(la.path for la in child.all_layers())
+            ctx.cluster_scope.update((la.path, child.path) for la in child.all_layers())  # inner ones later
             with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
                 sub.attr(label=scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
                 draw_scope(sub, child, ctx, level, specials, whole, graph, names, depth + 1)
@@ -68,6 +72,9 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
 def draw_collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: Ctx, level: int,
                      specials: Mapping[int, str], graph: Graph, name: str) -> None:
     hidden = [la for la in graph.layers if ctx.hidden_in.get(la.path) == name]  # with the Consts it absorbed
+    if not hidden:  # every layer of it feeds only a body drawn once (hidden in that node)
+        draw_layers(g, [la for la in scope.all_layers() if pinned(la)], ctx, level, specials)
+        return
     if all(la.type == "Const" for la in hidden):
         ctx.const_scopes.add(name)
     found = [d for la in hidden for d in ctx.by_layer.get(la.path, [])]
@@ -99,7 +106,15 @@ def draw_layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: Ctx, level: i
             attrs = layer_attrs(ctx, layer, extra)
             if buffer is not None and not ctx.by_layer.get(layer.path):
                 attrs.update(style.BUFFER)
-            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else ""))
+            twin = ctx.twin.get(layer.path)
+            same = ""
+            if twin is not None:
+                shapes = "" if same_shapes(layer, twin) else ", other shapes"
+                same = f"body as #{twin.id} {ctx.short_edge.get(twin.name, twin.name)} (drawn once{shapes})"
+            hidden = ctx.twin_inputs.get(node_id(layer), 0)
+            if hidden:
+                same += f"\nand {hidden} layer{'s' if hidden != 1 else ''} feeding only it"
+            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same))
             g.node(node_id(layer), label, **attrs)
 
 
@@ -175,9 +190,9 @@ def draw_port_tables(g: graphviz.Digraph, layer: Layer, ctx: Ctx, specials: Mapp
             loops = ", ".join(f"back edge from #{be.from_layer}" if la.type == "Parameter" else
                               f"back edge to #{be.to_layer}" for be in layer.back_edges
                               if (be.to_layer if la.type == "Parameter" else be.from_layer) == la.id)
-            lines = [f"#{la.id}  {ctx.short.get(la.name, la.name)}",
-                     join_inline(etype, special, role),
-                     join_inline(loops, buffer.describe() if buffer else "",
+            # two lines a row (the back edge's label has the buffer in full): the tables set the body's height
+            lines = [join_inline(f"#{la.id}  {ctx.short.get(la.name, la.name)}", loops),
+                     join_inline(etype, special, role, buffer.kind() if buffer else "",
                                  finding_tags(ctx, ctx.by_layer.get(la.path, [])))]
             text = '<BR ALIGN="LEFT"/>'.join(html_text(x) for x in lines if x)
             if buffer is not None and not ctx.by_layer.get(la.path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.18", "ranksep": "0.35", "labelloc": "t"}
+GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.12", "ranksep": "0.35", "labelloc": "t"}
 NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
         "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
 EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}
