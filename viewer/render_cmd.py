@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         elif fmt == "html":
             from irlint.viewer.diagram.html import page
 
-            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics).encode("utf-8")
+            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics, g).encode("utf-8")
         else:
             data = g.pipe(format=fmt)
     except Exception as e:  # graphviz.ExecutableNotFound / CalledProcessError: dot failed

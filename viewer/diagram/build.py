@@ -33,6 +33,7 @@ from irlint.viewer.diagram.edges import draw_edges
 from irlint.viewer.diagram.findings import claim_findings, draw_legend
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.nodes import draw_graph
+from irlint.viewer.diagram.panel import panel_data
 from irlint.viewer.diagram.twins import twins
 from irlint.viewer.diagram.values import index_trace
 
@@ -86,4 +87,5 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
     if o.diagnostics:
         draw_legend(g, ctx)
     g.irlint_notes = list(ctx.notes)  # type: ignore[attr-defined]  # for the CLI to print
+    g.irlint_panel = lambda: panel_data(ctx)  # type: ignore[attr-defined]  # the HTML page asks (reads weights)
     return g

@@ -66,6 +66,7 @@ class Ctx:
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
     twin: dict[str, Layer] = field(default_factory=dict)  # TI/Loop path -> the one whose same body is drawn
     twin_inputs: dict[str, int] = field(default_factory=dict)  # its node -> how many layers hidden in it
+    drawn: dict[str, str] = field(default_factory=dict)  # layer path -> its node's or cluster's DOT name
 
 
 def node_id(layer: Layer) -> str:

@@ -8,6 +8,7 @@ import numpy as np
 from irlint.viewer.diagram.context import NAME_LIMIT, Ctx, finding_tags
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.porttypes import PortTypes
+from irlint.viewer.diagram.porttypes import label as type_label
 
 from irlint.controlflow import EntryKind, PlanEntry
 from irlint.controlflow.readings import DEFAULT_END, DEFAULT_START, DEFAULT_STRIDE, part_length
@@ -165,3 +166,39 @@ def entry_text(ctx: Ctx, loop: Layer, pe: PlanEntry) -> str:
     if pe.kind is EntryKind.LAST_VALUE_OUTPUT:
         return "last value"
     return ""
+
+
+PREVIEW = 16  # elements of a Const or a traced tensor written into a side panel
+CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
+
+
+def preview(value: np.ndarray) -> str:
+    """dtype[shape] and the first elements, plus min/max of a larger numeric tensor."""
+    v = np.asarray(value)
+    head = f"{v.dtype}{list(v.shape)}"
+    flat = v.reshape(-1)
+    shown = v if v.ndim == 0 else flat[:PREVIEW]  # a scalar (shape []) as `1`, not `[1]`
+    text = np.array2string(shown, precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
+    if flat.size > PREVIEW:
+        text = text[:-1] + " ...]"
+    if flat.size > 1 and v.dtype.kind in "fiub":
+        f = flat.astype(np.float64)
+        text += f"  min {np.nanmin(f):.4g} max {np.nanmax(f):.4g}"
+    return f"{head} {text}"
+
+
+def const_preview(model: Model, layer: Layer) -> str:
+    """A Const's value as `preview` shows it, read from the weights (described when too large)."""
+    if layer.type != "Const" or not layer.outputs or layer.outputs[0].shape is None:
+        return ""
+    port = layer.outputs[0]
+    dims = [d.value for d in port.shape]
+    if any(d is None for d in dims) or port.precision is None:
+        return ""
+    if int(np.prod(dims, dtype=np.int64)) > CONST_READ_LIMIT:
+        return f"{type_label(port.precision, port)} (too large to preview)"
+    try:
+        v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
+    except Exception as e:  # a missing/short .bin or bad attributes: the lint rules report those
+        return f"unreadable: {e}"
+    return preview(v)

@@ -116,6 +116,7 @@ def draw_layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: Ctx, level: i
                 same += f"\nand {hidden} layer{'s' if hidden != 1 else ''} feeding only it"
             label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same))
             g.node(node_id(layer), label, **attrs)
+            ctx.drawn[layer.path] = node_id(layer)
 
 
 def buffer_of(ctx: Ctx, layer: Layer) -> CarriedBuffer | None:
@@ -131,6 +132,7 @@ def draw_loop(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
     for pe in loop_plan(layer).of(EntryKind.CURRENT_ITERATION, EntryKind.CONDITION_OUTPUT):
         if pe.body_layer is not None:
             specials[pe.body_layer] = f"({pe.entry.purpose})"
+    ctx.drawn[layer.path] = "cluster_" + node_id(layer)
     with g.subgraph(name="cluster_" + node_id(layer)) as sub:
         attrs = dict(style.CLUSTER)
         found = ctx.by_layer.get(layer.path, [])
@@ -213,6 +215,7 @@ def draw_port_tables(g: graphviz.Digraph, layer: Layer, ctx: Ctx, specials: Mapp
 
 def draw_if(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
     """An If: its condition port and a cluster per branch, the taken one marked when a trace says so."""
+    ctx.drawn[layer.path] = "cluster_" + node_id(layer)
     with g.subgraph(name="cluster_" + node_id(layer)) as sub:
         attrs = dict(style.CLUSTER)
         found = ctx.by_layer.get(layer.path, [])

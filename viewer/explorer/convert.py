@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from irlint.viewer.diagram.describe import const_preview, preview
 from irlint.viewer.diagram.porttypes import PortTypes
-from irlint.viewer.diagram.porttypes import label as type_label
 from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
 from model_explorer import node_data_builder as ndb
@@ -29,8 +29,6 @@ from irlint.ir.model import Graph, Layer, Model, Port
 from irlint.layerpath import project_its
 from irlint.report.text import clean
 
-PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
-CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
     Severity.WARNING: ("#fce5cd", "#e69138"),
@@ -111,21 +109,6 @@ def iteration_runs(iterations: Sequence[Iteration], limit: int = RUN_LIMIT) -> t
     stride = -(-(n - 2 * edge) // (limit - 2 * edge))
     picked = [*range(edge), *range(edge, n - edge, stride), *range(n - edge, n)]
     return [iterations[i] for i in sorted(set(picked))], stride
-
-
-def preview(value: np.ndarray) -> str:
-    """dtype[shape] and the first elements, plus min/max of a larger numeric tensor."""
-    v = np.asarray(value)
-    head = f"{v.dtype}{list(v.shape)}"
-    flat = v.reshape(-1)
-    shown = v if v.ndim == 0 else flat[:PREVIEW]  # a scalar (shape []) as `1`, not `[1]`
-    text = np.array2string(shown, precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
-    if flat.size > PREVIEW:
-        text = text[:-1] + " ...]"
-    if flat.size > 1 and v.dtype.kind in "fiub":
-        f = flat.astype(np.float64)
-        text += f"  min {np.nanmin(f):.4g} max {np.nanmax(f):.4g}"
-    return f"{head} {text}"
 
 
 def scope(name: str) -> str:
@@ -307,7 +290,7 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
             attrs.append(gb.KeyValue(f"back_edge {n_edge}", f"#{be.from_layer} -> #{be.to_layer}"))
     for key, value in layer.data.items():
         attrs.append(gb.KeyValue(f"data {key}" if key in FIXED_ATTRS else key, value))
-    const = _const_preview(ctx.model, layer)
+    const = const_preview(ctx.model, layer)
     if const:
         attrs.append(gb.KeyValue("value", const))
     seen: dict[str, int] = {}
@@ -361,22 +344,6 @@ def _traced_output(ctx: _Ctx, layer: Layer, port: Port, depth: int,
 
 def _at(it: tuple[int, ...]) -> str:
     return f"value at iteration {'.'.join(map(str, it))}" if it else "value"
-
-
-def _const_preview(model: Model, layer: Layer) -> str:
-    if layer.type != "Const" or not layer.outputs or layer.outputs[0].shape is None:
-        return ""
-    port = layer.outputs[0]
-    dims = [d.value for d in port.shape]
-    if any(d is None for d in dims) or port.precision is None:
-        return ""
-    if int(np.prod(dims, dtype=np.int64)) > CONST_READ_LIMIT:
-        return f"{type_label(port.precision, port)} (too large to preview)"
-    try:
-        v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
-    except Exception as e:  # a missing/short .bin or bad attributes: the lint rules report those
-        return f"unreadable: {e}"
-    return preview(v)
 
 
 # -- node data (Model Explorer's colour-coded overlays) ---------------------------------------------
