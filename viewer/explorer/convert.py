@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from irlint.viewer.diagram.describe import const_preview, preview
+from irlint.viewer.diagram.buffers import CarriedBuffer, carried_buffers
+from irlint.viewer.diagram.describe import const_preview, const_value, preview
+from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.porttypes import PortTypes
 from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
@@ -29,6 +31,8 @@ from irlint.ir.model import Graph, Layer, Model, Port
 from irlint.layerpath import project_its
 from irlint.report.text import clean
 
+SEVERITY_VALUE = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}  # node data "irlint findings"
+LABEL_LIMIT = 24  # characters of a Parameter's or Result's name as its node's label
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
     Severity.WARNING: ("#fce5cd", "#e69138"),
@@ -153,6 +157,9 @@ class _Ctx:
     loops: Mapping[str, object]
     types: PortTypes  # element types, v10 ports without precision included
     roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # body layer path -> port-map roles
+    labels: dict[str, str] = field(default_factory=dict)  # layer path -> its node's label when not its type
+    buffers: dict[str, CarriedBuffer] = field(default_factory=dict)  # body Parameter path -> the buffer it holds
+    inside: dict[str, list[Diagnostic]] = field(default_factory=dict)  # TI/Loop/If path -> findings in its bodies
 
 
 def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace | None = None) -> list[gb.Graph]:
@@ -170,6 +177,14 @@ def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace |
     ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops,
                PortTypes(model, inferred))
     _roles(ctx)
+    _labels(ctx)
+    for graph, layer in model.layers():
+        if layer.body is not None:
+            for b in carried_buffers(model, layer, graph):
+                par = layer.body.layer(b.parameter)
+                if par is not None:
+                    ctx.buffers[par.path] = b
+    ctx.inside = findings_inside(ctx.findings)
     main_id = main_graph_id(model)
     graphs: list[gb.Graph] = []
     _convert_graph(ctx, model.graph, main_id, 0, graphs)
@@ -198,6 +213,16 @@ def findings_by_layer(model: Model, diagnostics: Iterable[Diagnostic]) -> dict[s
         path = d.layer if d.layer is not None else owner_by_line.get(d.loc.line)
         if path is not None:
             out.setdefault(path, []).append(d)
+    return out
+
+
+def findings_inside(by_layer: Mapping[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    """TI/Loop/If path -> the findings on layers of its bodies, nested ones included."""
+    out: dict[str, list[Diagnostic]] = {}
+    for path, found in by_layer.items():
+        parts = path.split("/")
+        for n in range(1, len(parts) // 2 + 1):  # "3/body/5/body/2" is in 3 and in 3/body/5
+            out.setdefault("/".join(parts[:2 * n - 1]), []).extend(found)
     return out
 
 
@@ -245,6 +270,29 @@ def _roles(ctx: _Ctx) -> None:
                     what = "outer input" if e.direction == "input" else "outer output"
                     ctx.roles.setdefault(inner.path, []).append(
                         ("port map", f"{b.name} branch: {what} {e.external_port_id}"))
+
+
+def _labels(ctx: _Ctx) -> None:
+    """Node labels that say more than the type: a body's Parameters and Results by name (a Keras loop
+    body has eight Parameters), and a one-element Const that feeds a Loop's trip count or condition, or
+    a body's condition Result, by its value (`Const = True`): Model Explorer hides nodes labelled
+    `Const`, which left the condition unconnected."""
+    names = [la.name for _g, la in ctx.model.layers() if la.type in ("Parameter", "Result")]
+    short = short_names(names, LABEL_LIMIT)
+    for graph, layer in ctx.model.layers():
+        if layer.type in ("Parameter", "Result") and layer.name:
+            ctx.labels[layer.path] = short.get(layer.name, layer.name)
+        if layer.body is not None:
+            conditions = {pe.body_layer for pe in loop_plan(layer).of(EntryKind.CONDITION_OUTPUT)}
+            for e in layer.body.edges:
+                src = layer.body.layer(e.from_layer)
+                if e.to_layer in conditions and src is not None and src.type == "Const":
+                    ctx.labels[src.path] = f"Const {const_value(ctx.model, src)}".strip()
+        if layer.type == "Loop":
+            for e in graph.edges:
+                src = graph.layer(e.from_layer)
+                if e.to_layer == layer.id and e.to_port in (0, 1) and src is not None and src.type == "Const":
+                    ctx.labels[src.path] = f"Const {const_value(ctx.model, src)}".strip()
 
 
 def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph]) -> None:
@@ -300,9 +348,16 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
     found = sorted(ctx.findings.get(layer.path, []), key=lambda d: -d.severity.rank)
     for n_found, d in enumerate(found, 1):
         attrs.append(gb.KeyValue(f"finding {n_found}", finding_text(d)))
+    inside = sorted(ctx.inside.get(layer.path, []), key=lambda d: -d.severity.rank)
+    if inside:  # a body's findings, seen from the graph that holds the TI/Loop/If
+        attrs.append(gb.KeyValue("findings in its bodies", f"{len(inside)}, worst: {inside[0].severity.value}"))
+    buffer = ctx.buffers.get(layer.path)
+    if buffer is not None:
+        attrs.append(gb.KeyValue("buffer", buffer.describe()))
     node_style = None
-    if found:
-        bg, border = SEVERITY_COLOURS[found[0].severity]
+    worst = found[0] if found else inside[0] if inside else None
+    if worst is not None:
+        bg, border = SEVERITY_COLOURS[worst.severity]
         node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
     recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
     outputs = []
@@ -318,7 +373,7 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
         attrs.append(gb.KeyValue(_at(recorded[0]), preview(recorded[1]["out"])))
     inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", ctx.types.input_label(graph, layer, p))])
               for p in layer.inputs]
-    return gb.GraphNode(id=str(layer.id), label=layer.type, namespace=scope(layer.name),
+    return gb.GraphNode(id=str(layer.id), label=ctx.labels.get(layer.path, layer.type), namespace=scope(layer.name),
                         subgraphIds=list(ctx.sub_ids.get(id(layer), [])), attrs=attrs, incomingEdges=incoming,
                         outputsMetadata=outputs, inputsMetadata=inputs, style=node_style)
 
@@ -349,16 +404,19 @@ def _at(it: tuple[int, ...]) -> str:
 # -- node data (Model Explorer's colour-coded overlays) ---------------------------------------------
 def findings_node_data(graphs: Sequence[gb.Graph], model: Model,
                        diagnostics: Sequence[Diagnostic]) -> ndb.ModelNodeData:
-    """Per graph: each layer with findings, valued by its worst severity (3 error, 2 warning, 1 info)."""
+    """Per graph: each layer with findings, valued by its worst severity (3 error, 2 warning, 1 info),
+    and each TI/Loop/If by the worst finding in its bodies when it has none of its own."""
     by_layer = findings_by_layer(model, diagnostics)
+    inside = findings_inside(by_layer)
     data: dict[str, ndb.GraphNodeData] = {}
     for graph_id, layers in _layers_by_graph(graphs, model).items():
         results: dict[str, ndb.NodeDataResult] = {}
         for layer in layers:
-            found = by_layer.get(layer.path)
+            found = by_layer.get(layer.path) or inside.get(layer.path)
             if found:
                 worst = max(found, key=lambda d: d.severity.rank).severity
-                results[str(layer.id)] = ndb.NodeDataResult(value=worst.rank, bgColor=SEVERITY_COLOURS[worst][0])
+                results[str(layer.id)] = ndb.NodeDataResult(value=SEVERITY_VALUE[worst],
+                                                            bgColor=SEVERITY_COLOURS[worst][0])
         data[graph_id] = ndb.GraphNodeData(results=results, name="irlint findings (severity)")
     return ndb.ModelNodeData(graphsData=data)
 
