@@ -322,6 +322,14 @@ def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
     params = [n for n in body.nodes if attr(n, "type") == "Parameter"]
     assert len(params) == 6 and len({n.label for n in params}) == 6 and "Parameter" not in {n.label for n in params}
     assert all(len(n.label) <= 24 for n in params)
+    # each back edge is an edge of the body graph, Result -> Parameter, on both ends' "back edge" port
+    loop = next(la for la in keras.graph.layers if la.type == "Loop")
+    for be in loop.back_edges:
+        par = next(n for n in params if n.id == str(be.to_layer))
+        assert any(e.sourceNodeId == str(be.from_layer) and e.sourceNodeOutputId == e.targetNodeInputId == "back edge"
+                   for e in par.incomingEdges)
+        res = next(n for n in body.nodes if n.id == str(be.from_layer))
+        assert any(m.id == "back edge" for m in res.outputsMetadata)
     buffers = [attr(n, "buffer") for n in params if attr(n, "buffer")]
     assert buffers == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
 

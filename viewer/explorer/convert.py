@@ -32,6 +32,7 @@ from irlint.layerpath import project_its
 from irlint.report.text import clean
 
 SEVERITY_VALUE = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}  # node data "irlint findings"
+BACK_EDGE = "back edge"  # the port id of a back edge's ends in Model Explorer
 LABEL_LIMIT = 24  # characters of a Parameter's or Result's name as its node's label
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
@@ -295,7 +296,8 @@ def _labels(ctx: _Ctx) -> None:
                     ctx.labels[src.path] = f"Const {const_value(ctx.model, src)}".strip()
 
 
-def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph]) -> None:
+def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph],
+                   owner: Layer | None = None) -> None:
     g = gb.Graph(id=graph_id)
     out.append(g)
     incoming: dict[int | None, list[gb.IncomingEdge]] = {}
@@ -309,14 +311,28 @@ def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list
         incoming.setdefault(e.to_layer, []).append(gb.IncomingEdge(
             sourceNodeId=str(e.from_layer), sourceNodeOutputId=str(e.from_port),
             targetNodeInputId=str(e.to_port)))
+    # back edges as edges of the body graph: Result -> Parameter, into the Parameter's `back edge` input
+    # out of the Result's `back edge` output (Model Explorer lays out the cycle, the edge drawn upwards)
+    for be in owner.back_edges if owner is not None else ():
+        if graph.layer(be.from_layer) is not None and graph.layer(be.to_layer) is not None:
+            incoming.setdefault(be.to_layer, []).append(gb.IncomingEdge(
+                sourceNodeId=str(be.from_layer), sourceNodeOutputId=BACK_EDGE, targetNodeInputId=BACK_EDGE))
     for layer in graph.layers:
         if layer.id is None:
             continue
-        g.nodes.append(_node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds))
+        node = _node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds)
+        for be in owner.back_edges if owner is not None else ():
+            if be.from_layer == layer.id:
+                node.outputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
+                    gb.KeyValue("__tensor_tag", f"back edge to #{be.to_layer}")]))
+            if be.to_layer == layer.id:
+                node.inputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
+                    gb.KeyValue("__tensor_tag", f"back edge from #{be.from_layer}")]))
+        g.nodes.append(node)
     for layer in graph.layers:
         subs = ctx.sub_ids.get(id(layer), [])
         for sub_id, sub in zip(subs, layer.subgraphs()):
-            _convert_graph(ctx, sub, sub_id, depth + 1, out)
+            _convert_graph(ctx, sub, sub_id, depth + 1, out, layer)
 
 
 def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
