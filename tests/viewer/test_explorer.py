@@ -350,3 +350,24 @@ def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
     data = findings_node_data(graphs, broken, diags)
     worst = max(SEVERITY_VALUE[d.severity] for d in in_body)
     assert data.graphsData[graphs[0].id].results[ti.id].value >= worst
+
+
+def test_top_level_parameters_and_results_show_values_from_the_loop() -> None:
+    """A trace records body layers only; the top-level Parameters a TensorIterator takes whole (initial
+    values) and the Results it feeds (last value, concatenated parts) show the values the run had."""
+    from irlint.viewer.diagram.describe import preview
+
+    from irlint.interp import run
+    from irlint.interp.trace import Trace as Recorder
+
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    recorder = Recorder()
+    outputs = run(model, inputs, listener=recorder)
+    graphs = convert(model, (), Trace.from_arrays(recorder.values, (2,)))
+    main = graphs[0]
+    assert out_meta(node(main, "H0"), 0)["value"] == preview(inputs["H0"])
+    assert out_meta(node(main, "C0"), 0)["value"] == preview(inputs["C0"])
+    assert "value" not in out_meta(node(main, "X"), 0)  # sliced: no body Parameter holds it whole
+    for name in ("Y", "H", "C"):  # Y concatenates every iteration's part, H and C are last values
+        assert attr(node(main, name), "value") == preview(outputs[name]), name

@@ -387,6 +387,10 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
         outputs.append(gb.MetadataItem(id=str(port.id), attrs=meta))
     if recorded is not None and layer.type == "Result" and "out" in recorded[1]:
         attrs.append(gb.KeyValue(_at(recorded[0]), preview(recorded[1]["out"])))
+    elif depth == 0 and layer.type == "Result" and ctx.trace is not None:
+        outer = outer_output_value(ctx.model, ctx.trace, layer)
+        if outer is not None:
+            attrs.append(gb.KeyValue("value", preview(outer[1])))
     inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", ctx.types.input_label(graph, layer, p))])
               for p in layer.inputs]
     return gb.GraphNode(id=str(layer.id), label=ctx.labels.get(layer.path, layer.type), namespace=scope(layer.name),
@@ -410,6 +414,47 @@ def _traced_output(ctx: _Ctx, layer: Layer, port: Port, depth: int,
         at = ctx.trace.at(result, depth)
         if at is not None and "out" in at[1]:
             return at[0], at[1]["out"]
+    if depth == 0 and layer.type == "Parameter" and ctx.trace is not None:
+        return outer_input_value(ctx.model, ctx.trace, layer)
+    return None
+
+
+def outer_input_value(model: Model, trace: Trace, param: Layer) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """A top-level Parameter's value, which a trace records only inside the loops it feeds: the value a
+    TI/Loop's body Parameter takes from it whole (initial value, invariant) at iteration 0."""
+    for e in model.graph.edges:
+        loop = model.graph.layer(e.to_layer)
+        if e.from_layer != param.id or loop is None or loop.body is None:
+            continue
+        for pe in loop_plan(loop).input_for_port(e.to_port):
+            inner = loop.body.layer(pe.body_layer)
+            if inner is not None and pe.kind in (EntryKind.MERGED_INPUT, EntryKind.INVARIANT_INPUT):
+                value = trace.values.get(inner.path, {}).get((0,), {}).get("in")
+                if value is not None:
+                    return (), value
+    return None
+
+
+def outer_output_value(model: Model, trace: Trace, result: Layer) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """A top-level Result's value from the TI/Loop output feeding it: the body Result's value at the last
+    iteration (a last-value output) or every iteration's, concatenated on the port map's axis."""
+    edge = next((e for e in model.graph.edges if e.to_layer == result.id), None)
+    loop = model.graph.layer(edge.from_layer) if edge is not None else None
+    if edge is None or loop is None or loop.body is None:
+        return None
+    for pe in loop_plan(loop).data_outputs:
+        inner = loop.body.layer(pe.body_layer)
+        recorded = trace.values.get(inner.path, {}) if inner is not None and pe.port == edge.from_port else {}
+        parts = [(it, v["out"]) for it, v in sorted(recorded.items()) if len(it) == 1 and "out" in v]
+        if not parts:
+            continue
+        if pe.kind is EntryKind.LAST_VALUE_OUTPUT:
+            return (), parts[-1][1]
+        values = [v for _it, v in parts][::-1 if pe.reversed else 1]
+        try:
+            return (), np.concatenate(values, axis=pe.entry.axis or 0)
+        except ValueError:  # parts that do not fit: the lint rules say why
+            return None
     return None
 
 
