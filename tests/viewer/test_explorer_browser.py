@@ -184,8 +184,14 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             assert runs == ["irlint findings (severity)", *(f"iteration {k}" for k in range(5))]
             _wait_text(page, "body", h_prev[3])
             page.screenshot(path=str(ARTEFACTS / "2-body-values.png"))
-            # h_prev's side panel lists its value at every iteration, each in its run's colour
             box = page.get_by_placeholder("Search nodes/layers by regex")
+            # the back edges are edges of the body: c_prev's one input comes from c_next over its back
+            # edge, and h_next's (the broken copy's back edge from h_next to itself) from itself
+            for name, source in (("c_prev", "back edge from #12 (c_next)"), ("h_next", "back edge from #11 (h_next)")):
+                _select(page, box, name, f"^{name}$")
+                _wait_text(page, "info-panel", source)
+                page.keyboard.press("Escape")
+            # h_prev's side panel lists its value at every iteration, each in its run's colour
             _select(page, box, "h_prev", "^h_prev$")
             _wait_text(page, "info-panel", "3/body/1")
             _wait_text(page, "info-panel", h_prev[4])
