@@ -13,14 +13,8 @@ from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Layer, Model
 
 NAME_LIMIT, EDGE_NAME_LIMIT = 40, 24  # characters of a layer name in a node label / an edge label
-
-
 AUTO_COLLAPSE = 1500  # body layers in all above which bodies are drawn collapsed (dot fails at ~3,000)
-
-
-LEGEND_MAX = 60
-
-
+LEGEND_MAX = 60  # findings listed in the legend
 PORT_TABLE_AT = 4  # body Parameters (or Results) from which they are drawn as one port table
 
 

@@ -54,8 +54,6 @@ class Value:
 # Which iteration of the innermost loop a value is taken from: the requested one, the first (what an
 # initial-value edge carries) or the last (what a last-value output delivers).
 REQUESTED, FIRST, LAST = "requested", "first", "last"
-
-
 TIP_ELEMENTS = 1000  # a tooltip prints at most this many elements, then numpy's summary
 
 
