@@ -40,6 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope-depth", type=non_negative_int, metavar="N",
                    help="open name scopes down to N levels of nesting (deeper ones stay one node each; 0: every "
                         "scope is one node); --expand SCOPE opens more")
+    p.add_argument("--focus", metavar="LAYER",
+                   help="draw only LAYER (a name or id path such as 3/body/12) and the layers within --radius "
+                        "edges of it, expanding only the TI/Loop/If bodies that hold it; the rest of each graph "
+                        "is one node")
+    p.add_argument("--radius", type=non_negative_int, default=2, metavar="N",
+                   help="with --focus: how many edges away from LAYER layers are drawn (default 2)")
     p.add_argument("--all-bodies", action="store_true",
                    help="draw every TI/Loop body, also those the same as one drawn earlier (by default such a "
                         "TI/Loop is one node naming the one drawn; with --trace every body is drawn)")
@@ -110,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     model = load_to_show(args.model, args.weights, "draw")
     if model is None:
         return EXIT_FAILURE
-    if fmt != "dot":
+    if fmt != "dot" and args.focus is None:  # a focus draws a neighbourhood, whatever the model's size
         n = drawn_nodes(model.graph, args.collapse or auto_collapses(model, args.depth), args.depth, args.max_nodes)
         if n > args.max_nodes:
             raise UsageError(f"the diagram would have more than {args.max_nodes} layers, too many for graphviz to lay "
@@ -135,8 +141,12 @@ def run(args: argparse.Namespace) -> int:
     opts = DiagramOptions(depth=args.depth, collapse=args.collapse, rankdir=args.rankdir,
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
                           iteration=iteration, expand=tuple(args.expand),
-                          scope_depth=args.scope_depth, share_bodies=not args.all_bodies)
-    g = build_diagram(model, opts)
+                          scope_depth=args.scope_depth, share_bodies=not args.all_bodies, focus=args.focus,
+                          focus_radius=args.radius)
+    try:
+        g = build_diagram(model, opts)
+    except LookupError as e:  # --focus names no layer
+        raise UsageError(f"--focus: {e}") from e
     for note in getattr(g, "irlint_notes", ()):
         print(f"note: {safe(note)}", file=sys.stderr)
     try:

@@ -31,6 +31,7 @@ from irlint.viewer.diagram.context import EDGE_NAME_LIMIT, NAME_LIMIT, Ctx, Diag
 from irlint.viewer.diagram.dot import Digraph
 from irlint.viewer.diagram.edges import draw_edges
 from irlint.viewer.diagram.findings import claim_findings, draw_legend
+from irlint.viewer.diagram.focus import chain, find_layer
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.nodes import draw_graph
 from irlint.viewer.diagram.panel import panel_data
@@ -45,10 +46,18 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
     if isinstance(o.iteration, int):
         o = replace(o, iteration=(o.iteration,))
     ctx = Ctx(o, model)
+    if o.focus is not None:
+        ctx.focus = find_layer(model, o.focus)
+        if ctx.focus is None:
+            raise LookupError(f"no layer named or at id path {o.focus!r}")
+        ctx.focus_chain = chain(ctx.focus)
+        edges = "edge" if o.focus_radius == 1 else "edges"
+        ctx.notes.append(f"focus: {ctx.focus.type} {ctx.focus.name} #{ctx.focus.path}, {o.focus_radius} {edges} around")
     names = [la.name for _g, la in model.layers()]
     ctx.short, ctx.short_edge = short_names(names, NAME_LIMIT), short_names(names, EDGE_NAME_LIMIT)
     body_layers = sum(1 for g, _la in model.layers() if g is not model.graph)
-    if o.auto_collapse is not None and body_layers > o.auto_collapse and o.depth is None and not o.collapse:
+    if (o.auto_collapse is not None and body_layers > o.auto_collapse and o.depth is None and not o.collapse
+            and ctx.focus is None):
         ctx.collapse = True
         ctx.notes.append(f"bodies collapsed: {body_layers} body layers are more than {o.auto_collapse} "
                          "(give --depth N to expand them anyway)")
@@ -66,7 +75,7 @@ def build_diagram(model: Model, opts: DiagramOptions | None = None) -> graphviz.
             found = carried_buffers(model, la, graph)
             if found:
                 ctx.buffers[la.path] = {b.parameter: b for b in found}
-    if o.share_bodies and o.trace is None and not (o.collapse or ctx.collapse):
+    if o.share_bodies and o.trace is None and not (o.collapse or ctx.collapse) and ctx.focus is None:
         # a body with findings is drawn where they are; with a trace each body has values of its own
         with_findings = {d.layer for d in o.diagnostics if d.layer is not None}
         ctx.twin = {path: first for path, first in twins(model).items()

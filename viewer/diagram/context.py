@@ -29,6 +29,8 @@ class DiagramOptions:
     auto_collapse: int | None = AUTO_COLLAPSE  # None: never collapse automatically
     expand: Sequence[str] = ()  # name scopes drawn as clusters ("all": every one); others are one node
     scope_depth: int | None = None  # name scopes opened down to this nesting level (None: the automatic rule)
+    focus: str | None = None  # a layer's name or id path: draw it and its neighbourhood only (viewer.diagram.focus)
+    focus_radius: int = 2  # edges from the focus (or the TI/Loop/If holding it) that are drawn
     share_bodies: bool = True  # TI/Loop with the same body as an earlier one: one node naming it (viewer.diagram.twins)
 
 
@@ -60,6 +62,9 @@ class Ctx:
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
     twin: dict[str, Layer] = field(default_factory=dict)  # TI/Loop path -> the one whose same body is drawn
     twin_inputs: dict[str, int] = field(default_factory=dict)  # its node -> how many layers hidden in it
+    focus: Layer | None = None  # --focus, found
+    focus_chain: set[str] | None = None  # id paths of the focus and the TI/Loop/If holding it (the only expanded)
+    focus_rest: dict[str, int] = field(default_factory=dict)  # node standing for layers outside the focus -> count
     drawn: dict[str, str] = field(default_factory=dict)  # layer path -> its node's or cluster's DOT name
 
 
@@ -74,7 +79,8 @@ def finding_tags(ctx: Ctx, found: list[Diagnostic]) -> str:
 def is_expanded(layer: Layer, level: int, ctx: Ctx) -> bool:
     o = ctx.opts
     return ((layer.body is not None or bool(layer.branches)) and not o.collapse and not ctx.collapse
-            and (o.depth is None or level < o.depth) and layer.path not in ctx.twin)
+            and (o.depth is None or level < o.depth) and layer.path not in ctx.twin
+            and (ctx.focus_chain is None or layer.path in ctx.focus_chain))
 
 
 def join_inline(*parts: str) -> str:

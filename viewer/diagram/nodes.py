@@ -21,6 +21,7 @@ from irlint.viewer.diagram.describe import (
 from irlint.viewer.diagram.dot import Html, html_text
 from irlint.viewer.diagram.edges import draw_back_edges, draw_dangling_entries, draw_edges
 from irlint.viewer.diagram.findings import layer_attrs
+from irlint.viewer.diagram.focus import plan_focus
 from irlint.viewer.diagram.layout import (
     absorb_consts,
     fold_loop_consts,
@@ -43,7 +44,11 @@ def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials
     tree = scope_tree(la for la in graph.layers if la.id is not None)
     whole = len(tree.all_layers())
     names: dict[str, str] = {}
-    hide_twin_inputs(graph, ctx)  # first: what only feeds a body drawn once is in no scope node
+    rest = plan_focus(graph, ctx)  # first: what is outside --focus, or only feeds a body drawn once,
+    hide_twin_inputs(graph, ctx)  # is in no scope node
+    if rest is not None:
+        n = ctx.focus_rest[rest]
+        g.node(rest, f"{n} layer{'s' if n != 1 else ''} outside --focus", **style.COLLAPSED_SCOPE)
     plan_scopes(tree, ctx, whole, names, 1)
     absorb_consts(graph, ctx)
     fold_loop_consts(graph, ctx, level)

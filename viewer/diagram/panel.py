@@ -33,8 +33,11 @@ def values(ctx: Ctx, layer: Layer) -> list[list[str]]:
     if ctx.opts.iteration is None or not ctx.trace:
         return []
     depth = layer.path.count("/") // 2
-    picks = [("input", None, "in"), ("output", None, "out")] if layer.type in ("Parameter", "Result") else \
-        [(f"output {p.id}", p.id, None) for p in layer.outputs]
+    picks = (
+        [("input", None, "in"), ("output", None, "out")]
+        if layer.type in ("Parameter", "Result")
+        else [(f"output {p.id}", p.id, None) for p in layer.outputs]
+    )
     out = []
     for label, port, what in picks:
         v = trace_value(ctx, layer, port, depth, what)
@@ -47,8 +50,7 @@ def panel_data(ctx: Ctx) -> dict[str, dict[str, object]]:
     """By node id: `where`, `values`, `const` and `line` of every layer of the model."""
     out: dict[str, dict[str, object]] = {}
     for _g, layer in ctx.model.layers():
-        entry: dict[str, object] = {"where": where(ctx, layer), "values": values(ctx, layer),
-                                    "line": layer.loc.line}
+        entry: dict[str, object] = {"where": where(ctx, layer), "values": values(ctx, layer), "line": layer.loc.line}
         if layer.type == "Const":
             entry["const"] = const_preview(ctx.model, layer)
         out[node_id(layer)] = entry
