@@ -2,7 +2,7 @@
 model's, then the bodies holding it) the layers within `radius` edges of it, or of the TI/Loop/If
 holding it, are drawn, and a body's Parameters and Results; the others of that graph are one node
 (`37 layers outside --focus`) that edges to and from them meet. Only the TI/Loop/If layers holding
-the focus (and the focus itself) are expanded, so a model of any size draws in bounded time."""
+the focus (and the focus itself) are expanded: the drawing is the size of the neighbourhood, not the model."""
 
 from __future__ import annotations
 
