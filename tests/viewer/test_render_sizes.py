@@ -101,8 +101,11 @@ def test_focus_draws_a_layer_and_its_neighbourhood(tmp_path: Path) -> None:
     slice_ = next(la for la in loop.body.layers if la.name == "Slice_746")
     svg = render(keras, tmp_path / "f.svg", "--focus", slice_.path, "--radius", "1")
     titles = set(re.findall(r'<g id="node\d+" class="node">\s*<title>([^<]+)</title>', svg))
-    body = {f"L_{loop.id}_body_{e.from_layer if e.to_layer == slice_.id else e.to_layer}" for e in loop.body.edges
-            if slice_.id in (e.from_layer, e.to_layer)}
+    body = {
+        f"L_{loop.id}_body_{e.from_layer if e.to_layer == slice_.id else e.to_layer}"
+        for e in loop.body.edges
+        if slice_.id in (e.from_layer, e.to_layer)
+    }
     assert f"L_{loop.id}_body_{slice_.id}" in titles and body - titles <= {f"L_{loop.id}_inputs"}
     hidden = sum(1 for la in loop.body.layers if la.type not in ("Parameter", "Result")) - 1 - len(body)
     assert re.search(rf">{hidden} layers outside (?:--|&#45;&#45;)focus<", svg)  # dot writes - as &#45;
@@ -111,8 +114,23 @@ def test_focus_draws_a_layer_and_its_neighbourhood(tmp_path: Path) -> None:
     full = size_px(render(keras, tmp_path / "k.svg"))
     assert width <= full[0] + 1 and height < full[1] * 0.7
     # by name: the same drawing
-    assert render(keras, tmp_path / "n.dot", "--focus", "Slice_746", "--radius", "1") == \
-        render(keras, tmp_path / "p.dot", "--focus", slice_.path, "--radius", "1")
-    res = subprocess.run([sys.executable, "-m", "irlint", "render", str(keras), "-o", str(tmp_path / "x.svg"),
-                          "--focus", "no such layer"], capture_output=True, text=True, timeout=120)
+    assert render(keras, tmp_path / "n.dot", "--focus", "Slice_746", "--radius", "1") == render(
+        keras, tmp_path / "p.dot", "--focus", slice_.path, "--radius", "1"
+    )
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "irlint",
+            "render",
+            str(keras),
+            "-o",
+            str(tmp_path / "x.svg"),
+            "--focus",
+            "no such layer",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 2 and "--focus: no layer named" in res.stderr
