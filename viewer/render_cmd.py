@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from irlint.cli.argtypes import non_negative_int, positive_int
@@ -55,15 +56,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "graphviz's time grows faster than the size)")
 
 
-def drawn_nodes(graph: Graph, collapse: bool, depth: int | None, limit: int, level: int = 0) -> int:
-    """How many layers the diagram draws (bodies expanded as the options say); stops counting past `limit`."""
+def drawn_nodes(graph: Graph, collapse: bool, depth: int | None, limit: int, level: int = 0,
+                once: Collection[str] = ()) -> int:
+    """How many layers the diagram draws (bodies expanded as the options say, those at the paths `once`
+    drawn as one node: the same as another's); stops counting past `limit`."""
     count = 0
     for layer in graph.layers:
         subs = layer.subgraphs()
-        if subs and not collapse and (depth is None or level < depth):
+        if subs and not collapse and (depth is None or level < depth) and layer.path not in once:
             count += 2
             for sub in subs:  # an If's two branches
-                count += drawn_nodes(sub, collapse, depth, limit - count, level + 1)
+                count += drawn_nodes(sub, collapse, depth, limit - count, level + 1, once)
         else:
             count += 1
         if count > limit:
@@ -117,7 +120,12 @@ def run(args: argparse.Namespace) -> int:
     if model is None:
         return EXIT_FAILURE
     if fmt != "dot" and args.focus is None:  # a focus draws a neighbourhood, whatever the model's size
-        n = drawn_nodes(model.graph, args.collapse or auto_collapses(model, args.depth), args.depth, args.max_nodes)
+        collapse = args.collapse or auto_collapses(model, args.depth)
+        n = drawn_nodes(model.graph, collapse, args.depth, args.max_nodes)
+        if n > args.max_nodes and not (args.all_bodies or args.trace or args.lint):  # bodies drawn once: once
+            from irlint.viewer.diagram.twins import twins
+
+            n = drawn_nodes(model.graph, collapse, args.depth, args.max_nodes, once=twins(model))
         if n > args.max_nodes:
             raise UsageError(f"the diagram would have more than {args.max_nodes} layers, too many for graphviz to lay "
                              "out in bounded time: draw bodies as single nodes with --collapse, expand fewer levels "

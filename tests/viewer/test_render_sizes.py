@@ -134,3 +134,16 @@ def test_focus_draws_a_layer_and_its_neighbourhood(tmp_path: Path) -> None:
         timeout=120,
     )
     assert res.returncode == 2 and "--focus: no layer named" in res.stderr
+
+
+@needs_dot
+def test_max_nodes_counts_a_body_drawn_once_once(shapes: dict[str, Path], tmp_path: Path) -> None:
+    """Two TensorIterators with one body shape: 26 drawn layers by default, more with every body drawn."""
+    model = shapes["ti_stacked"]
+
+    def code(*args: str) -> int:
+        cmd = [sys.executable, "-m", "irlint", "render", str(model), "-o", str(tmp_path / "m.svg"), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120).returncode
+
+    assert code("--max-nodes", "26") == 0
+    assert code("--max-nodes", "26", "--all-bodies") == 2
