@@ -48,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
         import model_explorer
     except ImportError as e:
         raise UsageError(f"`irlint explore` needs Model Explorer: pip install 'irlint[explorer]' ({e})") from e
+    from irlint.viewer.diagram.tracecheck import TraceMismatch, check_trace, parse_iteration
     from irlint.viewer.explorer import main as adapter
     from irlint.viewer.explorer.convert import Trace, convert, findings_node_data, iteration_node_data
     from irlint.viewer.render_cmd import load_to_show
-    from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
 
     from irlint.api import check_model
     from irlint.interp.trace import TraceFormatError, trace_arrays

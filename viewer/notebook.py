@@ -61,7 +61,7 @@ class Diagram:
         elif fmt == "dot":
             data = self.dot.encode("utf-8")
         elif fmt == "html":
-            from irlint.viewer.html import page
+            from irlint.viewer.diagram.html import page
 
             data = page(self.model, self.svg, self.diagnostics).encode("utf-8")
         elif fmt in ("png", "pdf"):
@@ -110,8 +110,8 @@ def render(
     """The diagram of `model` (see the module's docstring); `iteration` is K or "K.M" (0-based, outer first).
     `render(irlint.trace(model, inputs), iteration=K)` draws the traced run's model with its values."""
     from irlint.viewer.diagram import DiagramOptions, build_diagram
+    from irlint.viewer.diagram.tracecheck import check_trace, parse_iteration
     from irlint.viewer.render_cmd import MAX_NODES, auto_collapses, drawn_nodes
-    from irlint.viewer.tracecheck import check_trace, parse_iteration
 
     from irlint.api import check_model, load
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from irlint.cli.argtypes import non_negative_int, positive_int
@@ -40,21 +41,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scope-depth", type=non_negative_int, metavar="N",
                    help="open name scopes down to N levels of nesting (deeper ones stay one node each; 0: every "
                         "scope is one node); --expand SCOPE opens more")
+    p.add_argument("--focus", metavar="LAYER",
+                   help="draw only LAYER (a name or id path such as 3/body/12) and the layers within --radius "
+                        "edges of it, expanding only the TI/Loop/If bodies that hold it; the rest of each graph "
+                        "is one node")
+    p.add_argument("--radius", type=non_negative_int, default=2, metavar="N",
+                   help="with --focus: how many edges away from LAYER layers are drawn (default 2)")
+    p.add_argument("--all-bodies", action="store_true",
+                   help="draw every TI/Loop body, also those the same as one drawn earlier (by default such a "
+                        "TI/Loop is one node naming the one drawn; with --trace every body is drawn)")
     p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
     p.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
                    help=f"refuse SVG/PNG/PDF of more than N drawn layers (default {MAX_NODES}; "
                         "graphviz's time grows faster than the size)")
 
 
-def drawn_nodes(graph: Graph, collapse: bool, depth: int | None, limit: int, level: int = 0) -> int:
-    """How many layers the diagram draws (bodies expanded as the options say); stops counting past `limit`."""
+def drawn_nodes(graph: Graph, collapse: bool, depth: int | None, limit: int, level: int = 0,
+                once: Collection[str] = ()) -> int:
+    """How many layers the diagram draws (bodies expanded as the options say, those at the paths `once`
+    drawn as one node: the same as another's); stops counting past `limit`."""
     count = 0
     for layer in graph.layers:
         subs = layer.subgraphs()
-        if subs and not collapse and (depth is None or level < depth):
+        if subs and not collapse and (depth is None or level < depth) and layer.path not in once:
             count += 2
             for sub in subs:  # an If's two branches
-                count += drawn_nodes(sub, collapse, depth, limit - count, level + 1)
+                count += drawn_nodes(sub, collapse, depth, limit - count, level + 1, once)
         else:
             count += 1
         if count > limit:
@@ -107,15 +119,20 @@ def run(args: argparse.Namespace) -> int:
     model = load_to_show(args.model, args.weights, "draw")
     if model is None:
         return EXIT_FAILURE
-    if fmt != "dot":
-        n = drawn_nodes(model.graph, args.collapse or auto_collapses(model, args.depth), args.depth, args.max_nodes)
+    if fmt != "dot" and args.focus is None:  # a focus draws a neighbourhood, whatever the model's size
+        collapse = args.collapse or auto_collapses(model, args.depth)
+        n = drawn_nodes(model.graph, collapse, args.depth, args.max_nodes)
+        if n > args.max_nodes and not (args.all_bodies or args.trace or args.lint):  # bodies drawn once: once
+            from irlint.viewer.diagram.twins import twins
+
+            n = drawn_nodes(model.graph, collapse, args.depth, args.max_nodes, once=twins(model))
         if n > args.max_nodes:
             raise UsageError(f"the diagram would have more than {args.max_nodes} layers, too many for graphviz to lay "
                              "out in bounded time: draw bodies as single nodes with --collapse, expand fewer levels "
                              "with --depth N, write -o OUT.dot, or raise --max-nodes")
     trace, iteration = None, None
     if args.trace:
-        from irlint.viewer.tracecheck import TraceMismatch, check_trace, parse_iteration
+        from irlint.viewer.diagram.tracecheck import TraceMismatch, check_trace, parse_iteration
 
         from irlint.interp.trace import TraceFormatError, trace_arrays
 
@@ -132,17 +149,21 @@ def run(args: argparse.Namespace) -> int:
     opts = DiagramOptions(depth=args.depth, collapse=args.collapse, rankdir=args.rankdir,
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
                           iteration=iteration, expand=tuple(args.expand),
-                          scope_depth=args.scope_depth)
-    g = build_diagram(model, opts)
+                          scope_depth=args.scope_depth, share_bodies=not args.all_bodies, focus=args.focus,
+                          focus_radius=args.radius)
+    try:
+        g = build_diagram(model, opts)
+    except LookupError as e:  # --focus names no layer
+        raise UsageError(f"--focus: {e}") from e
     for note in getattr(g, "irlint_notes", ()):
         print(f"note: {safe(note)}", file=sys.stderr)
     try:
         if fmt == "dot":
             data = g.source.encode("utf-8")
         elif fmt == "html":
-            from irlint.viewer.html import page
+            from irlint.viewer.diagram.html import page
 
-            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics).encode("utf-8")
+            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics, g).encode("utf-8")
         else:
             data = g.pipe(format=fmt)
     except Exception as e:  # graphviz.ExecutableNotFound / CalledProcessError: dot failed

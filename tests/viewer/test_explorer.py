@@ -19,6 +19,7 @@ pytest.importorskip("model_explorer")
 
 from irlint.viewer.explorer.convert import (
     RUN_LIMIT,
+    SEVERITY_VALUE,
     Iteration,
     Trace,
     convert,
@@ -148,7 +149,8 @@ def test_findings_on_nodes_with_colour_code_and_line() -> None:
     assert any(d.code in text and f":{d.loc.line})" in text for d in diags)
     data = findings_node_data(graphs, model, diags)
     values = [r.value for gd in data.graphsData.values() for r in gd.results.values()]
-    assert values and max(values) == max(d.severity.rank for d in diags)
+    assert values and max(values) == max(SEVERITY_VALUE[d.severity] for d in diags)
+    assert set(SEVERITY_VALUE.values()) == {3, 2, 1}  # as docs/viewer.md says: 3 error, 2 warning, 1 info
     json.loads(data.to_json_string())
 
 
@@ -308,3 +310,64 @@ def test_node_data_provider_shows_a_typed_iteration(tmp_path: Path, monkeypatch:
         assert result["result"]["results"]["1"]["value"] == pytest.approx(float(np.abs(values["3/body/1@2:in"]).max()))
     finally:
         adapter.OPTIONS = saved
+
+
+def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
+    """Body Parameters and Results are labelled by name; the carried buffer is marked; a Const feeding
+    a condition or trip count is labelled by its value (Model Explorer hides nodes labelled `Const`);
+    a body's findings show on its TensorIterator in the parent graph, in the data too."""
+    keras = irlint.load(Path(__file__).resolve().parent / "fixtures" / "keras_lstm.xml")
+    graphs = convert(keras)
+    body = graphs[1]
+    params = [n for n in body.nodes if attr(n, "type") == "Parameter"]
+    assert len(params) == 6 and len({n.label for n in params}) == 6 and "Parameter" not in {n.label for n in params}
+    assert all(len(n.label) <= 24 for n in params)
+    # each back edge is an edge of the body graph, Result -> Parameter, on both ends' "back edge" port
+    loop = next(la for la in keras.graph.layers if la.type == "Loop")
+    for be in loop.back_edges:
+        par = next(n for n in params if n.id == str(be.to_layer))
+        assert any(e.sourceNodeId == str(be.from_layer) and e.sourceNodeOutputId == e.targetNodeInputId == "back edge"
+                   for e in par.incomingEdges)
+        res = next(n for n in body.nodes if n.id == str(be.from_layer))
+        assert any(m.id == "back edge" for m in res.outputsMetadata)
+    buffers = [attr(n, "buffer") for n in params if attr(n, "buffer")]
+    assert buffers == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
+
+    from tests.viewer import irs
+
+    loop_model = irlint.load(irs.save(irs.counting_loop(3), tmp_path / "count.xml"))
+    graphs = convert(loop_model)
+    labels = {n.label for g in graphs for n in g.nodes if attr(n, "type") == "Const"}
+    assert {"Const = 3", "Const = True"} <= labels
+
+    broken = irlint.load(EXAMPLES / "broken" / "lstm_ti_broken.xml")
+    diags = check_model(broken)
+    graphs = convert(broken, diags)
+    ti = next(n for n in graphs[0].nodes if attr(n, "type") == "TensorIterator")
+    in_body = [d for d in diags if d.layer is not None and d.layer.startswith("3/body/")]
+    assert in_body and attr(ti, "findings in its bodies").startswith(f"{len(in_body)}, worst: ")
+    assert ti.style is not None and ti.style.borderColor
+    data = findings_node_data(graphs, broken, diags)
+    worst = max(SEVERITY_VALUE[d.severity] for d in in_body)
+    assert data.graphsData[graphs[0].id].results[ti.id].value >= worst
+
+
+def test_top_level_parameters_and_results_show_values_from_the_loop() -> None:
+    """A trace records body layers only; the top-level Parameters a TensorIterator takes whole (initial
+    values) and the Results it feeds (last value, concatenated parts) show the values the run had."""
+    from irlint.viewer.diagram.describe import preview
+
+    from irlint.interp import run
+    from irlint.interp.trace import Trace as Recorder
+
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    inputs = dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz"))
+    recorder = Recorder()
+    outputs = run(model, inputs, listener=recorder)
+    graphs = convert(model, (), Trace.from_arrays(recorder.values, (2,)))
+    main = graphs[0]
+    assert out_meta(node(main, "H0"), 0)["value"] == preview(inputs["H0"])
+    assert out_meta(node(main, "C0"), 0)["value"] == preview(inputs["C0"])
+    assert "value" not in out_meta(node(main, "X"), 0)  # sliced: no body Parameter holds it whole
+    for name in ("Y", "H", "C"):  # Y concatenates every iteration's part, H and C are last values
+        assert attr(node(main, name), "value") == preview(outputs[name]), name

@@ -184,9 +184,15 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             assert runs == ["irlint findings (severity)", *(f"iteration {k}" for k in range(5))]
             _wait_text(page, "body", h_prev[3])
             page.screenshot(path=str(ARTEFACTS / "2-body-values.png"))
-            # h_prev's side panel lists its value at every iteration, each in its run's colour
             box = page.get_by_placeholder("Search nodes/layers by regex")
-            _select(page, box, "Parameter", "^h_prev$")
+            # the back edges are edges of the body: c_prev's one input comes from c_next over its back
+            # edge, and h_next's (the broken copy's back edge from h_next to itself) from itself
+            for name, source in (("c_prev", "back edge from #12 (c_next)"), ("h_next", "back edge from #11 (h_next)")):
+                _select(page, box, name, f"^{name}$")
+                _wait_text(page, "info-panel", source)
+                page.keyboard.press("Escape")
+            # h_prev's side panel lists its value at every iteration, each in its run's colour
+            _select(page, box, "h_prev", "^h_prev$")
             _wait_text(page, "info-panel", "3/body/1")
             _wait_text(page, "info-panel", h_prev[4])
             rows = _node_data_rows(page)
@@ -197,7 +203,7 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
                 page.keyboard.press("Escape")
                 page.mouse.click(150, 300)  # empty canvas: nothing selected, the side panel lists the runs
                 _choose_run(page, f"iteration {k}")
-                _select(page, box, "Parameter", "^h_prev$")
+                _select(page, box, "h_prev", "^h_prev$")
                 _wait_fill(page, rows[f"iteration {k}"][1])
                 page.screenshot(path=str(ARTEFACTS / f"{shot}-body-h_prev-iteration-{k}.png"))
             # any iteration by number: irlint's node data provider ("Add per-node data", Extensions)
@@ -214,7 +220,7 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             try:
                 _wait_text(page, "info-panel", "iteration 4 (typed)", timeout=15_000)
             except Exception:  # under load the run can land while the side panel redraws: select again
-                _select(page, box, "Parameter", "^h_prev$")
+                _select(page, box, "h_prev", "^h_prev$")
                 _wait_text(page, "info-panel", "iteration 4 (typed)")
             page.wait_for_function("(v) => [...document.querySelectorAll('info-panel tr')].some(tr => "
                                    "tr.innerText.includes('iteration 4 (typed)') && tr.innerText.includes(v))",

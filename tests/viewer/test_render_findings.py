@@ -163,7 +163,7 @@ def test_a_trace_with_other_shapes_is_refused(traces: dict[str, Path], tmp_path:
     values, _ = load_trace(traces["lstm_ti"])
     k = next(k for k in values if k.endswith(":out"))
     values[k] = np.zeros((7, 7), np.float32)
-    from irlint.viewer.tracecheck import TraceMismatch, check_trace
+    from irlint.viewer.diagram.tracecheck import TraceMismatch, check_trace
 
     with pytest.raises(TraceMismatch, match="another model"):
         check_trace(irlint.load(path), values, (1,))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from irlint.viewer.diagram import DiagramOptions, build_diagram
-from irlint.viewer.names import short_names
+from irlint.viewer.diagram.names import short_names
 
 import irlint
 

@@ -17,9 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from irlint.viewer.porttypes import PortTypes
-from irlint.viewer.porttypes import label as type_label
-from irlint.viewer.tracecheck import split_key
+from irlint.viewer.diagram.buffers import CarriedBuffer, carried_buffers
+from irlint.viewer.diagram.describe import const_preview, const_value, preview
+from irlint.viewer.diagram.names import short_names
+from irlint.viewer.diagram.porttypes import PortTypes
+from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
 from model_explorer import node_data_builder as ndb
 
@@ -27,9 +29,11 @@ from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Diagnostic, Severity
 from irlint.ir.model import Graph, Layer, Model, Port
 from irlint.layerpath import project_its
+from irlint.report.text import clean
 
-PREVIEW = 16  # elements of a Const or a traced tensor written into the side panel
-CONST_READ_LIMIT = 1 << 24  # Consts with more elements are described, not read
+SEVERITY_VALUE = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}  # node data "irlint findings"
+BACK_EDGE = "back edge"  # the port id of a back edge's ends in Model Explorer
+LABEL_LIMIT = 24  # characters of a Parameter's or Result's name as its node's label
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
     Severity.WARNING: ("#fce5cd", "#e69138"),
@@ -112,34 +116,36 @@ def iteration_runs(iterations: Sequence[Iteration], limit: int = RUN_LIMIT) -> t
     return [iterations[i] for i in sorted(set(picked))], stride
 
 
-def preview(value: np.ndarray) -> str:
-    """dtype[shape] and the first elements, plus min/max of a larger numeric tensor."""
-    v = np.asarray(value)
-    head = f"{v.dtype}{list(v.shape)}"
-    flat = v.reshape(-1)
-    text = np.array2string(flat[:PREVIEW], precision=4, max_line_width=10_000, threshold=PREVIEW + 1)
-    if flat.size > PREVIEW:
-        text = text[:-1] + " ...]"
-    if flat.size > 1 and v.dtype.kind in "fiub":
-        f = flat.astype(np.float64)
-        text += f"  min {np.nanmin(f):.4g} max {np.nanmax(f):.4g}"
-    return f"{head} {text}"
-
-
 def scope(name: str) -> str:
     """The namespace of a layer name: its `/`-separated scopes without the last part."""
     parts = [p for p in name.split("/") if p]
     return "/".join(parts[:-1])
 
 
+def main_graph_id(model: Model) -> str:
+    return clean(model.name or "model")
+
+
 def graph_ids(model: Model) -> dict[int, list[str]]:
-    """id(layer) -> the ids of its body graphs (one for TI/Loop, one per If branch)."""
+    """id(layer) -> the ids of its body graphs (one for TI/Loop, one per If branch). Ids are names the
+    UI shows and finds graphs by: unique (a model or layer named like another's body gets ` (2)`),
+    controls made visible."""
+    taken = {main_graph_id(model)}
+
+    def unique(text: str) -> str:
+        text, n = clean(text), 2
+        base = text
+        while text in taken:
+            text, n = f"{base} ({n})", n + 1
+        taken.add(text)
+        return text
+
     ids: dict[int, list[str]] = {}
     for _g, layer in model.layers():
         if layer.body is not None:
-            ids[id(layer)] = [f"{layer.name} #{layer.path} body"]
+            ids[id(layer)] = [unique(f"{layer.name} #{layer.path} body")]
         elif layer.branches:
-            ids[id(layer)] = [f"{layer.name} #{layer.path} {b.name}" for b in layer.branches]
+            ids[id(layer)] = [unique(f"{layer.name} #{layer.path} {b.name}") for b in layer.branches]
     return ids
 
 
@@ -152,6 +158,9 @@ class _Ctx:
     loops: Mapping[str, object]
     types: PortTypes  # element types, v10 ports without precision included
     roles: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # body layer path -> port-map roles
+    labels: dict[str, str] = field(default_factory=dict)  # layer path -> its node's label when not its type
+    buffers: dict[str, CarriedBuffer] = field(default_factory=dict)  # body Parameter path -> the buffer it holds
+    inside: dict[str, list[Diagnostic]] = field(default_factory=dict)  # TI/Loop/If path -> findings in its bodies
 
 
 def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace | None = None) -> list[gb.Graph]:
@@ -169,7 +178,15 @@ def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace |
     ctx = _Ctx(model, graph_ids(model), findings_by_layer(model, diagnostics), trace, loops,
                PortTypes(model, inferred))
     _roles(ctx)
-    main_id = model.name or "model"
+    _labels(ctx)
+    for graph, layer in model.layers():
+        if layer.body is not None:
+            for b in carried_buffers(model, layer, graph):
+                par = layer.body.layer(b.parameter)
+                if par is not None:
+                    ctx.buffers[par.path] = b
+    ctx.inside = findings_inside(ctx.findings)
+    main_id = main_graph_id(model)
     graphs: list[gb.Graph] = []
     _convert_graph(ctx, model.graph, main_id, 0, graphs)
     unplaced = [d for d in diagnostics if not any(d in found for found in ctx.findings.values())]
@@ -197,6 +214,16 @@ def findings_by_layer(model: Model, diagnostics: Iterable[Diagnostic]) -> dict[s
         path = d.layer if d.layer is not None else owner_by_line.get(d.loc.line)
         if path is not None:
             out.setdefault(path, []).append(d)
+    return out
+
+
+def findings_inside(by_layer: Mapping[str, list[Diagnostic]]) -> dict[str, list[Diagnostic]]:
+    """TI/Loop/If path -> the findings on layers of its bodies, nested ones included."""
+    out: dict[str, list[Diagnostic]] = {}
+    for path, found in by_layer.items():
+        parts = path.split("/")
+        for n in range(1, len(parts) // 2 + 1):  # "3/body/5/body/2" is in 3 and in 3/body/5
+            out.setdefault("/".join(parts[:2 * n - 1]), []).extend(found)
     return out
 
 
@@ -246,7 +273,31 @@ def _roles(ctx: _Ctx) -> None:
                         ("port map", f"{b.name} branch: {what} {e.external_port_id}"))
 
 
-def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph]) -> None:
+def _labels(ctx: _Ctx) -> None:
+    """Node labels that say more than the type: a body's Parameters and Results by name (a Keras loop
+    body has eight Parameters), and a one-element Const that feeds a Loop's trip count or condition, or
+    a body's condition Result, by its value (`Const = True`): Model Explorer hides nodes labelled
+    `Const`, which left the condition unconnected."""
+    names = [la.name for _g, la in ctx.model.layers() if la.type in ("Parameter", "Result")]
+    short = short_names(names, LABEL_LIMIT)
+    for graph, layer in ctx.model.layers():
+        if layer.type in ("Parameter", "Result") and layer.name:
+            ctx.labels[layer.path] = short.get(layer.name, layer.name)
+        if layer.body is not None:
+            conditions = {pe.body_layer for pe in loop_plan(layer).of(EntryKind.CONDITION_OUTPUT)}
+            for e in layer.body.edges:
+                src = layer.body.layer(e.from_layer)
+                if e.to_layer in conditions and src is not None and src.type == "Const":
+                    ctx.labels[src.path] = f"Const {const_value(ctx.model, src)}".strip()
+        if layer.type == "Loop":
+            for e in graph.edges:
+                src = graph.layer(e.from_layer)
+                if e.to_layer == layer.id and e.to_port in (0, 1) and src is not None and src.type == "Const":
+                    ctx.labels[src.path] = f"Const {const_value(ctx.model, src)}".strip()
+
+
+def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph],
+                   owner: Layer | None = None) -> None:
     g = gb.Graph(id=graph_id)
     out.append(g)
     incoming: dict[int | None, list[gb.IncomingEdge]] = {}
@@ -260,14 +311,28 @@ def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list
         incoming.setdefault(e.to_layer, []).append(gb.IncomingEdge(
             sourceNodeId=str(e.from_layer), sourceNodeOutputId=str(e.from_port),
             targetNodeInputId=str(e.to_port)))
+    # back edges as edges of the body graph: Result -> Parameter, into the Parameter's `back edge` input
+    # out of the Result's `back edge` output (Model Explorer lays out the cycle, the edge drawn upwards)
+    for be in owner.back_edges if owner is not None else ():
+        if graph.layer(be.from_layer) is not None and graph.layer(be.to_layer) is not None:
+            incoming.setdefault(be.to_layer, []).append(gb.IncomingEdge(
+                sourceNodeId=str(be.from_layer), sourceNodeOutputId=BACK_EDGE, targetNodeInputId=BACK_EDGE))
     for layer in graph.layers:
         if layer.id is None:
             continue
-        g.nodes.append(_node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds))
+        node = _node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds)
+        for be in owner.back_edges if owner is not None else ():
+            if be.from_layer == layer.id:
+                node.outputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
+                    gb.KeyValue("__tensor_tag", f"back edge to #{be.to_layer}")]))
+            if be.to_layer == layer.id:
+                node.inputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
+                    gb.KeyValue("__tensor_tag", f"back edge from #{be.from_layer}")]))
+        g.nodes.append(node)
     for layer in graph.layers:
         subs = ctx.sub_ids.get(id(layer), [])
         for sub_id, sub in zip(subs, layer.subgraphs()):
-            _convert_graph(ctx, sub, sub_id, depth + 1, out)
+            _convert_graph(ctx, sub, sub_id, depth + 1, out, layer)
 
 
 def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
@@ -289,7 +354,7 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
             attrs.append(gb.KeyValue(f"back_edge {n_edge}", f"#{be.from_layer} -> #{be.to_layer}"))
     for key, value in layer.data.items():
         attrs.append(gb.KeyValue(f"data {key}" if key in FIXED_ATTRS else key, value))
-    const = _const_preview(ctx.model, layer)
+    const = const_preview(ctx.model, layer)
     if const:
         attrs.append(gb.KeyValue("value", const))
     seen: dict[str, int] = {}
@@ -299,9 +364,16 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
     found = sorted(ctx.findings.get(layer.path, []), key=lambda d: -d.severity.rank)
     for n_found, d in enumerate(found, 1):
         attrs.append(gb.KeyValue(f"finding {n_found}", finding_text(d)))
+    inside = sorted(ctx.inside.get(layer.path, []), key=lambda d: -d.severity.rank)
+    if inside:  # a body's findings, seen from the graph that holds the TI/Loop/If
+        attrs.append(gb.KeyValue("findings in its bodies", f"{len(inside)}, worst: {inside[0].severity.value}"))
+    buffer = ctx.buffers.get(layer.path)
+    if buffer is not None:
+        attrs.append(gb.KeyValue("buffer", buffer.describe()))
     node_style = None
-    if found:
-        bg, border = SEVERITY_COLOURS[found[0].severity]
+    worst = found[0] if found else inside[0] if inside else None
+    if worst is not None:
+        bg, border = SEVERITY_COLOURS[worst.severity]
         node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
     recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
     outputs = []
@@ -315,9 +387,13 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
         outputs.append(gb.MetadataItem(id=str(port.id), attrs=meta))
     if recorded is not None and layer.type == "Result" and "out" in recorded[1]:
         attrs.append(gb.KeyValue(_at(recorded[0]), preview(recorded[1]["out"])))
+    elif depth == 0 and layer.type == "Result" and ctx.trace is not None:
+        outer = outer_output_value(ctx.model, ctx.trace, layer)
+        if outer is not None:
+            attrs.append(gb.KeyValue("value", preview(outer[1])))
     inputs = [gb.MetadataItem(id=str(p.id), attrs=[gb.KeyValue("shape", ctx.types.input_label(graph, layer, p))])
               for p in layer.inputs]
-    return gb.GraphNode(id=str(layer.id), label=layer.type, namespace=scope(layer.name),
+    return gb.GraphNode(id=str(layer.id), label=ctx.labels.get(layer.path, layer.type), namespace=scope(layer.name),
                         subgraphIds=list(ctx.sub_ids.get(id(layer), [])), attrs=attrs, incomingEdges=incoming,
                         outputsMetadata=outputs, inputsMetadata=inputs, style=node_style)
 
@@ -338,6 +414,47 @@ def _traced_output(ctx: _Ctx, layer: Layer, port: Port, depth: int,
         at = ctx.trace.at(result, depth)
         if at is not None and "out" in at[1]:
             return at[0], at[1]["out"]
+    if depth == 0 and layer.type == "Parameter" and ctx.trace is not None:
+        return outer_input_value(ctx.model, ctx.trace, layer)
+    return None
+
+
+def outer_input_value(model: Model, trace: Trace, param: Layer) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """A top-level Parameter's value, which a trace records only inside the loops it feeds: the value a
+    TI/Loop's body Parameter takes from it whole (initial value, invariant) at iteration 0."""
+    for e in model.graph.edges:
+        loop = model.graph.layer(e.to_layer)
+        if e.from_layer != param.id or loop is None or loop.body is None:
+            continue
+        for pe in loop_plan(loop).input_for_port(e.to_port):
+            inner = loop.body.layer(pe.body_layer)
+            if inner is not None and pe.kind in (EntryKind.MERGED_INPUT, EntryKind.INVARIANT_INPUT):
+                value = trace.values.get(inner.path, {}).get((0,), {}).get("in")
+                if value is not None:
+                    return (), value
+    return None
+
+
+def outer_output_value(model: Model, trace: Trace, result: Layer) -> tuple[tuple[int, ...], np.ndarray] | None:
+    """A top-level Result's value from the TI/Loop output feeding it: the body Result's value at the last
+    iteration (a last-value output) or every iteration's, concatenated on the port map's axis."""
+    edge = next((e for e in model.graph.edges if e.to_layer == result.id), None)
+    loop = model.graph.layer(edge.from_layer) if edge is not None else None
+    if edge is None or loop is None or loop.body is None:
+        return None
+    for pe in loop_plan(loop).data_outputs:
+        inner = loop.body.layer(pe.body_layer)
+        recorded = trace.values.get(inner.path, {}) if inner is not None and pe.port == edge.from_port else {}
+        parts = [(it, v["out"]) for it, v in sorted(recorded.items()) if len(it) == 1 and "out" in v]
+        if not parts:
+            continue
+        if pe.kind is EntryKind.LAST_VALUE_OUTPUT:
+            return (), parts[-1][1]
+        values = [v for _it, v in parts][::-1 if pe.reversed else 1]
+        try:
+            return (), np.concatenate(values, axis=pe.entry.axis or 0)
+        except ValueError:  # parts that do not fit: the lint rules say why
+            return None
     return None
 
 
@@ -345,35 +462,22 @@ def _at(it: tuple[int, ...]) -> str:
     return f"value at iteration {'.'.join(map(str, it))}" if it else "value"
 
 
-def _const_preview(model: Model, layer: Layer) -> str:
-    if layer.type != "Const" or not layer.outputs or layer.outputs[0].shape is None:
-        return ""
-    port = layer.outputs[0]
-    dims = [d.value for d in port.shape]
-    if any(d is None for d in dims) or port.precision is None:
-        return ""
-    if int(np.prod(dims, dtype=np.int64)) > CONST_READ_LIMIT:
-        return f"{type_label(port.precision, port)} (too large to preview)"
-    try:
-        v = model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), port.precision, tuple(dims))
-    except Exception as e:  # a missing/short .bin or bad attributes: the lint rules report those
-        return f"unreadable: {e}"
-    return preview(v)
-
-
 # -- node data (Model Explorer's colour-coded overlays) ---------------------------------------------
 def findings_node_data(graphs: Sequence[gb.Graph], model: Model,
                        diagnostics: Sequence[Diagnostic]) -> ndb.ModelNodeData:
-    """Per graph: each layer with findings, valued by its worst severity (3 error, 2 warning, 1 info)."""
+    """Per graph: each layer with findings, valued by its worst severity (3 error, 2 warning, 1 info),
+    and each TI/Loop/If by the worst finding in its bodies when it has none of its own."""
     by_layer = findings_by_layer(model, diagnostics)
+    inside = findings_inside(by_layer)
     data: dict[str, ndb.GraphNodeData] = {}
     for graph_id, layers in _layers_by_graph(graphs, model).items():
         results: dict[str, ndb.NodeDataResult] = {}
         for layer in layers:
-            found = by_layer.get(layer.path)
+            found = by_layer.get(layer.path) or inside.get(layer.path)
             if found:
                 worst = max(found, key=lambda d: d.severity.rank).severity
-                results[str(layer.id)] = ndb.NodeDataResult(value=worst.rank, bgColor=SEVERITY_COLOURS[worst][0])
+                results[str(layer.id)] = ndb.NodeDataResult(value=SEVERITY_VALUE[worst],
+                                                            bgColor=SEVERITY_COLOURS[worst][0])
         data[graph_id] = ndb.GraphNodeData(results=results, name="irlint findings (severity)")
     return ndb.ModelNodeData(graphsData=data)
 

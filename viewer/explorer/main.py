@@ -59,7 +59,7 @@ def options_from_environment() -> Options:
 def _environment_options(weights: str | None, path: str | None, iteration: str, _stamp: int | None) -> Options:
     if not path:
         return Options(weights)
-    from irlint.viewer.tracecheck import parse_iteration
+    from irlint.viewer.diagram.tracecheck import parse_iteration
 
     from irlint.cli.arrays import load_npz
     from irlint.interp.trace import trace_arrays
@@ -119,7 +119,7 @@ class TraceIterationProvider(NodeDataProvider):
 
     def run(self, provider_id: str, model_path: str, graph_id: str, config_values: dict,
             graph: Graph | None) -> NodeDataProviderResult:
-        from irlint.viewer.tracecheck import TraceMismatch, parse_iteration
+        from irlint.viewer.diagram.tracecheck import TraceMismatch, parse_iteration
 
         from irlint.ir.loader import load
 

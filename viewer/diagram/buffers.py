@@ -41,6 +41,9 @@ class CarriedBuffer:
     index: str  # "counter", "counter + K", or the constant index written ("0")
     per_iteration: bool  # the index follows the counter: iteration k writes its own slot
 
+    def kind(self) -> str:
+        return "per-iteration buffer" if self.per_iteration else "one-slot buffer"
+
     def describe(self) -> str:
         axis = "?" if self.axis is None else str(self.axis)
         if self.per_iteration:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.18", "ranksep": "0.35", "labelloc": "t"}
+GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.12", "ranksep": "0.35", "labelloc": "t"}
 NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
         "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
 EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}
@@ -25,7 +25,7 @@ SPECIAL_PORT = {"shape": "cds", "fillcolor": "#eadcf8", "color": "#9467bd"}
 PORT_MAP = {"color": "#4c72b0", "fontcolor": "#4c72b0", "penwidth": "1.3"}
 # Back edges have their own colour: red is kept for errors (a bad back edge must look different).
 BACK_EDGE = {"color": "#00838f", "fontcolor": "#00838f", "style": "dashed", "penwidth": "1.5"}
-# A buffer carried on a back edge and written with a Scatter (viewer.buffers): the back edge drawn thick,
+# A buffer carried on a back edge and written with a Scatter (viewer.diagram.buffers): the back edge drawn thick,
 # the Parameter holding it filled light teal.
 BUFFER_EDGE = {"penwidth": "3", "arrowtail": "box"}
 BUFFER = {"fillcolor": "#cdeef0", "color": "#00838f"}
