@@ -62,7 +62,7 @@ from irlint.interp.cpuloops import (
     loop_slices_departure,
     sliced_departure,
 )
-from irlint.interp.errors import DepartureWarning, ExecutionError
+from irlint.interp.errors import DepartureWarning, ExecutionError, RaggedParts
 from irlint.interp.events import (
     BodyEntered,
     BodyLeft,
@@ -798,7 +798,14 @@ class _Executor:
             assert port is not None
             buf = run.buffers.get(port)
             if buf is not None:
-                result[port] = buf.result(lambda parts, pe=pe: self.concatenate(layer, layer.body, pe, parts))
+                try:
+                    result[port] = buf.result(lambda parts, pe=pe: self.concatenate(layer, layer.body, pe, parts))
+                except RaggedParts:
+                    if port in self.outputs_read(layer):
+                        raise
+                    # OpenVINO removes an output nothing reads before its plugin looks at it
+                    # (RemoveMultiSubGraphOpDanglingParamsResults): no value is owed for it
+                    result[port] = np.zeros(0, buf.dtype or np.float32)
             elif port in run.last:
                 result[port] = run.last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
@@ -970,6 +977,15 @@ class _Executor:
             axis = self.axis(layer, e, parts[0].ndim)
             total = sum(p.nbytes for p in parts)
             self.budget(layer, total)
+            first = parts[0].shape[:axis] + parts[0].shape[axis + 1:]
+            for k, p in enumerate(parts):
+                if p.ndim != parts[0].ndim or p.shape[:axis] + p.shape[axis + 1:] != first:
+                    raise RaggedParts(
+                        f"{layer.describe()}: output port {e.external_port_id} concatenates parts that differ "
+                        f"off the axis {axis}: iteration 0 gives {list(parts[0].shape)}, the part at {k} gives "
+                        f"{list(p.shape)}, so they cannot be joined (the spec requires equal parts); OpenVINO's CPU "
+                        "plugin sizes its buffer from the first part and returns memory it did not write", layer,
+                        "RUN-CONCAT")
             return np.concatenate(parts, axis=axis)
         res = body.layer(e.internal_layer_id)
         info = declared_info(res) if res is None else TensorInfo(

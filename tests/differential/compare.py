@@ -275,6 +275,8 @@ def _irlint_side(xml: Path, inputs: dict[str, np.ndarray] | None, want_run: bool
             side.departures = [str(w.message) for w in heard if issubclass(w.category, DepartureWarning)]
         except ExecutionError as e:
             side.run_error = e.message
+            if e.code == "RUN-CONCAT":  # its message says what the CPU plugin returns instead
+                side.departures.append(e.message)
         except Exception:
             side.crash = "run: " + traceback.format_exc(limit=6)
     return side
