@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import kept_layers, read_only_for_unread, unread_outputs
+from irlint.rules.back_edges import edge_text
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
@@ -236,28 +237,16 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     """The current_iteration Parameter is repeated, mistyped, or has an external port or an axis.
 
     What it checks:
-    At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"`, no
-    `axis`, and names a body Parameter of type i32/i64 that is a scalar or a 1-D tensor of 1
-    element (OpenVINO: "Rank of CurrentIteration input must be equal to 0 or 1").
+    At most one `purpose="current_iteration"` entry, with `external_port_id="-1"` and no `axis`,
+    naming an i32/i64 body Parameter that is a scalar or a 1-element 1-D tensor.
 
     Why it matters:
-    The Loop writes the iteration number into that Parameter, which the spec types int64 or int32.
-    OpenVINO's reader takes any type. Its CPU plugin converts i16, u16, u32, u64 and i64 to i32
-    before it compiles, so it takes any of those six (a warning says so for the four the spec does
-    not name), and refuses the others (f32, f16, bf16, f64, i8, u8, boolean, i4, u4: "Check
-    'to->getDataType() == memory::data_type::s32' failed") at compile, or, when an input of the
-    Loop has a dynamic shape as OpenVINO infers it (an outer Loop's dynamic input makes the shapes
-    in its body dynamic), at the first inference that runs an iteration of the Loop: one that runs
-    none (trip count 0, condition false, an enclosing Loop running none) is not refused. A
-    Parameter an input entry also feeds takes the iteration number (the entry's value is lost) and
-    is checked the same way. When nothing in the body reads the Parameter and an input entry feeds
-    it, OpenVINO removes it with that input but keeps the current_iteration index, which then names
-    the body Parameter that moves into its place: the CPU plugin checks that one's type instead
-    (and writes the iteration number into it). A Loop no Result reads (through the outputs read in
-    each graph around it: OpenVINO removes unread outputs with their body Results) is removed
-    before the CPU plugin sees it. An entry with an `axis` is read as a sliced input of port -1
-    and the Loop is refused ("Number of inputs must be the same as number of input
-    descriptions"); start/end/stride/part_size without an axis are ignored.
+    The Loop writes the iteration number there. The CPU plugin converts i16, u16, u32, u64 and i64
+    to i32 and takes those (a warning for the four the spec does not name); it refuses other types
+    at compile, or at the first inference that runs an iteration when an input is dynamic. An
+    unread Parameter an input entry feeds is removed with that input, and the kept index then names
+    the next body Parameter; a Loop no Result reads is removed before the check. An entry with an
+    axis is read as a sliced input of port -1 and refused (docs/conformance.md, "current_iteration").
 
     Example:
     ```xml
@@ -972,3 +961,54 @@ def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
         if src is None or not folds(ctx, graph, src, memo):
             return False
     return True
+
+
+# OpenVINO's CPU plugin treats these as views: their output shares the input's memory.
+_VIEWS = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
+
+
+@rule("LP718", "loop-back-edge-passes-iteration", severity="warning", types=("Loop",))
+def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A back edge passes on the current_iteration Parameter itself, or a Reshape/Squeeze/Unsqueeze of it.
+
+    What it checks:
+    Back edges of a Loop whose Result reads the current_iteration Parameter directly or through
+    views only.
+
+    Why it matters:
+    The spec gives the state of iteration k the iteration number k - 1. The CPU plugin prepares each
+    iteration by writing the iteration number, then copying the back edges
+    (src/plugins/intel_cpu/src/nodes/tensoriterator.cpp, `prepareParamsImpl`: the IterCountPortHelper
+    is queued before `prepareBackEdges`); a view computes nothing and shares the Parameter's memory,
+    so the state receives k, the number just written (4 iterations of s <- i, out = s + 10: the
+    plugin gives 13, the spec 12). irlint computes the spec's values.
+
+    Example:
+    `<edge from-layer="R" to-layer="S"/>` where Result R reads the current_iteration Parameter.
+
+    How to fix:
+    Compute the value the back edge passes on (i + 0, or a Convert pair), or pass on i - 1 explicitly.
+    """
+    body = layer.body
+    cur = loop_plan(layer).current_iteration
+    if body is None or cur is None:
+        return
+    idx = ctx.index(body)
+    for be in layer.back_edges:
+        res = body.layer(be.from_layer)
+        if res is None or res.type != "Result" or be.to_layer == cur.body_layer:
+            continue
+        src, views = res, []
+        while src is not None and src.inputs and (src is res or src.type in _VIEWS) and len(views) < len(body.layers):
+            e = idx.source(src.id, src.inputs[0].id)
+            src = body.layer(e.from_layer) if e is not None else None
+            if src is not None and src.type in _VIEWS:
+                views.append(src)
+        if src is None or src.id != cur.body_layer:
+            continue
+        via = f" through {', '.join(v.describe() for v in views)}" if views else ""
+        yield Finding(f"{edge_text(be)} of {layer.describe()} passes on the current_iteration Parameter{via}: "
+                      "OpenVINO's CPU plugin writes the iteration number before it copies the back edges, so the "
+                      "state receives the number of its own iteration where the spec gives the previous one",
+                      be.loc, layer=layer.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
+                      hint="compute the value the back edge passes on (i + 0), or pass on i - 1")

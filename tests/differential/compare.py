@@ -149,12 +149,17 @@ DEPARTURES = {
     "LP714": "an unread Loop output alone reading a body Parameter: the CPU plugin fails to compile",
     "LP715": "a constant invariant Loop input before current_iteration: pushed into the body, the CPU plugin fails",
     "LP716": "an op on a narrow integer type in a Loop nested in a constant-fed Loop: OpenVINO cannot fold it",
+    "LP718": "a back edge passing on current_iteration (or a view of it): the CPU plugin passes this iteration's "
+             "number",
+    "PM421": "a back edge from a Result of an unchanging Parameter: OpenVINO removes the Result, compile fails",
+    "PM422": "outputs sharing a Result of an unchanging Parameter: OpenVINO wires one, the CPU plugin crashes",
+    "PM423": "a state changing shape in a layer of static ports: the CPU plugin fails at inference",
     "LP717": "a constant-fed Loop with a computed body condition and a read concatenated output: the CPU plugin "
              "cannot give it static memory and fails to compile",
 }
 
 # Departure warnings that say the CPU plugin kills the process on the model (a crash then agrees).
-CRASHES = frozenset({"LP711", "PM413", "PM416"})
+CRASHES = frozenset({"LP711", "PM413", "PM416", "PM422"})
 
 TOLERANCE = {"f32": (1e-4, 1e-4), "f16": (2e-2, 2e-2), "f64": (1e-7, 1e-7)}
 
