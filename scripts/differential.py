@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--knobs", help="max_depth,max_steps,max_inputs of the generator (default: the mode's)")
     ap.add_argument("--more-types", action="store_true",
                     help="draw i8, i16, u16, u32 and u64 too (changes every seed's model)")
+    ap.add_argument("--families", action="store_true",
+                    help="draw the Loop families of tests/differential/families.py (build mode)")
     args = ap.parse_args(argv)
 
     knobs = default_knobs(args.mode)
@@ -54,9 +56,11 @@ def main(argv: list[str] | None = None) -> int:
         knobs = replace(knobs, max_depth=d, max_steps=st, max_inputs=i)
     if args.more_types:
         knobs = replace(knobs, more_types=True)
+    if args.families:
+        knobs = replace(knobs, families=True)
     families: dict[str, dict] = {}
     smallest: dict[str, Outcome] = {}
-    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}
+    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0, "warned": 0, "false_warnings": 0}
     skipped: dict[str, int] = {}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
@@ -68,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[o.skipped] = skipped.get(o.skipped, 0) + 1
                 continue
             counts["checked"] += 1
+            counts["warned"] += o.warned
+            counts["false_warnings"] += o.false_warning
             d = o.disagreement
             if d is None:
                 counts["agree"] += 1
@@ -123,6 +129,8 @@ def markdown(report: dict) -> str:
     out = [f"# Differential campaign: {report['mode']}, seeds {report['first_seed']}.."
            f"{report['first_seed'] + report['count'] - 1}", "",
            f"{c['checked']} models checked ({c['skipped']} skipped), {c['agree']} agree, {c['disagree']} disagree; "
+           f"irlint says OpenVINO departs on {c.get('warned', 0)}, of which OpenVINO computes irlint's values on "
+           f"{c.get('false_warnings', 0)} (false warnings); "
            f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
            f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
     for f in report["families"]:

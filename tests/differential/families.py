@@ -81,7 +81,8 @@ def invariant_back_edge(kind: str = "loop", how: str = "direct", also_output: bo
         n = ops.tensor_iterator()
         z = ops.parameter([1, 2], np.float32, name="z")
         params.append(z)
-        results.append(ops.result(ops.multiply(z, z)))
+        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
+        results.append(zres)
     n.set_function(ov.Model(results, params))
     if kind == "loop":
         n.set_special_body_ports([-1, 2])
@@ -93,6 +94,8 @@ def invariant_back_edge(kind: str = "loop", how: str = "direct", also_output: bo
         n.set_sliced_input(params[2], xs.output(0), 0, 1, 1, -1, 0)
         inputs.append(xs)
     outs = [n.get_iter_value(ro.output(0), -1)]
+    if kind == "ti":
+        outs.append(n.get_concatenated_slices(zres.output(0), 0, 1, 1, -1, 0))
     if also_output:
         outs.append(n.get_iter_value(rs.output(0), -1))
     return _model(outs, inputs, "invariant_back_edge")
@@ -115,7 +118,8 @@ def shared_unchanged_result(kind: str = "loop", role: str = "invariant", outputs
         n = ops.tensor_iterator()
         z = ops.parameter([1, 2], np.float32, name="z")
         params.append(z)
-        results.append(ops.result(ops.multiply(z, z)))
+        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
+        results.append(zres)
     n.set_function(ov.Model(results, params))
     if kind == "loop":
         n.set_special_body_ports([-1, 1])
@@ -128,6 +132,8 @@ def shared_unchanged_result(kind: str = "loop", role: str = "invariant", outputs
         n.set_sliced_input(params[1], xs.output(0), 0, 1, 1, -1, 0)
         inputs.append(xs)
     outs = [n.get_iter_value(rp.output(0), -1) for _ in range(outputs)]
+    if kind == "ti":
+        outs.append(n.get_concatenated_slices(zres.output(0), 0, 1, 1, -1, 0))
     if concat_last:
         outs.append(n.get_concatenated_slices(rp.output(0), 0, 1, 1, -1, 0))
     return _model(outs, inputs, "shared_unchanged_result")
@@ -151,7 +157,8 @@ def grown_unread_state(kind: str = "loop", read_state: bool = False, trip: int =
         n = ops.tensor_iterator()
         z = ops.parameter([1, 2], np.float32, name="z")
         params.append(z)
-        results.append(ops.result(ops.multiply(z, z)))
+        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
+        results.append(zres)
     n.set_function(ov.Model(results, params))
     if kind == "loop":
         n.set_special_body_ports([-1, 2])
@@ -164,6 +171,8 @@ def grown_unread_state(kind: str = "loop", read_state: bool = False, trip: int =
         inputs.append(xs)
     grown = n.get_iter_value(rs.output(0), -1)
     outs = [n.get_iter_value(rq.output(0), -1)] + ([grown] if read_state else [])
+    if kind == "ti":
+        outs.append(n.get_concatenated_slices(zres.output(0), 0, 1, 1, -1, 0))
     return _model(outs, inputs, "grown_unread_state")
 
 
