@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 from irlint.rules.pushed_constants import folds, pushed_parameters
-from irlint.rules.unread_outputs import kept_layers, read_only_for_unread, unread_outputs
+from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
 from irlint.rules.back_edges import edge_text
 
 from irlint import causes
@@ -917,6 +917,8 @@ def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Ite
     src = body.layer(e.from_layer) if e is not None else None
     if src is None or _body_constant(ctx, body, src):
         return
+    if _folds_away(ctx, graph, layer):
+        return
     for out in plan.of(EntryKind.CONCAT_OUTPUT):
         if not idx.edges_out(layer.id, out.port):
             continue
@@ -926,6 +928,45 @@ def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Ite
                       "desc is undefined\"); irlint runs it", out.entry.loc, layer=layer.path, port=out.port,
                       related=(Related(cond.entry.loc, "the execution_condition entry"),),
                       hint="feed one of the Loop's inputs from a model input")
+
+
+def _lacks_evaluate(ctx: Context, g: Graph, op: Layer) -> bool:
+    """Whether OpenVINO's core has no evaluate for `op` on the element type of its input 0 (_NO_CORE_EVALUATE)."""
+    missing = _NO_CORE_EVALUATE.get(op.type)
+    if not missing or not op.inputs:
+        return False
+    e = ctx.index(g).source(op.id, op.inputs[0].id)
+    src = g.layer(e.from_layer) if e is not None else None
+    et = ctx.shapes.output(src, e.from_port).etype if src is not None and e is not None else None
+    return et is not None and str(et) in missing
+
+
+def _folds_away(ctx: Context, graph: Graph, layer: Layer) -> bool:
+    """Whether OpenVINO's ConstantFolding replaces the constant-fed `layer` by its values: it evaluates the
+    ops computing its inputs and then the Loop itself with the core reference (op by op through the body,
+    src/core/reference/src/op/loop.cpp), which works when every one of those ops has a core evaluate for
+    its element type. One without (a u8 Relu, say) leaves the Loop in place for the CPU plugin."""
+    idx = ctx.index(graph)
+    dropped = dropped_inputs(ctx, graph, layer)
+    stack = [graph.layer(e.from_layer) for p in layer.inputs if p.id not in dropped
+             for e in [idx.source(layer.id, p.id)] if e is not None]
+    seen: set[int | None] = set()
+    while stack:  # the ops computing the Loop's inputs, up to the Consts
+        op = stack.pop()
+        if op is None or op.id in seen:
+            continue
+        seen.add(op.id)
+        if _lacks_evaluate(ctx, graph, op):
+            return False
+        stack.extend(graph.layer(e.from_layer) for p in op.inputs for e in [idx.source(op.id, p.id)] if e is not None)
+    bodies = list(layer.subgraphs())
+    while bodies:
+        g = bodies.pop()
+        for op in g.layers:
+            bodies.extend(op.subgraphs())
+            if _lacks_evaluate(ctx, g, op):
+                return False
+    return True
 
 
 def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
@@ -952,10 +993,14 @@ def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
 
 
 def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
-    """Whether every input of `layer` is computed from constants only (OpenVINO's constant folding reaches it)."""
+    """Whether every input of `layer` is computed from constants only (OpenVINO's constant folding reaches it),
+    leaving out the inputs OpenVINO removes first, those read only for outputs nothing reads (`dropped_inputs`)."""
     idx = ctx.index(graph)
     memo: dict[tuple[int, int | None], bool] = {}
+    dropped = dropped_inputs(ctx, graph, layer)
     for port in layer.inputs:
+        if port.id in dropped:
+            continue
         e = idx.source(layer.id, port.id)
         src = graph.layer(e.from_layer) if e is not None else None
         if src is None or not folds(ctx, graph, src, memo):

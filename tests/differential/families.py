@@ -191,32 +191,38 @@ def ragged_concat(read: bool = False, trip: int = 3) -> Any:
     return _model([n.get_iter_value(rs.output(0), -1)] + ([cat] if read else []), [x], "ragged_concat")
 
 
-def constant_fed_unread_input(unread_input: bool = True, cond: str = "computed") -> Any:
-    """A Loop fed by constants, with a body condition `cond` and a read concatenated output, and one model
-    input whose body Parameter only an unread output reads (with `unread_input`) or a read one."""
+def constant_fed_unread_input(unread_input: bool = True, dtype: str = "u8", cond: str = "computed",
+                              consumer: str = "op") -> Any:
+    """A Loop fed by a constant p (`dtype`), its body condition `cond` (computed from p, or true), its
+    concatenated output read by an op or a Result, beside a model input q whose body Parameter only an
+    unread output reads (with `unread_input`; else q's output is read too)."""
     ov, ops = _ov()
-    x = ops.parameter([2], np.float32, name="x")
-    c = ops.parameter([2], np.float32, name="c")
-    p = ops.parameter([2], np.float32, name="p")
-    cur = ops.parameter([], np.int64, name="i")
-    nc = ops.add(c, ops.constant(np.ones(2, np.float32)))
-    rc = ops.result(nc)
-    rcat = ops.result(ops.unsqueeze(nc, ops.constant(np.array([0], np.int64))))
-    rp = ops.result(ops.multiply(p, p))
-    if cond == "computed":
-        cres = ops.result(ops.less(cur, ops.constant(np.array(2, np.int64))))
+    x = ops.parameter([], np.uint8, name="x")
+    xf = ops.parameter([2], np.float32, name="xf")
+    npt = np.uint8 if dtype == "u8" else np.float32
+    p = ops.parameter([1], npt, name="p")
+    q = ops.parameter([2], np.float32, name="q")
+    total = ops.reduce_sum(p, ops.constant(np.array([0], np.int64)), False)
+    c = (ops.less(ops.convert(total, ov.Type.f32), ops.constant(np.float32(2.0))) if cond == "computed"
+         else _true())
+    row = ops.reshape(p, ops.constant(np.array([1, 1], np.int64)), False)
+    rq = ops.result(ops.multiply(q, q))
+    n = _loop(2)
+    n.set_function(ov.Model([ops.result(c), ops.result(row), rq], [p, q]))
+    n.set_special_body_ports([-1, 0])
+    n.set_invariant_input(p, ops.relu(ops.constant(np.array([0], npt))).output(0))
+    n.set_invariant_input(q, xf.output(0))
+    rows = n.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1)
+    qv = n.get_iter_value(rq.output(0), -1)
+    if consumer == "op":
+        total_rows = ops.reduce_sum(ops.reshape(rows, ops.constant(np.array([-1], np.int64)), False),
+                                    ops.constant(np.array([0], np.int64)), False)
+        outs = [ops.add(ops.convert(total_rows, ov.Type.u8), x)]
     else:
-        cres = ops.result(_true())
-    n = _loop(4)
-    n.set_function(ov.Model([rc, rcat, rp, cres], [c, p, cur]))
-    n.set_special_body_ports([2, 3])
-    n.set_merged_input(c, ops.constant(np.zeros(2, np.float32)).output(0), rc.output(0))
-    n.set_invariant_input(p, x.output(0))
-    cat = n.get_concatenated_slices(rcat.output(0), 0, 1, 1, -1, 0)
-    outs = [cat] if unread_input else [cat, n.get_iter_value(rp.output(0), -1)]
-    if unread_input:
-        n.get_iter_value(rp.output(0), -1)
-    return _model(outs, [x], "constant_fed_unread_input")
+        outs = [rows, ops.relu(x)]
+    if not unread_input:
+        outs.append(qv)
+    return _model(outs, [x, xf], "constant_fed_unread_input")
 
 
 # family -> (builder, draw of its keyword arguments)
@@ -234,7 +240,8 @@ FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] 
         "kind": r.choice(["loop", "ti"]), "read_state": r.random() < 0.4, "trip": r.randint(1, 4)}),
     "ragged_concat": (ragged_concat, lambda r: {"read": r.random() < 0.4, "trip": r.randint(1, 4)}),
     "constant_fed_unread_input": (constant_fed_unread_input, lambda r: {
-        "unread_input": r.random() < 0.6, "cond": r.choice(["computed", "computed", "true"])}),
+        "unread_input": r.random() < 0.6, "dtype": r.choice(["u8", "u8", "f32"]),
+        "cond": r.choice(["computed", "computed", "true"]), "consumer": r.choice(["op", "result"])}),
 }
 
 
