@@ -1057,3 +1057,59 @@ def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iter
                       "state receives the number of its own iteration where the spec gives the previous one",
                       be.loc, layer=layer.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
                       hint="compute the value the back edge passes on (i + 0), or pass on i - 1")
+
+
+@rule("LP719", "loop-condition-state-sized-for-trip-count", severity="warning", types=("Loop",), uses_shapes=True)
+def condition_state_sized_for_trip_count(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's body condition is a state that starts true and that its back edge computes.
+
+    What it checks:
+    A Loop with a constant trip count whose body condition Result reads a merged body Parameter
+    directly, that Parameter's initial value a constant true, its back edge computed, and with a
+    concatenated output.
+
+    Why it matters:
+    OpenVINO's core reads the condition from the Parameter's initial value, takes it as always true
+    (src/core/src/op/loop.cpp, `Loop::validate_and_infer_types`, the "Parameter -> execution_condition"
+    case) and declares each concatenated output for the full trip count. The CPU plugin fills that
+    static output while the state stays true and stops when it turns false: the rest is memory it did
+    not write (zeros measured). irlint gives the parts of the iterations run, as the spec says.
+
+    Example:
+    ```xml
+    <output external_port_id="-1" internal_layer_id="C" purpose="execution_condition"/>  <!-- C reads state c -->
+    ```
+
+    How to fix:
+    Compute the body condition (c AND true, say) instead of passing the state on directly.
+    """
+    body = layer.body
+    plan = loop_plan(layer)
+    cond = plan.condition
+    if body is None or cond is None or not plan.of(EntryKind.CONCAT_OUTPUT):
+        return
+    if _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64)) is None:
+        return
+    res = body.layer(cond.body_layer)
+    e = ctx.index(body).source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+    if e is None:
+        return
+    state = next((pe for pe in plan.of(EntryKind.MERGED_INPUT) if pe.body_layer == e.from_layer), None)
+    back = body.layer(plan.back.get(e.from_layer)) if state is not None else None
+    if state is None or back is None or back.id == res.id:
+        return
+    init = _input(ctx, graph, layer, state.port) if state.port is not None else None
+    if init is None or _scalar(init, (BOOL,)) != 1:
+        return
+    be = ctx.index(body).source(back.id, back.inputs[0].id) if back.inputs else None
+    fed = body.layer(be.from_layer) if be is not None else None
+    if fed is None or _body_constant(ctx, body, fed):
+        return
+    for out in plan.of(EntryKind.CONCAT_OUTPUT):
+        yield Finding(f"the body condition of {layer.describe()} is state {body.layer(e.from_layer).describe()}, which "
+                      "starts as a constant true and which its back edge computes: OpenVINO's core takes the condition "
+                      f"as always true and declares concatenated output port {out.port} for the full trip count; "
+                      "the CPU plugin stops when the state turns false and leaves the rest of the output unwritten "
+                      "(zeros measured) where the spec gives the parts of the iterations run", out.entry.loc,
+                      layer=layer.path, port=out.port, related=(Related(cond.entry.loc, "the execution_condition entry"),),
+                      hint="compute the body condition from the state (c AND true) instead of passing it on")

@@ -151,6 +151,8 @@ DEPARTURES = {
     "LP716": "an op on a narrow integer type in a Loop nested in a constant-fed Loop: OpenVINO cannot fold it",
     "LP718": "a back edge passing on current_iteration (or a view of it): the CPU plugin passes this iteration's "
              "number",
+    "LP719": "a body condition passed on from a state that starts true: the CPU plugin sizes concatenated outputs "
+             "for the full trip count",
     "PM421": "a back edge from a Result of an unchanging Parameter: OpenVINO removes the Result, compile fails",
     "PM422": "outputs sharing a Result of an unchanging Parameter: OpenVINO wires one, the CPU plugin crashes",
     "PM423": "a state changing shape in a layer of static ports: the CPU plugin fails at inference",

@@ -225,6 +225,28 @@ def constant_fed_unread_input(unread_input: bool = True, dtype: str = "u8", cond
     return _model(outs, [x, xf], "constant_fed_unread_input")
 
 
+def early_stop_state(init: str = "const", how: str = "direct", stop: int = 1, trip: int = 4) -> Any:
+    """A Loop whose body condition is state c (initial value a constant true, or a model input with
+    `init="param"`), fed back as i < `stop`, read directly (`how="direct"`) or through c AND true, with a
+    concatenated output of s <- s + 1."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    b = ops.parameter([], np.bool_, name="b")
+    cur = ops.parameter([], np.int64, name="i")
+    s = ops.parameter([1], np.float32, name="s")
+    c = ops.parameter([], np.bool_, name="c")
+    rs = ops.result(ops.add(s, ops.constant(np.ones(1, np.float32))))
+    rcond = ops.result(c if how == "direct" else ops.logical_and(c, _true()))
+    rnext = ops.result(ops.less(cur, ops.constant(np.array(stop, np.int64))))
+    n = _loop(trip)
+    n.set_function(ov.Model([rs, rcond, rnext], [cur, s, c]))
+    n.set_special_body_ports([0, 1])
+    n.set_merged_input(s, x.output(0), rs.output(0))
+    n.set_merged_input(c, (_true() if init == "const" else b).output(0), rnext.output(0))
+    outs = [n.get_concatenated_slices(rs.output(0), 0, 1, 1, -1, 0), n.get_iter_value(rs.output(0), -1)]
+    return _model(outs, [x] + ([b] if init == "param" else []), "early_stop_state")
+
+
 # family -> (builder, draw of its keyword arguments)
 FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] = {
     "iteration_back_edge": (iteration_back_edge, lambda r: {
@@ -238,6 +260,9 @@ FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] 
         "how": r.choice(["direct", "direct", "reshape", "add"]), "concat_last": r.random() < 0.2}),
     "grown_unread_state": (grown_unread_state, lambda r: {
         "kind": r.choice(["loop", "ti"]), "read_state": r.random() < 0.4, "trip": r.randint(1, 4)}),
+    "early_stop_state": (early_stop_state, lambda r: {
+        "init": r.choice(["const", "const", "param"]), "how": r.choice(["direct", "direct", "and"]),
+        "stop": r.randint(0, 4), "trip": r.randint(1, 4)}),
     "ragged_concat": (ragged_concat, lambda r: {"read": r.random() < 0.4, "trip": r.randint(1, 4)}),
     "constant_fed_unread_input": (constant_fed_unread_input, lambda r: {
         "unread_input": r.random() < 0.6, "dtype": r.choice(["u8", "u8", "f32"]),
@@ -257,7 +282,7 @@ def draw(seed: int) -> tuple[Any, dict[str, np.ndarray], list[str]]:
     for p in model.get_parameters():
         shape = [d.get_length() for d in p.get_partial_shape()]
         dt = p.get_element_type().to_dtype()
-        inputs[p.get_friendly_name()] = (rng.integers(0, 4, shape) if dt.kind in "iu"
-                                         else rng.standard_normal(shape)).astype(dt)
+        inputs[p.get_friendly_name()] = (np.ones(shape, bool) if dt == np.bool_ else rng.integers(0, 4, shape)
+                                         if dt.kind in "iu" else rng.standard_normal(shape)).astype(dt)
     notes = [f"family {name}"] + [f"{k}={v}" for k, v in sorted(kw.items())]
     return model, inputs, notes

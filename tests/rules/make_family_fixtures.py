@@ -30,6 +30,7 @@ def _mark(text: str, pattern: str, code: str) -> str:
 
 
 BACK_EDGE = r'<edge from-layer="\d+" to-layer="\d+" />'
+CONCAT = r'<output axis="\d+" external_port_id='
 CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP718", "fail", lambda: fam.iteration_back_edge(how="direct"), BACK_EDGE),
     ("LP718", "fail-view", lambda: fam.iteration_back_edge(how="reshape", shape=(1,)), BACK_EDGE),
@@ -45,6 +46,10 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("PM423", "fail", lambda: fam.grown_unread_state(kind="loop", read_state=False),
      r'<input external_port_id="\d+" internal_layer_id="0" />'),
     ("PM423", "pass", lambda: fam.grown_unread_state(kind="loop", read_state=True), None),
+    ("LP719", "fail", lambda: fam.early_stop_state(init="const", how="direct"), CONCAT),
+    ("LP719", "pass", lambda: fam.early_stop_state(init="const", how="and"), None),
+    ("LP717", "fail-dropped-input", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="u8"), CONCAT),
+    ("LP717", "pass-folded", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="f32"), None),
 ]
 
 
