@@ -782,6 +782,9 @@ def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Ite
     cur = loop_plan(layer).current_iteration
     if body is None or cur is None:
         return
+    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
+    if trip is not None and 0 <= trip <= 1:
+        return  # no second iteration: no back edge is copied
     params = body.parameters()
     at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
     pushed = pushed_parameters(ctx, layer) if at else set()
@@ -1038,6 +1041,9 @@ def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iter
     cur = loop_plan(layer).current_iteration
     if body is None or cur is None:
         return
+    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
+    if trip is not None and 0 <= trip <= 1:
+        return  # no second iteration: no back edge is copied
     idx = ctx.index(body)
     for be in layer.back_edges:
         res = body.layer(be.from_layer)

@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     smallest: dict[str, Outcome] = {}
     counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0, "warned": 0, "false_warnings": 0}
     skipped: dict[str, int] = {}
+    warned_by: dict[str, dict[str, int]] = {}  # departure code -> models it was said on, and how many needlessly
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
         work = Path(tmp)
@@ -74,6 +75,10 @@ def main(argv: list[str] | None = None) -> int:
             counts["checked"] += 1
             counts["warned"] += o.warned
             counts["false_warnings"] += o.false_warning
+            for code in o.warned_codes:
+                tally = warned_by.setdefault(code, {"warned": 0, "false": 0})
+                tally["warned"] += 1
+                tally["false"] += o.false_warning
             d = o.disagreement
             if d is None:
                 counts["agree"] += 1
@@ -116,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
                   "openvino_restarts": oracle.restarts,
                   "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
+                  "warned_by_code": dict(sorted(warned_by.items())),
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
     args.report.with_suffix(".md").write_text(markdown(report))
@@ -133,6 +139,9 @@ def markdown(report: dict) -> str:
            f"{c.get('false_warnings', 0)} (false warnings); "
            f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
            f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
+    if report.get("warned_by_code"):
+        out += ["Departure statements (models said on, of which OpenVINO computes irlint's values): "
+                + ", ".join(f"{k} {v['warned']} ({v['false']})" for k, v in report["warned_by_code"].items()), ""]
     for f in report["families"]:
         ex = f["example"]
         out += [f"## {f['family']}", "",
