@@ -46,9 +46,14 @@ def eliminated_results(ctx: Context, layer: Layer) -> dict[int | None, int | Non
         param = body.layer(pe.body_layer)
         if param is None or param.type != "Parameter" or param.id in pushed:
             continue
-        gone = {e.to_layer for e in idx.users(param)
-                if (r := body.layer(e.to_layer)) is not None and r.type == "Result" and r.id != cond
-                and last_desc.get(r.id, EntryKind.LAST_VALUE_OUTPUT) is EntryKind.LAST_VALUE_OUTPUT}
+        gone = {
+            e.to_layer
+            for e in idx.users(param)
+            if (r := body.layer(e.to_layer)) is not None
+            and r.type == "Result"
+            and r.id != cond
+            and last_desc.get(r.id, EntryKind.LAST_VALUE_OUTPUT) is EntryKind.LAST_VALUE_OUTPUT
+        }
         if pe.kind is EntryKind.MERGED_INPUT and plan.back.get(param.id) not in gone:
             continue
         out.update(dict.fromkeys(gone, param.id))
@@ -85,12 +90,15 @@ def back_edge_result_eliminated(ctx: Context, graph: Graph, layer: Layer) -> Ite
         if be.from_layer not in gone or be.to_layer == gone[be.from_layer]:
             continue  # a state fed back to itself becomes an invariant input: no back edge is left to break
         src = body.layer(gone[be.from_layer])
-        yield Finding(f"the back edge into body layer {be.to_layer} of {layer.describe()} comes from a Result that "
-                      f"reads {src.describe() if src else 'a Parameter'} directly, which never changes: OpenVINO "
-                      "removes that Result before its CPU plugin checks the model, and compile_model fails "
-                      "(\"vector::_M_range_check\"); irlint runs it", be.loc, layer=layer.path,
-                      hint="compute the value the back edge passes on (+ 0), or use the outer input as the "
-                      "state's initial value")
+        yield Finding(
+            f"the back edge into body layer {be.to_layer} of {layer.describe()} comes from a Result that "
+            f"reads {src.describe() if src else 'a Parameter'} directly, which never changes: OpenVINO "
+            "removes that Result before its CPU plugin checks the model, and compile_model fails "
+            '("vector::_M_range_check"); irlint runs it',
+            be.loc,
+            layer=layer.path,
+            hint="compute the value the back edge passes on (+ 0), or use the outer input as the state's initial value",
+        )
 
 
 @rule("PM422", "eliminated-result-shared-crashes", severity="warning", types=CONTROL_FLOW)
@@ -126,12 +134,16 @@ def eliminated_result_shared(ctx: Context, graph: Graph, layer: Layer) -> Iterat
             continue
         src = body.layer(gone[rid])
         ports = ", ".join(str(pe.port) for pe in entries)
-        yield Finding(f"output ports {ports} of {layer.describe()} all give body Result {rid}, which reads "
-                      f"{src.describe() if src else 'a Parameter'} directly and never changes: OpenVINO removes the "
-                      "Result and wires only the last of these outputs to the outer input, the others to nothing, "
-                      "and its CPU plugin kills the process (SIGSEGV); irlint runs it", entries[0].entry.loc,
-                      layer=layer.path, related=tuple(Related(pe.entry.loc, "another output") for pe in entries[1:]),
-                      hint="read the outer input instead of these outputs")
+        yield Finding(
+            f"output ports {ports} of {layer.describe()} all give body Result {rid}, which reads "
+            f"{src.describe() if src else 'a Parameter'} directly and never changes: OpenVINO removes the "
+            "Result and wires only the last of these outputs to the outer input, the others to nothing, "
+            "and its CPU plugin kills the process (SIGSEGV); irlint runs it",
+            entries[0].entry.loc,
+            layer=layer.path,
+            related=tuple(Related(pe.entry.loc, "another output") for pe in entries[1:]),
+            hint="read the outer input instead of these outputs",
+        )
 
 
 def _static(shape: object) -> bool:
@@ -171,9 +183,13 @@ def dynamic_body_in_static_layer(ctx: Context, graph: Graph, layer: Layer) -> It
         port = param.outputs[0] if param is not None and param.outputs else None
         if port is None or port.shape is None or _static(port.shape):
             continue
-        yield Finding(f"state {param.describe()} of {layer.describe()} has dynamic dims (its shape changes per "
-                      "iteration) while every input and every read output of the layer is static: OpenVINO's CPU "
-                      "plugin runs the dynamic body in a static node and fails at inference (\"object is not "
-                      "initialized\"); irlint runs it", pe.entry.loc, layer=layer.path,
-                      hint="read the state's output, or give an input of the layer a dynamic dim")
+        yield Finding(
+            f"state {param.describe()} of {layer.describe()} has dynamic dims (its shape changes per "
+            "iteration) while every input and every read output of the layer is static: OpenVINO's CPU "
+            'plugin runs the dynamic body in a static node and fails at inference ("object is not '
+            'initialized"); irlint runs it',
+            pe.entry.loc,
+            layer=layer.path,
+            hint="read the state's output, or give an input of the layer a dynamic dim",
+        )
         return

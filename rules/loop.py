@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
+from irlint.rules.back_edges import edge_text
 from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
-from irlint.rules.back_edges import edge_text
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
@@ -696,24 +696,15 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
 
     What it checks:
     A Loop with a current_iteration Parameter, and a body Parameter fed from outside and listed
-    before the current_iteration Parameter in the body, that is read only on the way to Results
-    of outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
-    that is the body condition, feeds a back edge, or gives an output that is read keeps what it
-    reads alive), or into an input of a nested If, TensorIterator or Loop whose Parameter is read
-    that way there (for an If: in every branch, for outputs of the If nothing in the body reads).
+    before it, read only on the way to Results of outputs nothing reads (or into a nested If,
+    TensorIterator or Loop input whose Parameter is read that way there).
 
     Why it matters:
-    The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin removes
-    the unread output, its body Result, then the body Parameter that became unused, and fails to
-    compile the model with an internal error ("vector::_M_range_check: __n (which is 3) >=
-    this->size() (which is 3)"): the current_iteration Parameter's index is left pointing past the
-    shortened Parameter list (measured on 2026.4; a Parameter unused from the start, or listed
-    after the current_iteration Parameter, compiles, and so does a current_iteration Parameter
-    that is itself read only that way). With nested Loops the removal cascades: an inner Loop's
-    input whose Parameter is read only for unread inner outputs is removed too, and what fed it
-    outside may become unused; an If in the body whose output nothing reads loses that output, its
-    branch Results and the branch Parameters then unused, and the If input fed by the body Parameter
-    with them (the same pass, RemoveMultiSubGraphOpDanglingParamsResults, treats If branches as bodies).
+    The model is valid; irlint runs it. OpenVINO removes the unread output, its body Result and the
+    Parameter that became unused (RemoveMultiSubGraphOpDanglingParamsResults, cascading through
+    nested bodies and If branches), but leaves the current_iteration index pointing past the
+    shortened list: compile_model fails ("vector::_M_range_check"). A Parameter listed after the
+    current_iteration one compiles (docs/conformance.md, "Inputs removed before the plugin checks").
 
     Example:
     ```xml
@@ -723,8 +714,8 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     ```
 
     How to fix:
-    Remove the unread output and what computes it (and the input then unused), or read the
-    output; listing the current_iteration Parameter first in the body also compiles.
+    Remove the unread output and what computes it, or read the output; listing the
+    current_iteration Parameter first in the body also compiles.
     """
     body = layer.body
     plan = loop_plan(layer)
@@ -1117,5 +1108,6 @@ def condition_state_sized_for_trip_count(ctx: Context, graph: Graph, layer: Laye
                       f"as always true and declares concatenated output port {out.port} for the full trip count; "
                       "the CPU plugin stops when the state turns false and leaves the rest of the output unwritten "
                       "(zeros measured) where the spec gives the parts of the iterations run", out.entry.loc,
-                      layer=layer.path, port=out.port, related=(Related(cond.entry.loc, "the execution_condition entry"),),
+                      layer=layer.path, port=out.port,
+                      related=(Related(cond.entry.loc, "the execution_condition entry"),),
                       hint="compute the body condition from the state (c AND true) instead of passing it on")

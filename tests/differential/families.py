@@ -101,8 +101,9 @@ def invariant_back_edge(kind: str = "loop", how: str = "direct", also_output: bo
     return _model(outs, inputs, "invariant_back_edge")
 
 
-def shared_unchanged_result(kind: str = "loop", role: str = "invariant", outputs: int = 2, how: str = "direct",
-                            concat_last: bool = False) -> Any:
+def shared_unchanged_result(
+    kind: str = "loop", role: str = "invariant", outputs: int = 2, how: str = "direct", concat_last: bool = False
+) -> Any:
     """A body Result of a Parameter that never changes (invariant, or merged with itself as back edge),
     given to `outputs` last-value outputs (a concatenated one last with `concat_last`)."""
     ov, ops = _ov()
@@ -191,8 +192,9 @@ def ragged_concat(read: bool = False, trip: int = 3) -> Any:
     return _model([n.get_iter_value(rs.output(0), -1)] + ([cat] if read else []), [x], "ragged_concat")
 
 
-def constant_fed_unread_input(unread_input: bool = True, dtype: str = "u8", cond: str = "computed",
-                              consumer: str = "op") -> Any:
+def constant_fed_unread_input(
+    unread_input: bool = True, dtype: str = "u8", cond: str = "computed", consumer: str = "op"
+) -> Any:
     """A Loop fed by a constant p (`dtype`), its body condition `cond` (computed from p, or true), its
     concatenated output read by an op or a Result, beside a model input q whose body Parameter only an
     unread output reads (with `unread_input`; else q's output is read too)."""
@@ -203,8 +205,7 @@ def constant_fed_unread_input(unread_input: bool = True, dtype: str = "u8", cond
     p = ops.parameter([1], npt, name="p")
     q = ops.parameter([2], np.float32, name="q")
     total = ops.reduce_sum(p, ops.constant(np.array([0], np.int64)), False)
-    c = (ops.less(ops.convert(total, ov.Type.f32), ops.constant(np.float32(2.0))) if cond == "computed"
-         else _true())
+    c = ops.less(ops.convert(total, ov.Type.f32), ops.constant(np.float32(2.0))) if cond == "computed" else _true()
     row = ops.reshape(p, ops.constant(np.array([1, 1], np.int64)), False)
     rq = ops.result(ops.multiply(q, q))
     n = _loop(2)
@@ -215,8 +216,11 @@ def constant_fed_unread_input(unread_input: bool = True, dtype: str = "u8", cond
     rows = n.get_concatenated_slices(row.output(0), 0, 1, 1, -1, 1)
     qv = n.get_iter_value(rq.output(0), -1)
     if consumer == "op":
-        total_rows = ops.reduce_sum(ops.reshape(rows, ops.constant(np.array([-1], np.int64)), False),
-                                    ops.constant(np.array([0], np.int64)), False)
+        total_rows = ops.reduce_sum(
+            ops.reshape(rows, ops.constant(np.array([-1], np.int64)), False),
+            ops.constant(np.array([0], np.int64)),
+            False,
+        )
         outs = [ops.add(ops.convert(total_rows, ov.Type.u8), x)]
     else:
         outs = [rows, ops.relu(x)]
@@ -249,24 +253,56 @@ def early_stop_state(init: str = "const", how: str = "direct", stop: int = 1, tr
 
 # family -> (builder, draw of its keyword arguments)
 FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] = {
-    "iteration_back_edge": (iteration_back_edge, lambda r: {
-        "trip": r.randint(1, 4), "dtype": r.choice(["i64", "i32"]), "shape": r.choice([(), (1,)]),
-        "how": r.choice(["direct", "direct", "reshape", "add"])}),
-    "invariant_back_edge": (invariant_back_edge, lambda r: {
-        "kind": r.choice(["loop", "ti"]), "how": r.choice(["direct", "direct", "reshape", "add"]),
-        "also_output": r.random() < 0.3}),
-    "shared_unchanged_result": (shared_unchanged_result, lambda r: {
-        "kind": r.choice(["loop", "ti"]), "role": r.choice(["invariant", "merged"]), "outputs": r.randint(1, 3),
-        "how": r.choice(["direct", "direct", "reshape", "add"]), "concat_last": r.random() < 0.2}),
-    "grown_unread_state": (grown_unread_state, lambda r: {
-        "kind": r.choice(["loop", "ti"]), "read_state": r.random() < 0.4, "trip": r.randint(1, 4)}),
-    "early_stop_state": (early_stop_state, lambda r: {
-        "init": r.choice(["const", "const", "param"]), "how": r.choice(["direct", "direct", "and"]),
-        "stop": r.randint(0, 4), "trip": r.randint(1, 4)}),
+    "iteration_back_edge": (
+        iteration_back_edge,
+        lambda r: {
+            "trip": r.randint(1, 4),
+            "dtype": r.choice(["i64", "i32"]),
+            "shape": r.choice([(), (1,)]),
+            "how": r.choice(["direct", "direct", "reshape", "add"]),
+        },
+    ),
+    "invariant_back_edge": (
+        invariant_back_edge,
+        lambda r: {
+            "kind": r.choice(["loop", "ti"]),
+            "how": r.choice(["direct", "direct", "reshape", "add"]),
+            "also_output": r.random() < 0.3,
+        },
+    ),
+    "shared_unchanged_result": (
+        shared_unchanged_result,
+        lambda r: {
+            "kind": r.choice(["loop", "ti"]),
+            "role": r.choice(["invariant", "merged"]),
+            "outputs": r.randint(1, 3),
+            "how": r.choice(["direct", "direct", "reshape", "add"]),
+            "concat_last": r.random() < 0.2,
+        },
+    ),
+    "grown_unread_state": (
+        grown_unread_state,
+        lambda r: {"kind": r.choice(["loop", "ti"]), "read_state": r.random() < 0.4, "trip": r.randint(1, 4)},
+    ),
+    "early_stop_state": (
+        early_stop_state,
+        lambda r: {
+            "init": r.choice(["const", "const", "param"]),
+            "how": r.choice(["direct", "direct", "and"]),
+            "stop": r.randint(0, 4),
+            "trip": r.randint(1, 4),
+        },
+    ),
     "ragged_concat": (ragged_concat, lambda r: {"read": r.random() < 0.4, "trip": r.randint(1, 4)}),
-    "constant_fed_unread_input": (constant_fed_unread_input, lambda r: {
-        "unread_input": r.random() < 0.6, "dtype": r.choice(["u8", "u8", "f32"]),
-        "cond": r.choice(["computed", "computed", "true"]), "consumer": r.choice(["op", "result"])}),
+    "constant_fed_unread_input": (
+        constant_fed_unread_input,
+        lambda r: {
+            "unread_input": r.random() < 0.6,
+            "dtype": r.choice(["u8", "u8", "f32"]),
+            "cond": r.choice(["computed", "computed", "true"]),
+            "consumer": r.choice(["op", "result"]),
+        },
+    ),
 }
 
 
@@ -282,7 +318,12 @@ def draw(seed: int) -> tuple[Any, dict[str, np.ndarray], list[str]]:
     for p in model.get_parameters():
         shape = [d.get_length() for d in p.get_partial_shape()]
         dt = p.get_element_type().to_dtype()
-        inputs[p.get_friendly_name()] = (np.ones(shape, bool) if dt == np.bool_ else rng.integers(0, 4, shape)
-                                         if dt.kind in "iu" else rng.standard_normal(shape)).astype(dt)
+        inputs[p.get_friendly_name()] = (
+            np.ones(shape, bool)
+            if dt == np.bool_
+            else rng.integers(0, 4, shape)
+            if dt.kind in "iu"
+            else rng.standard_normal(shape)
+        ).astype(dt)
     notes = [f"family {name}"] + [f"{k}={v}" for k, v in sorted(kw.items())]
     return model, inputs, notes

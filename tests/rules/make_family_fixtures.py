@@ -25,7 +25,7 @@ def _mark(text: str, pattern: str, code: str) -> str:
     m = re.search(pattern, text)
     assert m is not None, pattern
     start = text.rindex("\n", 0, m.start()) + 1
-    indent = text[start:m.start()][: len(text[start:m.start()]) - len(text[start:m.start()].lstrip())]
+    indent = text[start : m.start()][: len(text[start : m.start()]) - len(text[start : m.start()].lstrip())]
     return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
 
 
@@ -38,13 +38,25 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("PM421", "fail", lambda: fam.invariant_back_edge(kind="loop"), BACK_EDGE),
     ("PM421", "fail-ti", lambda: fam.invariant_back_edge(kind="ti"), BACK_EDGE),
     ("PM421", "pass", lambda: fam.invariant_back_edge(kind="loop", how="add"), None),
-    ("PM422", "fail", lambda: fam.shared_unchanged_result(kind="loop", role="invariant", outputs=2),
-     r'<output external_port_id="\d+" internal_layer_id="\d+" />'),
-    ("PM422", "fail-merged-ti", lambda: fam.shared_unchanged_result(kind="ti", role="merged", outputs=2),
-     r'<output external_port_id="\d+" internal_layer_id="\d+" />'),
+    (
+        "PM422",
+        "fail",
+        lambda: fam.shared_unchanged_result(kind="loop", role="invariant", outputs=2),
+        r'<output external_port_id="\d+" internal_layer_id="\d+" />',
+    ),
+    (
+        "PM422",
+        "fail-merged-ti",
+        lambda: fam.shared_unchanged_result(kind="ti", role="merged", outputs=2),
+        r'<output external_port_id="\d+" internal_layer_id="\d+" />',
+    ),
     ("PM422", "pass", lambda: fam.shared_unchanged_result(kind="loop", role="invariant", outputs=1), None),
-    ("PM423", "fail", lambda: fam.grown_unread_state(kind="loop", read_state=False),
-     r'<input external_port_id="\d+" internal_layer_id="0" />'),
+    (
+        "PM423",
+        "fail",
+        lambda: fam.grown_unread_state(kind="loop", read_state=False),
+        r'<input external_port_id="\d+" internal_layer_id="0" />',
+    ),
     ("PM423", "pass", lambda: fam.grown_unread_state(kind="loop", read_state=True), None),
     ("LP719", "fail", lambda: fam.early_stop_state(init="const", how="direct"), CONCAT),
     ("LP719", "pass", lambda: fam.early_stop_state(init="const", how="and"), None),

@@ -41,8 +41,13 @@ def _inputs(path: Path) -> dict[str, np.ndarray]:
         port = p.outputs[0]
         shape = [d.value for d in port.shape]
         dt = port.precision.dtype
-        out[p.name] = (np.ones(shape, bool) if dt == np.bool_ else rng.integers(0, 4, shape)
-                       if dt.kind in "iu" else rng.standard_normal(shape)).astype(dt)
+        out[p.name] = (
+            np.ones(shape, bool)
+            if dt == np.bool_
+            else rng.integers(0, 4, shape)
+            if dt.kind in "iu"
+            else rng.standard_normal(shape)
+        ).astype(dt)
     return out
 
 
@@ -57,8 +62,7 @@ def _agrees(oracle: OpenVINO, path: Path, code: str) -> None:
     assert v.stage == "ok", v.why
     ours = run(irlint.load(path), inputs)
     for name, want in zip(v.names, v.outputs):
-        np.testing.assert_allclose(np.asarray(ours[name], np.float64), want.astype(np.float64), rtol=1e-5,
-                                   err_msg=name)
+        np.testing.assert_allclose(np.asarray(ours[name], np.float64), want.astype(np.float64), rtol=1e-5, err_msg=name)
     assert code not in _codes(path)
 
 
@@ -153,6 +157,10 @@ def test_ragged_concatenation_is_a_run_finding_not_a_crash(oracle: OpenVINO, tmp
         run(irlint.load(read), x)
     assert e.value.code == "RUN-CONCAT"
     np.save(tmp_path / "x.npy", x["x"])
-    done = subprocess.run([sys.executable, "-m", "irlint", "run", str(read), f"x={tmp_path / 'x.npy'}"],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "irlint", "run", str(read), f"x={tmp_path / 'x.npy'}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 1 and "RUN-CONCAT [error]" in done.stderr and "Traceback" not in done.stderr, done
