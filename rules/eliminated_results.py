@@ -150,7 +150,7 @@ def _static(shape: object) -> bool:
     return shape is not None and all(d.is_static for d in shape)  # type: ignore[attr-defined]
 
 
-@rule("PM423", "dynamic-body-in-static-layer", severity="warning", types=("Loop", "TensorIterator"))
+@rule("PM423", "dynamic-body-in-static-layer", severity="warning", types=("Loop", "TensorIterator"), uses_shapes=True)
 def dynamic_body_in_static_layer(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A state whose shape changes per iteration in a layer whose inputs and read outputs are static.
 
@@ -162,7 +162,7 @@ def dynamic_body_in_static_layer(ctx: Context, graph: Graph, layer: Layer) -> It
     The model is valid; irlint runs it. OpenVINO declares the state's body Parameter with dynamic
     dims. When every input of the layer and every output something reads is static (the grown state
     feeds only outputs nothing reads, which OpenVINO removes), the CPU plugin runs the dynamic body
-    inside a static node and fails at inference ("object is not initialized").
+    inside a static node and fails at the second iteration ("object is not initialized").
 
     Example:
     s <- Concat(s, s) in a Loop of static inputs whose only read output is another state's.
@@ -171,8 +171,9 @@ def dynamic_body_in_static_layer(ctx: Context, graph: Graph, layer: Layer) -> It
     Read the grown state's output, or make a layer input's shape dynamic.
     """
     body = layer.body
-    if body is None:
-        return
+    info = ctx.shapes.loop(layer)
+    if body is None or (info is not None and info.max_iterations is not None and info.max_iterations <= 1):
+        return  # the failure comes with the second iteration's back edges (`prepareDynamicBackEdges`)
     unread = set(unread_outputs(ctx, graph, layer))
     if not all(_static(p.shape) for p in layer.inputs):
         return
