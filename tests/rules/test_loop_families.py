@@ -165,3 +165,26 @@ def test_ragged_concatenation_is_a_run_finding_not_a_crash(oracle: OpenVINO, tmp
         timeout=300,
     )
     assert done.returncode == 1 and "RUN-CONCAT [error]" in done.stderr and "Traceback" not in done.stderr, done
+
+
+def test_a_state_swap_keeps_its_results(oracle: OpenVINO, tmp_path: Path) -> None:
+    """a <- b, b <- a, each back edge's Result reading the other state directly: neither state stays unchanged,
+    so EliminateLoopInputsOutputs removes nothing, OpenVINO compiles the Loop and no PM421/PM422 is said."""
+    import openvino as ov
+    import openvino.opset16 as ops
+
+    from tests.differential.families import _loop, _true
+
+    x, y = ops.parameter([2], np.float32, name="x"), ops.parameter([2], np.float32, name="y")
+    a, b = ops.parameter([2], np.float32, name="a"), ops.parameter([2], np.float32, name="b")
+    ra, rb = ops.result(b), ops.result(a)
+    n = _loop(3)
+    n.set_function(ov.Model([ra, rb, ops.result(_true())], [a, b]))
+    n.set_special_body_ports([-1, 2])
+    n.set_merged_input(a, x.output(0), ra.output(0))
+    n.set_merged_input(b, y.output(0), rb.output(0))
+    path = tmp_path / "swap.xml"
+    model = ov.Model([ops.result(n.get_iter_value(ra.output(0), -1), name="out0")], [x, y], "swap")
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    assert oracle.check(path, _inputs(path)).stage == "ok"
+    assert not {"PM421", "PM422"} & _codes(path)
