@@ -120,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         report = {"mode": args.mode, "first_seed": args.seed, "count": args.count, "counts": counts,
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
                   "openvino_restarts": oracle.restarts,
-                  "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
+                  "openvino_unrepeated_crashes": oracle.unrepeated_crashes,
+                  "openvino_unrepeated_hangs": oracle.unrepeated_hangs, "skipped": skipped,
                   "warned_by_code": dict(sorted(warned_by.items())),
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
@@ -138,7 +139,8 @@ def markdown(report: dict) -> str:
            f"irlint says OpenVINO departs on {c.get('warned', 0)}, of which OpenVINO computes irlint's values on "
            f"{c.get('false_warnings', 0)} (false warnings); "
            f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
-           f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
+           f"({report.get('openvino_unrepeated_crashes', 0)} deaths and {report.get('openvino_unrepeated_hangs', 0)} "
+           "hangs a fresh worker did not repeat).", ""]
     if report.get("warned_by_code"):
         out += ["Departure statements (models said on, of which OpenVINO computes irlint's values): "
                 + ", ".join(f"{k} {v['warned']} ({v['false']})" for k, v in report["warned_by_code"].items()), ""]

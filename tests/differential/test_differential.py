@@ -390,10 +390,10 @@ def test_worker_survives_a_crash_and_a_hang(oracle: OpenVINO, tmp_path: Path) ->
     assert oracle.check(o.xml, None).stage == "ok"
     quick = OpenVINO(timeout=0.001)  # no model is read in a millisecond
     try:
-        assert quick.check(o.xml, None).stage == "timeout"
+        assert quick.check(o.xml, None).stage == "timeout"  # asked twice, each worker killed
         quick.timeout = 60
         assert quick.check(o.xml, None).stage == "ok"
-        assert quick.restarts == 1
+        assert quick.restarts == 2 and quick.unrepeated_hangs == 0
     finally:
         quick.close()
 
@@ -439,6 +439,29 @@ time.sleep(60)
         v = hanging_oracle.check(o.xml, None)
         assert v.stage == "crash" and "-11" in v.why, v.why
         assert hanging_oracle.unrepeated_crashes == 0
+
+
+def test_a_hang_a_fresh_worker_does_not_repeat_is_not_the_models(monkeypatch: pytest.MonkeyPatch,
+                                                                    oracle: OpenVINO, tmp_path: Path) -> None:
+    """A worker that hangs on its first model only (a worker that died before may hang instead): the
+    oracle asks a fresh worker, whose verdict stands."""
+    from tests.differential import oracle as oracle_module
+
+    o = check_seed(1, "build", oracle, tmp_path)
+    assert o.xml is not None
+    marker = tmp_path / "hung-once"
+    flaky = tmp_path / "flaky_worker.py"
+    flaky.write_text(f"""import os, runpy, sys, time
+if not os.path.exists({str(marker)!r}):
+    sys.stdin.readline()
+    open({str(marker)!r}, "w").close()
+    time.sleep(60)
+runpy.run_path({str(oracle_module.WORKER)!r}, run_name="__main__")
+""")
+    monkeypatch.setattr(oracle_module, "WORKER", flaky)
+    with OpenVINO(timeout=5) as flaky_oracle:
+        assert flaky_oracle.check(o.xml, None).stage == "ok"
+        assert flaky_oracle.restarts == 1 and flaky_oracle.unrepeated_hangs == 1
 
 
 def test_tolerated_codes_are_error_rules() -> None:
