@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
-from irlint.rules.back_edges import edge_text
+from irlint.rules.back_edges import VIEW_OPS, edge_text
 from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
 
@@ -1002,10 +1002,6 @@ def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
     return True
 
 
-# OpenVINO's CPU plugin treats these as views: their output shares the input's memory.
-_VIEWS = frozenset({"Reshape", "Squeeze", "Unsqueeze"})
-
-
 @rule("LP718", "loop-back-edge-passes-iteration", severity="warning", types=("Loop",))
 def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge passes on the current_iteration Parameter itself, or a Reshape/Squeeze/Unsqueeze of it.
@@ -1041,10 +1037,10 @@ def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iter
         if res is None or res.type != "Result" or be.to_layer == cur.body_layer:
             continue
         src, views = res, []
-        while src is not None and src.inputs and (src is res or src.type in _VIEWS) and len(views) < len(body.layers):
+        while src is not None and src.inputs and (src is res or src.type in VIEW_OPS) and len(views) < len(body.layers):
             e = idx.source(src.id, src.inputs[0].id)
             src = body.layer(e.from_layer) if e is not None else None
-            if src is not None and src.type in _VIEWS:
+            if src is not None and src.type in VIEW_OPS:
                 views.append(src)
         if src is None or src.id != cur.body_layer:
             continue
