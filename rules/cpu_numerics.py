@@ -40,32 +40,18 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """A value rounded to f16 and read again in another type: the CPU plugin does not round it.
 
     What it checks:
-    Each Convert to `f16` of a value that is not constant and whose type f16 does not hold exactly
-    (f32, f64, bf16, the integers wider than 8 bits; a value that went through an 8-bit type on a
-    chain of Converts before, u8 -> f32 -> f16, is held exactly), and each op that computes an f16
-    result from a value that is not constant (an Add, a Multiply, a ReduceSum, a Sigmoid ...; not the
-    ops that only move, select or compare f16 values, such as Reshape, Concat, Select, Relu, Maximum)
-    with an f16 input that no op rounded before on some path (the first rounding op of a chain carries
-    the finding; in a body, a Parameter fed by a back edge holds the unrounded value from outside in the
-    first iteration, so an op reading it is the first even where its value comes back rounded);
-    from its output, the ops that keep the value in f16 are followed to the first op that reads it
-    into another type (a Convert back to f32, a comparison ...). The walk crosses body boundaries as
-    the value does: into a TensorIterator/Loop body through its port map and into both branches of
-    an If, out of a body from its Result to the layer's output, and through a back edge to the next
-    iteration's Parameter. The op is reported when such a reader exists; a model output ends the
-    walk. A decompressed f16 Const (Const f16 -> Convert f32) rounds nothing and is not reported.
+    Each Convert to `f16` of a non-constant value f16 does not hold exactly, and each op computing
+    an f16 result from a non-constant f16 input no op rounded before (not the ops that only move,
+    select or compare values), when the value reaches an op that reads it into another type; the
+    walk follows the value through body port maps, If branches and back edges, and stops at a model
+    output. A decompressed f16 Const rounds nothing and is not reported.
 
     Why it matters:
-    The spec rounds the value to f16 at the Convert and at each f16 op, and irlint does. OpenVINO's
-    CPU plugin computes every f16 tensor of a model in f32 (measured with each inference precision,
-    f32, bf16 and f16):
-    a Convert f32 -> f16 -> f32 does nothing there, and the ops between the two Converts are not
-    rounded either, so the plugin's results differ from the spec's by f16's rounding (about 1e-3
-    relative; values beyond 65504 stay finite instead of becoming inf). Bodies are computed in f32
-    too: an f16 value passed into or out of a Loop, TensorIterator or If body, or fed back to the
-    next iteration, is not rounded at the boundary. The plugin rounds only where an f16 value leaves
-    the model (an f16 output, also from a body) and when a Convert of a constant is folded. A bf16
-    round trip is rounded by the plugin.
+    The spec rounds at the Convert and at each f16 op, and irlint does. OpenVINO's CPU plugin
+    computes every f16 tensor in f32 (its precision pass keeps f16 only at the model's edges), so a
+    Convert f32 -> f16 -> f32 does nothing there and the results differ by f16's rounding (about
+    1e-3 relative; beyond 65504 they stay finite). docs/conformance.md, "f16 rounding", has the
+    mechanism and the measurements.
 
     Example:
     ```xml
@@ -74,9 +60,8 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
     ```
 
     How to fix:
-    Nothing, if the f16 rounding is not needed: remove both Converts, and both agree. To get the
-    rounding on the CPU plugin too, make the f16 value a model output, or round in f32 explicitly.
-    For f16 ops: compute in f32 (convert the f16 inputs first), and both agree.
+    Nothing, if the rounding is not needed: remove both Converts. To get it on the CPU plugin too,
+    make the f16 value a model output, or compute in f32 (convert the f16 inputs first).
     """
     idx = ctx.index(graph)
     constant: dict[Key, bool] = {}
@@ -123,30 +108,17 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     """An integer Sigmoid (Tanh, Exp ...) read only by an eltwise op in a body or another one: the plugin rounds once.
 
     What it checks:
-    In a TensorIterator/Loop body or an If branch (at any depth; not a branch of an If of constant
-    condition at the top level, which OpenVINO folds into the top level), each Add, Multiply, Subtract
-    (either input) or Divide (input 0) fed by a Sigmoid, Tanh, Exp, Sqrt, Erf, HSigmoid or HSwish
-    whose result is `u8` or `i8`, whose input is not constant, and whose output nothing else reads;
-    also through a chain of Reshape/Squeeze/Unsqueeze layers whose input and output have the same static
-    shape (OpenVINO fuses such a chain into one Reshape and removes it as a no-op).
+    In a TensorIterator/Loop body or an If branch (not a constant-condition If at the top level),
+    each Add, Multiply, Subtract or Divide (input 0) fed by a u8/i8 Sigmoid, Tanh, Exp, Sqrt, Erf,
+    HSigmoid or HSwish of a non-constant input that nothing else reads (also through no-op
+    Reshape/Squeeze/Unsqueeze chains); and, at any level for the wider integer types, an integer
+    activation read only by another one.
 
     Why it matters:
-    The spec rounds the activation's result to the integer type (Sigmoid(0) = 0.5 -> 0), then
-    adds: m + Sigmoid(0) is m. OpenVINO's CPU plugin fuses an activation whose only reader is an
-    eltwise op into that op (its graph optimizer's eltwise fusing, which keeps apart only an
-    activation and an eltwise op that computes in i32) and computes the pair in f32, rounding once:
-    m + 0.5 rounded half to even (3 -> 4, 4 -> 4, 5 -> 6), m * Sigmoid(1) as m * 0.73, Exp(2) / 2 as
-    3.69 -> 4 where the spec gives 7 / 2 = 3 (measured on OpenVINO 2026.4). At the top level the
-    plugin compiles the same pair into a subgraph that rounds the activation first, as the spec
-    does; an activation of another integer type (i16, u16, i32, u32, i64, u64), a Divide fed on input
-    1, and an activation read also by another op are not fused.
-
-    An integer activation read only by another one (Sigmoid(Sigmoid(x)), Sqrt(Sigmoid(x)) ...) is
-    fused the same way: the plugin computes the chain in f32 and rounds once, where the spec rounds
-    each step: Sigmoid(Sigmoid(0)) is Sigmoid(0) = 0 in the spec, Sigmoid(0.5) -> 1 in the plugin;
-    Sqrt(Sigmoid(-1)) is 0 in the spec, Sqrt(0.27) -> 1 in the plugin. For i16, u16, i32, u32, i64 and
-    u64 it does so at every level (the top level included), for u8 and i8 only in a body (measured on
-    OpenVINO 2026.4).
+    The spec rounds the activation to the integer type, then computes: m + Sigmoid(0) is m. The CPU
+    plugin fuses an activation whose only reader is an eltwise op into that op and computes the pair
+    in f32, rounding once: m + 0.5 rounded half to even (docs/conformance.md, "Integer activations
+    fused into eltwise ops", has the cases measured on OpenVINO 2026.4).
 
     Example:
     ```xml
@@ -155,9 +127,8 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     ```
 
     How to fix:
-    Nothing, if the plugin's single rounding is acceptable. To get the spec's value on the CPU
-    plugin too, compute the activation in f32 and Convert it to the integer type explicitly (a
-    Round before the Convert keeps the spec's rounding), or let another op read the activation.
+    Compute the activation in f32 and Convert it explicitly (a Round first keeps the spec's
+    rounding), or let another op read the activation.
     """
     apart = _compiled_apart(ctx, graph)
     chained = layer.type in FLOAT_ACTIVATIONS

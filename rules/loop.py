@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
+from irlint.rules.back_edges import VIEW_OPS, edge_text
 from irlint.rules.pushed_constants import folds, pushed_parameters
-from irlint.rules.unread_outputs import kept_layers, read_only_for_unread, unread_outputs
+from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
 
 from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
@@ -236,28 +237,16 @@ def current_iteration_invalid(ctx: Context, graph: Graph, layer: Layer) -> Itera
     """The current_iteration Parameter is repeated, mistyped, or has an external port or an axis.
 
     What it checks:
-    At most one `purpose="current_iteration"` input entry; it has `external_port_id="-1"`, no
-    `axis`, and names a body Parameter of type i32/i64 that is a scalar or a 1-D tensor of 1
-    element (OpenVINO: "Rank of CurrentIteration input must be equal to 0 or 1").
+    At most one `purpose="current_iteration"` entry, with `external_port_id="-1"` and no `axis`,
+    naming an i32/i64 body Parameter that is a scalar or a 1-element 1-D tensor.
 
     Why it matters:
-    The Loop writes the iteration number into that Parameter, which the spec types int64 or int32.
-    OpenVINO's reader takes any type. Its CPU plugin converts i16, u16, u32, u64 and i64 to i32
-    before it compiles, so it takes any of those six (a warning says so for the four the spec does
-    not name), and refuses the others (f32, f16, bf16, f64, i8, u8, boolean, i4, u4: "Check
-    'to->getDataType() == memory::data_type::s32' failed") at compile, or, when an input of the
-    Loop has a dynamic shape as OpenVINO infers it (an outer Loop's dynamic input makes the shapes
-    in its body dynamic), at the first inference that runs an iteration of the Loop: one that runs
-    none (trip count 0, condition false, an enclosing Loop running none) is not refused. A
-    Parameter an input entry also feeds takes the iteration number (the entry's value is lost) and
-    is checked the same way. When nothing in the body reads the Parameter and an input entry feeds
-    it, OpenVINO removes it with that input but keeps the current_iteration index, which then names
-    the body Parameter that moves into its place: the CPU plugin checks that one's type instead
-    (and writes the iteration number into it). A Loop no Result reads (through the outputs read in
-    each graph around it: OpenVINO removes unread outputs with their body Results) is removed
-    before the CPU plugin sees it. An entry with an `axis` is read as a sliced input of port -1
-    and the Loop is refused ("Number of inputs must be the same as number of input
-    descriptions"); start/end/stride/part_size without an axis are ignored.
+    The Loop writes the iteration number there. The CPU plugin converts i16, u16, u32, u64 and i64
+    to i32 and takes those (a warning for the four the spec does not name); it refuses other types
+    at compile, or at the first inference that runs an iteration when an input is dynamic. An
+    unread Parameter an input entry feeds is removed with that input, and the kept index then names
+    the next body Parameter; a Loop no Result reads is removed before the check. An entry with an
+    axis is read as a sliced input of port -1 and refused (docs/conformance.md, "current_iteration").
 
     Example:
     ```xml
@@ -707,24 +696,15 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
 
     What it checks:
     A Loop with a current_iteration Parameter, and a body Parameter fed from outside and listed
-    before the current_iteration Parameter in the body, that is read only on the way to Results
-    of outputs nothing outside the Loop reads (an output port without an edge out of it; a Result
-    that is the body condition, feeds a back edge, or gives an output that is read keeps what it
-    reads alive), or into an input of a nested If, TensorIterator or Loop whose Parameter is read
-    that way there (for an If: in every branch, for outputs of the If nothing in the body reads).
+    before it, read only on the way to Results of outputs nothing reads (or into a nested If,
+    TensorIterator or Loop input whose Parameter is read that way there).
 
     Why it matters:
-    The model is valid; irlint and OpenVINO's core read and run it. OpenVINO's CPU plugin removes
-    the unread output, its body Result, then the body Parameter that became unused, and fails to
-    compile the model with an internal error ("vector::_M_range_check: __n (which is 3) >=
-    this->size() (which is 3)"): the current_iteration Parameter's index is left pointing past the
-    shortened Parameter list (measured on 2026.4; a Parameter unused from the start, or listed
-    after the current_iteration Parameter, compiles, and so does a current_iteration Parameter
-    that is itself read only that way). With nested Loops the removal cascades: an inner Loop's
-    input whose Parameter is read only for unread inner outputs is removed too, and what fed it
-    outside may become unused; an If in the body whose output nothing reads loses that output, its
-    branch Results and the branch Parameters then unused, and the If input fed by the body Parameter
-    with them (the same pass, RemoveMultiSubGraphOpDanglingParamsResults, treats If branches as bodies).
+    The model is valid; irlint runs it. OpenVINO removes the unread output, its body Result and the
+    Parameter that became unused (RemoveMultiSubGraphOpDanglingParamsResults, cascading through
+    nested bodies and If branches), but leaves the current_iteration index pointing past the
+    shortened list: compile_model fails ("vector::_M_range_check"). A Parameter listed after the
+    current_iteration one compiles (docs/conformance.md, "Inputs removed before the plugin checks").
 
     Example:
     ```xml
@@ -734,8 +714,8 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
     ```
 
     How to fix:
-    Remove the unread output and what computes it (and the input then unused), or read the
-    output; listing the current_iteration Parameter first in the body also compiles.
+    Remove the unread output and what computes it, or read the output; listing the
+    current_iteration Parameter first in the body also compiles.
     """
     body = layer.body
     plan = loop_plan(layer)
@@ -793,6 +773,9 @@ def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Ite
     cur = loop_plan(layer).current_iteration
     if body is None or cur is None:
         return
+    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
+    if trip is not None and 0 <= trip <= 1:
+        return  # no second iteration: no back edge is copied
     params = body.parameters()
     at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
     pushed = pushed_parameters(ctx, layer) if at else set()
@@ -928,6 +911,8 @@ def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Ite
     src = body.layer(e.from_layer) if e is not None else None
     if src is None or _body_constant(ctx, body, src):
         return
+    if _folds_away(ctx, graph, layer):
+        return
     for out in plan.of(EntryKind.CONCAT_OUTPUT):
         if not idx.edges_out(layer.id, out.port):
             continue
@@ -937,6 +922,45 @@ def constant_fed_dynamic_output(ctx: Context, graph: Graph, layer: Layer) -> Ite
                       "desc is undefined\"); irlint runs it", out.entry.loc, layer=layer.path, port=out.port,
                       related=(Related(cond.entry.loc, "the execution_condition entry"),),
                       hint="feed one of the Loop's inputs from a model input")
+
+
+def _lacks_evaluate(ctx: Context, g: Graph, op: Layer) -> bool:
+    """Whether OpenVINO's core has no evaluate for `op` on the element type of its input 0 (_NO_CORE_EVALUATE)."""
+    missing = _NO_CORE_EVALUATE.get(op.type)
+    if not missing or not op.inputs:
+        return False
+    e = ctx.index(g).source(op.id, op.inputs[0].id)
+    src = g.layer(e.from_layer) if e is not None else None
+    et = ctx.shapes.output(src, e.from_port).etype if src is not None and e is not None else None
+    return et is not None and str(et) in missing
+
+
+def _folds_away(ctx: Context, graph: Graph, layer: Layer) -> bool:
+    """Whether OpenVINO's ConstantFolding replaces the constant-fed `layer` by its values: it evaluates the
+    ops computing its inputs and then the Loop itself with the core reference (op by op through the body,
+    src/core/reference/src/op/loop.cpp), which works when every one of those ops has a core evaluate for
+    its element type. One without (a u8 Relu, say) leaves the Loop in place for the CPU plugin."""
+    idx = ctx.index(graph)
+    dropped = dropped_inputs(ctx, graph, layer)
+    stack = [graph.layer(e.from_layer) for p in layer.inputs if p.id not in dropped
+             for e in [idx.source(layer.id, p.id)] if e is not None]
+    seen: set[int | None] = set()
+    while stack:  # the ops computing the Loop's inputs, up to the Consts
+        op = stack.pop()
+        if op is None or op.id in seen:
+            continue
+        seen.add(op.id)
+        if _lacks_evaluate(ctx, graph, op):
+            return False
+        stack.extend(graph.layer(e.from_layer) for p in op.inputs for e in [idx.source(op.id, p.id)] if e is not None)
+    bodies = list(layer.subgraphs())
+    while bodies:
+        g = bodies.pop()
+        for op in g.layers:
+            bodies.extend(op.subgraphs())
+            if _lacks_evaluate(ctx, g, op):
+                return False
+    return True
 
 
 def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
@@ -963,12 +987,123 @@ def _body_constant(ctx: Context, body: Graph, layer: Layer) -> bool:
 
 
 def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
-    """Whether every input of `layer` is computed from constants only (OpenVINO's constant folding reaches it)."""
+    """Whether every input of `layer` is computed from constants only (OpenVINO's constant folding reaches it),
+    leaving out the inputs OpenVINO removes first, those read only for outputs nothing reads (`dropped_inputs`)."""
     idx = ctx.index(graph)
     memo: dict[tuple[int, int | None], bool] = {}
+    dropped = dropped_inputs(ctx, graph, layer)
     for port in layer.inputs:
+        if port.id in dropped:
+            continue
         e = idx.source(layer.id, port.id)
         src = graph.layer(e.from_layer) if e is not None else None
         if src is None or not folds(ctx, graph, src, memo):
             return False
     return True
+
+
+@rule("LP718", "loop-back-edge-passes-iteration", severity="warning", types=("Loop",))
+def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A back edge passes on the current_iteration Parameter itself, or a Reshape/Squeeze/Unsqueeze of it.
+
+    What it checks:
+    Back edges of a Loop whose Result reads the current_iteration Parameter directly or through
+    views only.
+
+    Why it matters:
+    The spec gives the state of iteration k the iteration number k - 1. The CPU plugin prepares each
+    iteration by writing the iteration number, then copying the back edges
+    (src/plugins/intel_cpu/src/nodes/tensoriterator.cpp, `prepareParamsImpl`: the IterCountPortHelper
+    is queued before `prepareBackEdges`); a view computes nothing and shares the Parameter's memory,
+    so the state receives k, the number just written (4 iterations of s <- i, out = s + 10: the
+    plugin gives 13, the spec 12). irlint computes the spec's values.
+
+    Example:
+    `<edge from-layer="R" to-layer="S"/>` where Result R reads the current_iteration Parameter.
+
+    How to fix:
+    Compute the value the back edge passes on (i + 0, or a Convert pair), or pass on i - 1 explicitly.
+    """
+    body = layer.body
+    cur = loop_plan(layer).current_iteration
+    if body is None or cur is None:
+        return
+    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
+    if trip is not None and 0 <= trip <= 1:
+        return  # no second iteration: no back edge is copied
+    idx = ctx.index(body)
+    for be in layer.back_edges:
+        res = body.layer(be.from_layer)
+        if res is None or res.type != "Result" or be.to_layer == cur.body_layer:
+            continue
+        src, views = res, []
+        while src is not None and src.inputs and (src is res or src.type in VIEW_OPS) and len(views) < len(body.layers):
+            e = idx.source(src.id, src.inputs[0].id)
+            src = body.layer(e.from_layer) if e is not None else None
+            if src is not None and src.type in VIEW_OPS:
+                views.append(src)
+        if src is None or src.id != cur.body_layer:
+            continue
+        via = f" through {', '.join(v.describe() for v in views)}" if views else ""
+        yield Finding(f"{edge_text(be)} of {layer.describe()} passes on the current_iteration Parameter{via}: "
+                      "OpenVINO's CPU plugin writes the iteration number before it copies the back edges, so the "
+                      "state receives the number of its own iteration where the spec gives the previous one",
+                      be.loc, layer=layer.path, related=(Related(cur.entry.loc, "the current_iteration entry"),),
+                      hint="compute the value the back edge passes on (i + 0), or pass on i - 1")
+
+
+@rule("LP719", "loop-condition-state-sized-for-trip-count", severity="warning", types=("Loop",), uses_shapes=True)
+def condition_state_sized_for_trip_count(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop's body condition is a state that starts true and that its back edge computes.
+
+    What it checks:
+    A Loop with a constant trip count whose body condition Result reads a merged body Parameter
+    directly, that Parameter's initial value a constant true, its back edge computed, and with a
+    concatenated output.
+
+    Why it matters:
+    OpenVINO's core reads the condition from the Parameter's initial value, takes it as always true
+    (src/core/src/op/loop.cpp, `Loop::validate_and_infer_types`, the "Parameter -> execution_condition"
+    case) and declares each concatenated output for the full trip count. The CPU plugin fills that
+    static output while the state stays true and stops when it turns false: the rest is memory it did
+    not write (zeros measured). irlint gives the parts of the iterations run, as the spec says.
+
+    Example:
+    ```xml
+    <output external_port_id="-1" internal_layer_id="C" purpose="execution_condition"/>  <!-- C reads state c -->
+    ```
+
+    How to fix:
+    Compute the body condition (c AND true, say) instead of passing the state on directly.
+    """
+    body = layer.body
+    plan = loop_plan(layer)
+    cond = plan.condition
+    if body is None or cond is None or not plan.of(EntryKind.CONCAT_OUTPUT):
+        return
+    if _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64)) is None:
+        return
+    res = body.layer(cond.body_layer)
+    e = ctx.index(body).source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+    if e is None:
+        return
+    state = next((pe for pe in plan.of(EntryKind.MERGED_INPUT) if pe.body_layer == e.from_layer), None)
+    back = body.layer(plan.back.get(e.from_layer)) if state is not None else None
+    if state is None or back is None or back.id == res.id:
+        return
+    init = _input(ctx, graph, layer, state.port) if state.port is not None else None
+    if init is None or _scalar(init, (BOOL,)) != 1:
+        return
+    be = ctx.index(body).source(back.id, back.inputs[0].id) if back.inputs else None
+    fed = body.layer(be.from_layer) if be is not None else None
+    if fed is None or _body_constant(ctx, body, fed):
+        return
+    for out in plan.of(EntryKind.CONCAT_OUTPUT):
+        yield Finding(f"the body condition of {layer.describe()} is state {body.layer(e.from_layer).describe()}, which "
+                      "starts as a constant true and which its back edge computes: OpenVINO's core takes the condition "
+                      f"as always true and declares concatenated output port {out.port} for the full trip count; "
+                      "the CPU plugin stops when the state turns false and leaves the rest of the output unwritten "
+                      "(zeros measured) where the spec gives the parts of the iterations run", out.entry.loc,
+                      layer=layer.path, port=out.port,
+                      related=(Related(cond.entry.loc, "the execution_condition entry"),),
+                      hint="compute the body condition from the state (c AND true) instead of passing it on")

@@ -166,25 +166,16 @@ def range_invalid(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     """start/end/stride/part_size admit no slicing of the dimension.
 
     What it checks:
-    After normalisation (a negative value counts from the end: dim + value), `start` and `end`
-    lie inside the dimension; `stride` is non-zero and points from start to end; `part_size` is
-    at least 1 and divides the length of the range (end inclusive). For a sliced input the
-    dimension is the input's; for a concatenated output of a TensorIterator it is the output the
-    parts are assembled into (the iteration count times the body Result's length along the axis).
+    After normalisation (negative counts from the end), `start` and `end` lie inside the dimension,
+    `stride` is non-zero and points from start to end, and `part_size` is at least 1 and divides the
+    range (end inclusive). A sliced input's dimension is the input's; a TensorIterator's concatenated
+    output's is the iteration count times the body Result's length. A stride of 0 or a part_size
+    below 1 is reported on any dimension, a dynamic one too.
 
     Why it matters:
-    OpenVINO rejects such entries (or, in its CPU plugin, reads out of range). The message shows
-    the arithmetic so you can see which number is off. A stride of 0 is reported whatever the
-    dimension, a dynamic one included: the CPU plugin refuses a TensorIterator at inference
-    ("Check 'stride != 0' failed") and kills the process running a Loop (SIGFPE: it divides the
-    axis by abs(stride)). A part_size below 1 is reported whatever the dimension too: no length
-    makes it a slicing, and the CPU plugin reads a Loop's input in parts of abs(stride) instead. On
-    a TensorIterator axis of unknown length, a range that no length splits into whole parts (start
-    0, end 2 in parts of 2: 3 elements wherever they exist) is reported; the CPU plugin, reading
-    end as exclusive, runs it. An entry OpenVINO removes before its CPU plugin checks it (a body
-    Parameter nothing reads, or read only on the way to outputs nothing reads; an output nothing
-    reads) is reported too, and the message says OpenVINO removes it: a range against the stride
-    (start 0, end -1, stride -1) is refused at compile wherever it is kept, and runs there.
+    OpenVINO rejects such entries, or its CPU plugin reads its own way (end exclusive, parts of
+    |stride|; stride 0 kills a Loop with SIGFPE). The message shows the arithmetic, and says so when
+    OpenVINO removes the entry unchecked (docs/conformance.md, "Slicing as the CPU plugin reads it").
 
     Example:
     ```xml
@@ -403,34 +394,17 @@ def depends_on_runtime(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fin
     """A sub-range whose slices differ between OpenVINO's core/spec reading and its CPU plugin.
 
     What it checks:
-    For each sliced input and concatenated output of a TensorIterator, the elements the spec says
-    each iteration reads or writes (negative start/end count from the end, end inclusive) against
-    what the CPU plugin does (negative values as dim+1+value, end exclusive, start ignored; |stride|
-    must equal part_size, or it counts other iterations and refuses the model: "There are at least
-    two different iterations numbers"). A negative stride reads from the axis's last whole part
-    down. On an axis whose length is known only at run time, the shortest length on which the two
-    read other elements, if there is one; a TensorIterator without a sliced input whose first
-    concatenated output counts |end - start| // part_size = 0 iterations (OpenVINO's core declares
-    each concatenated output 0 long, which the plugin refuses). On such an axis an entry OpenVINO
-    removes before its plugin reads it (an output nothing reads, a body Parameter read only on the
-    way to such outputs) is not reported.
-    For a sliced input of a Loop (whose start/end OpenVINO ignores: LP709), parts of part_size
-    elements against the CPU plugin's parts of |stride| elements; on an axis whose length is known
-    only at run time, any |stride| other than part_size (a sliced input whose body Parameter nothing
-    reads is removed by OpenVINO: not reported).
+    Each sliced input and concatenated output: the elements the spec reads or writes per iteration
+    (negative start/end from the end, end inclusive) against the CPU plugin's reading (negative as
+    dim + 1 + value, end exclusive, start ignored, parts of |stride|; a Loop ignores start/end, LP709).
+    On an axis known only at run time, the shortest length where the two differ; entries OpenVINO
+    removes before its plugin reads them are not reported.
 
     Why it matters:
-    The model computes different results on different OpenVINO devices and versions; the default
-    range (start 0, end -1) and the reverse form (start -1, end 0, stride -1) are safe. A Loop
-    whose |stride| differs from part_size reads |stride| elements into a part_size-long Parameter
-    on the CPU plugin (other values: with part_size 1, the first element of each |stride|-long
-    part) and has dim // |stride| parts, where irlint and OpenVINO's core run to dim // part_size:
-    it fails at inference at the first iteration past them ("Check 'iter >= 0 && iter <
-    iter_count' failed"; `irlint run` says so when a run gets there). On a dynamic shape it also
-    fails where it cannot give the Parameter the part ("Check 'from->getStaticDims()[map_rule.axis]
-    == static_cast<size_t>(std::abs(map_rule.stride))'"; "ParameterMismatch: Can not clone with new
-    dims. Descriptor's shape: {1, 0 - ?, 1} is incompatible with provided dimensions: {1, 3, 3}"
-    where a [1,?,1] Parameter read in parts of 3 feeds a nested Loop), measured on 2026.4.
+    The model computes other values on the CPU plugin, or fails there at inference ("iter >= 0 &&
+    iter < iter_count" past the plugin's dim // |stride| parts); the measured cases are in
+    docs/conformance.md, "Slicing as the CPU plugin reads it". The default range (start 0, end -1)
+    and its reverse (start -1, end 0, stride -1) are safe.
 
     Example:
     ```xml

@@ -46,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--knobs", help="max_depth,max_steps,max_inputs of the generator (default: the mode's)")
     ap.add_argument("--more-types", action="store_true",
                     help="draw i8, i16, u16, u32 and u64 too (changes every seed's model)")
+    ap.add_argument("--families", action="store_true",
+                    help="draw the Loop families of tests/differential/families.py (build mode)")
     args = ap.parse_args(argv)
 
     knobs = default_knobs(args.mode)
@@ -54,10 +56,13 @@ def main(argv: list[str] | None = None) -> int:
         knobs = replace(knobs, max_depth=d, max_steps=st, max_inputs=i)
     if args.more_types:
         knobs = replace(knobs, more_types=True)
+    if args.families:
+        knobs = replace(knobs, families=True)
     families: dict[str, dict] = {}
     smallest: dict[str, Outcome] = {}
-    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}
+    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0, "warned": 0, "false_warnings": 0}
     skipped: dict[str, int] = {}
+    warned_by: dict[str, dict[str, int]] = {}  # departure code -> models it was said on, and how many needlessly
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
         work = Path(tmp)
@@ -68,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[o.skipped] = skipped.get(o.skipped, 0) + 1
                 continue
             counts["checked"] += 1
+            counts["warned"] += o.warned
+            counts["false_warnings"] += o.false_warning
+            for code in o.warned_codes:
+                tally = warned_by.setdefault(code, {"warned": 0, "false": 0})
+                tally["warned"] += 1
+                tally["false"] += o.false_warning
             d = o.disagreement
             if d is None:
                 counts["agree"] += 1
@@ -109,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         report = {"mode": args.mode, "first_seed": args.seed, "count": args.count, "counts": counts,
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
                   "openvino_restarts": oracle.restarts,
-                  "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
+                  "openvino_unrepeated_crashes": oracle.unrepeated_crashes,
+                  "openvino_unrepeated_hangs": oracle.unrepeated_hangs, "skipped": skipped,
+                  "warned_by_code": dict(sorted(warned_by.items())),
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
     args.report.with_suffix(".md").write_text(markdown(report))
@@ -123,8 +136,14 @@ def markdown(report: dict) -> str:
     out = [f"# Differential campaign: {report['mode']}, seeds {report['first_seed']}.."
            f"{report['first_seed'] + report['count'] - 1}", "",
            f"{c['checked']} models checked ({c['skipped']} skipped), {c['agree']} agree, {c['disagree']} disagree; "
+           f"irlint says OpenVINO departs on {c.get('warned', 0)}, of which OpenVINO computes irlint's values on "
+           f"{c.get('false_warnings', 0)} (false warnings); "
            f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
-           f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
+           f"({report.get('openvino_unrepeated_crashes', 0)} deaths and {report.get('openvino_unrepeated_hangs', 0)} "
+           "hangs a fresh worker did not repeat).", ""]
+    if report.get("warned_by_code"):
+        out += ["Departure statements (models said on, of which OpenVINO computes irlint's values): "
+                + ", ".join(f"{k} {v['warned']} ({v['false']})" for k, v in report["warned_by_code"].items()), ""]
     for f in report["families"]:
         ex = f["example"]
         out += [f"## {f['family']}", "",

@@ -15,6 +15,10 @@ class ExecutionError(Exception):
         self.code = code
 
 
+class RaggedParts(ExecutionError):
+    """A concatenated output whose parts differ off its axis: no value (an output nothing reads needs none)."""
+
+
 class DepartureWarning(UserWarning):
     """The run gives the spec's answer (or irlint's documented choice) where OpenVINO's CPU plugin fails
     or returns undefined values (docs/semantics.md); issued with `warnings.warn`, the run goes on."""

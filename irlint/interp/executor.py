@@ -33,6 +33,7 @@ from irlint.controlflow import (
     SliceError,
     SliceSpec,
     iteration_bound,
+    loop_plan,
     never_run_shape,
     resolve_entry,
     scalar_flag,
@@ -62,7 +63,7 @@ from irlint.interp.cpuloops import (
     loop_slices_departure,
     sliced_departure,
 )
-from irlint.interp.errors import DepartureWarning, ExecutionError
+from irlint.interp.errors import DepartureWarning, ExecutionError, RaggedParts
 from irlint.interp.events import (
     BodyEntered,
     BodyLeft,
@@ -219,6 +220,8 @@ class _Executor:
                  state: State | None = None, plain: bool = True) -> None:
         self.model = model
         self.constant_conditions: dict[str, bool] = {}  # Loop path -> its entry condition is a Const
+        self.condition_states: dict[str, int | None] = {}  # Loop path -> `condition_state_port`
+        self.sized_for_trip: dict[int, int] = {}  # id(LoopRun) -> the trip count its outputs are declared for
         self.read_outputs: dict[str, frozenset[int | None]] = {}  # loop path -> its output ports something reads
         self.variables = Variables(model, state)
         self.options = options
@@ -744,6 +747,9 @@ class _Executor:
                 f" but {bound.limit} slices ({bound.source})"
         if plan.is_loop:
             run.trip = math.inf if trip is None or trip < 0 else int(trip)
+            port = self.condition_state_port(layer)
+            if port is not None and scalar_flag(outer.get(port)) is True and math.isfinite(run.trip):
+                self.sized_for_trip[id(run)] = int(run.trip)
             run.cpu_slices = fewest_loop_slices([
                 LoopSlices(pe.port, slices[pe.body_layer][2].dim, slices[pe.body_layer][1],
                            1 if pe.entry.stride is None else pe.entry.stride)
@@ -798,7 +804,14 @@ class _Executor:
             assert port is not None
             buf = run.buffers.get(port)
             if buf is not None:
-                result[port] = buf.result(lambda parts, pe=pe: self.concatenate(layer, layer.body, pe, parts))
+                try:
+                    result[port] = buf.result(lambda parts, pe=pe: self.concatenate(layer, layer.body, pe, parts))
+                except RaggedParts:
+                    if port in self.outputs_read(layer):
+                        raise
+                    # OpenVINO removes an output nothing reads before its plugin looks at it
+                    # (RemoveMultiSubGraphOpDanglingParamsResults): no value is owed for it
+                    result[port] = np.zeros(0, buf.dtype or np.float32)
             elif port in run.last:
                 result[port] = run.last[port]
             else:  # zero iterations: the initial value of the merged input this Result feeds back to
@@ -815,6 +828,17 @@ class _Executor:
                 shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
                 result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
         self.cpu_departures(run, result)
+        sized = self.sized_for_trip.pop(id(run), None)
+        if sized is not None and k < sized:
+            ports = [pe.port for pe, _slot in code.outputs
+                     if pe.kind is CONCAT and pe.port in self.outputs_read(layer)]
+            if ports:
+                warnings.warn(DepartureWarning(
+                    f"{layer.describe()}: ran {k} of its trip count {sized}, stopped by its body condition, a state "
+                    "that starts as a constant true; OpenVINO's core takes that condition as always true and declares "
+                    f"concatenated output port(s) {', '.join(map(str, ports))} for {sized} iterations, and the CPU "
+                    f"plugin returns {sized} parts, the last {sized - k} unwritten (zeros measured), where the spec "
+                    f"gives {k}"), stacklevel=2)
         if code.plan.is_loop:
             self.loop_slices_departure(run, k)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
@@ -919,6 +943,32 @@ class _Executor:
             self.read_outputs[layer.path] = got
         return got
 
+    def condition_state_port(self, layer: Layer) -> int | None:
+        """For a Loop whose trip count is a Const and whose body condition Result reads a merged body Parameter
+        fed by a Const, the input port of that Parameter (else None). OpenVINO's core reads such a condition
+        from the Parameter's initial value (src/core/src/op/loop.cpp, `Loop::validate_and_infer_types`): a
+        true one makes it "always true", and concatenated outputs are declared for the full trip count."""
+        if layer.path in self.condition_states:
+            return self.condition_states[layer.path]
+        got = None
+        plan, body = loop_plan(layer), layer.body
+        cond = plan.condition
+        res = body.layer(cond.body_layer) if body is not None and cond is not None else None
+        if res is not None and res.inputs:
+            e = GraphIndex.build(body).source(res.id, res.inputs[0].id)
+            state = next((pe for pe in plan.state_inputs if e is not None and pe.body_layer == e.from_layer
+                          and pe.back_edge is not None), None)
+            for graph in self.model.graphs() if state is not None else ():
+                if any(la is layer for la in graph.layers):
+                    index = GraphIndex.build(graph)
+                    srcs = [index.source(layer.id, p) for p in (TRIP_COUNT_PORT, state.port)]
+                    if all(x is not None and (g := graph.layer(x.from_layer)) is not None and g.type == "Const"
+                           for x in srcs):
+                        got = state.port
+                    break
+        self.condition_states[layer.path] = got
+        return got
+
     def never_runs(self, layer: Layer) -> bool:
         """True for a Loop whose execution condition (input port 1) comes from a Const: run zero times,
         its outputs take the shapes OpenVINO's core declares for it."""
@@ -970,6 +1020,15 @@ class _Executor:
             axis = self.axis(layer, e, parts[0].ndim)
             total = sum(p.nbytes for p in parts)
             self.budget(layer, total)
+            first = parts[0].shape[:axis] + parts[0].shape[axis + 1:]
+            for k, p in enumerate(parts):
+                if p.ndim != parts[0].ndim or p.shape[:axis] + p.shape[axis + 1:] != first:
+                    raise RaggedParts(
+                        f"{layer.describe()}: output port {e.external_port_id} concatenates parts that differ "
+                        f"off the axis {axis}: iteration 0 gives {list(parts[0].shape)}, the part at {k} gives "
+                        f"{list(p.shape)}, so they cannot be joined (the spec requires equal parts); OpenVINO's CPU "
+                        "plugin sizes its buffer from the first part and returns memory it did not write", layer,
+                        "RUN-CONCAT")
             return np.concatenate(parts, axis=axis)
         res = body.layer(e.internal_layer_id)
         info = declared_info(res) if res is None else TensorInfo(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.differential.compare import Disagreement, irlint_side, judge
+from tests.differential.compare import DEPARTURES, Disagreement, compare_outputs, irlint_side, judge
 from tests.differential.generator import Case, Knobs, build
 from tests.differential.mutate import mutate
 from tests.differential.oracle import OpenVINO
@@ -31,6 +31,10 @@ class Outcome:
     ov_stage: str = ""
     irlint_codes: list[str] = field(default_factory=list)
     skipped: str = ""
+    warned: bool = False  # irlint said OpenVINO departs (a DEPARTURES warning or a DepartureWarning)
+    warned_codes: list[str] = field(default_factory=list)  # the DEPARTURES codes, "departure" for the run's
+    # ... yet OpenVINO ran the model and computed irlint's values: the statement was not needed
+    false_warning: bool = False
 
 
 def save(case: Case, path: Path) -> None:
@@ -70,6 +74,11 @@ def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Kno
     out.ov_stage = ov.stage
     out.irlint_codes = side.codes
     out.disagreement = d = judge(side, ov, tolerate=mode == "mutate")
+    out.warned = side.says_openvino_departs
+    out.warned_codes = sorted({w.split(":", 1)[0] for w in side.warnings if w.split(":", 1)[0] in DEPARTURES}
+                              | ({"departure"} if side.departures else set()))
+    out.false_warning = (out.warned and ov.stage == "ok" and not side.rejects and side.outputs is not None
+                         and compare_outputs(side, ov) is None)
     if mode == "mutate" and d is not None and d.kind == "verdict" and ov.stage == "ok":
         # irlint's error on a model OpenVINO runs: does OpenVINO ignore the mutated text (it computes what
         # the unmutated model computes) or misread it (it computes something else)?

@@ -44,6 +44,8 @@ class Knobs:
     # i8, i16, u16, u32 and u64 as the model's and Converts' element types too. Off by default: the
     # draws stay the same, but the types drawn differ, so turning it on changes every seed's model.
     more_types: bool = False
+    # draw the Loop families of tests/differential/families.py instead (another seed space altogether)
+    families: bool = False
 
     def smaller(self) -> list[Knobs]:
         """Knobs one step smaller than these, most shrinking first."""
@@ -536,6 +538,10 @@ def build(seed: int, knobs: Knobs | None = None) -> Case:
     """The model and inputs of `seed`; raises only if the openvino API refuses what was built
     (reported by the campaign as a generator error, with the seed)."""
     knobs = knobs or Knobs()
+    if knobs.families:
+        from tests.differential.families import draw
+
+        return Case(seed, *draw(seed), knobs)
     b = _Builder(seed, knobs)
     m = b.model()
     return Case(seed, m, b.inputs, b.notes, knobs)

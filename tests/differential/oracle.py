@@ -42,6 +42,7 @@ class OpenVINO:
         self.tmp = tempfile.TemporaryDirectory(prefix="irlint-diff-")
         self.restarts = 0
         self.unrepeated_crashes = 0  # deaths a fresh worker did not repeat on the same model
+        self.unrepeated_hangs = 0  # hangs a fresh worker did not repeat (it answered, or died: the model's crash)
 
     def __enter__(self) -> OpenVINO:
         return self
@@ -67,7 +68,9 @@ class OpenVINO:
         """A worker that dies on the model is restarted and asked once more: a death that a fresh worker
         does not repeat comes from the worker's past (it has run other models) or the machine, not from
         the model, and the fresh worker's verdict stands. A death that repeats, or a fresh worker that
-        gives no answer in time (a process that aborts may hang instead of dying), is the model's crash."""
+        gives no answer in time (a process that aborts may hang instead of dying), is the model's crash.
+        A hang is asked again too: a fresh worker's answer, or its death, stands; a second hang is the
+        model's."""
         v = self._check(xml, inputs)
         if v.stage == "crash":
             again = self._check(xml, inputs)
@@ -75,6 +78,11 @@ class OpenVINO:
                 return v
             self.unrepeated_crashes += 1
             return again
+        if v.stage == "timeout":  # a worker that hangs may do so from its past too (a dying one may hang)
+            again = self._check(xml, inputs)
+            if again.stage != "timeout":
+                self.unrepeated_hangs += 1
+                return again
         return v
 
     def _check(self, xml: Path, inputs: dict[str, np.ndarray] | None) -> Verdict:

@@ -142,6 +142,33 @@ def test_pinned_more_types_seed_agrees_through_its_statement(seed: int, oracle: 
     assert PINNED_BUILD_MORE_TYPES[seed] in said, said
 
 
+# Built with `Knobs.families` (tests/differential/families.py): a seed of each family, agreeing through the
+# statement of the CPU plugin's departure (the seed's model departs: OpenVINO does not compute irlint's values).
+FAMILIES = Knobs(families=True)
+PINNED_FAMILIES: dict[int, str] = {
+    7100024: "LP718",  # s <- current_iteration, 2 iterations: the plugin's state holds the number just written
+    7100020: "PM421",  # s <- Result(p), p invariant: OpenVINO removes the Result, compile fails (_M_range_check)
+    7100012: "PM422",  # three outputs of Result(p), p fed back to itself: one is wired, the plugin crashes
+    7100016: "PM423",  # s <- Concat(s, s) read by nothing, static ports: inference fails (object is not initialized)
+    7100249: "LP719",  # the body condition is state c, true at first, c <- i < 1: the output sized for 4 iterations
+    7100005: "LP717",  # a u8 constant-fed Loop beside a model input only an unread output uses: compile fails
+    7100006: "departure",  # concatenated parts [1,1], [2,1], [4,1] read: RUN-CONCAT, the plugin returns stale memory
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED_FAMILIES))
+def test_pinned_family_seed_agrees_through_its_statement(seed: int, oracle: OpenVINO, tmp_path: Path) -> None:
+    said = _pinned_build(seed, FAMILIES, oracle, tmp_path)
+    assert PINNED_FAMILIES[seed] in said, said
+
+
+def test_the_families_knob_draws_every_family() -> None:
+    from tests.differential.families import FAMILIES as BUILDERS
+
+    seen = {build(seed, FAMILIES).notes[0] for seed in range(60)}
+    assert seen == {f"family {name}" for name in BUILDERS}
+
+
 # Mutated seeds of families that disagreed until irlint reported what OpenVINO refuses, or the comparator
 # learned which of irlint's errors OpenVINO reads past (TOLERATED, TOLERATED_WHEN): each must agree, with
 # the code that carries the verdict among irlint's findings.
@@ -363,10 +390,10 @@ def test_worker_survives_a_crash_and_a_hang(oracle: OpenVINO, tmp_path: Path) ->
     assert oracle.check(o.xml, None).stage == "ok"
     quick = OpenVINO(timeout=0.001)  # no model is read in a millisecond
     try:
-        assert quick.check(o.xml, None).stage == "timeout"
+        assert quick.check(o.xml, None).stage == "timeout"  # asked twice, each worker killed
         quick.timeout = 60
         assert quick.check(o.xml, None).stage == "ok"
-        assert quick.restarts == 1
+        assert quick.restarts == 2 and quick.unrepeated_hangs == 0
     finally:
         quick.close()
 
@@ -412,6 +439,29 @@ time.sleep(60)
         v = hanging_oracle.check(o.xml, None)
         assert v.stage == "crash" and "-11" in v.why, v.why
         assert hanging_oracle.unrepeated_crashes == 0
+
+
+def test_a_hang_a_fresh_worker_does_not_repeat_is_not_the_models(monkeypatch: pytest.MonkeyPatch,
+                                                                    oracle: OpenVINO, tmp_path: Path) -> None:
+    """A worker that hangs on its first model only (a worker that died before may hang instead): the
+    oracle asks a fresh worker, whose verdict stands."""
+    from tests.differential import oracle as oracle_module
+
+    o = check_seed(1, "build", oracle, tmp_path)
+    assert o.xml is not None
+    marker = tmp_path / "hung-once"
+    flaky = tmp_path / "flaky_worker.py"
+    flaky.write_text(f"""import os, runpy, sys, time
+if not os.path.exists({str(marker)!r}):
+    sys.stdin.readline()
+    open({str(marker)!r}, "w").close()
+    time.sleep(60)
+runpy.run_path({str(oracle_module.WORKER)!r}, run_name="__main__")
+""")
+    monkeypatch.setattr(oracle_module, "WORKER", flaky)
+    with OpenVINO(timeout=5) as flaky_oracle:
+        assert flaky_oracle.check(o.xml, None).stage == "ok"
+        assert flaky_oracle.restarts == 1 and flaky_oracle.unrepeated_hangs == 1
 
 
 def test_tolerated_codes_are_error_rules() -> None:

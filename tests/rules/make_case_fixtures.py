@@ -2240,6 +2240,9 @@ def main(only: list[str] | None = None) -> None:
     from tests.rules.make_reader_fixtures import main as make_reader
 
     make_reader()  # its fail-/pass- files were removed above with the others
+    from tests.rules.make_family_fixtures import main as make_families
+
+    make_families()  # the same for the Loop families' cases
 
 
 if __name__ == "__main__":

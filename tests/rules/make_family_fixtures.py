@@ -1,0 +1,84 @@
+"""Fixtures of LP718, PM421, PM422 and PM423, from the Loop families of tests/differential/families.py.
+
+`python tests/rules/make_family_fixtures.py` (needs openvino) writes tests/rules/fixtures/<CODE>/fail.xml
+and pass.xml, with `<!-- expect: CODE -->` above each line that must be reported.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.differential import families as fam  # noqa: E402
+
+OUT = Path(__file__).parent / "fixtures"
+
+
+def _mark(text: str, pattern: str, code: str) -> str:
+    """Mark the first line matching `pattern` (a regular expression)."""
+    m = re.search(pattern, text)
+    assert m is not None, pattern
+    start = text.rindex("\n", 0, m.start()) + 1
+    indent = text[start : m.start()][: len(text[start : m.start()]) - len(text[start : m.start()].lstrip())]
+    return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
+
+
+BACK_EDGE = r'<edge from-layer="\d+" to-layer="\d+" />'
+CONCAT = r'<output axis="\d+" external_port_id='
+CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
+    ("LP718", "fail", lambda: fam.iteration_back_edge(how="direct"), BACK_EDGE),
+    ("LP718", "fail-view", lambda: fam.iteration_back_edge(how="reshape", shape=(1,)), BACK_EDGE),
+    ("LP718", "pass", lambda: fam.iteration_back_edge(how="add"), None),
+    ("PM421", "fail", lambda: fam.invariant_back_edge(kind="loop"), BACK_EDGE),
+    ("PM421", "fail-ti", lambda: fam.invariant_back_edge(kind="ti"), BACK_EDGE),
+    ("PM421", "pass", lambda: fam.invariant_back_edge(kind="loop", how="add"), None),
+    (
+        "PM422",
+        "fail",
+        lambda: fam.shared_unchanged_result(kind="loop", role="invariant", outputs=2),
+        r'<output external_port_id="\d+" internal_layer_id="\d+" />',
+    ),
+    (
+        "PM422",
+        "fail-merged-ti",
+        lambda: fam.shared_unchanged_result(kind="ti", role="merged", outputs=2),
+        r'<output external_port_id="\d+" internal_layer_id="\d+" />',
+    ),
+    ("PM422", "pass", lambda: fam.shared_unchanged_result(kind="loop", role="invariant", outputs=1), None),
+    (
+        "PM423",
+        "fail",
+        lambda: fam.grown_unread_state(kind="loop", read_state=False),
+        r'<input external_port_id="\d+" internal_layer_id="0" />',
+    ),
+    ("PM423", "pass", lambda: fam.grown_unread_state(kind="loop", read_state=True), None),
+    ("LP719", "fail", lambda: fam.early_stop_state(init="const", how="direct"), CONCAT),
+    ("LP719", "pass", lambda: fam.early_stop_state(init="const", how="and"), None),
+    ("LP717", "fail-dropped-input", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="u8"), CONCAT),
+    ("LP717", "pass-folded", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="f32"), None),
+]
+
+
+def main() -> None:
+    import openvino as ov
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for code, name, make, pattern in CASES:
+            src = Path(tmp) / f"{code}-{name}.xml"
+            ov.save_model(make(), str(src), compress_to_fp16=False)
+            d = OUT / code
+            d.mkdir(parents=True, exist_ok=True)
+            text = src.read_text()
+            (d / f"{name}.xml").write_text(_mark(text, pattern, code) if pattern else text)
+            (d / f"{name}.bin").write_bytes(src.with_suffix(".bin").read_bytes())
+            print(code, name)
+
+
+if __name__ == "__main__":
+    main()
