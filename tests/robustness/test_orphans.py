@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR
 PARENT = """
 import subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c",
-    "from irlint.cli.orphans import die_with_parent; import sys, time; "
+    "from irlint.orphans import die_with_parent; import sys, time; "
     "print(die_with_parent(), flush=True); time.sleep(600)"], stdout=subprocess.PIPE, text=True)
 print(child.pid, child.stdout.readline().strip(), flush=True)
 time.sleep(600)
