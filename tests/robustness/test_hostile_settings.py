@@ -9,12 +9,15 @@ assertion.
 from __future__ import annotations
 
 import json
+import random
+import re
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from irlint.settings.perfile import Glob, GlobError
 from tests.robustness.limits import EXAMPLES, cli, copy_example, no_traceback
 
 DEEP = 3000
@@ -132,3 +135,46 @@ def test_a_hostile_trace_is_a_usage_error(tmp_path: Path) -> None:
         assert res.returncode == 2, (name, out[-2000:])
         assert "Recursion" not in out, name
         assert f"{name}.npz" in res.stderr, (name, res.stderr)
+
+
+def _glob_as_regex(pattern: str) -> re.Pattern[str]:
+    """The reference: the glob as a (backtracking) regex, fine for small patterns."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+            j = pattern.index("]", i + 2)
+            body = pattern[i + 1 : j].replace("\\", "\\\\")
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body.lstrip("^")) + "]")
+            i = j + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def test_the_glob_automaton_agrees_with_a_regex() -> None:
+    rng = random.Random(7)
+    atoms = ["**/", "**", "*", "?", "a", "b", "/", ".", "[ab]", "[!a]", "x", "\\"]
+    for _ in range(20_000):
+        pattern = "".join(rng.choice(atoms) for _ in range(rng.randint(0, 7)))
+        path = "".join(rng.choice("ab/.x\\") for _ in range(rng.randint(0, 9)))
+        assert Glob(pattern).match(path) is bool(_glob_as_regex(pattern).match(path)), (pattern, path)
+
+
+def test_a_bad_glob_is_refused_when_compiled() -> None:
+    with pytest.raises(GlobError, match="z-a"):
+        Glob("m[z-a].xml")
+    with pytest.raises(GlobError, match="longer"):
+        Glob("a" * 5000)
