@@ -144,6 +144,7 @@ class PerFileIgnores:
         self.base = base
         self.rows = [(p.removeprefix("./"), [c.strip().upper() for c in codes if c.strip()])
                      for p, codes in table.items()]
+        self._globs = [compile_glob(p) for p, _codes in self.rows]  # once: a table may hold thousands
         self._cache: dict[str, tuple[str, ...]] = {}
 
     def codes_for(self, path: str) -> tuple[str, ...]:
@@ -153,8 +154,7 @@ class PerFileIgnores:
             rel = _relative(path, self.base)
             name = Path(path).name
             got = ()
-            for pattern, codes in self.rows:
-                rx = compile_glob(pattern)
+            for (pattern, codes), rx in zip(self.rows, self._globs):
                 if rx.match(rel) or ("/" not in pattern and rx.match(name)) or \
                         (os.path.isabs(pattern) and rx.match(Path(os.path.abspath(path)).as_posix())):
                     got += tuple(codes)
