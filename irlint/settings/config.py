@@ -154,8 +154,13 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
         raise ConfigError(f"{path}: nested too deeply for irlint to read") from None
 
 
-# what _too_deep looks at: comments and strings (skipped whole), brackets, "=" and line ends
-_TOKENS = re.compile(r'''#[^\n]*|"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"|'[^'\n]*'|[][{}=\n]''', re.S)
+# what _too_deep looks at: comments and strings (skipped whole), brackets, "=" and line ends. A string
+# without its closing quote runs to the end of its line (of the text for a multi-line one): every
+# alternative matches where it starts, so no start is tried twice and the scan stays linear.
+_TOKENS = re.compile(
+    r'''#[^\n]*|"""(?:\\.|[^\\])*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)|"(?:\\.|[^"\\\n])*"?|'[^'\n]*'?|[][{}=\n]''',
+    re.S,
+)
 
 
 def _too_deep(text: str) -> tuple[int, str] | None:

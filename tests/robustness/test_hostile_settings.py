@@ -41,6 +41,8 @@ CONFIGS = {
     "bad-range": ('[tool.irlint.per-file-ignores]\n"[z-a].xml" = ["G"]\n', "[z-a].xml"),
     "nested-other-tool": (f"[tool.other]\n{NESTED_TOML}\n[tool.irlint]\nselect = ['G']\n", "x"),
     "nested-irlint": (f"[tool.irlint]\nselect = ['G']\n{NESTED_TOML}\n", "x"),
+    # an unterminated string of a million escaped quotes: a scan that retried each quote was quadratic
+    "escaped-quotes": ('[tool.irlint]\nx = "' + '\\"' * 1_000_000 + "\n" + NESTED_TOML.replace("x", "y") + "\n", "y"),
     "stars": (f'[tool.irlint.per-file-ignores]\n"{STARS}" = ["G"]\n', STARS),
 }
 
