@@ -69,15 +69,18 @@ class Weights:
             raise WeightsError(f"bytes {offset}..{offset + size} lie outside {self.path} ({self.size} bytes)")
         if size == 0:
             return np.zeros(0, np.uint8)
-        try:  # opened per read: a model holds no descriptor (thousands of models are checked in one process)
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        # opened per read: a model holds no descriptor (thousands of models are checked in one process);
+        # without blocking, so that a FIFO put in its place is found to be another file, not waited on
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(self.path, flags)
         except OSError as e:
             raise WeightsChanged(
                 f"{self.path} changed while irlint read it: it cannot be opened any more ({e.strerror or e})"
             ) from e
         try:
             st = os.fstat(fd)
-            if self.identity is not None and (st.st_dev, st.st_ino) != self.identity:
+            if not stat.S_ISREG(st.st_mode) or (self.identity is not None and (st.st_dev, st.st_ino) != self.identity):
                 raise self._changed(offset, size, "it has been replaced by another file")
             if st.st_size < offset + size:
                 raise self._changed(offset, size, f"it now has {st.st_size} bytes")

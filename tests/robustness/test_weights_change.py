@@ -94,3 +94,26 @@ def test_linting_reads_only_what_it_needs_of_a_large_bin(tmp_path: Path) -> None
     read = _bytes_read() - before
     assert not [d for d in diags if d.code.startswith("IR9")]
     assert read < (4 << 20), f"{read} bytes read to lint a model of {xml.stat().st_size} bytes"
+
+
+REPLACED_BY_A_FIFO = """
+import os, sys
+from irlint.ir.weights import Weights, WeightsChanged
+path = sys.argv[1]
+w = Weights.open(path)
+os.remove(path)
+os.mkfifo(path)
+try:
+    w.raw(0, 8)
+except WeightsChanged as e:
+    print(e)
+"""
+
+
+def test_a_bin_replaced_by_a_fifo_is_another_file_not_waited_on(tmp_path: Path) -> None:
+    path = tmp_path / "w.bin"
+    path.write_bytes(bytes(64))
+    res = subprocess.run(
+        [sys.executable, "-c", REPLACED_BY_A_FIFO, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert "replaced by another file" in res.stdout, res.stdout + res.stderr
