@@ -14,6 +14,8 @@ import os
 import signal
 from collections.abc import Iterator
 
+from irlint import orphans
+
 _STOP = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
 
 
@@ -31,12 +33,16 @@ def signals_held() -> Iterator[None]:
 
 
 def fork() -> int:
-    """`os.fork()` with the stop signals held back; the child starts with the caller's signal mask.
-    A signal that arrived meanwhile is raised here, in the parent, after the child is killed and reaped."""
+    """`os.fork()` with the stop signals held back; the child starts with the caller's signal mask and
+    is killed by the kernel if this process dies (`irlint.orphans`). A signal that arrived meanwhile is
+    raised here, in the parent, after the child is killed and reaped."""
     pid = -1
     try:
         with signals_held():
+            orphans.prepare()
             pid = os.fork()
+            if pid == 0:
+                orphans.die_with_parent()
     except BaseException:
         if pid > 0:
             with contextlib.suppress(OSError):

@@ -498,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=300, help="seconds to wait for OpenVINO on one model")
     args = ap.parse_args(argv)
     if args.serve:
-        from irlint.cli.orphans import die_with_parent
+        from irlint.orphans import die_with_parent
 
         die_with_parent()  # a hung OpenVINO child does not outlive a killed measurement
         _serve()

@@ -7,6 +7,7 @@ import shutil
 import sys
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 from irlint.cli.argtypes import non_negative_int, positive_int
 from irlint.cli.arrays import load_npz
@@ -98,6 +99,18 @@ def load_to_show(path: str, weights: str | None, verb: str) -> Model | None:
     return model
 
 
+def pipe(g: Any, fmt: str) -> bytes:
+    """`g.pipe(format=fmt)`, with Graphviz's `dot` run as a child that ends with irlint (`irlint.orphans`):
+    the graphviz package's own pipe leaves `dot` running when irlint is terminated."""
+    from irlint.orphans import run_child
+
+    res = run_child([shutil.which("dot") or "dot", f"-K{g.engine}", f"-T{fmt}"], g.source.encode(g.encoding))
+    if res.returncode != 0:
+        tail = res.stderr.decode("utf-8", "replace").strip()[-2000:]
+        raise RuntimeError(f"dot exited with code {res.returncode}" + (f": {tail}" if tail else ""))
+    return res.stdout
+
+
 def run(args: argparse.Namespace) -> int:
     from irlint.viewer.diagram import DiagramOptions, build_diagram
 
@@ -163,9 +176,9 @@ def run(args: argparse.Namespace) -> int:
         elif fmt == "html":
             from irlint.viewer.diagram.html import page
 
-            data = page(model, g.pipe(format="svg").decode("utf-8"), opts.diagnostics, g).encode("utf-8")
+            data = page(model, pipe(g, "svg").decode("utf-8"), opts.diagnostics, g).encode("utf-8")
         else:
-            data = g.pipe(format=fmt)
+            data = pipe(g, fmt)
     except Exception as e:  # graphviz.ExecutableNotFound / CalledProcessError: dot failed
         raise UsageError(f"graphviz failed: {e}") from e
     atomic_write(args.output, lambda f: f.write(data))

@@ -129,9 +129,10 @@ def _in_parallel(jobs: list[tuple[str, dict, dict]], workers: int) -> list[FileR
     """`_work` on every job in `workers` processes. Interrupted (irlint.cli.interrupts) or failing, the
     workers are killed and reaped before the exception goes on: none outlives irlint, and the pool's
     own shutdown would first finish every queued file."""
-    from irlint import forksafe
+    from irlint import forksafe, orphans
 
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_fork_context())
+    orphans.prepare()  # each worker asks to be killed with irlint, even by SIGKILL
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_fork_context(), initializer=orphans.die_with_parent)
     try:  # (not pool.map: its cancelling of pending futures races the pool's own breaking in Python 3.11)
         with forksafe.signals_held():  # the first submit forks the workers
             futures = [pool.submit(_work, job) for job in jobs]

@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from e
     except ExecutionError as e:
         run_error(e, failing)
-        return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
+        return EXIT_FAILURE if e.could_not_run else EXIT_FINDINGS
     except MemoryError:
         out_of_memory(failing, args.memory_budget)
         return EXIT_FINDINGS

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             if sys.stderr.isatty():
                 print("\r\x1b[K", end="", file=sys.stderr)  # clear a progress line
             run_error(e, args.model)
-            return EXIT_FAILURE if e.code == "RUN-INTERNAL" else EXIT_FINDINGS
+            return EXIT_FAILURE if e.could_not_run else EXIT_FINDINGS
         except MemoryError:
             out_of_memory(args.model, args.memory_budget)
             return EXIT_FINDINGS

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from irlint import orphans
+
 if TYPE_CHECKING:
     from irlint.ir.model import Model
 
@@ -51,7 +53,7 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
                os.path.abspath(weights) if weights else "", tmp_in, tmp_out, tmp_report, tmp_job]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  errors="replace", timeout=timeout)
+                                  errors="replace", timeout=timeout, preexec_fn=orphans.before_exec())
         except subprocess.TimeoutExpired as e:
             stage = _last_stage(e.stdout)
             return f"OpenVINO did not finish within --timeout {timeout:g} s (stage: {stage}); it was killed"

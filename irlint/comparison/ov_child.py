@@ -261,7 +261,7 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    from irlint.cli.orphans import die_with_parent
+    from irlint.orphans import die_with_parent
 
     die_with_parent()  # killed with irlint, never left hung in OpenVINO
     sys.exit(main(sys.argv[1:]))

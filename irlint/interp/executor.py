@@ -82,7 +82,7 @@ from irlint.interp.state import STATEFUL, State, Variables, assigns_of
 from irlint.ir.declared import declared_info
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer, Model, PortMapEntry
-from irlint.ir.weights import WeightsError
+from irlint.ir.weights import WeightsChanged, WeightsError
 from irlint.ops import OpError, TensorInfo
 from irlint.ops.misc.strings import as_strings
 from irlint.ops.rnn.cells import CellKernel
@@ -301,6 +301,8 @@ class _Executor:
         try:
             value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), info.etype,
                                              tuple(shape))  # type: ignore[arg-type]
+        except WeightsChanged as e:  # not the model's fault: it could not be read
+            raise ExecutionError(f"{layer.describe()}: {e}", layer, "RUN-READ") from e
         except (KeyError, ValueError, WeightsError) as e:
             raise ExecutionError(f"{layer.describe()}: {e}", layer, "RUN-WEIGHTS") from e
         self.consts[layer.path] = value

@@ -657,16 +657,21 @@ def trace_arrays(arrays: Mapping[str, np.ndarray]) -> tuple[dict[str, np.ndarray
         index = json.loads(str(raw))
     except ValueError as e:
         raise TraceFormatError("its __stats__ index is not JSON") from e
+    except RecursionError:  # a file can nest its JSON thousands deep; irlint never writes that
+        raise TraceFormatError("its __stats__ index is nested too deeply") from None
     if not isinstance(index, dict):
         raise TraceFormatError("its __stats__ index is not a JSON object")
     if index.get("format") is None:  # format 1: one array per key, __stats__ maps every key to its stats
         values = {k: v for k, v in arrays.items() if k != "__stats__"}
-        return values, {k: index.get(k, {}) for k in values}
+        stats = {k: index.get(k, {}) for k in values}
+        if not all(isinstance(s, dict) for s in stats.values()):
+            raise TraceFormatError("its __stats__ index holds stats that are not JSON objects")
+        return values, stats
     if index.get("format") != FORMAT:
         raise TraceFormatError(f"it is trace format {index.get('format')!r}; this irlint reads formats 1 and {FORMAT}")
     try:
         return _expand(arrays, index)
-    except (AttributeError, KeyError, TypeError, ValueError, IndexError) as e:
+    except (AttributeError, KeyError, TypeError, ValueError, IndexError, OverflowError) as e:  # (int(Infinity))
         raise TraceFormatError(f"its __stats__ index does not match its arrays ({type(e).__name__}: {e})") from e
 
 

@@ -1,7 +1,12 @@
-"""Lazy access to the .bin: sizes from stat(), bytes through np.memmap only when a Const is read.
+"""Lazy access to the .bin: sizes from stat(), the bytes of a Const read only when it is used.
 
 Linting a model must not read its weights (a 5 GB .bin costs nothing), so this object knows the
-file size up front and maps the file on first use. It never writes: the map is read-only.
+file size up front and opens the file (read-only) only to read a Const. It never writes.
+
+The bytes a Const uses are copied out of the file (`os.preadv` into a fresh array), never mapped:
+a mapped file that is truncated while its pages are in use (another process rewriting the .bin
+during a run) kills the process with SIGBUS, silently. A copy cannot change under irlint; a file
+that no longer holds the bytes when they are read raises `WeightsChanged` instead.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ class WeightsError(Exception):
     """Raised by `Weights.array` when the requested bytes cannot be provided."""
 
 
+class WeightsChanged(WeightsError):
+    """The file changed since it was opened (truncated or replaced): the model can no longer be read."""
+
+
 @dataclass(eq=False)
 class Weights:
     """The .bin beside a model. `problem` says why it is unusable (missing, a directory, ...)."""
@@ -26,7 +35,8 @@ class Weights:
     path: str
     size: int = 0
     problem: str | None = None
-    _map: np.ndarray | None = field(default=None, repr=False)  # np.memmap of the file, or bytes in memory
+    identity: tuple[int, int] | None = None  # (device, inode) when stat-ed: a file replaced since is another
+    _data: np.ndarray | None = field(default=None, repr=False)  # the bytes, for weights held in memory
 
     @staticmethod
     def open(path: str) -> Weights:
@@ -43,13 +53,13 @@ class Weights:
             return Weights(path, 0, "is not a regular file")
         if not os.access(path, os.R_OK):
             return Weights(path, st.st_size, "is not readable")
-        return Weights(path, st.st_size)
+        return Weights(path, st.st_size, identity=(st.st_dev, st.st_ino))
 
     @staticmethod
     def in_memory(label: str, data: bytes) -> Weights:
         """Weights already in memory (an `openvino.Model` serialised by irlint.ir.ovmodel); `label`
         names them in messages."""
-        return Weights(label, len(data), None, np.frombuffer(data, dtype=np.uint8))
+        return Weights(label, len(data), None, _data=np.frombuffer(data, dtype=np.uint8))
 
     @property
     def usable(self) -> bool:
@@ -59,21 +69,50 @@ class Weights:
         return self.usable and offset >= 0 and size >= 0 and offset + size <= self.size
 
     def raw(self, offset: int, size: int) -> np.ndarray:
-        """The bytes [offset, offset+size) as a read-only uint8 view (no copy)."""
+        """The bytes [offset, offset+size) as a read-only uint8 array of their own (a copy)."""
         if not self.usable:
             raise WeightsError(f"weights file {self.path} {self.problem}")
         if not self.contains(offset, size):
-            raise WeightsError(
-                f"bytes {offset}..{offset + size} lie outside {self.path} ({self.size} bytes)"
-            )
+            raise WeightsError(f"bytes {offset}..{offset + size} lie outside {self.path} ({self.size} bytes)")
         if size == 0:
             return np.zeros(0, np.uint8)
-        if self._map is None:
-            try:
-                self._map = np.memmap(self.path, dtype=np.uint8, mode="r")
-            except (OSError, ValueError) as e:
-                raise WeightsError(f"cannot map {self.path}: {e}") from e
-        return self._map[offset : offset + size]
+        if self._data is not None:  # in memory: nothing can change under irlint
+            return self._data[offset : offset + size]
+        # opened per read: a model holds no descriptor (thousands of models are checked in one process);
+        # without blocking, so that a FIFO put in its place is found to be another file, not waited on
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(self.path, flags)
+        except OSError as e:
+            raise WeightsChanged(
+                f"{self.path} changed while irlint read it: it cannot be opened any more ({e.strerror or e})"
+            ) from e
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or (self.identity is not None and (st.st_dev, st.st_ino) != self.identity):
+                raise self._changed(offset, size, "it has been replaced by another file")
+            if st.st_size < offset + size:
+                raise self._changed(offset, size, f"it now has {st.st_size} bytes")
+            out = np.empty(size, np.uint8)
+            view, done = memoryview(out), 0
+            while done < size:  # (Linux reads at most 2 GiB per call)
+                try:
+                    n = _read_at(fd, view[done:], offset + done)
+                except OSError as e:
+                    raise WeightsError(f"cannot read {self.path}: {e.strerror or e}") from e
+                if n == 0:  # truncated between the fstat and the read
+                    raise self._changed(offset, size, "it ended early")
+                done += n
+        finally:
+            os.close(fd)
+        out.flags.writeable = False
+        return out
+
+    def _changed(self, offset: int, size: int, how: str) -> WeightsChanged:
+        return WeightsChanged(
+            f"{self.path} changed while irlint read it: it had {self.size} bytes when the model "
+            f"was loaded, {how} (bytes {offset}..{offset + size} were wanted)"
+        )
 
     def array(self, offset: int, size: int, etype: ElementType, shape: tuple[int, ...]) -> np.ndarray:
         """A Const's value, read-only, with its numpy (or ml_dtypes) dtype and shape."""
@@ -95,6 +134,15 @@ class Weights:
         return np.frombuffer(data, dtype=etype.dtype.newbyteorder("<"), count=count).reshape(shape)
 
 
+def _read_at(fd: int, into: memoryview, offset: int) -> int:
+    """Read into `into` from `offset` of `fd`; how many bytes came (0 at the end of the file)."""
+    if hasattr(os, "preadv"):
+        return os.preadv(fd, [into], offset)
+    data = os.pread(fd, min(len(into), 1 << 30), offset)  # (no preadv: one copy more)
+    into[: len(data)] = data
+    return len(data)
+
+
 def string_array(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """A string Const as OpenVINO writes it: i32 count, count + 1 i32 offsets into the characters
     that follow (starting at 0), then the characters; an object array of `bytes`."""
@@ -108,8 +156,10 @@ def string_array(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     chars = bytes(data[head:])
     offsets = words[1:]
     if words[0] != count or offsets[0] != 0 or (np.diff(offsets) < 0).any() or offsets[-1] != len(chars):
-        raise WeightsError(f"string Const header (count {words[0]}, offsets {offsets[0]}..{offsets[-1]}) does not "
-                           f"describe {count} strings in {len(chars)} bytes of characters")
+        raise WeightsError(
+            f"string Const header (count {words[0]}, offsets {offsets[0]}..{offsets[-1]}) does not "
+            f"describe {count} strings in {len(chars)} bytes of characters"
+        )
     out = np.empty(count, dtype=object)
     out[:] = [chars[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
     return out.reshape(shape)

@@ -89,6 +89,18 @@ def portable(message: str, path: str) -> str:
     return message
 
 
+MAX_COUNT = 2**63 - 1  # identical findings one entry may count (a count is never near it)
+
+
+def _short(value: object, limit: int = 200) -> str:
+    """`value` for a message, cut to `limit` characters (an entry may be megabytes long)."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _names(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -113,22 +125,33 @@ class Baseline:
             raise BaselineError(f"{path} is not an irlint baseline (not UTF-8 text)") from None
         except json.JSONDecodeError as e:
             raise BaselineError(f"{path} is not an irlint baseline (not JSON: {e})") from e
+        except ValueError as e:  # an integer of more than 4,300 digits
+            raise BaselineError(f"{path} is not an irlint baseline ({e})") from None
+        except RecursionError:
+            raise BaselineError(f"{path} is not an irlint baseline (JSON nested too deeply)") from None
         version = data.get("irlint-baseline") if isinstance(data, dict) else None
         if version not in (1, FORMAT_VERSION) or isinstance(version, bool):
             raise BaselineError(f"{path} is not an irlint baseline (version 1 or {FORMAT_VERSION})")
+        rows = data.get("findings", [])
+        if not isinstance(rows, list):
+            raise BaselineError(f"baseline {path}: \"findings\" must be a list, not {type(rows).__name__}")
         counts: Counter[Key] = Counter()
         legacy: Counter[LegacyKey] = Counter()
-        for row in data.get("findings", []):
+        for i, row in enumerate(rows):
             try:
+                if not isinstance(row, dict):
+                    raise TypeError("not an object")
                 file, code = str(row["path"]), str(row["code"])
                 message = without_ids(str(row["message"]))  # (files that kept the ids match too)
-                n = max(int(row.get("count", 1)), 0)
+                n = row.get("count", 1)
+                if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_COUNT:
+                    raise ValueError(f'"count" {_short(n)} is not a whole number from 0 to {MAX_COUNT}')
                 if version == 1:
                     legacy[(file, code, str(row.get("layer") or ""), message)] += n
                 else:
                     counts[(file, code, _names(row.get("layer")), str(row.get("port") or ""), message)] += n
             except (TypeError, KeyError, ValueError, AttributeError) as e:
-                raise BaselineError(f"baseline {path}: malformed entry {row!r}") from e
+                raise BaselineError(f'baseline {path}: malformed entry {i} of "findings" ({e}): {_short(row)}') from e
         return Baseline(path, counts, legacy)
 
     def key(self, d: Diagnostic, name_of: NameOf) -> Key:

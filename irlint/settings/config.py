@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from irlint.settings.perfile import GlobError, compile_glob
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -53,7 +56,7 @@ def find_pyproject(start: Path) -> Path | None:
             try:
                 if candidate.stat().st_size > MAX_CONFIG_BYTES:  # not read into memory: not irlint's
                     continue
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+                data = _parse(candidate, candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue
             if "irlint" in data.get("tool", {}):
@@ -76,7 +79,10 @@ def trusted_for_code(config: Config, explicit: bool, cwd: Path) -> bool:
     elsewhere (a model's folder must not make irlint import what it ships; docs/security.md)."""
     if config.path is None or explicit:
         return True
-    own = find_pyproject(cwd)
+    try:
+        own = find_pyproject(cwd)
+    except ConfigError:  # the current directory's configuration cannot be read: it trusts nothing
+        return False
     return own is not None and own.resolve() == config.path.resolve()
 
 
@@ -87,7 +93,7 @@ def load_config(explicit: str | None, start: Path) -> Config:
         return Config()
     try:
         _check_file(path)
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = _parse(path, path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read config {path}: {e}") from e
     except tomllib.TOMLDecodeError as e:
@@ -102,6 +108,9 @@ def load_config(explicit: str | None, start: Path) -> Config:
             value = [value]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ConfigError(f"{path}: [tool.irlint] {key} must be a {kind.__name__}")
+        if kind is list and not all(isinstance(v, str) for v in value):
+            bad = next(v for v in value if not isinstance(v, str))
+            raise ConfigError(f"{path}: [tool.irlint] {key} must be a list of strings ({_short(bad)} is not one)")
         if key == "per-file-ignores":
             value = _per_file_ignores(path, value)
         values[key] = value
@@ -116,5 +125,69 @@ def _per_file_ignores(path: Path, table: dict[str, Any]) -> dict[str, list[str]]
             codes = [codes]
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
             raise ConfigError(f"{path}: [tool.irlint] per-file-ignores.{pattern!r} must be a list of codes")
+        try:
+            compile_glob(pattern.removeprefix("./"))
+        except GlobError as e:
+            raise ConfigError(
+                f"{path}: [tool.irlint] per-file-ignores key {_short(pattern)} is not a glob: {e}"
+            ) from None
         out[pattern] = codes
     return out
+
+
+MAX_DEPTH = 100  # arrays and inline tables nested deeper than this are refused (tomllib recurses per level)
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    """`tomllib.loads`, refusing deep nesting first: tomllib recurses once per level, so 3,000 nested
+    arrays (in any table, another tool's too) would end in a RecursionError instead of a message."""
+    where = _too_deep(text)
+    if where is not None:
+        line, key = where
+        raise ConfigError(
+            f"{path}: line {line}: the value of {_short(key)} is nested more than {MAX_DEPTH} "
+            "arrays or tables deep; irlint does not read it"
+        )
+    try:
+        return tomllib.loads(text)
+    except RecursionError:  # nesting the scan above does not see (it is kept simple)
+        raise ConfigError(f"{path}: nested too deeply for irlint to read") from None
+
+
+# what _too_deep looks at: comments and strings (skipped whole), brackets, "=" and line ends. A string
+# without its closing quote runs to the end of its line (of the text for a multi-line one): every
+# alternative matches where it starts, so no start is tried twice and the scan stays linear.
+_TOKENS = re.compile(
+    r'''#[^\n]*|"""(?:\\.|[^\\])*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)|"(?:\\.|[^"\\\n])*"?|'[^'\n]*'?|[][{}=\n]''',
+    re.S,
+)
+
+
+def _too_deep(text: str) -> tuple[int, str] | None:
+    """(line, key) where `[`/`{` nesting first passes MAX_DEPTH outside strings and comments, or None.
+    A rough scan in one regex pass: an error in the TOML itself is left to tomllib."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    depth, key, line, start = 0, "", 1, 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c == "\n":
+            line, start = line + 1, m.end()
+        elif c == "=":
+            if depth == 0:
+                key = text[start : m.start()].strip()
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return line, key
+        elif c in "]}":
+            depth = max(depth - 1, 0)
+        elif "\n" in c:  # a multi-line string
+            line, start = line + c.count("\n"), m.start() + c.rfind("\n") + 1
+    return None
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """`value` quoted for a message, cut to `limit` characters (a key may be megabytes long)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "...'"

@@ -5,7 +5,7 @@ One answer per stdout line (JSON): {"stage": ..., "why": ..., "names": [...]}, s
 (read_model refused), `compile` (compile_model on CPU refused), `infer` (inference failed) or `ok`
 (the outputs, in Result order, are in the `out` npz as o0, o1, ...). A crash or a hang is seen by the
 parent (`oracle.OpenVINO`), which restarts this process. Imports nothing of irlint but
-`irlint.cli.orphans`, which has this process killed with its parent.
+`irlint.orphans`, which has this process killed with its parent.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def serve() -> None:
 
 
 if __name__ == "__main__":
-    from irlint.cli.orphans import die_with_parent
+    from irlint.orphans import die_with_parent
 
     die_with_parent()  # a campaign or test run that is killed takes its OpenVINO worker with it
     serve()

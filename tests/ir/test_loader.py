@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import irlint
 from irlint.ir import load
@@ -35,13 +36,19 @@ def test_typed_model_of_a_real_ir(small_ti: Path) -> None:
     assert body_param.outputs[0].shape == (Dim.of(1), Dim.of(1), Dim.of(4))
 
 
-def test_weights_are_mapped_lazily(small_ti: Path) -> None:
+def test_weights_are_read_lazily(small_ti: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from irlint.ir import weights
+
+    reads: list[int] = []
+    real = weights._read_at
+    monkeypatch.setattr(weights, "_read_at", lambda fd, into, at: reads.append(len(into)) or real(fd, into, at))
     m = load(small_ti)
-    assert m.weights.usable and m.weights._map is None  # nothing read while loading
+    assert m.weights.usable and reads == []  # nothing read while loading
     const = next(la for _g, la in m.layers() if la.type == "Const" and la.data["element_type"] == "f32")
     arr = m.weights.array(int(const.data["offset"]), int(const.data["size"]), const.outputs[0].precision,
                           (4, 3))
     assert arr.dtype == np.float32 and not arr.flags.writeable
+    assert reads == [int(const.data["size"])]  # exactly the Const's bytes
 
 
 def test_weights_override_and_missing_bin(small_ti: Path, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR
 PARENT = """
 import subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c",
-    "from irlint.cli.orphans import die_with_parent; import sys, time; "
+    "from irlint.orphans import die_with_parent; import sys, time; "
     "print(die_with_parent(), flush=True); time.sleep(600)"], stdout=subprocess.PIPE, text=True)
 print(child.pid, child.stdout.readline().strip(), flush=True)
 time.sleep(600)
@@ -45,3 +45,36 @@ def test_a_child_that_asked_dies_when_its_parent_is_killed() -> None:
         assert not _alive(int(pid))
     finally:
         parent.kill()
+
+
+ASK = "import ctypes, sys; v = ctypes.c_int(); ctypes.CDLL(None).prctl(2, ctypes.byref(v), 0, 0, 0); print(v.value)"
+
+
+def test_a_forked_child_asks_to_die_with_its_parent() -> None:
+    """`irlint.forksafe.fork` (the two-core parse and check): the child has PR_SET_PDEATHSIG set."""
+    import ctypes
+
+    from irlint import forksafe
+
+    read_end, write_end = os.pipe()
+    pid = forksafe.fork()
+    if pid == 0:  # the child: report what it asked for (PR_GET_PDEATHSIG) and leave at once
+        asked = ctypes.c_int()
+        ctypes.CDLL(None).prctl(2, ctypes.byref(asked), 0, 0, 0)
+        os.write(write_end, str(asked.value).encode())
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        got = f.read()
+    os.waitpid(pid, 0)
+    assert int(got) == signal.SIGKILL
+
+
+def test_run_child_children_ask_before_they_run() -> None:
+    """`irlint.orphans.run_child` (Graphviz's dot) and the OpenVINO worker: set between fork and exec."""
+    from irlint.orphans import run_child
+
+    res = run_child([sys.executable, "-c", ASK], b"")
+    assert res.returncode == 0 and int(res.stdout) == signal.SIGKILL
+    plain = subprocess.run([sys.executable, "-c", ASK], capture_output=True, timeout=60)
+    assert int(plain.stdout) == 0  # (not inherited: it is irlint's request)

@@ -53,7 +53,7 @@ def render_paused(session, diagnostics, model_path: str,  # type: ignore[no-unty
     working directory) after the output checks every irlint output goes through (never over a file the
     run reads); returns what the log says. Raises UsageError (refused) or what graphviz raises."""
     from irlint.viewer.diagram import DiagramOptions, build_diagram
-    from irlint.viewer.render_cmd import MAX_NODES, auto_collapses, drawn_nodes
+    from irlint.viewer.render_cmd import MAX_NODES, auto_collapses, drawn_nodes, pipe
 
     from irlint.cli.paths import atomic_write, check_outputs
     from irlint.ir.loader import default_weights_path
@@ -65,7 +65,7 @@ def render_paused(session, diagnostics, model_path: str,  # type: ignore[no-unty
         return f"not rendered: more than {MAX_NODES} layers (use irlint render --collapse or --depth)"
     iteration = paused_iteration(session)
     opts = DiagramOptions(diagnostics=diagnostics, trace=trace_of(session), iteration=iteration)
-    data = build_diagram(model, opts).pipe(format="svg")
+    data = pipe(build_diagram(model, opts), "svg")
     atomic_write(out, lambda f: f.write(data))
     at = ".".join(map(str, iteration)) if iteration else "the latest values"
     return f"rendered the graph to {out} with the values recorded so far, at iteration {at}" if iteration \
