@@ -9,7 +9,7 @@ Three ways a child could outlive irlint, and what closes each:
 - irlint is killed (SIGKILL from CI's own timeout, an OOM kill) and runs no code at all: on Linux
   every child asks the kernel for SIGKILL when its parent dies (PR_SET_PDEATHSIG): `run_child`'s
   children before they exec, forked children (`irlint.forksafe.fork`, the `-j` workers) at once,
-  the OpenVINO worker of `compare` (`irlint.cli._ov_child`) first thing. Elsewhere nothing changes.
+  the OpenVINO worker of `compare` (`irlint.comparison.ov_child`) first thing. Elsewhere nothing changes.
 - A child started by another thread: the kernel sends the signal when that *thread* ends, so
   children are started from the thread that waits for them.
 """

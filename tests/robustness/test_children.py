@@ -149,7 +149,7 @@ def test_render_leaves_no_dot_running(tmp_path: Path, sig: int) -> None:
 # only what irlint does when it starts the worker can end it.
 SLOW_CHILD = """
 import os, time
-if b"_ov_child" in open("/proc/self/cmdline", "rb").read():
+if b"irlint.comparison.ov_child" in open("/proc/self/cmdline", "rb").read():
     time.sleep(600)
 """
 
@@ -166,7 +166,7 @@ def test_compare_leaves_no_openvino_worker_running(tmp_path: Path, sig: int) -> 
         tmp_path,
         env,
     )
-    _wait_until(lambda: any("_ov_child" in cmd for cmd in _children(proc).values()), proc)
+    _wait_until(lambda: any("irlint.comparison.ov_child" in cmd for cmd in _children(proc).values()), proc)
     _signal_and_check(proc, sig)
 
 
