@@ -48,6 +48,7 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE
 
 # -- running a tree's irlint ---------------------------------------------------------------------------
 
+
 def use_tree(tree: Path) -> None:
     """Import irlint (and its rules/ and viewer/ packages, mapped as setup.py maps them) from `tree`,
     ahead of the installed editable copy."""
@@ -60,8 +61,9 @@ def use_tree(tree: Path) -> None:
         @classmethod
         def find_spec(cls, fullname, path=None, target=None):  # type: ignore[no-untyped-def]
             if fullname in mapping:
-                return spec_from_file_location(fullname, mapping[fullname] / "__init__.py",
-                                               submodule_search_locations=[str(mapping[fullname])])
+                return spec_from_file_location(
+                    fullname, mapping[fullname] / "__init__.py", submodule_search_locations=[str(mapping[fullname])]
+                )
             parent = fullname.rpartition(".")[0]
             if parent in mapping:
                 return PathFinder.find_spec(fullname, [str(mapping[parent])])
@@ -101,8 +103,10 @@ def worker(tree: Path, models: Path) -> None:
         compiled = core.compile_model(ov_model, "CPU", OV_CONFIG)
         feed = [inputs[p.get_friendly_name()] for p in ov_model.get_parameters()]
         ours, theirs = run(model, inputs), compiled(feed)
-        agree = all(np.allclose(ours[r.get_friendly_name()], np.asarray(theirs[i]), rtol=1e-3, atol=1e-4)
-                    for i, r in enumerate(ov_model.get_results()))
+        agree = all(
+            np.allclose(ours[r.get_friendly_name()], np.asarray(theirs[i]), rtol=1e-3, atol=1e-4)
+            for i, r in enumerate(ov_model.get_results())
+        )
         loaded[xml.stem] = (model, inputs, compiled, feed, agree)
     clock = time.perf_counter
     print(json.dumps({"ready": sorted(loaded)}), flush=True)
@@ -131,9 +135,14 @@ class Worker:
 
     def __init__(self, tree: Path, models: Path, timeout: float) -> None:
         self.timeout = timeout
-        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", str(tree),
-                                      str(models)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     env=ENV, cwd=tempfile.gettempdir())
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker", str(tree), str(models)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=ENV,
+            cwd=tempfile.gettempdir(),
+        )
         self.ready = self.answer()["ready"]
 
     def ask(self, model: str, runs: int) -> dict:
@@ -158,6 +167,7 @@ class Worker:
 
 
 # -- summaries (pure: tested) --------------------------------------------------------------------------
+
 
 @dataclass
 class Side:
@@ -192,14 +202,24 @@ def row(name: str, a: Side, b: Side, unit: float, unit_name: str) -> str:
     def pct(x: float | None) -> str:
         return "" if x is None else f"{x * 100:+.0f}%"
 
-    cells = [name, fmt(a), fmt(b), f"{a.x_yardstick():.2f}x", f"{b.x_yardstick():.2f}x", pct(a.tracing()),
-             pct(b.tracing()), f"{ratio(a, b):.3f}"]
+    cells = [
+        name,
+        fmt(a),
+        fmt(b),
+        f"{a.x_yardstick():.2f}x",
+        f"{b.x_yardstick():.2f}x",
+        pct(a.tracing()),
+        pct(b.tracing()),
+        f"{ratio(a, b):.3f}",
+    ]
     del unit_name
     return "| " + " | ".join(cells) + " |"
 
 
-HEADER = ("| benchmark | A {u} (min / median) | B {u} (min / median) | A x {y} | B x {y} | A tracing | B tracing "
-          "| B/A |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+HEADER = (
+    "| benchmark | A {u} (min / median) | B {u} (min / median) | A x {y} | B x {y} | A tracing | B tracing "
+    "| B/A |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+)
 
 
 def table(rows: dict[str, tuple[Side, Side]], unit: float, unit_name: str, yardstick: str) -> str:
@@ -210,9 +230,11 @@ def table(rows: dict[str, tuple[Side, Side]], unit: float, unit_name: str, yards
 
 # -- the run -------------------------------------------------------------------------------------------
 
+
 def git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True,
-                          timeout=120).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True, timeout=120
+    ).stdout.strip()
 
 
 def write_models(out: Path, steps: int, only: Sequence[str]) -> None:
@@ -241,16 +263,18 @@ def write_models(out: Path, steps: int, only: Sequence[str]) -> None:
 
 def timed_process(cmd: list[str], timeout: float) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, timeout=timeout,
-                          cwd=tempfile.gettempdir())
+    proc = subprocess.run(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, timeout=timeout, cwd=tempfile.gettempdir()
+    )
     seconds = time.perf_counter() - t0
     if proc.returncode not in (0, 1):  # 1: findings
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.decode(errors='replace')}")
     return seconds
 
 
-def interp_rounds(trees: dict[str, Path], models: Path, names: Sequence[str], args: argparse.Namespace
-                  ) -> dict[str, tuple[Side, Side]]:
+def interp_rounds(
+    trees: dict[str, Path], models: Path, names: Sequence[str], args: argparse.Namespace
+) -> dict[str, tuple[Side, Side]]:
     workers = {side: Worker(tree, models, args.timeout) for side, tree in trees.items()}
     try:
         sides = {name: (Side(), Side()) for name in names}
@@ -283,8 +307,9 @@ def lint_rounds(trees: dict[str, Path], xml: Path, args: argparse.Namespace) -> 
         read = timed_process([sys.executable, "-c", READ_MODEL, str(xml)], args.timeout)
         for side in order:
             s = a if side == "A" else b
-            secs = timed_process([sys.executable, me, "--in-tree", str(trees[side]), "--", "check", str(xml)],
-                                 args.timeout)
+            secs = timed_process(
+                [sys.executable, me, "--in-tree", str(trees[side]), "--", "check", str(xml)], args.timeout
+            )
             s.rounds.append([secs])
             s.yardstick.append([read])
         print(f"lint round {r + 1} of {args.lint_runs} done", file=sys.stderr, flush=True)
@@ -300,8 +325,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--only", nargs="+", choices=MODELS, default=list(MODELS), help="interpreter models")
     ap.add_argument("--lint-layers", type=int, default=100_000, help="layers of the lint model (0: no lint)")
     ap.add_argument("--lint-runs", type=int, default=3, help="whole-process lint runs per side")
-    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "irlint-bench",
-                    help="where gen_large.py's lint models are kept between runs")
+    ap.add_argument(
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "irlint-bench",
+        help="where gen_large.py's lint models are kept between runs",
+    )
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds any one request or process may take")
     ap.add_argument("--dry-run", action="store_true", help="print what would run, run nothing")
     args = ap.parse_args(argv)
@@ -315,13 +344,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def plan(args: argparse.Namespace) -> list[str]:
     """What a run does, in order (printed by --dry-run)."""
-    steps = [f"check out {args.rev} into a temporary git worktree (A); the working tree {ROOT} is B",
-             f"write models {', '.join(args.only)} (steps {args.steps}; small_lstm_cell_ti {SMALL_CELL})"]
-    steps += [f"{args.rounds} interpreter rounds x {len(args.only)} models x 2 sides x {args.runs} runs "
-              "(irlint, OpenVINO 1 thread f32, irlint traced)"]
+    steps = [
+        f"check out {args.rev} into a temporary git worktree (A); the working tree {ROOT} is B",
+        f"write models {', '.join(args.only)} (steps {args.steps}; small_lstm_cell_ti {SMALL_CELL})",
+    ]
+    steps += [
+        f"{args.rounds} interpreter rounds x {len(args.only)} models x 2 sides x {args.runs} runs "
+        "(irlint, OpenVINO 1 thread f32, irlint traced)"
+    ]
     if args.lint_layers:
-        steps += [f"{args.lint_runs} lint rounds: irlint check of large_{args.lint_layers}.xml per side, "
-                  "read_model beside"]
+        steps += [
+            f"{args.lint_runs} lint rounds: irlint check of large_{args.lint_layers}.xml per side, read_model beside"
+        ]
     steps += ["remove the temporary worktree"]
     return steps
 
@@ -337,8 +371,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("\n".join(plan(args)))
         return None
     commit = git("rev-parse", "--verify", f"{args.rev}^{{commit}}")
-    here = git("rev-parse", "--short", "HEAD") + (" + changes" if git("status", "--porcelain", "--", "irlint", "rules")
-                                                  else "")
+    here = git("rev-parse", "--short", "HEAD") + (
+        " + changes" if git("status", "--porcelain", "--", "irlint", "rules") else ""
+    )
     tmp = Path(tempfile.mkdtemp(prefix="irlint-compare-"))
     tree = tmp / "tree"
     try:
@@ -352,17 +387,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.lint_layers:
             xml = args.work / f"large_{args.lint_layers}.xml"
             if not xml.exists():
-                subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_large.py"), str(args.work),
-                                str(args.lint_layers)], check=True, timeout=args.timeout, stdout=subprocess.DEVNULL)
+                subprocess.run(
+                    [sys.executable, str(ROOT / "benchmarks" / "gen_large.py"), str(args.work), str(args.lint_layers)],
+                    check=True,
+                    timeout=args.timeout,
+                    stdout=subprocess.DEVNULL,
+                )
             lint = lint_rounds(trees, xml, args)
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True,
-                       timeout=120)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True, timeout=120
+        )
         shutil.rmtree(tmp, ignore_errors=True)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True, timeout=120)
     print(f"A = {args.rev} ({commit[:10]}), B = the working tree ({here}); B/A above 1: B is slower.")
-    print(f"Interpreter: {args.rounds} rounds of {args.runs} runs per side and model, steps {args.steps}; "
-          "OpenVINO CPU, 1 thread, f32 hint.\n")
+    print(
+        f"Interpreter: {args.rounds} rounds of {args.runs} runs per side and model, steps {args.steps}; "
+        "OpenVINO CPU, 1 thread, f32 hint.\n"
+    )
     print(table(interp, 1e3, "ms", "OpenVINO"))
     if lint is not None:
         print(f"\nLint of {args.lint_layers:,} layers, whole process, {args.lint_runs} runs per side:\n")

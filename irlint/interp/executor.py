@@ -73,7 +73,17 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, ProjectedCell, io_layout, loop_code
+from irlint.interp.loops import (
+    ALL_CPU_CHECKS,
+    CONCAT,
+    REGULAR_CPU_CHECKS,
+    ConcatBuffer,
+    LoopCode,
+    LoopRun,
+    ProjectedCell,
+    io_layout,
+    loop_code,
+)
 from irlint.interp.program import BRANCH, LOOP, OP, RESULT, Instr, Program, program_for, slot_getter
 from irlint.interp.quiet import restore, silence
 from irlint.interp.schedule import Step
@@ -366,9 +376,9 @@ class _Executor:
             slots[slot] = const_slots[slot] = self.const(layer)
         ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
-        # Slots some op, loop or If reads: a top-level value read by none of them only reaches outputs.
-        read = {s for i in program.order if i.kind != RESULT for s in i.srcs}
-        for instr in program.order:
+        departs = overflow.watch_plan(program)  # the ops that may depart, decided once per program
+        top = program.graph is self.model.graph
+        for instr, unread in zip(program.order, departs):
             if instr.kind == RESULT:
                 continue
             kernel = None
@@ -378,11 +388,9 @@ class _Executor:
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
-                elif (overflow.watched(instr.layer) and instr.step.op is not None
-                      and id(instr) not in projected):  # may wrap or overflow: a departure
-                    kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs, kernel,
-                                            self.wrapped, outputs_only=program.graph is self.model.graph
-                                            and not any(d in read for d in instr.dsts))
+                elif unread is not None and id(instr) not in projected:  # may wrap or overflow: a departure
+                    kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs,  # type: ignore[union-attr]
+                                            kernel, self.wrapped, outputs_only=top and unread)
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
@@ -742,7 +750,7 @@ class _Executor:
         if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
-        if plan.is_loop:
+        if plan.is_loop and code.sliced:
             run.trip = math.inf if trip is None or trip < 0 else int(trip)
             run.cpu_slices = fewest_loop_slices([
                 LoopSlices(pe.port, slices[pe.body_layer][2].dim, slices[pe.body_layer][1],
@@ -814,8 +822,10 @@ class _Executor:
                 v = result[pe.port]  # type: ignore[index]
                 shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
                 result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
-        self.cpu_departures(run, result)
-        if code.plan.is_loop:
+        checks = code.cpu_checks  # decided once per layer (`loop_code`): most loops need no look
+        if checks == ALL_CPU_CHECKS or (checks == REGULAR_CPU_CHECKS and not run.regular(k)):
+            self.cpu_departures(run, result)
+        if run.cpu_slices is not None:
             self.loop_slices_departure(run, k)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
 

@@ -48,13 +48,15 @@ Results alone is rounded to inf on the plugin as well and does not warn.
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from irlint.interp.errors import DepartureWarning
-from irlint.ir.model import Layer
+from irlint.interp.program import OP, RESULT, Program
+from irlint.ir.model import Graph, Layer
 
 WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd", "Convert"})
 NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
@@ -100,6 +102,31 @@ def watched(layer: Layer) -> bool:
         np.dtype(et.dtype) == I64 and layer.type != "Convert") or (
         np.dtype(et.dtype) == I32 and layer.type in REDUCED_IN_F32) or (
         layer.type == "Convert" and np.dtype(et.dtype) in KEPT_AS_I32)
+
+
+# graph -> (its program, `watch_plan`'s answer): decided once per compiled program, not per run
+_PLANS: weakref.WeakKeyDictionary[Graph, tuple[Program, tuple[bool | None, ...]]] = weakref.WeakKeyDictionary()
+
+
+def watch_plan(program: Program) -> tuple[bool | None, ...]:
+    """Per instruction of `program.order`: None where its op can never depart (`watched` says no: the
+    types it reads and gives leave nothing to check, so it runs its bare kernel), else whether no op,
+    loop or If of the program reads its outputs (at a model's top level they then reach the outputs
+    alone, where the plugin stores them as irlint does). The types are the layer's declared ones, fixed
+    per program, so this is decided once; a program that cannot depart pays nothing per op call."""
+    got = _PLANS.get(program.graph)
+    if got is not None and got[0] is program:
+        return got[1]
+    plan: list[bool | None] = [None] * len(program.order)
+    read: set[int] | None = None
+    for i, instr in enumerate(program.order):
+        if instr.kind == OP and instr.step.op is not None and watched(instr.layer):
+            if read is None:
+                read = {s for j in program.order if j.kind != RESULT for s in j.srcs}
+            plan[i] = not any(d in read for d in instr.dsts)
+    answer = tuple(plan)
+    _PLANS[program.graph] = (program, answer)
+    return answer
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
