@@ -181,7 +181,9 @@ class Side:
         return [t for r in self.rounds for t in r]
 
     def x_yardstick(self) -> float:
-        return statistics.median(a / b for r, y in zip(self.rounds, self.yardstick) for a, b in zip(r, y))
+        """The fastest run over the yardstick's fastest, both from the same rounds: a busy machine slows
+        OpenVINO's thread hand-offs far more than irlint's one thread, so medians of the pairs wander."""
+        return min(self.all()) / min(t for r in self.yardstick for t in r)
 
     def tracing(self) -> float | None:
         if not self.traced:
@@ -194,7 +196,9 @@ def ratio(a: Side, b: Side) -> float:
     return statistics.median(statistics.median(rb) / statistics.median(ra) for ra, rb in zip(a.rounds, b.rounds))
 
 
-def row(name: str, a: Side, b: Side, unit: float, unit_name: str) -> str:
+def row(name: str, a: Side, b: Side, unit: float) -> str:
+    """One table row: times in `unit`s (1e3: ms), x yardstick, tracing's cost, B/A by medians and by minima."""
+
     def fmt(s: Side) -> str:
         times = s.all()
         return f"{min(times) * unit:.3g} / {statistics.median(times) * unit:.3g}"
@@ -211,21 +215,36 @@ def row(name: str, a: Side, b: Side, unit: float, unit_name: str) -> str:
         pct(a.tracing()),
         pct(b.tracing()),
         f"{ratio(a, b):.3f}",
+        f"{min(b.all()) / min(a.all()):.3f}",
     ]
-    del unit_name
     return "| " + " | ".join(cells) + " |"
 
 
 HEADER = (
     "| benchmark | A {u} (min / median) | B {u} (min / median) | A x {y} | B x {y} | A tracing | B tracing "
-    "| B/A |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+    "| B/A | B/A of minima |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 )
 
 
 def table(rows: dict[str, tuple[Side, Side]], unit: float, unit_name: str, yardstick: str) -> str:
+    """The Markdown table of every benchmark's two sides."""
     lines = [HEADER.format(u=unit_name, y=yardstick)]
-    lines += [row(name, a, b, unit, unit_name) for name, (a, b) in rows.items()]
+    lines += [row(name, a, b, unit) for name, (a, b) in rows.items()]
     return "\n".join(lines)
+
+
+def parse_table(text: str) -> dict[str, dict[str, str]]:
+    """The rows of a printed table by benchmark, each by column title (for scripts that compare runs)."""
+    lines = [ln for ln in text.splitlines() if ln.startswith("| ")]
+    if not lines:
+        return {}
+    titles = [c.strip() for c in lines[0].strip("|").split("|")]
+    rows = {}
+    for ln in lines[1:]:
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        if not cells[0].startswith("---") and len(cells) == len(titles):
+            rows[cells[0]] = dict(zip(titles, cells))
+    return rows
 
 
 # -- the run -------------------------------------------------------------------------------------------
