@@ -117,6 +117,9 @@ BOUNDED = frozenset({
 # kept per layer for the model's lifetime, so that each run does not prepare them again. Only cells:
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
+# A Const's value and its bytes, kept per layer across runs where it is a read-only view of the mapped
+# .bin (it holds no memory of its own): reading and checking it again cost a short run a fifth of its time.
+_CONST_VIEWS: weakref.WeakKeyDictionary[Layer, tuple[np.ndarray, int]] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
 # Body executions (iterations of every Loop and TensorIterator, at every nesting depth) one run may make:
 # `--max-iterations` bounds each loop alone, so nested loops could otherwise multiply to 10^10.
@@ -300,17 +303,25 @@ class _Executor:
         cached = self.consts.get(layer.path)
         if cached is not None:
             return cached
+        view = _CONST_VIEWS.get(layer)
+        if view is not None:
+            self.budget(layer, view[1])  # (each run has its own budget)
+            self.consts[layer.path] = view[0]
+            return view[0]
         info = declared_info(layer)
         shape = None if info.shape is None else [d.value for d in info.shape]
         if info.etype is None or shape is None or any(s is None for s in shape):
             raise ExecutionError(f"{layer.describe()} has no static shape and element type", layer)
-        self.budget(layer, info.etype.nbytes(int(np.prod(shape, dtype=np.int64))))
+        nbytes = info.etype.nbytes(int(np.prod(shape, dtype=np.int64)))
+        self.budget(layer, nbytes)
         try:
             value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), info.etype,
                                              tuple(shape))  # type: ignore[arg-type]
         except (KeyError, ValueError, WeightsError) as e:
             raise ExecutionError(f"{layer.describe()}: {e}", layer, "RUN-WEIGHTS") from e
         self.consts[layer.path] = value
+        if not value.flags.writeable and not value.flags.owndata and value.dtype.kind != "O":
+            _CONST_VIEWS[layer] = (value, nbytes)
         return value
 
     def budget(self, layer: Layer, nbytes: int) -> None:
