@@ -81,7 +81,7 @@ from irlint.interp.loops import (
     LoopCode,
     LoopRun,
     ProjectedCell,
-    io_layout,
+    batch_plan,
     loop_code,
 )
 from irlint.interp.program import BRANCH, LOOP, OP, RESULT, Instr, Program, program_for, slot_getter
@@ -518,11 +518,10 @@ class _Executor:
             program = code.body
             if batches is not None and not listener.layers and code.param_keys is not None and not any(  # type: ignore[union-attr]
                     i.kind in (LOOP, BRANCH) for i in program.order):  # a nested loop's or If's records come between
-                slots = [program.params[k] for k in code.param_keys] + list(program.result_slots.values())
+                slots, layout, getter = batch_plan(code, body.const_bytes)
                 if slots:
-                    take = batches(code.layer, (code.param_keys, code.result_keys),
-                                   io_layout(code, slots, body.const_bytes))
-                    got = (take, slot_getter(slots))
+                    take = batches(code.layer, (code.param_keys, code.result_keys), layout)
+                    got = (take, getter)
             self.batch_hooks[id(code)] = got
         return got
 

@@ -196,6 +196,24 @@ def _one_element_params(layer: Layer, back_slots: tuple[tuple[int, int], ...], b
     return tuple(out)
 
 
+# The slots a batch records, their `io_layout` and their getter: static per loop code, and a short traced
+# run binds its loops afresh each time. Kept per loop layer, with the code they were made for.
+BatchPlan = tuple[list[int], tuple[int, ...], Callable[[list], tuple]]
+_BATCH_PLANS: weakref.WeakKeyDictionary[Layer, tuple[LoopCode, BatchPlan]] = weakref.WeakKeyDictionary()
+
+
+def batch_plan(code: LoopCode, constants: Collection[int]) -> BatchPlan:
+    """The body slots of a batch's records (the Parameters of `param_keys`, then the Results), their
+    `io_layout` and one getter of their values; `constants`: the body's slots holding constants (the
+    same for every binding of the body: its Const layers)."""
+    got = _BATCH_PLANS.get(code.layer)
+    if got is None or got[0] is not code:
+        program = code.body
+        slots = [program.params[k] for k in code.param_keys or ()] + list(program.result_slots.values())
+        got = _BATCH_PLANS[code.layer] = (code, (slots, io_layout(code, slots, constants), slot_getter(slots)))
+    return got[1]
+
+
 def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> tuple[int, ...]:
     """The batch layout (irlint.interp.events) of the records the plain driver keeps per iteration: the
     values of `slots` (the Parameters of `param_keys`, then the Results), `constants` the body's slots
