@@ -15,7 +15,8 @@ touched. A is REV, B the working tree: B/A above 1 means the working tree is slo
   OpenVINO (the median of each run over the OpenVINO run beside it), tracing's cost (the median of
   traced over plain, beside each other), and B/A (the median over rounds of B's median over A's).
 - Lint: `irlint check` of a `--lint-layers` model (benchmarks/gen_large.py) as whole processes, A and
-  B alternating with OpenVINO's `read_model` of the same file; median seconds, x read_model, B/A.
+  B alternating with OpenVINO's `read_model` of the same file: wall seconds and CPU seconds (the
+  process and the helper it forks; a busy machine moves them less than wall time), x read_model, B/A.
 
 The machine's load moves single runs a lot; ratios of runs made side by side move far less, so read
 the ratios. Every worker request and process has a timeout (`--timeout`).
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import select
 import shutil
 import statistics
@@ -293,15 +295,18 @@ def write_models(out: Path, steps: int, only: Sequence[str]) -> None:
         onnx_path.unlink()
 
 
-def timed_process(cmd: list[str], timeout: float) -> float:
+def timed_process(cmd: list[str], timeout: float) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process and its children) of one command; exit 0 or 1 (findings)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV, timeout=timeout, cwd=tempfile.gettempdir()
     )
     seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):  # 1: findings
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.decode(errors='replace')}")
-    return seconds
+    return seconds, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def interp_rounds(
@@ -331,21 +336,23 @@ def interp_rounds(
             w.close()
 
 
-def lint_rounds(trees: dict[str, Path], xml: Path, args: argparse.Namespace) -> tuple[Side, Side]:
-    a, b = Side(), Side()
+def lint_rounds(trees: dict[str, Path], xml: Path, args: argparse.Namespace) -> dict[str, tuple[Side, Side]]:
+    """`irlint check` of `xml` per tree, A and B in turn beside read_model: wall and CPU time."""
+    wall, cpu = (Side(), Side()), (Side(), Side())
     me = str(Path(__file__).resolve())
     for r in range(args.lint_runs):
         order = ("A", "B") if r % 2 == 0 else ("B", "A")
         read = timed_process([sys.executable, "-c", READ_MODEL, str(xml)], args.timeout)
         for side in order:
-            s = a if side == "A" else b
-            secs = timed_process(
+            got = timed_process(
                 [sys.executable, me, "--in-tree", str(trees[side]), "--", "check", str(xml)], args.timeout
             )
-            s.rounds.append([secs])
-            s.yardstick.append([read])
+            for sides, mine, theirs in ((wall, got[0], read[0]), (cpu, got[1], read[1])):
+                s = sides[0 if side == "A" else 1]
+                s.rounds.append([mine])
+                s.yardstick.append([theirs])
         print(f"lint round {r + 1} of {args.lint_runs} done", file=sys.stderr, flush=True)
-    return a, b
+    return {"irlint check (wall)": wall, "irlint check (CPU)": cpu}
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -439,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(table(interp, 1e3, "ms", "OpenVINO"))
     if lint is not None:
         print(f"\nLint of {args.lint_layers:,} layers, whole process, {args.lint_runs} runs per side:\n")
-        print(table({"irlint check": lint}, 1.0, "s", "read_model"))
+        print(table(lint, 1.0, "s", "read_model"))
     return None
 
 
