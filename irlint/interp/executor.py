@@ -117,9 +117,11 @@ BOUNDED = frozenset({
 # kept per layer for the model's lifetime, so that each run does not prepare them again. Only cells:
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
-# A Const's value and its bytes, kept per layer across runs where it is a read-only view of the mapped
-# .bin (it holds no memory of its own): reading and checking it again cost a short run a fifth of its time.
-_CONST_VIEWS: weakref.WeakKeyDictionary[Layer, tuple[np.ndarray, int]] = weakref.WeakKeyDictionary()
+_CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other ops skip its (weakref) lookup
+# A Const's value and its bytes by layer path, per graph, kept across runs where it is a read-only view
+# of the mapped .bin (it holds no memory of its own): reading and checking it again cost a short run a
+# fifth of its time.
+_CONST_VIEWS: weakref.WeakKeyDictionary[Graph, dict[str, tuple[np.ndarray, int]]] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
 # Body executions (iterations of every Loop and TensorIterator, at every nesting depth) one run may make:
 # `--max-iterations` bounds each loop alone, so nested loops could otherwise multiply to 10^10.
@@ -232,6 +234,7 @@ class _Executor:
                  state: State | None = None, plain: bool = True) -> None:
         self.model = model
         self.constant_conditions: dict[str, bool] = {}  # Loop path -> its entry condition is a Const
+        self.loop_codes: dict[int, LoopCode] = {}  # id(Instr) -> its loop_code, for this run
         self.read_outputs: dict[str, frozenset[int | None]] = {}  # loop path -> its output ports something reads
         self.variables = Variables(model, state)
         self.options = options
@@ -299,11 +302,12 @@ class _Executor:
         overflow.i64_input_outside_i32(layer, arr)
         return arr
 
-    def const(self, layer: Layer) -> np.ndarray:
+    def const(self, layer: Layer, views: dict[str, tuple[np.ndarray, int]] | None = None) -> np.ndarray:
+        """A Const layer's value for this run; `views`: its graph's kept views of the .bin (`_CONST_VIEWS`)."""
         cached = self.consts.get(layer.path)
         if cached is not None:
             return cached
-        view = _CONST_VIEWS.get(layer)
+        view = views.get(layer.path) if views is not None else None
         if view is not None:
             self.budget(layer, view[1])  # (each run has its own budget)
             self.consts[layer.path] = view[0]
@@ -320,8 +324,8 @@ class _Executor:
         except (KeyError, ValueError, WeightsError) as e:
             raise ExecutionError(f"{layer.describe()}: {e}", layer, "RUN-WEIGHTS") from e
         self.consts[layer.path] = value
-        if not value.flags.writeable and not value.flags.owndata and value.dtype.kind != "O":
-            _CONST_VIEWS[layer] = (value, nbytes)
+        if views is not None and not value.flags.writeable and not value.flags.owndata and value.dtype.kind != "O":
+            views[layer.path] = (value, nbytes)
         return value
 
     def budget(self, layer: Layer, nbytes: int) -> None:
@@ -383,8 +387,11 @@ class _Executor:
             return bound
         slots: list[Any] = [None] * program.nslots
         const_slots: dict[int, np.ndarray] = {}
+        views = _CONST_VIEWS.get(program.graph) if program.consts else None
+        if views is None and program.consts:
+            views = _CONST_VIEWS[program.graph] = {}
         for layer, slot in program.consts:
-            slots[slot] = const_slots[slot] = self.const(layer)
+            slots[slot] = const_slots[slot] = self.const(layer, views)
         ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
         departs = overflow.watch_plan(program)  # the ops that may depart, decided once per program
@@ -433,7 +440,7 @@ class _Executor:
         op, attrs = instr.step.op, instr.step.attrs
         assert op is not None
         if not self.options.checked_kernels:
-            cell = _CELL_KERNELS.get(instr.layer)
+            cell = _CELL_KERNELS.get(instr.layer) if instr.layer.type in _CELL_TYPES else None
             if cell is not None:
                 return cell
             try:
@@ -442,6 +449,7 @@ class _Executor:
                 raise ExecutionError(f"{instr.layer.describe()}: {e}", instr.layer) from e
             if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
                 _CELL_KERNELS[instr.layer] = fast
+                _CELL_TYPES.add(instr.layer.type)
             if fast is not None:
                 return fast
         compute = op.compute
@@ -503,7 +511,9 @@ class _Executor:
             self.variables.commit(bound.assigns)
 
     def loop(self, instr: Instr, args: list[np.ndarray], frames: Frames) -> tuple[np.ndarray, ...]:
-        code = loop_code(instr.layer)
+        code = self.loop_codes.get(id(instr))  # (a nested loop runs once per outer iteration)
+        if code is None:
+            code = self.loop_codes[id(instr)] = loop_code(instr.layer)
         return self.loop_fast(code, self.start_loop(code, args), frames)
 
     def batch_hook(self, code: LoopCode, body: _Bound) -> tuple[Callable[[int, list, Frames], int], Any] | None:
