@@ -46,6 +46,13 @@ CELLS = frozenset({"LSTMCell", "GRUCell", "RNNCell"})
 RESHAPES = frozenset({"Squeeze", "Unsqueeze", "Reshape"})
 
 
+# What `LoopCode.cpu_checks` says: no entry the plugin could refuse (no concatenated output, and for a
+# TensorIterator no sliced input); every entry whole-range in steps of one (start 0, end -1, stride 1,
+# part_size 1, attributes left out included), which the plugin reads as the spec does, so only parts
+# of another length than one can make it refuse (`LoopRun.regular`); anything else.
+NO_CPU_CHECKS, REGULAR_CPU_CHECKS, ALL_CPU_CHECKS = 0, 1, 2
+
+
 @dataclass(frozen=True, slots=True)
 class LoopCode:
     layer: Layer
@@ -84,14 +91,8 @@ class LoopCode:
     counted: tuple[bool, ...] = ()
     # Which of the CPU plugin's run-time refusals (`irlint.interp.cpuloops`) an execution must look for,
     # decided once from the port map (`cpu_checks`): NO_CPU_CHECKS, REGULAR_CPU_CHECKS or ALL_CPU_CHECKS.
-    cpu_checks: int = 2
+    cpu_checks: int = ALL_CPU_CHECKS
 
-
-# What `LoopCode.cpu_checks` says: no entry the plugin could refuse (no concatenated output, and for a
-# TensorIterator no sliced input); every entry whole-range in steps of one (start 0, end -1, stride 1,
-# part_size 1, attributes left out included), which the plugin reads as the spec does, so only parts
-# of another length than one can make it refuse (`LoopRun.regular`); anything else.
-NO_CPU_CHECKS, REGULAR_CPU_CHECKS, ALL_CPU_CHECKS = 0, 1, 2
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
