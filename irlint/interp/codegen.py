@@ -50,11 +50,21 @@ class Callbacks:
 
 
 def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const_bytes: dict[int, int],
-             threshold: int, assigns: Any, calls: Callbacks) -> Callable[[Any], None]:
+             threshold: int, assigns: Any, calls: Callbacks, known_only: bool = False) -> Callable[[Any], None] | None:
     """`ops`: (kind, kernel, instr, guard) in program order, Results left out; `slots`: the bound
     slot list the function reads and writes; `const_bytes`: the bytes of the slots that hold
     constants; `assigns`: the level's Assign layers to commit at its end (falsy: none).
-    Returns `run(frames)`."""
+    Returns `run(frames)`; with `known_only`, None unless an earlier binding of the same body (a
+    previous run) compiled its code already, which then costs nothing to reuse."""
+    key = (tuple((kind, id(instr), guard) for kind, _k, instr, guard in ops), tuple(const_bytes.items()), threshold,
+           bool(assigns))
+    got = _SOURCES.get(key)
+    if got is None:
+        if known_only:
+            return None
+        if len(_SOURCES) >= _MAX_COMPILED:
+            _SOURCES.clear()
+        got = _SOURCES[key] = (*_source(ops, const_bytes, threshold, assigns), tuple(i for _, _, i, _ in ops))
     env: dict[str, Any] = {"s": slots, "zip": zip, "len": len, "G": calls.guard, "LOOP": calls.loop,
                            "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns}
     for n, (kind, kernel, instr, _guard) in enumerate(ops):
@@ -63,13 +73,6 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
             env[f"K{n}"] = kernel
         if len(instr.dsts) != 1:
             env[f"D{n}"] = instr.dsts
-    key = (tuple((kind, id(instr), guard) for kind, _k, instr, guard in ops), tuple(const_bytes.items()), threshold,
-           bool(assigns))
-    got = _SOURCES.get(key)
-    if got is None:
-        if len(_SOURCES) >= _MAX_COMPILED:
-            _SOURCES.clear()
-        got = _SOURCES[key] = (*_source(ops, const_bytes, threshold, assigns), tuple(i for _, _, i, _ in ops))
     code, failing = got[0], got[1]
 
     def fail(err: Exception) -> BaseException | None:

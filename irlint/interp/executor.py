@@ -425,15 +425,19 @@ class _Executor:
 
     def warm_up(self, bound: _Bound, frames: Frames) -> None:
         """A body's driver for its first executions: interpreted, then replaced by its generated code
-        (`irlint.interp.codegen`) once it runs again; callers read `bound.run` per execution."""
+        (`irlint.interp.codegen`) once it runs again, or at once where an earlier run compiled it
+        already; callers read `bound.run` per execution."""
         bound.runs += 1
-        if bound.runs > GENERATE_AFTER:
+        if bound.runs > GENERATE_AFTER or bound.runs == 1:
             calls = Callbacks(self.guard, self.loop, self.branch, self.explain, self.variables.commit)
-            bound.run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in bound.ops],
-                                 bound.slots, bound.const_bytes, self.threshold, bound.assigns, calls)
-            bound.run(frames)
-        else:
-            self.ops(bound, frames)
+            run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in bound.ops],
+                           bound.slots, bound.const_bytes, self.threshold, bound.assigns, calls,
+                           known_only=bound.runs == 1)
+            if run is not None:
+                bound.run = run
+                run(frames)
+                return
+        self.ops(bound, frames)
 
     def kernel(self, instr: Instr, consts: list[np.ndarray | None]) -> Kernel:
         """The op's prepared kernel (attributes and constant inputs validated once), else its `compute`."""
