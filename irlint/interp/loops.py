@@ -435,7 +435,7 @@ class ConcatBuffer:
         buf = self.allocate(self.layer, tuple(shape), self.dtype)  # type: ignore[arg-type]
         # [..., capacity, plen, ...] (a view of the C-ordered buffer), the capacity axis moved first.
         blocks = buf.reshape((*self.shape[:self.axis], capacity, self.plen, *self.shape[self.axis + 1:]))
-        self.view = np.moveaxis(blocks, self.axis, 0)
+        self.view = blocks if self.axis == 0 else np.moveaxis(blocks, self.axis, 0)  # (moveaxis costs 5 us)
         self.cap = capacity
         return buf
 
