@@ -149,9 +149,13 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
             return outs
         out = outs[0]
         dtype = out.dtype
-        if reads and any(a.dtype in UNSIGNED_WIDE for a in args):
-            _unsigned_as_i32(layer, compute, attrs, args, outs, warned)
-        if dtype is I64 and out.size and path not in warned:
+        if reads:
+            for a in args:
+                if a.dtype in UNSIGNED_WIDE:
+                    _unsigned_as_i32(layer, compute, attrs, args, outs, warned)
+                    break
+        if (dtype is I64 and out.size and path not in warned  # (a counter: one cheap test)
+                and (out.size != 1 or not I32_MIN <= out.item() <= I32_MAX)):
             _i64_outside_i32(layer, out, warned)
         if reduced and dtype in (I32, I64) and path not in warned and args[0].size:
             _reduced_in_f32(layer, compute, attrs, args, warned)
