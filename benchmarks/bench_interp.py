@@ -129,7 +129,8 @@ def while_loop_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
     return {"x": x, "acc0": np.zeros(4, np.float32)}
 
 
-def lstm_cell_ti(path: Path, steps: int = CELL_STEPS) -> dict[str, np.ndarray]:
+def lstm_cell_ti(path: Path, steps: int = CELL_STEPS, hidden: int = CELL_HIDDEN, inp: int = CELL_INPUT
+                 ) -> dict[str, np.ndarray]:
     """An IR TensorIterator whose body is one LSTMCell-4 (written to path.with_suffix('.xml')), and its
     ONNX twin: one LSTM node (ONNX orders the gates i, o, f, c; OpenVINO f, i, c, o) at `path`."""
     import onnx
@@ -137,7 +138,7 @@ def lstm_cell_ti(path: Path, steps: int = CELL_STEPS) -> dict[str, np.ndarray]:
     import openvino.opset13 as ops
     from onnx import TensorProto, helper, numpy_helper
 
-    hs, inp = CELL_HIDDEN, CELL_INPUT
+    hs = hidden
     rng = np.random.default_rng(1)
     w = (rng.standard_normal((4 * hs, inp)) * 0.05).astype(np.float32)
     r = (rng.standard_normal((4 * hs, hs)) * 0.05).astype(np.float32)

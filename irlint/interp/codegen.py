@@ -31,6 +31,11 @@ GENERATE_AFTER = 2
 # Compiled sources, shared by every run in the process (a source names slots, never values).
 _COMPILED: dict[str, Any] = {}
 _MAX_COMPILED = 256
+# What a body's ops compile to, by (kind, op, guard) of each op, the constant slots' bytes, the budget's
+# threshold and whether it commits Assigns: each run binds its bodies afresh, and writing the source
+# out again cost a short run a tenth of its time. The ops themselves are kept with the entry, so the
+# ids in its key stay theirs.
+_SOURCES: dict[tuple[Any, ...], tuple[Any, dict[int, Instr], tuple[Instr, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +50,60 @@ class Callbacks:
 
 
 def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const_bytes: dict[int, int],
-             threshold: int, assigns: Any, calls: Callbacks) -> Callable[[Any], None]:
+             threshold: int, assigns: Any, calls: Callbacks, known_only: bool = False) -> Callable[[Any], None] | None:
     """`ops`: (kind, kernel, instr, guard) in program order, Results left out; `slots`: the bound
     slot list the function reads and writes; `const_bytes`: the bytes of the slots that hold
     constants; `assigns`: the level's Assign layers to commit at its end (falsy: none).
-    Returns `run(frames)`."""
+    Returns `run(frames)`; with `known_only`, None unless an earlier binding of the same body (a
+    previous run) compiled its code already, which then costs nothing to reuse."""
+    key = (tuple((kind, id(instr), guard) for kind, _k, instr, guard in ops), tuple(const_bytes.items()), threshold,
+           bool(assigns))
+    got = _SOURCES.get(key)
+    if got is None:
+        if known_only:
+            return None
+        if len(_SOURCES) >= _MAX_COMPILED:
+            _SOURCES.clear()
+        got = _SOURCES[key] = (*_source(ops, const_bytes, threshold, assigns), tuple(i for _, _, i, _ in ops))
     env: dict[str, Any] = {"s": slots, "zip": zip, "len": len, "G": calls.guard, "LOOP": calls.loop,
                            "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns}
+    for n, (kind, kernel, instr, _guard) in enumerate(ops):
+        env[f"I{n}"] = instr
+        if kind == OP:
+            env[f"K{n}"] = kernel
+        if len(instr.dsts) != 1:
+            env[f"D{n}"] = instr.dsts
+    code, failing = got[0], got[1]
+
+    def fail(err: Exception) -> BaseException | None:
+        """A kernel's failure explained with its inputs (read again from the slots, which the failed
+        op has not written); anything else (the guard's, a nested loop's error) passes unchanged."""
+        tb = err.__traceback__
+        instr = failing.get(tb.tb_lineno) if tb is not None else None
+        if instr is None:
+            return None
+        return calls.explain(instr, [slots[i] for i in instr.srcs], err)
+
+    env["FAIL"] = fail
+    exec(code.code, env)  # defines run(); the source holds slot numbers and comments only
+    run: Callable[[Any], None] = env.pop("run")  # not left in its own globals: no reference cycle
+    run.source = code.source  # type: ignore[attr-defined]  # for debugging and the tests
+    return run
+
+
+class _Code:
+    """A compiled body source and the source itself."""
+
+    __slots__ = ("code", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.code = compile(source, "<irlint body>", "exec")
+
+
+def _source(ops: Sequence[tuple[int, Any, Instr, int]], const_bytes: dict[int, int], threshold: int,
+            assigns: Any) -> tuple[Any, dict[int, Instr]]:
+    """The compiled body for `generate` and the line of each kernel call with its op."""
     lines = ["def run(frames):", " try:"]
     failing: dict[int, Instr] = {}  # line number of a kernel call -> its op
 
@@ -59,12 +111,10 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
         lines.append("  " + text)
         return len(lines)
 
-    for n, (kind, kernel, instr, guard) in enumerate(ops):
+    for n, (kind, _kernel, instr, guard) in enumerate(ops):
         args = "(" + "".join(f"s[{i}], " for i in instr.srcs) + ")"
-        env[f"I{n}"] = instr
         emit(f"# {instr.layer.describe()!a}")  # ASCII-escaped: no name can end the comment
         if kind == OP:
-            env[f"K{n}"] = kernel
             dynamic = [i for i in instr.srcs if i not in const_bytes]
             fixed = sum(const_bytes[i] for i in instr.srcs if i in const_bytes)
             if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and not dynamic and fixed > threshold):
@@ -87,7 +137,6 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
         else:
             line = emit(f"o = {call}")
             if dsts:
-                env[f"D{n}"] = dsts
                 targets = ", ".join(f"s[{d}]" for d in dsts)
                 emit(f"if len(o) == {len(dsts)}: {targets}, = o")
                 emit("else:")
@@ -99,24 +148,10 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
     if not ops and not assigns:
         emit("pass")  # a body of Parameters and Results only: the try block still needs a statement
     lines += [" except Exception as e:", "  x = FAIL(e)", "  if x is None: raise", "  raise x from e"]
-
-    def fail(err: Exception) -> BaseException | None:
-        """A kernel's failure explained with its inputs (read again from the slots, which the failed
-        op has not written); anything else (the guard's, a nested loop's error) passes unchanged."""
-        tb = err.__traceback__
-        instr = failing.get(tb.tb_lineno) if tb is not None else None
-        if instr is None:
-            return None
-        return calls.explain(instr, [slots[i] for i in instr.srcs], err)
-
-    env["FAIL"] = fail
     source = "\n".join(lines) + "\n"
     code = _COMPILED.get(source)
     if code is None:
         if len(_COMPILED) >= _MAX_COMPILED:
             _COMPILED.clear()
-        code = _COMPILED[source] = compile(source, "<irlint body>", "exec")
-    exec(code, env)  # defines run(); the source holds slot numbers and comments only
-    run: Callable[[Any], None] = env.pop("run")  # not left in its own globals: no reference cycle
-    run.source = source  # type: ignore[attr-defined]  # for debugging and the tests
-    return run
+        code = _COMPILED[source] = _Code(source)
+    return code, failing

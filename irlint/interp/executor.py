@@ -74,7 +74,17 @@ from irlint.interp.events import (
     LayerEvaluated,
     RunFinished,
 )
-from irlint.interp.loops import CONCAT, ConcatBuffer, LoopCode, LoopRun, ProjectedCell, io_layout, loop_code
+from irlint.interp.loops import (
+    ALL_CPU_CHECKS,
+    CONCAT,
+    REGULAR_CPU_CHECKS,
+    ConcatBuffer,
+    LoopCode,
+    LoopRun,
+    ProjectedCell,
+    batch_plan,
+    loop_code,
+)
 from irlint.interp.program import BRANCH, LOOP, OP, RESULT, Instr, Program, program_for, slot_getter
 from irlint.interp.quiet import restore, silence
 from irlint.interp.schedule import Step
@@ -108,6 +118,11 @@ BOUNDED = frozenset({
 # kept per layer for the model's lifetime, so that each run does not prepare them again. Only cells:
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
+_CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other ops skip its (weakref) lookup
+# A Const's value and its bytes by layer path, per graph, kept across runs while the model lives: the
+# read-only copy of its bytes from the .bin (irlint.ir.weights) is read once, not per run (reading and
+# checking it again cost a short run a fifth of its time); it holds what one run holds anyway.
+_CONST_VIEWS: weakref.WeakKeyDictionary[Graph, dict[str, tuple[np.ndarray, int]]] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
 # Body executions (iterations of every Loop and TensorIterator, at every nesting depth) one run may make:
 # `--max-iterations` bounds each loop alone, so nested loops could otherwise multiply to 10^10.
@@ -222,6 +237,7 @@ class _Executor:
         self.constant_conditions: dict[str, bool] = {}  # Loop path -> its entry condition is a Const
         self.condition_states: dict[str, int | None] = {}  # Loop path -> `condition_state_port`
         self.sized_for_trip: dict[int, int] = {}  # id(LoopRun) -> the trip count its outputs are declared for
+        self.loop_codes: dict[int, LoopCode] = {}  # id(Instr) -> its loop_code, for this run
         self.read_outputs: dict[str, frozenset[int | None]] = {}  # loop path -> its output ports something reads
         self.variables = Variables(model, state)
         self.options = options
@@ -289,15 +305,22 @@ class _Executor:
         overflow.i64_input_outside_i32(layer, arr)
         return arr
 
-    def const(self, layer: Layer) -> np.ndarray:
+    def const(self, layer: Layer, views: dict[str, tuple[np.ndarray, int]] | None = None) -> np.ndarray:
+        """A Const layer's value for this run; `views`: its graph's kept views of the .bin (`_CONST_VIEWS`)."""
         cached = self.consts.get(layer.path)
         if cached is not None:
             return cached
+        view = views.get(layer.path) if views is not None else None
+        if view is not None:
+            self.budget(layer, view[1])  # (each run has its own budget)
+            self.consts[layer.path] = view[0]
+            return view[0]
         info = declared_info(layer)
         shape = None if info.shape is None else [d.value for d in info.shape]
         if info.etype is None or shape is None or any(s is None for s in shape):
             raise ExecutionError(f"{layer.describe()} has no static shape and element type", layer)
-        self.budget(layer, info.etype.nbytes(int(np.prod(shape, dtype=np.int64))))
+        nbytes = info.etype.nbytes(int(np.prod(shape, dtype=np.int64)))
+        self.budget(layer, nbytes)
         try:
             value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]), info.etype,
                                              tuple(shape))  # type: ignore[arg-type]
@@ -306,6 +329,8 @@ class _Executor:
         except (KeyError, ValueError, WeightsError) as e:
             raise ExecutionError(f"{layer.describe()}: {e}", layer, "RUN-WEIGHTS") from e
         self.consts[layer.path] = value
+        if views is not None and not value.flags.writeable and not value.flags.owndata and value.dtype.kind != "O":
+            views[layer.path] = (value, nbytes)
         return value
 
     def budget(self, layer: Layer, nbytes: int) -> None:
@@ -367,13 +392,16 @@ class _Executor:
             return bound
         slots: list[Any] = [None] * program.nslots
         const_slots: dict[int, np.ndarray] = {}
+        views = _CONST_VIEWS.get(program.graph) if program.consts else None
+        if views is None and program.consts:
+            views = _CONST_VIEWS[program.graph] = {}
         for layer, slot in program.consts:
-            slots[slot] = const_slots[slot] = self.const(layer)
+            slots[slot] = const_slots[slot] = self.const(layer, views)
         ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
-        # Slots some op, loop or If reads: a top-level value read by none of them only reaches outputs.
-        read = {s for i in program.order if i.kind != RESULT for s in i.srcs}
-        for instr in program.order:
+        departs = overflow.watch_plan(program)  # the ops that may depart, decided once per program
+        top = program.graph is self.model.graph
+        for instr, unread in zip(program.order, departs):
             if instr.kind == RESULT:
                 continue
             kernel = None
@@ -383,11 +411,9 @@ class _Executor:
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
-                elif (overflow.watched(instr.layer) and instr.step.op is not None
-                      and id(instr) not in projected):  # may wrap or overflow: a departure
-                    kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs, kernel,
-                                            self.wrapped, outputs_only=program.graph is self.model.graph
-                                            and not any(d in read for d in instr.dsts))
+                elif unread is not None and id(instr) not in projected:  # may wrap or overflow: a departure
+                    kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs,  # type: ignore[union-attr]
+                                            kernel, self.wrapped, outputs_only=top and unread)
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1
@@ -404,22 +430,26 @@ class _Executor:
 
     def warm_up(self, bound: _Bound, frames: Frames) -> None:
         """A body's driver for its first executions: interpreted, then replaced by its generated code
-        (`irlint.interp.codegen`) once it runs again; callers read `bound.run` per execution."""
+        (`irlint.interp.codegen`) once it runs again, or at once where an earlier run compiled it
+        already; callers read `bound.run` per execution."""
         bound.runs += 1
-        if bound.runs > GENERATE_AFTER:
+        if bound.runs > GENERATE_AFTER or bound.runs == 1:
             calls = Callbacks(self.guard, self.loop, self.branch, self.explain, self.variables.commit)
-            bound.run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in bound.ops],
-                                 bound.slots, bound.const_bytes, self.threshold, bound.assigns, calls)
-            bound.run(frames)
-        else:
-            self.ops(bound, frames)
+            run = generate([(kind, kernel, instr, guard) for kind, kernel, _g, _s, _d, instr, guard in bound.ops],
+                           bound.slots, bound.const_bytes, self.threshold, bound.assigns, calls,
+                           known_only=bound.runs == 1)
+            if run is not None:
+                bound.run = run
+                run(frames)
+                return
+        self.ops(bound, frames)
 
     def kernel(self, instr: Instr, consts: list[np.ndarray | None]) -> Kernel:
         """The op's prepared kernel (attributes and constant inputs validated once), else its `compute`."""
         op, attrs = instr.step.op, instr.step.attrs
         assert op is not None
         if not self.options.checked_kernels:
-            cell = _CELL_KERNELS.get(instr.layer)
+            cell = _CELL_KERNELS.get(instr.layer) if instr.layer.type in _CELL_TYPES else None
             if cell is not None:
                 return cell
             try:
@@ -428,6 +458,7 @@ class _Executor:
                 raise ExecutionError(f"{instr.layer.describe()}: {e}", instr.layer) from e
             if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
                 _CELL_KERNELS[instr.layer] = fast
+                _CELL_TYPES.add(instr.layer.type)
             if fast is not None:
                 return fast
         compute = op.compute
@@ -489,7 +520,9 @@ class _Executor:
             self.variables.commit(bound.assigns)
 
     def loop(self, instr: Instr, args: list[np.ndarray], frames: Frames) -> tuple[np.ndarray, ...]:
-        code = loop_code(instr.layer)
+        code = self.loop_codes.get(id(instr))  # (a nested loop runs once per outer iteration)
+        if code is None:
+            code = self.loop_codes[id(instr)] = loop_code(instr.layer)
         return self.loop_fast(code, self.start_loop(code, args), frames)
 
     def batch_hook(self, code: LoopCode, body: _Bound) -> tuple[Callable[[int, list, Frames], int], Any] | None:
@@ -504,11 +537,10 @@ class _Executor:
             program = code.body
             if batches is not None and not listener.layers and code.param_keys is not None and not any(  # type: ignore[union-attr]
                     i.kind in (LOOP, BRANCH) for i in program.order):  # a nested loop's or If's records come between
-                slots = [program.params[k] for k in code.param_keys] + list(program.result_slots.values())
+                slots, layout, getter = batch_plan(code, body.const_bytes)
                 if slots:
-                    take = batches(code.layer, (code.param_keys, code.result_keys),
-                                   io_layout(code, slots, body.const_bytes))
-                    got = (take, slot_getter(slots))
+                    take = batches(code.layer, (code.param_keys, code.result_keys), layout)
+                    got = (take, getter)
             self.batch_hooks[id(code)] = got
         return got
 
@@ -747,7 +779,7 @@ class _Executor:
         if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
-        if plan.is_loop:
+        if plan.is_loop and code.sliced:
             run.trip = math.inf if trip is None or trip < 0 else int(trip)
             port = self.condition_state_port(layer)
             if port is not None and scalar_flag(outer.get(port)) is True and math.isfinite(run.trip):
@@ -829,7 +861,9 @@ class _Executor:
                 v = result[pe.port]  # type: ignore[index]
                 shape = never_run_shape(pe.kind is CONCAT, v.shape, 0, True)
                 result[pe.port] = v if shape == v.shape else np.zeros(shape, v.dtype)  # type: ignore[index]
-        self.cpu_departures(run, result)
+        checks = code.cpu_checks  # decided once per layer (`loop_code`): most loops need no look
+        if checks == ALL_CPU_CHECKS or (checks == REGULAR_CPU_CHECKS and not run.regular(k)):
+            self.cpu_departures(run, result)
         sized = self.sized_for_trip.pop(id(run), None)
         if sized is not None and k < sized:
             ports = [pe.port for pe, _slot in code.outputs
@@ -841,7 +875,7 @@ class _Executor:
                     f"concatenated output port(s) {', '.join(map(str, ports))} for {sized} iterations, and the CPU "
                     f"plugin returns {sized} parts, the last {sized - k} unwritten (zeros measured), where the spec "
                     f"gives {k}"), stacklevel=2)
-        if code.plan.is_loop:
+        if run.cpu_slices is not None:
             self.loop_slices_departure(run, k)
         return tuple(result[p.id] for p in layer.outputs), result  # type: ignore[index]
 

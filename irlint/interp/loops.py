@@ -46,6 +46,13 @@ CELLS = frozenset({"LSTMCell", "GRUCell", "RNNCell"})
 RESHAPES = frozenset({"Squeeze", "Unsqueeze", "Reshape"})
 
 
+# What `LoopCode.cpu_checks` says: no entry the plugin could refuse (no concatenated output, and for a
+# TensorIterator no sliced input); every entry whole-range in steps of one (start 0, end -1, stride 1,
+# part_size 1, attributes left out included), which the plugin reads as the spec does, so only parts
+# of another length than one can make it refuse (`LoopRun.regular`); anything else.
+NO_CPU_CHECKS, REGULAR_CPU_CHECKS, ALL_CPU_CHECKS = 0, 1, 2
+
+
 @dataclass(frozen=True, slots=True)
 class LoopCode:
     layer: Layer
@@ -82,6 +89,10 @@ class LoopCode:
     # Per sliced input, whether it counts iterations: a Loop's input whose body Parameter nothing reads
     # does not (OpenVINO removes it and runs the trip count).
     counted: tuple[bool, ...] = ()
+    # Which of the CPU plugin's run-time refusals (`irlint.interp.cpuloops`) an execution must look for,
+    # decided once from the port map (`cpu_checks`): NO_CPU_CHECKS, REGULAR_CPU_CHECKS or ALL_CPU_CHECKS.
+    cpu_checks: int = ALL_CPU_CHECKS
+
 
 
 _CODE: weakref.WeakKeyDictionary[Layer, LoopCode] = weakref.WeakKeyDictionary()
@@ -151,9 +162,20 @@ def loop_code(layer: Layer) -> LoopCode:
                     slot_getter(list(body.result_slots.values())),
                     () if plan.is_loop else hoistable(body, sliced), tuple(plan.sliced_inputs),
                     tuple(plan.state_inputs), _one_element_params(layer, back_slots, body),
-                    _counted(plan.is_loop, plan.sliced_inputs, body))
+                    _counted(plan.is_loop, plan.sliced_inputs, body),
+                    cpu_checks(plan.is_loop, plan.sliced_inputs, [pe for pe, _s in outputs if pe.kind is CONCAT]))
     _CODE[layer] = code
     return code
+
+
+def cpu_checks(is_loop: bool, sliced: Sequence[PlanEntry], concats: Sequence[PlanEntry]) -> int:
+    """`LoopCode.cpu_checks` from the sliced inputs and concatenated outputs of a TensorIterator/Loop."""
+    entries = [*concats] if is_loop else [*sliced, *concats]
+    if not entries:
+        return NO_CPU_CHECKS  # (a Loop's sliced inputs matter only to the plugin's slice count: `LoopRun.trip`)
+    whole = all(e.entry.start in (None, 0) and e.entry.end in (None, -1) and e.entry.stride in (None, 1)
+                and e.entry.part_size in (None, 1) for e in entries)
+    return REGULAR_CPU_CHECKS if whole else ALL_CPU_CHECKS
 
 
 def _counted(is_loop: bool, sliced: Sequence[PlanEntry], body: Program) -> tuple[bool, ...]:
@@ -173,6 +195,24 @@ def _one_element_params(layer: Layer, back_slots: tuple[tuple[int, int], ...], b
         if param is not None and shape in ((), (1,)):
             out.append((dst, param.id, shape))
     return tuple(out)
+
+
+# The slots a batch records, their `io_layout` and their getter: static per loop code, and a short traced
+# run binds its loops afresh each time. Kept per loop layer, with the code they were made for.
+BatchPlan = tuple[list[int], tuple[int, ...], Callable[[list], tuple]]
+_BATCH_PLANS: weakref.WeakKeyDictionary[Layer, tuple[LoopCode, BatchPlan]] = weakref.WeakKeyDictionary()
+
+
+def batch_plan(code: LoopCode, constants: Collection[int]) -> BatchPlan:
+    """The body slots of a batch's records (the Parameters of `param_keys`, then the Results), their
+    `io_layout` and one getter of their values; `constants`: the body's slots holding constants (the
+    same for every binding of the body: its Const layers)."""
+    got = _BATCH_PLANS.get(code.layer)
+    if got is None or got[0] is not code:
+        program = code.body
+        slots = [program.params[k] for k in code.param_keys or ()] + list(program.result_slots.values())
+        got = _BATCH_PLANS[code.layer] = (code, (slots, io_layout(code, slots, constants), slot_getter(slots)))
+    return got[1]
 
 
 def io_layout(code: LoopCode, slots: list[int], constants: Collection[int]) -> tuple[int, ...]:
@@ -395,7 +435,7 @@ class ConcatBuffer:
         buf = self.allocate(self.layer, tuple(shape), self.dtype)  # type: ignore[arg-type]
         # [..., capacity, plen, ...] (a view of the C-ordered buffer), the capacity axis moved first.
         blocks = buf.reshape((*self.shape[:self.axis], capacity, self.plen, *self.shape[self.axis + 1:]))
-        self.view = np.moveaxis(blocks, self.axis, 0)
+        self.view = blocks if self.axis == 0 else np.moveaxis(blocks, self.axis, 0)  # (moveaxis costs 5 us)
         self.cap = capacity
         return buf
 
@@ -579,6 +619,16 @@ class LoopRun:
                 if self.events:
                     self.state[pid] = v
         return last
+
+    def regular(self, k: int) -> bool:
+        """After `k` iterations of a loop whose entries are whole-range in steps of one
+        (`REGULAR_CPU_CHECKS`): True if every concatenated output got parts one element long on its axis
+        (for a TensorIterator, and at least one iteration ran), where the CPU plugin counts and
+        concatenates as the spec does, so `cpu_departures` has nothing to say."""
+        if not self.code.plan.is_loop and k < 1:
+            return False
+        return all((b.n == 0 and self.code.plan.is_loop) or (b.parts is None and b.buf is not None and b.plen == 1)
+                   for b in self.buffers.values())
 
 
 CONCAT = EntryKind.CONCAT_OUTPUT

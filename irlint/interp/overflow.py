@@ -48,13 +48,15 @@ Results alone is rounded to inf on the plugin as well and does not warn.
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from irlint.interp.errors import DepartureWarning
-from irlint.ir.model import Layer
+from irlint.interp.program import OP, RESULT, Program
+from irlint.ir.model import Graph, Layer
 
 WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd", "Convert"})
 NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
@@ -102,41 +104,80 @@ def watched(layer: Layer) -> bool:
         layer.type == "Convert" and np.dtype(et.dtype) in KEPT_AS_I32)
 
 
+# graph -> (its program, `watch_plan`'s answer): decided once per compiled program, not per run
+_PLANS: weakref.WeakKeyDictionary[Graph, tuple[Program, tuple[bool | None, ...]]] = weakref.WeakKeyDictionary()
+
+
+def watch_plan(program: Program) -> tuple[bool | None, ...]:
+    """Per instruction of `program.order`: None where its op can never depart (`watched` says no: the
+    types it reads and gives leave nothing to check, so it runs its bare kernel), else whether no op,
+    loop or If of the program reads its outputs (at a model's top level they then reach the outputs
+    alone, where the plugin stores them as irlint does). The types are the layer's declared ones, fixed
+    per program, so this is decided once; a program that cannot depart pays nothing per op call."""
+    got = _PLANS.get(program.graph)
+    if got is not None and got[0] is program:
+        return got[1]
+    plan: list[bool | None] = [None] * len(program.order)
+    read: set[int] | None = None
+    for i, instr in enumerate(program.order):
+        if instr.kind == OP and instr.step.op is not None and watched(instr.layer):
+            if read is None:
+                read = {s for j in program.order if j.kind != RESULT for s in j.srcs}
+            plan[i] = not any(d in read for d in instr.dsts)
+    answer = tuple(plan)
+    _PLANS[program.graph] = (program, answer)
+    return answer
+
+
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
           kernel: Kernel, warned: set[str], outputs_only: bool = False) -> Kernel:
     """`kernel`, which also warns the first time its narrow integer result differs from the exact one
     (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run;
     `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there)."""
 
+    # What the layer's type decides, once (the dtypes below are the run's, tested per call).
+    path, kind = layer.path, layer.type
+    reads = kind not in NOT_READERS
+    reduced = kind in REDUCED_IN_F32
+    convert = kind == "Convert"
+    f16_op = kind not in NOT_F16_OPS and not outputs_only
+    narrow_op = kind in WATCHED
+
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)
-        out = outs[0]
-        if layer.path not in warned and layer.type not in NOT_READERS and any(a.dtype in UNSIGNED_WIDE for a in args):
-            _unsigned_as_i32(layer, compute, attrs, args, outs, warned)
-        if out.dtype is I64 and out.size and layer.path not in warned:
-            _i64_outside_i32(layer, out, warned)
-        if out.dtype in (I32, I64) and layer.type in REDUCED_IN_F32 and layer.path not in warned and args[0].size:
-            _reduced_in_f32(layer, compute, attrs, args, warned)
-        if (layer.type == "Convert" and out.dtype in KEPT_AS_I32 and out.size
-                and (args[0].dtype.kind == "f" or (args[0].dtype.kind in "iu" and out.dtype in SIXTEEN))
-                and layer.path not in warned and not (outputs_only and out.dtype not in UNSIGNED_WIDE)):
-            _convert_kept_as_i32(layer, args[0], out, warned)
-        if (out.dtype == F16 and out.size and layer.path not in warned and layer.type not in NOT_F16_OPS
-                and not outputs_only):
-            _f16_overflow(layer, compute, attrs, args, out, warned)
-        if out.dtype not in NARROW or layer.type not in WATCHED or layer.path in warned or out.size == 0:
+        if path in warned:  # (each check warns once per layer and run)
             return outs
-        if layer.type == "Convert":
-            if out.dtype in BYTES and args[0].dtype.kind == "f":
+        out = outs[0]
+        dtype = out.dtype
+        if reads:
+            for a in args:
+                if a.dtype in UNSIGNED_WIDE:
+                    _unsigned_as_i32(layer, compute, attrs, args, outs, warned)
+                    break
+        if (dtype is I64 and out.size and path not in warned  # (a counter: one cheap test)
+                and (out.size != 1 or not I32_MIN <= out.item() <= I32_MAX)):
+            _i64_outside_i32(layer, out, warned)
+        if reduced and dtype in (I32, I64) and path not in warned and args[0].size:
+            _reduced_in_f32(layer, compute, attrs, args, warned)
+        if (convert and dtype in KEPT_AS_I32 and out.size
+                and (args[0].dtype.kind == "f" or (args[0].dtype.kind in "iu" and dtype in SIXTEEN))
+                and path not in warned and not (outputs_only and dtype not in UNSIGNED_WIDE)):
+            _convert_kept_as_i32(layer, args[0], out, warned)
+        if f16_op and dtype == F16 and out.size and path not in warned:
+            _f16_overflow(layer, compute, attrs, args, out, warned)
+        if dtype not in NARROW or not narrow_op or path in warned or out.size == 0:
+            return outs
+        if convert:
+            if dtype in BYTES and args[0].dtype.kind == "f":
                 _convert_out_of_range(layer, args[0], out, warned)
             return outs
-        wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == out.dtype else a for a in args])[0])
+        wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == dtype else a for a in args])[0])
         if wide.shape == out.shape and not np.array_equal(wide, out):
-            warned.add(layer.path)
+            warned.add(path)
             at = np.flatnonzero(wide.ravel() != out.ravel())[0]
-            how = "saturates it" if out.dtype.itemsize == 1 else "computes it in i32"
+            how = "saturates it" if dtype.itemsize == 1 else "computes it in i32"
             warnings.warn(DepartureWarning(
-                f"{layer.describe()}: the {out.dtype} result wraps ({wide.ravel()[at]} is stored as "
+                f"{layer.describe()}: the {dtype} result wraps ({wide.ravel()[at]} is stored as "
                 f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
                 "values differ from here on"), stacklevel=2)
         return outs
@@ -214,7 +255,11 @@ def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]],
 
 def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
     """Warn once if an i64 arithmetic result leaves the i32 range the CPU plugin computes it in."""
-    lo, hi = int(out.min()), int(out.max())
+    if out.size <= 16:  # (a counter or an index: Python's min and max cost a tenth of numpy's)
+        values = out.ravel().tolist()
+        lo, hi = min(values), max(values)
+    else:
+        lo, hi = int(out.min()), int(out.max())
     if lo >= I32_MIN and hi <= I32_MAX:
         return
     warned.add(layer.path)

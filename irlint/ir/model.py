@@ -140,6 +140,8 @@ class Layer(_Referable):
 
     def subgraphs(self) -> tuple[Graph, ...]:
         """Every graph nested directly in this layer: a TI/Loop body, or an If's branch bodies."""
+        if not self.branches:  # (most layers: asked of every layer by the rules)
+            return () if self.body is None else (self.body,)
         if self.body is not None:
             return (self.body, *(b.body for b in self.branches))
         return tuple(b.body for b in self.branches)

@@ -33,7 +33,7 @@ from irlint.ir.model import (
 from irlint.ir.opsets import LAST_OPSET, LEGACY_TYPES, LEGACY_VERSIONS, names_an_opset, opset_holds, opsets_holding
 from irlint.ir.source import LayerParts, SourceMap
 from irlint.rule import Rule
-from irlint.types import DYNAMIC, Dim, ElementType, Shape, element_type
+from irlint.types import DYNAMIC, ELEMENT_TYPES, Dim, ElementType, Shape, element_type
 
 SUPPORTED_VERSIONS = (10, 11)
 MAX_DEPTH = 256  # libxml2's default limit; bodies nest about 3 elements a level, so ~80 nested loops
@@ -642,19 +642,19 @@ def _opset_hint(ltype: str) -> str:
 
 def _check_data_types(r: Reader, a: Mapping[str, str], at: int, path: str, layer_type: str) -> None:
     et = a.get("element_type")
-    if et is not None and element_type(et) is None:
+    if et is not None and et not in ELEMENT_TYPES and element_type(et) is None:  # (the common case first)
         r.report(codes.UNKNOWN_PRECISION, f"layer {path}: unknown element_type {et!r}",
                  r.src.attr_offset(at, "element_type"), path)
     if layer_type not in ("Const", "Constant"):  # elsewhere offset is an op attribute (PriorBox: a float)
         return
-    missing = [n for n in _CONST_DATA if n not in a]
-    if missing:
+    if not all(n in a for n in _CONST_DATA):
+        missing = [n for n in _CONST_DATA if n not in a]
         r.report(codes.INVALID_STRUCTURE, f"layer {path}: the Const's <data> has no {', '.join(missing)}; "
                  "OpenVINO refuses it (\"missing mandatory attribute\")", at, path,
                  hint="a Const's <data> needs element_type, shape, offset and size")
     for name in ("offset", "size"):
         text = a.get(name)
-        if text is not None:
+        if text is not None and not (text.isascii() and text.isdigit()):  # (the common case: digits alone)
             try:
                 if int(text) < 0:
                     raise ValueError

@@ -152,7 +152,18 @@ def bind_attrs(cls: type, data: Mapping[str, str]) -> tuple[Any, list[str]]:
     return cls(**values), []
 
 
-_FILLS: dict[type, dict[str, str]] | None = None
+# The attributes OpenVINO's reader fills, by Attrs class and IR name, and where they come from:
+# irlint.ops.openvino_fills (which knows the ops through the registry) installs its table with
+# `use_fills` when the package is imported, so this module imports no other module of the package.
+_FILLS: Mapping[type, Mapping[str, str]] | None = None
+_FILL_TABLE: Callable[[], Mapping[type, Mapping[str, str]]] | None = None
+
+
+def use_fills(table: Callable[[], Mapping[type, Mapping[str, str]]]) -> None:
+    """Where `openvino_fill` finds the filled values (called once, on its first use, not at import:
+    the table needs every op module loaded)."""
+    global _FILL_TABLE, _FILLS
+    _FILL_TABLE, _FILLS = table, None
 
 
 def openvino_fill(cls: type, ir_name: str) -> str | None:
@@ -160,10 +171,11 @@ def openvino_fill(cls: type, ir_name: str) -> str | None:
     irlint.ops.openvino_fills), as IR text; None where OpenVINO refuses the layer without it."""
     global _FILLS
     if _FILLS is None:
-        from irlint.ops.openvino_fills import fills_by_attrs_class
-
-        _FILLS = fills_by_attrs_class()
-    return _FILLS.get(cls, {}).get(ir_name)
+        if _FILL_TABLE is None:  # (irlint.ops installs it on import: not reached through the package)
+            return None
+        _FILLS = _FILL_TABLE()
+    got = _FILLS.get(cls)
+    return None if got is None else got.get(ir_name)
 
 
 def _type_name(tp: Any) -> str:

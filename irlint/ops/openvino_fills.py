@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from functools import cache
 
+from irlint.ops.base import use_fills
+from irlint.ops.registry import lookup
+
 # (op type, irlint op's opsets, attribute) -> the value OpenVINO fills, as IR text. An empty text is an
 # empty list; OpenVINO's shape inference and irlint's ops read an empty per-axis list as the value
 # PER_AXIS gives on every spatial axis.
@@ -151,8 +154,6 @@ def described(key: tuple[str, str, str]) -> str:
 @cache
 def fills_by_attrs_class() -> dict[type, dict[str, str]]:
     """FILLED keyed by the Attrs class of irlint's op, as `bind_attrs` looks it up."""
-    from irlint.ops.registry import lookup
-
     out: dict[type, dict[str, str]] = {}
     for (typ, versions, attr), text in FILLED.items():
         op = lookup(typ, versions.split(",")[0])
@@ -161,22 +162,30 @@ def fills_by_attrs_class() -> dict[type, dict[str, str]]:
     return out
 
 
+use_fills(fills_by_attrs_class)
+
+
 def filled_missing(layer_type: str, version: str, data: dict[str, str] | object) -> list[tuple[str, str]]:
     """(attribute, the value OpenVINO fills as T217 names it) for each listed attribute `<data>` lacks."""
-    from irlint.ops.registry import lookup
+    listed = _listed(layer_type, version)
+    if not listed:
+        return []
+    return [(attr, text) for attr, text in listed if attr not in data]  # type: ignore[operator]
 
+
+@cache
+def _listed(layer_type: str, version: str) -> tuple[tuple[str, str], ...]:
+    """(attribute, as T217 names its filled value) of the op a layer type and version resolve to
+    (asked once per pair: T217 looks at every layer)."""
     op = lookup(layer_type, version)
     if op is None:
-        return []
-    return [(attr, described(key)) for attr, key in _keys_by_attrs_class().get(op.Attrs, {}).items()
-            if attr not in data]  # type: ignore[operator]
+        return ()
+    return tuple((attr, described(key)) for attr, key in _keys_by_attrs_class().get(op.Attrs, {}).items())
 
 
 @cache
 def _keys_by_attrs_class() -> dict[type, dict[str, tuple[str, str, str]]]:
     """attribute -> its FILLED key, by the Attrs class of irlint's op (opsets may share one)."""
-    from irlint.ops.registry import lookup
-
     out: dict[type, dict[str, tuple[str, str, str]]] = {}
     for key in FILLED:
         op = lookup(key[0], key[1].split(",")[0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 
 from irlint.ops.base import Op
 
@@ -28,10 +29,9 @@ def _load_all() -> None:
     if _loaded:
         return
     _loaded = True
-    import irlint.ops as pkg
-
-    for info in pkgutil.walk_packages(pkg.__path__, prefix="irlint.ops."):
-        if info.name.rsplit(".", 1)[-1] not in ("base", "registry"):
+    # (walked by folder, not through the package object: this module depends on base alone)
+    for info in pkgutil.walk_packages([str(Path(__file__).parent)], prefix="irlint.ops."):
+        if info.name.rsplit(".", 1)[-1] not in ("base", "registry", "openvino_fills"):
             importlib.import_module(info.name)
 
 

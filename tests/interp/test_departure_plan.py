@@ -1,0 +1,70 @@
+"""The departure checks are decided once per program and loop layer (irlint.interp.overflow.watch_plan,
+irlint.interp.loops.cpu_checks): which ops and loops are watched, and the CPU-plugin readings that let a
+whole-range loop skip its refusal checks. The warnings themselves are tested where each departure is
+(test_narrow_overflow, test_cpu_loop_refusals, ...)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import irlint
+from irlint.controlflow import cpu_plugin_iterations, cpu_plugin_plan
+from irlint.interp import DepartureWarning, overflow, run
+from irlint.interp.loops import ALL_CPU_CHECKS, NO_CPU_CHECKS, REGULAR_CPU_CHECKS, cpu_checks, loop_code
+from irlint.interp.program import program_for
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _entry(start=None, end=None, stride=None, part_size=None):  # type: ignore[no-untyped-def]
+    return SimpleNamespace(entry=SimpleNamespace(start=start, end=end, stride=stride, part_size=part_size))
+
+
+def test_an_f32_model_watches_no_op_and_its_loops_only_check_part_lengths() -> None:
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    for graph in model.graphs():
+        assert all(w is None for w in overflow.watch_plan(program_for(graph)))
+        for layer in graph.layers:
+            if layer.type in ("TensorIterator", "Loop"):
+                assert loop_code(layer).cpu_checks in (NO_CPU_CHECKS, REGULAR_CPU_CHECKS)
+
+
+def test_a_narrow_integer_add_is_watched_once_per_program(tmp_path: Path) -> None:
+    ov = pytest.importorskip("openvino")
+    ops = pytest.importorskip("openvino.opset13")
+    a, b = (ops.parameter([2], ov.Type.u8, name=n) for n in ("a", "b"))
+    added = ops.add(a, b)
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([ops.result(ops.add(added, b), name="y")], [a, b]), str(path))
+    model = irlint.load(path)
+    program = program_for(model.graph)
+    plan = overflow.watch_plan(program)
+    watched = {i.layer.name: w for i, w in zip(program.order, plan) if w is not None}
+    # both Adds may wrap; the first feeds the second, the second only the model's output
+    assert sorted(watched.values()) == [False, True]
+    assert overflow.watch_plan(program) is plan  # decided once
+    with pytest.warns(DepartureWarning, match="wraps"):
+        run(model, {"a": np.array([200, 1], np.uint8), "b": np.array([100, 1], np.uint8)})
+
+
+def test_cpu_checks_from_the_port_map() -> None:
+    whole, explicit = _entry(), _entry(0, -1, 1, 1)
+    assert cpu_checks(False, [], []) == NO_CPU_CHECKS
+    assert cpu_checks(True, [whole], []) == NO_CPU_CHECKS  # a Loop's slices: only the slice count, elsewhere
+    assert cpu_checks(False, [whole], [explicit]) == REGULAR_CPU_CHECKS
+    assert cpu_checks(True, [], [whole]) == REGULAR_CPU_CHECKS
+    for odd in (_entry(1), _entry(None, -2), _entry(None, None, -1), _entry(None, None, 2, 2), _entry(0, 3)):
+        assert cpu_checks(False, [whole], [odd]) == ALL_CPU_CHECKS
+        assert cpu_checks(False, [odd], []) == ALL_CPU_CHECKS
+
+
+@pytest.mark.parametrize("dim", [1, 2, 3, 7, 64, 1000])
+def test_the_plugin_reads_a_whole_range_entry_as_the_spec_does(dim: int) -> None:
+    """What REGULAR_CPU_CHECKS relies on: start 0, end -1, stride 1 counts `dim` iterations on the CPU
+    plugin and places the same slices, so only parts of another length can make it refuse."""
+    assert cpu_plugin_iterations(dim, 0, -1, 1) == dim
+    assert cpu_plugin_plan(dim, 0, -1, 1, 1) == (0, dim, 1)
