@@ -195,4 +195,18 @@ ONNX: dict[str, Onnx] = {
         inputs=({"trip_count": np.array([4]), "pow_init": np.array([7])},),
     ),
     "loop_scalars_add": Onnx(f"{_ONNX_CF}/loop_scalars_add.prototxt @6503649"),
+    "loop_with_unsorted_graph": Onnx(f"{_ONNX_CF}/loop_with_unsorted_graph.prototxt @483b56b"),
+    "scan_with_initializer_as_output": Onnx(f"{_ONNX_CF}/scan_with_initializer_as_output.prototxt @c69ad31"),
+    # inputs of unknown rank: the CPU plugin compiles no Parameter or If of dynamic rank, as the warnings say
+    "if_dynamic_inputs": Onnx(
+        f"{_ONNX_CF}/if_dynamic_inputs.prototxt @92eaa7e",
+        frozenset({"T213", "IF807"}),
+        refused=("compile", "Parameter operation with dynamic rank"),
+    ),
+    # the front end lowers the sequence state to tensors and leaves two body Results nothing reads
+    "sal_sequence_length_runtime_gate": Onnx(
+        f"{_ONNX_CF}/sal_sequence_length_runtime_gate.prototxt @7f363b7",
+        frozenset({"PM409"}),
+        inputs=({"trip_count": np.array(3, np.int64), "cond_init": np.array(True)},),
+    ),
 }
