@@ -20,7 +20,7 @@ from irlint.diagnostics import Severity
 from irlint.interp import ExecutionError
 from irlint.ir.loader import LoadError
 from tests.corpus.onnx_models import ONNX_MODELS, to_ir
-from tests.corpus.third_party import IRS, ONNX
+from tests.corpus.third_party import IRS, ONNX, nested_if_xml
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")
@@ -299,3 +299,30 @@ def test_irlint_refuses_what_it_cannot_run_with_an_execution_error(name: str, tm
     path = onnx_ir(name, tmp_path)
     with pytest.raises(ExecutionError):
         irlint.run(path, inputs_for(ov.Core().read_model(str(path)), ONNX[name].inputs[0]))
+
+
+# ---- OpenVINO's nested-If reader test, rebuilt (third_party.nested_if_xml) ----
+
+
+def _nested_if(depth: int, tmp_path: Path) -> Path:
+    path = tmp_path / f"nested_if_{depth}.xml"
+    path.write_text(nested_if_xml(depth))
+    path.with_suffix(".bin").write_bytes(b"\x01")
+    return path
+
+
+def test_nested_ifs_run_as_the_cpu_plugin(tmp_path: Path) -> None:
+    """Eight deep: clean, and computed as the CPU plugin computes it (its compile time doubles with each level
+    past about 14: 6 s at 18, 23 s at 20)."""
+    path = _nested_if(8, tmp_path)
+    assert findings(path) == set()
+    assert_runs_as_the_cpu_plugin(path)
+
+
+def test_nested_ifs_at_openvinos_limit_and_past_it(tmp_path: Path) -> None:
+    """64 deep, the most OpenVINO's reader takes: clean and run; 1024 deep (OpenVINO 2026.4's read_model does
+    not return within minutes, newer readers refuse it): irlint refuses the document, IR001."""
+    path = _nested_if(64, tmp_path)
+    assert findings(path) == set()
+    np.testing.assert_array_equal(irlint.run(path, {"input": np.float32([1.5])})["output"], [1.5])
+    assert {code for code, _ in findings(_nested_if(1024, tmp_path))} == {"IR001"}

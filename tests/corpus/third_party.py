@@ -210,3 +210,54 @@ ONNX: dict[str, Onnx] = {
         inputs=({"trip_count": np.array(3, np.int64), "cond_init": np.array(True)},),
     ),
 }
+
+
+def nested_if_xml(depth: int) -> str:
+    """The IR of OpenVINO's nested-If reader test (src/frontends/ir/tests/if_deserialization.cpp @98c3a06,
+    which builds it in C++; rebuilt here from its description): an If whose then-branch holds the next If,
+    `depth` deep, each condition a Const true (the .bin: one byte 1), each else-branch Parameter -> Result."""
+    ids = iter(range(1, 6 * depth + 2))
+    port = '<port id="0" precision="FP32"><dim>1</dim></port>'
+
+    def param(i: int) -> str:
+        return (
+            f'<layer id="{i}" name="p{i}" type="Parameter" version="opset1">'
+            f'<data element_type="f32" shape="1"/><output>{port}</output></layer>'
+        )
+
+    def result(i: int) -> str:
+        return f'<layer id="{i}" name="r{i}" type="Result" version="opset1"><input>{port}</input></layer>'
+
+    def edge(a: int, pa: int, b: int, pb: int) -> str:
+        return f'<edge from-layer="{a}" from-port="{pa}" to-layer="{b}" to-port="{pb}"/>'
+
+    inner: tuple[str, str, int] | None = None  # (layers, edges, If id) of the level below
+    levels = []
+    for _ in range(depth):
+        levels.append(tuple(next(ids) for _ in range(6)))
+    for cond, iff, tp, tr, ep, er in reversed(levels):
+        then_edges = (inner[1] + edge(tp, 0, inner[2], 1) + edge(inner[2], 2, tr, 0)) if inner else edge(tp, 0, tr, 0)
+        layers = (
+            f'<layer id="{cond}" name="c{cond}" type="Const" version="opset1"><data element_type="boolean" shape="" '
+            f'offset="0" size="1"/><output><port id="0" precision="BOOL"/></output></layer>'
+            f'<layer id="{iff}" name="if{iff}" type="If" version="opset8"><input><port id="0"/>'
+            f'<port id="1"><dim>1</dim></port></input>'
+            f'<output><port id="2" precision="FP32"><dim>1</dim></port></output>'
+            f'<then_port_map><input external_port_id="1" internal_layer_id="{tp}"/>'
+            f'<output external_port_id="2" internal_layer_id="{tr}"/></then_port_map>'
+            f'<else_port_map><input external_port_id="1" internal_layer_id="{ep}"/>'
+            f'<output external_port_id="2" internal_layer_id="{er}"/></else_port_map>'
+            f"<then_body><layers>{param(tp)}{inner[0] if inner else ''}{result(tr)}</layers>"
+            f"<edges>{then_edges}</edges></then_body>"
+            f"<else_body><layers>{param(ep)}{result(er)}</layers>"
+            f"<edges>{edge(ep, 0, er, 0)}</edges></else_body></layer>"
+        )
+        inner = (layers, edge(cond, 0, iff, 0), iff)
+    res = next(ids)
+    return (
+        f'<?xml version="1.0"?>\n<net name="NestedIf" version="11"><layers>'
+        f'<layer id="0" name="input" type="Parameter" version="opset1"><data element_type="f32" shape="1"/>'
+        f"<output>{port}</output></layer>{inner[0]}"
+        f'<layer id="{res}" name="output" type="Result" version="opset1"><input>{port}</input></layer></layers>'
+        f"<edges>{edge(0, 0, inner[2], 1)}{inner[1]}{edge(inner[2], 2, res, 0)}</edges></net>\n"
+    )
