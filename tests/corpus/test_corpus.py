@@ -276,7 +276,7 @@ def test_third_party_onnx_model_converted_by_openvino_gets_its_findings(name: st
     assert {code for code, _ in findings(path)} == ONNX[name].codes | set(ONNX[name].disputed)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in ONNX if ONNX[n].irlint_fails is None))
+@pytest.mark.parametrize("name", sorted(n for n in ONNX if ONNX[n].irlint_refuses is None))
 def test_irlint_runs_the_third_party_onnx_models_as_the_cpu_plugin(name: str, tmp_path: Path) -> None:
     path, entry = onnx_ir(name, tmp_path), ONNX[name]
     if entry.refused:
@@ -287,18 +287,13 @@ def test_irlint_runs_the_third_party_onnx_models_as_the_cpu_plugin(name: str, tm
         assert_runs_as_the_cpu_plugin(path, fixed)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, raises=ValueError, reason=ONNX[n].irlint_fails))
-        for n in sorted(ONNX)
-        if ONNX[n].irlint_fails
-    ],
-)
+@pytest.mark.parametrize("name", sorted(n for n in ONNX if ONNX[n].irlint_refuses))
 def test_irlint_refuses_what_it_cannot_run_with_an_execution_error(name: str, tmp_path: Path) -> None:
     path = onnx_ir(name, tmp_path)
-    with pytest.raises(ExecutionError):
+    code, _why = ONNX[name].irlint_refuses  # type: ignore[misc]
+    with pytest.raises(ExecutionError) as caught:
         irlint.run(path, inputs_for(ov.Core().read_model(str(path)), ONNX[name].inputs[0]))
+    assert caught.value.code == code
 
 
 # ---- OpenVINO's nested-If reader test, rebuilt (third_party.nested_if_xml) ----
