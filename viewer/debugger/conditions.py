@@ -209,7 +209,7 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
 
     SPEC is an id path (2/body/7), a layer name, or a bare id when one layer at any level has it.
     """
-    from irlint.viewer.debugger.session import Breakpoint, ConditionalBreakpoint
+    from irlint.viewer.debugger.breakpoints import Breakpoint, ConditionalBreakpoint
 
     text = text.strip()
     words = text.split()
