@@ -12,12 +12,31 @@ from typing import TYPE_CHECKING
 import numpy as np
 from irlint.viewer.debugger.conditions import ConditionError, compile_expression, resolve_layer
 from irlint.viewer.debugger.describe import describe_event, iteration_text, parse_iteration
+from irlint.viewer.debugger.inspector import port_names
 
 from irlint.interp.events import LayerEvaluated
+from irlint.ir.model import Layer
 from irlint.layerpath import find_layer
 
 if TYPE_CHECKING:
     from irlint.viewer.debugger.session import Session
+
+
+def port_index(layer: Layer, n: int, port: object) -> int:
+    """The position among a layer's `n` recorded tensors of `port`: the inspector's name (`out7`, a Result's
+    `in`) or the IR port id (7); None is the first. ValueError naming the ports there are."""
+    names = port_names(layer, n)
+    if port is None:
+        return 0
+    if isinstance(port, (int, np.integer)) and not isinstance(port, bool):
+        ids = [p.id for p in (layer.inputs if names[:1] == ["in"] else layer.outputs)][:n]
+        if int(port) in ids:
+            return ids.index(int(port))
+    elif isinstance(port, str) and port in names:
+        return names.index(port)
+    ports = ", ".join(names)
+    raise ValueError(f"{layer.name!r} has no port {port!r}: its recorded port{'s are' if n > 1 else ' is'} {ports} "
+                     "(the inspector's names; a number is the IR's port id)")
 
 
 class Environment:
@@ -54,9 +73,10 @@ class Environment:
             env["x"] = tensors[0]
         return env
 
-    def value(self, spec: object, port: object = 0, iteration: object = None) -> np.ndarray:
-        """`value('2/body/7')`, `value('h_next', 1)`, `value('h_next', 0, 2)`: a layer's output (by id path,
-        name or unique id) as of the current stop: its latest recorded iteration, or the one given (loop
+    def value(self, spec: object, port: object = None, iteration: object = None) -> np.ndarray:
+        """`value('2/body/7')`, `value('LSTMCell_16', 7)`, `value('h_next', 'out7', 2)`: a layer's output (by
+        id path, name or unique id; the port as the inspector names it, `out7` or its id 7, the first output
+        when not given) as of the current stop: its latest recorded iteration, or the one given (loop
         iterations outer first: N, a tuple, or 'N.M'); a Const: its weights."""
         s = self.session
         try:
@@ -78,10 +98,7 @@ class Environment:
         tensors = s.tensor(layer.path, its) or (s.const_value(layer) if layer.type == "Const" else None)
         if not tensors:
             raise ValueError(f"{layer.path} {layer.name!r} ({layer.type}) has no recorded value at this stop")
-        if not isinstance(port, (int, np.integer)) or not 0 <= int(port) < len(tensors):
-            raise ValueError(f"{layer.name!r} has {len(tensors)} output{'s' if len(tensors) != 1 else ''}: "
-                             f"port 0..{len(tensors) - 1}")
-        return tensors[int(port)]
+        return tensors[port_index(layer, len(tensors), port)]
 
     def evaluate(self, text: str) -> object:
         """Evaluate an expression of the console over the current stop with the conditions' whitelist (and

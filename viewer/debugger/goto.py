@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from irlint.viewer.debugger.describe import Iteration, iteration_text, short
 
-from irlint.interp.events import BodyLeft, Event, IterationStarted, LayerEvaluated, RunFinished
+from irlint.interp.events import BodyEntered, BodyLeft, Event, IterationStarted, LayerEvaluated, RunFinished
 from irlint.layerpath import find_layer, project_its
 
 if TYPE_CHECKING:
@@ -64,6 +64,10 @@ class Goal:
             exact, bound = s.loops.static_count(path)
             if bound is not None and k >= bound:
                 return f"{name} runs {'' if exact else 'at most '}{bound} iterations (0..{bound - 1})"
+            limit = s.recorder.limit(path) if bound is None and "/" not in path else None
+            if limit is not None and k >= limit:  # a top-level loop runs alike in every run of these inputs
+                return f"{name} runs {'' if loop is not None and loop.type == 'TensorIterator' else 'at most '}" \
+                       f"{limit} iterations with these inputs (0..{limit - 1})"
             cap = s.options.max_iterations
             if k >= cap:
                 return f"{name} stops at --max-iterations {cap} (0..{cap - 1})"
@@ -118,6 +122,10 @@ class Goal:
             if hit:
                 self.reached = True
             return hit
+        if cls is BodyEntered and pos == want and len(pos) < len(chain) and ev.layer.path == chain[len(pos)] \
+                and ev.limit is not None and self.target[len(pos)] >= ev.limit:  # refused where the loop begins
+            self.missed = f"{short(ev.layer)} runs at most {ev.limit} iterations (0..{ev.limit - 1})"
+            return True
         if pos < want:
             return False
         if pos > want:

@@ -53,6 +53,8 @@ class Recorder:
         # the holes its deletions left, which made a long continue slow down steadily)
         self.values: OrderedDict[tuple[str, Iteration], tuple[np.ndarray, ...]] = OrderedDict()
         self.seen: dict[str, dict[Iteration, int]] = {}  # layer path -> iteration recorded -> the event that did
+        # the top-level inputs: no event makes them and no eviction drops them (the session holds them anyway)
+        self.pinned: dict[str, tuple[np.ndarray, ...]] = {}
         self.held = 0  # bytes of the recorded tensors
         # loop path -> {iteration tuple: condition} of finished iterations (Loop: the body condition; TI: None)
         self.conditions: dict[str, dict[Iteration, bool | None]] = {}
@@ -89,6 +91,11 @@ class Recorder:
         self.limits.clear()
 
     # -- recording -----------------------------------------------------------------------------
+    def pin(self, path: str, tensors: tuple[np.ndarray, ...]) -> None:
+        """A top-level input's value: shown at every stop, whatever was dropped since."""
+        with self.lock:
+            self.pinned[path] = tensors
+
     def record(self, path: str, its: Iteration, tensors: tuple[np.ndarray, ...]) -> None:
         """Record tensors for revisiting, oldest dropped first past MAX_RECORDED or past the memory budget
         (the recorded tensors are kept alive here, so they count against --memory-budget); `seen` notes the
@@ -187,6 +194,8 @@ class Recorder:
 
     def iterations_seen(self, layer_path: str) -> list[Iteration]:
         with self.lock:
+            if layer_path in self.pinned:
+                return [()]
             return sorted(self._seen_now(layer_path))
 
     def tensor(self, layer_path: str, iteration: Iteration | None = None) -> tuple[np.ndarray, ...] | None:
@@ -194,7 +203,7 @@ class Recorder:
         with self.lock:
             seen = self._seen_now(layer_path)
             if not seen:
-                return None
+                return self.pinned.get(layer_path)
             key = iteration if iteration in seen else max(seen)
             return self.values[(layer_path, key)]
 
@@ -202,14 +211,18 @@ class Recorder:
         """Every recorded ((layer path, iteration), tensors) as of the current event (after a step back, none
         recorded later), oldest first: a copy taken under the lock, so a running step may go on recording."""
         with self.lock:
+            pinned = [((path, ()), v) for path, v in self.pinned.items()]
             c = self.cursor
             if c is None:
-                return list(self.values.items())
-            return [(k, v) for k, v in self.values.items() if self.seen[k[0]][k[1]] <= c]
+                return pinned + list(self.values.items())
+            return pinned + [(k, v) for k, v in self.values.items() if self.seen[k[0]][k[1]] <= c]
 
     def history(self, layer_path: str, port: int = 0) -> list[tuple[Iteration, np.ndarray]]:
         """Every recorded (iteration, tensor of output `port`) of a layer, in iteration order."""
         with self.lock:
+            if layer_path in self.pinned:
+                t = self.pinned[layer_path]
+                return [((), t[port])] if port < len(t) else []
             seen = sorted(self._seen_now(layer_path))
             out = []
             for its in seen:

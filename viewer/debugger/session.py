@@ -124,7 +124,7 @@ class Session:
         """Top-level inputs are no step of their own: recorded up front so the inspector shows them."""
         for p in self.model.graph.parameters():
             if p.name in self.inputs:
-                self.recorder.record(p.path, (), (np.asarray(self.inputs[p.name]),))
+                self.recorder.pin(p.path, (np.asarray(self.inputs[p.name]),))
 
     def _new_stepper(self) -> Stepper:
         state = State(self.state) if self.state is not None else None  # a copy: every restart starts alike

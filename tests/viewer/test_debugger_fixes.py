@@ -1,0 +1,54 @@
+"""Debugger defects found by hand at 80x24 and 160x48, each a test that failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from irlint.viewer.debugger.session import Session
+
+import irlint
+from irlint.interp import Options
+from irlint.interp.events import BodyEntered
+from tests.viewer import irs
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("fixes")
+    return {"dynamic_ti": irs.save(irs.dynamic_ti(), d / "dynamic_ti.xml")}
+
+
+def dynamic_session(path: Path) -> Session:
+    inputs = {"x": np.linspace(-1, 1, 10, dtype=np.float32).reshape(1, 5, 2), "h0": np.zeros((1, 2), np.float32)}
+    return Session(irlint.load(path), inputs, Options())
+
+
+def test_goto_past_a_loops_end_is_refused_where_the_count_is_known_only_at_run_time(models) -> None:  # type: ignore[no-untyped-def]
+    s = dynamic_session(models["dynamic_ti"])
+    ti = next(la for la in s.model.graph.layers if la.type == "TensorIterator")
+    assert s.static_count(ti.path) == (False, None)  # the count comes from the input's length
+    s.run_to_iteration((99,), ti.path)
+    assert isinstance(s.stepper.current, BodyEntered) and s.stepper.current.layer is ti  # not run through
+    assert s.log[-1] == f"iteration 99 was not reached: #{ti.id} rnn (TensorIterator) runs at most 5 iterations (0..4)"
+    s.do("continue")
+    before = s.position
+    s.run_to_iteration((99,), ti.path)  # once it ran, refused before running at all
+    assert s.position == before and "cannot be reached" in s.log[-1] and "runs 5 iterations" in s.log[-1]
+    s.run_to_iteration((3,), ti.path)  # a reachable one still goes there
+    assert s.current_iteration == (3,)
+
+
+def test_top_level_inputs_outlive_the_recorded_tensors_bound(models, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A long continue drops the oldest tensors (here past 3): the inputs are no step and stay shown."""
+    from irlint.viewer.debugger import recorder
+
+    monkeypatch.setattr(recorder, "MAX_RECORDED", 3)
+    s = dynamic_session(models["dynamic_ti"])
+    s.do("continue")
+    assert s.stepper.finished and len(s.values) == 3
+    x = s.find_layer("x")
+    assert x is not None and s.tensor(x.path) is not None and s.iterations_seen(x.path) == [()]
+    np.testing.assert_array_equal(s.value("x"), s.inputs["x"])
+    assert any(key == (x.path, ()) for key, _v in s.recorded())
