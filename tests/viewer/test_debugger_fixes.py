@@ -10,7 +10,7 @@ from irlint.viewer.debugger.session import Session
 
 import irlint
 from irlint.interp import Options
-from irlint.interp.events import BodyEntered
+from irlint.interp.events import BodyEntered, LayerEvaluated
 from tests.viewer import irs
 
 
@@ -52,3 +52,33 @@ def test_top_level_inputs_outlive_the_recorded_tensors_bound(models, monkeypatch
     assert x is not None and s.tensor(x.path) is not None and s.iterations_seen(x.path) == [()]
     np.testing.assert_array_equal(s.value("x"), s.inputs["x"])
     assert any(key == (x.path, ()) for key, _v in s.recorded())
+
+
+def lstm_at_cell() -> Session:
+    from tests.viewer.test_debugger import EXAMPLES
+
+    s = Session(irlint.load(EXAMPLES / "lstm_ti.xml"), dict(np.load(EXAMPLES / "inputs" / "lstm_ti.npz")), Options())
+    while not (isinstance(s.stepper.current, LayerEvaluated) and s.stepper.current.layer.type == "LSTMCell"):
+        s.do("step")
+    return s
+
+
+def test_console_matrix_product_long_sums_and_its_own_wording() -> None:
+    from irlint.viewer.debugger.conditions import ConditionError, compile_condition
+
+    s = lstm_at_cell()
+    h = s.evaluate("x")
+    np.testing.assert_allclose(s.evaluate("x @ x[0]"), h @ h[0])  # [1, 4] @ [4]
+    with pytest.raises(ValueError, match=r"do not multiply.*\(4\).*\(1\)"):
+        s.evaluate("x @ x")
+    with pytest.raises(ValueError, match="'@' multiplies tensors"):
+        s.evaluate("x @ 2")
+    with pytest.raises(ConditionError, match="nested too deeply"):  # not a raw RecursionError
+        s.evaluate(" + ".join(["x"] * 3000))
+    assert float(s.evaluate(" + ".join(["1"] * 200))) == 200
+    with pytest.raises(ConditionError, match=r"^attribute '__class__' is not allowed: an expression can"):
+        s.evaluate("x.__class__")
+    with pytest.raises(ConditionError, match="a list comprehension is not allowed in an expression"):
+        s.evaluate("[v for v in x]")
+    with pytest.raises(ConditionError, match=r"^attribute '__class__' is not allowed: a condition can"):
+        compile_condition("x.__class__ == 1")
