@@ -82,3 +82,31 @@ def test_console_matrix_product_long_sums_and_its_own_wording() -> None:
         s.evaluate("[v for v in x]")
     with pytest.raises(ConditionError, match=r"^attribute '__class__' is not allowed: a condition can"):
         compile_condition("x.__class__ == 1")
+
+
+# -- statistics: ±Inf and NaN are values too -----------------------------------------------------------
+def test_statistics_show_infinities_and_changes_to_nan() -> None:
+    from irlint.viewer.debugger.inspector import diff_text, preview, summary
+
+    from irlint.cli.trace_cmd import stats_text
+
+    a = np.array([np.inf, -np.inf, 6, 6], np.float32)
+    assert "min -inf max inf" in summary(a) and "inf 2" in summary(a)
+    assert preview(a).startswith("f32[4] [-inf,inf]")
+    prev = np.array([6, 6, 6, 6], np.float32)
+    now = np.array([6, np.nan, 6, 7], np.float32)
+    assert diff_text(now, prev) == "vs previous it: max |diff| 1, 2/4 changed (1 to or from NaN/Inf)"
+    assert diff_text(now, now.copy()).endswith(" 0/4 changed")  # NaN to NaN is no change
+    assert stats_text(a) == "min=-inf max=inf mean=6 nan=0 inf=2"
+    assert stats_text(np.array([np.nan, np.nan], np.float32)) == "nan=2 inf=0"  # no `min=None`
+    assert stats_text(np.array([True, False, True])) == "true=2 false=1"
+
+
+def test_trace_watch_prints_booleans(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from irlint.cli.main import main
+
+    xml = irs.save(irs.trip_from_input(), tmp_path / "trip.xml")
+    np.savez(tmp_path / "in.npz", x=np.zeros(2, np.float32), trip=np.int64(3))
+    assert main(["trace", str(xml), "--inputs", str(tmp_path / "in.npz"), "--watch", "flag"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("flag")]
+    assert len(rows) == 3 and rows[0].endswith("true=0 false=2") and rows[2].endswith("true=2 false=0"), rows
