@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +111,67 @@ def test_trace_watch_prints_booleans(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["trace", str(xml), "--inputs", str(tmp_path / "in.npz"), "--watch", "flag"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("flag")]
     assert len(rows) == 3 and rows[0].endswith("true=0 false=2") and rows[2].endswith("true=2 false=0"), rows
+
+
+# -- the screen at 80x24 and 160x48 ------------------------------------------------------------------
+def test_resizing_relabels_the_tree_for_the_new_width_at_once() -> None:
+    asyncio.run(_resize())
+
+
+async def _resize() -> None:
+    from irlint.viewer.debug_cmd import make_app
+
+    from tests.viewer.test_debugger import EXAMPLES, args_for
+
+    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        tree = app.query_one("#graph")
+        first = tree.nodes[next(iter(tree.nodes))]
+        assert str(first.label) == "0 X"  # narrow: no types
+        await pilot.resize_terminal(160, 48)
+        await pilot.pause()
+        assert str(first.label) == "0 X Parameter"  # wide: the types, in the same step
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert str(first.label) == "0 X"
+
+
+def test_status_line_fits_inside_nested_branches() -> None:
+    from types import SimpleNamespace
+
+    from irlint.viewer.debugger.widgets.status import paused_text
+
+    totals = ["1 of 3", "then branch", "2 of 4", "else branch", "17 of 100"]
+    s = SimpleNamespace(loop_totals=lambda: totals, breakpoints=[1], stepper=SimpleNamespace(finished=False),
+                        value_breakpoint=lambda: None)
+    text = paused_text(s, 47)
+    assert text == "paused | it 1/3>then>2/4>else>17/100 | 1 bp", text
+    narrow = paused_text(s, 30)
+    assert len(narrow) <= 30 and narrow.endswith(">else>17/100") and "…" in narrow
+
+
+def test_keras_names_show_their_distinguishing_tail_in_a_narrow_tree() -> None:
+    asyncio.run(_keras_tail())
+
+
+async def _keras_tail() -> None:
+    import argparse
+
+    from irlint.viewer.debug_cmd import make_app
+
+    fixtures = Path(__file__).parent / "fixtures"
+    ns = argparse.Namespace(model=str(fixtures / "keras_lstm.xml"), weights=None,
+                            inputs=str(fixtures / "keras_lstm_inputs.npz"), assign=[], seed=0, shape=[],
+                            max_iterations=1000, memory_budget=1 << 30, random_inputs=False)
+    app = make_app(ns)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tree = app.query_one("#graph")
+        labels = [str(node.label) for node in tree.nodes.values()]
+        body = [la for la in labels if "placeholder" in la]
+        assert len(body) >= 4 and len({la[-6:] for la in body}) == len(body)  # their ends differ
+        assert all(la.split(" ", 1)[1].startswith("…") for la in body)  # the shared prefix gave way
+        assert max(len(la) for la in labels) <= tree.size.width
+        await pilot.resize_terminal(160, 48)
+        await pilot.pause()
+        assert "1 functional_1_1_lstm_1_1_while_placeholder" in [str(n.label) for n in tree.nodes.values()]

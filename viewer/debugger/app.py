@@ -25,7 +25,7 @@ from irlint.viewer.debugger.widgets.status import StatusLine
 from irlint.viewer.debugger.widgets.tree import ModelTree
 from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -142,10 +142,12 @@ class DebuggerApp(App[None]):
     def _tree_columns(self) -> int:
         return self.query_one(ModelTree).width_in(self.size.width)
 
-    def on_resize(self) -> None:
-        self.query_one(ModelTree).relabel(self.size.width)
+    def on_resize(self, event: events.Resize) -> None:
+        """Relabel the tree for the new width (the event's: `self.size` still says the old one while the
+        event is handled, which applied every resize one step late)."""
+        self.query_one(ModelTree).relabel(event.size.width)
         self.call_after_refresh(self._rewrap_log)
-        self._fit()
+        self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
         """Say the banner and the status line again in the right pane's width."""

@@ -12,7 +12,10 @@ from irlint.interp.stepper import search_text
 
 def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
     """`paused | iteration 2 of 3 > 1 of 4 | 1 breakpoint | stop at NaN/Inf | ? help`, or shorter."""
-    its = " > ".join(session.loop_totals()) or "-"
+    totals = session.loop_totals()
+    its = " > ".join(totals) or "-"
+    # nested loops and If branches, said shorter: `2/3>then>0/4`
+    brief = ">".join(t.replace(" of ", "/").removesuffix(" branch") for t in totals) or "-"
     nbp = len(session.breakpoints)
     state = "finished" if session.stepper.finished else "paused"
     vbp = session.value_breakpoint()
@@ -27,8 +30,15 @@ def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
                 f"{state} | it {its}{watch}",
                 f"{state} | it {its} | {nbp} bp{tiny}",
                 f"{state} | it {its}{tiny}",
-                f"{state} | it {its}"]
-    return next((v for v in variants if len(v) <= width), variants[-1])
+                f"{state} | it {its}",
+                f"{state} | it {brief} | {nbp} bp{tiny}",
+                f"{state} | it {brief}{tiny}",
+                f"{state} | it {brief}"]
+    fits = next((v for v in variants if len(v) <= width), None)
+    if fits is not None:
+        return fits
+    head = f"{state} | it "  # the innermost levels matter most: the outer ones give way first
+    return head + "…" + brief[len(brief) - max(1, width - len(head) - 1):]
 
 
 def running_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
