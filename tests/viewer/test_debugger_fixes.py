@@ -175,3 +175,86 @@ async def _keras_tail() -> None:
         await pilot.resize_terminal(160, 48)
         await pilot.pause()
         assert "1 functional_1_1_lstm_1_1_while_placeholder" in [str(n.label) for n in tree.nodes.values()]
+
+
+def lstm_app():  # type: ignore[no-untyped-def]
+    from irlint.viewer.debug_cmd import make_app
+
+    from tests.viewer.test_debugger import EXAMPLES, args_for
+
+    return make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+
+
+async def settled(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_right_pane_shows_the_first_input_before_any_step() -> None:
+    asyncio.run(_first_pane())
+
+
+async def _first_pane() -> None:
+    app = lstm_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.selected is app.model.graph.layers[0] and app.session.stepper.current is None
+        np.testing.assert_array_equal(app.inspected, app.session.inputs["X"])
+
+
+def test_a_key_pressed_while_a_command_runs_is_done_after_it() -> None:
+    asyncio.run(_typed_ahead())
+
+
+async def _typed_ahead() -> None:
+    import threading
+
+    app = lstm_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.press("s")
+            await settled(app, pilot)
+        s = app.session
+        assert s.position == 3
+        gate, do = threading.Event(), s.do
+
+        def held(command: str):  # type: ignore[no-untyped-def]
+            gate.wait(30)  # the command runs until the test lets it go (as a restart runs a while)
+            return do(command)
+
+        s.do = held  # type: ignore[method-assign]
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.busy
+        await pilot.press("S")  # pressed while `s` runs: kept, not lost
+        await pilot.pause()
+        gate.set()
+        await settled(app, pilot)
+        assert not app.busy and s.position == 3 and s.log[-1].startswith("back to:")
+        assert any(str(line).startswith("back: queued") for line in app.log_lines)
+        gate.clear()
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("S")
+        await pilot.press("escape")  # Esc drops what was queued
+        gate.set()
+        await settled(app, pilot)
+        assert s.position == 4 and not app.pending
+
+
+def test_xml_view_keeps_the_indentation_and_the_values_header_fits() -> None:
+    from irlint.viewer.debugger.inspector import view_title
+    from irlint.viewer.debugger.widgets.source import source_text
+
+    from irlint.diagnostics import Location
+
+    lines = ["<net>", "\t<layers>", "\t\t<layer id=\"3\">", "\t\t\t<data axis=\"1\"/>", "\t\t</layer>"]
+    text = source_text(Location("m.xml", 3, 1), lines, None, 1, 2, "m.xml:3", indent=True).plain
+    assert "    2 | <layers>\n    3 |   <layer id=\"3\">\n    4 |     <data axis=\"1\"/>\n    5 |   </layer>" in text
+    a = np.zeros((1, 5, 16), np.float32)
+    assert view_title(a, 0) == "[0, rows, columns] of [1, 5, 16]  (j/k: other slices)"
+    for width in (47, 40, 30):
+        title = view_title(a, 0, width, "out6")
+        assert len(title) <= width and title.startswith("out6 [0,") and "[1,5,16]" in title, title

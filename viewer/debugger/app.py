@@ -40,6 +40,9 @@ RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slic
                "console"}
 
 
+MAX_QUEUED = 8  # commands kept while another runs
+
+
 class StepDone(Message):
     """Posted by the worker thread when a step (or continue) has stopped."""
 
@@ -104,6 +107,7 @@ class DebuggerApp(App[None]):
         self._lint_log: list[Text] = []  # without a session there is no log pane
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
         self.console_history: list[str] = []  # the expression console's, kept while the app runs
+        self.pending: list[str] = []  # commands typed while another ran, in order
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -133,6 +137,11 @@ class DebuggerApp(App[None]):
                                 style=SEVERITY_STYLE[d.severity.value]))
         self._fit()
         self.set_interval(0.1, self._tick)
+        first = next(iter(self.model.graph.layers), None) if self.model is not None else None
+        if first is not None:  # the right pane shows the first input (its value) before any step
+            self.selected = first
+            self._highlight(first)
+            self._inspect()
 
     @property
     def nodes(self) -> dict[str, object]:
@@ -198,9 +207,27 @@ class DebuggerApp(App[None]):
         return not (self.session is None and action in RUN_ACTIONS)
 
     def action_cmd(self, command: str) -> None:
-        if self.session is None or self.busy:
+        if self.session is None:
+            return
+        if self.busy:  # typed ahead (an `S` while a step back runs again): done when the run stops
+            self._queue(command)
             return
         self._start(lambda s: s.do(command))
+
+    def _queue(self, command: str) -> None:
+        """Keep a command pressed while another runs (at most MAX_QUEUED; Esc drops them)."""
+        if len(self.pending) < MAX_QUEUED:
+            self.pending.append(command)
+            self.log_line(plain(f"{command}: queued until the running command stops (Esc drops it)", style="dim"))
+
+    def _next_queued(self) -> None:
+        if self.pending and not self.busy and self.session is not None:
+            command = self.pending.pop(0)
+            if command == "restart":
+                self.action_restart()
+                self._next_queued()
+            else:
+                self._start(lambda s: s.do(command))
 
     def _start(self, fn) -> None:  # type: ignore[no-untyped-def]
         self.busy = True
@@ -249,9 +276,11 @@ class DebuggerApp(App[None]):
         self.busy = False
         self._status()
         self._inspect()
+        self._next_queued()
 
     def action_interrupt(self) -> None:
         if self.session is not None and self.busy:
+            self.pending.clear()
             self.session.interrupt()
 
     async def action_quit(self) -> None:
@@ -335,8 +364,9 @@ class DebuggerApp(App[None]):
     def action_restart(self) -> None:
         if self.session is None:
             return
-        if self.busy:
+        if self.busy:  # stop the running command, then restart
             self.session.interrupt()
+            self.pending[:] = ["restart"]
             return
         self.session.restart()
         self.inspector.forget()

@@ -64,13 +64,13 @@ class Goal:
             exact, bound = s.loops.static_count(path)
             if bound is not None and k >= bound:
                 return f"{name} runs {'' if exact else 'at most '}{bound} iterations (0..{bound - 1})"
+            cap = s.options.max_iterations
+            if k >= cap:
+                return f"{name} stops at --max-iterations {cap} (0..{cap - 1})"
             limit = s.recorder.limit(path) if bound is None and "/" not in path else None
             if limit is not None and k >= limit:  # a top-level loop runs alike in every run of these inputs
                 return f"{name} runs {'' if loop is not None and loop.type == 'TensorIterator' else 'at most '}" \
                        f"{limit} iterations with these inputs (0..{limit - 1})"
-            cap = s.options.max_iterations
-            if k >= cap:
-                return f"{name} stops at --max-iterations {cap} (0..{cap - 1})"
         return ""
 
     def behind(self) -> bool:

@@ -78,14 +78,23 @@ def as_rows(a: np.ndarray, index: tuple[int, ...] = (), limit: int = 64) -> list
     return [[fmt(x) for x in row[:limit]] for row in v[:limit]]
 
 
-def view_title(a: np.ndarray, index: int) -> str:
-    """What part of the tensor the table shows, with the indices the row/column labels stand for."""
+def view_title(a: np.ndarray, index: int, width: int = 0, port: str = "") -> str:
+    """What part of the tensor the table shows, with the indices the row/column labels stand for, after the
+    port's name; said shorter where it is wider than `width` (0: any) so the header never runs off."""
+    head = f"{port} " if port else ""
     if a.ndim == 0:
-        return "scalar"
+        return f"{head}scalar"
     if a.ndim == 1:
-        return f"[:{a.shape[0]}] (columns: index)"
-    lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
-    return f"{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if a.ndim > 2 else "")
+        variants = [f"{head}[:{a.shape[0]}] (columns: index)", f"{head}[:{a.shape[0]}]"]
+    else:
+        lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
+        shape = ",".join(map(str, a.shape))
+        more = a.ndim > 2
+        variants = [f"{head}{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if more else ""),
+                    f"{head}{lead}rows, cols] of [{shape}]" + (" (j/k: slices)" if more else ""),
+                    f"{head}{lead}rows, cols] of [{shape}]" + (" j/k" if more else ""),
+                    f"{head}{lead.replace(', ', ',')}r,c] of [{shape}]"]
+    return next((v for v in variants if not width or len(v) <= width), variants[-1])
 
 
 def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
