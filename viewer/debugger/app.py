@@ -37,7 +37,7 @@ from irlint.ir.model import Layer, Model
 
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
                "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
-               "console"}
+               "console", "variables"}
 
 
 MAX_QUEUED = 8  # commands kept while another runs
@@ -88,6 +88,7 @@ class DebuggerApp(App[None]):
         Binding("W", "unwatch_all", "unwatch all", show=False),
         Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
         Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
+        Binding("V", "variables", "variables", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -415,6 +416,28 @@ class DebuggerApp(App[None]):
         if self.session is not None and not self.busy:
             where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
             self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
+
+    def action_variables(self) -> None:
+        """Every tensor of the current scope at the paused iteration (viewer/debugger/variables.py)."""
+        if self.session is None or self.busy:
+            return
+        from irlint.viewer.debugger.variables import scopes
+        from irlint.viewer.debugger.widgets.variables import VariablesScreen
+
+        self.push_screen(VariablesScreen(self.session, scopes(self.session)[-1]), self.inspect_variable)
+
+    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None] | None) -> None:
+        """Show a row of the Variables list in the inspector (and select its layer in the tree)."""
+        if chosen is None or self.session is None:
+            return
+        path, its = chosen
+        layer = self.session.find_layer(path)
+        if layer is None:
+            return
+        self.selected, self.shown_iteration = layer, its
+        self.inspector.port = 0
+        self._highlight(layer)
+        self._inspect()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
