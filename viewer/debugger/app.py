@@ -12,6 +12,7 @@ from pathlib import Path
 
 from irlint.viewer.debugger.conditions import ConditionError, add_breakpoint
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
+from irlint.viewer.debugger.search import Search
 from irlint.viewer.debugger.session import Session, describe_event, parse_iteration
 from irlint.viewer.debugger.text import plain, safe_lines
 from irlint.viewer.debugger.widgets.banner import RandomBanner
@@ -38,6 +39,7 @@ from irlint.ir.model import Layer, Model
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
                "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
                "console", "variables"}
+SEARCH_KEYS = {"over": 1, "back_over": -1}  # while a search is on, n / N go to the next / previous hit
 
 
 MAX_QUEUED = 8  # commands kept while another runs
@@ -89,6 +91,7 @@ class DebuggerApp(App[None]):
         Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
         Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
         Binding("V", "variables", "variables", show=False),
+        Binding("slash", "search", "search", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -109,6 +112,7 @@ class DebuggerApp(App[None]):
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
         self.console_history: list[str] = []  # the expression console's, kept while the app runs
         self.pending: list[str] = []  # commands typed while another ran, in order
+        self.searching: Search | None = None  # the search n/N walk (until Esc)
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -208,6 +212,9 @@ class DebuggerApp(App[None]):
         return not (self.session is None and action in RUN_ACTIONS)
 
     def action_cmd(self, command: str) -> None:
+        if self.searching is not None and command in SEARCH_KEYS:
+            self._search_step(SEARCH_KEYS[command])
+            return
         if self.session is None:
             return
         if self.busy:  # typed ahead (an `S` while a step back runs again): done when the run stops
@@ -280,6 +287,11 @@ class DebuggerApp(App[None]):
         self._next_queued()
 
     def action_interrupt(self) -> None:
+        if self.searching is not None and not self.busy:  # Esc ends a search: n/N step again
+            self.searching = None
+            self.log_line(plain("search ended: n and N step again"))
+            self._status()
+            return
         if self.session is not None and self.busy:
             self.pending.clear()
             self.session.interrupt()
@@ -417,6 +429,39 @@ class DebuggerApp(App[None]):
             where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
             self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
 
+    def action_search(self) -> None:
+        if self.model is not None:
+            self.push_screen(PromptScreen("search layers: a piece of the name, the type, or an id path",
+                                          "e.g. lstm_cell, MatMul, 16/body"), self.search)
+
+    def search(self, text: str | None) -> None:
+        """Select the first layer after the selection whose name, type or id path holds `text`."""
+        if not text or self.model is None:
+            return
+        from irlint.viewer.debugger.search import Search, find
+
+        hits = find(self.model, text)
+        if not hits:
+            self.searching = None
+            self.log_line(plain(f"search: no layer's name, type or id path holds {text.strip()!r}", style="bold red"))
+            self._status()
+            return
+        self.searching = Search(text.strip(), hits, self.selected)
+        self.log_line(plain(f"search {text.strip()!r}: {len(hits)} layer{'s' if len(hits) != 1 else ''} "
+                            "(n / N: next / previous; Esc ends the search)"))
+        self._search_step(1)
+
+    def _search_step(self, delta: int) -> None:
+        assert self.searching is not None
+        layer = self.searching.step(delta)
+        if layer is not None:
+            self.selected, self.shown_iteration = layer, None
+            self._highlight(layer)
+            if self.session is not None:
+                self.inspector.port = 0
+                self._inspect()
+        self._status()
+
     def action_variables(self) -> None:
         """Every tensor of the current scope at the paused iteration (viewer/debugger/variables.py)."""
         if self.session is None or self.busy:
@@ -476,7 +521,8 @@ class DebuggerApp(App[None]):
     def _status(self) -> None:
         if self.session is not None:
             width = max(20, self.size.width - self._tree_columns() - 1)
-            self.query_one(StatusLine).show(self.session, self.busy, width)
+            note = self.searching.status() if self.searching is not None else ""
+            self.query_one(StatusLine).show(self.session, self.busy, width, note)
 
     @property
     def inspector(self) -> Inspector:

@@ -59,6 +59,9 @@ class StatusLine(Static):
         self.update(Text(f"{errors} lint error{'s' if errors != 1 else ''} in {len(diagnostics)} findings: "
                          "not run\nUp/Down: finding, layer, XML; q quits", style="bold"))
 
-    def show(self, session, busy: bool, width: int) -> None:  # type: ignore[no-untyped-def]
-        text = running_text(session, width) if busy else paused_text(session, width)
+    def show(self, session, busy: bool, width: int, note: str = "") -> None:  # type: ignore[no-untyped-def]
+        """The run's state; `note` (a search's `/lstm 2/9 (n/N, Esc)`) goes first."""
+        rest = width - len(note) - 3 if note else width
+        text = running_text(session, rest) if busy else paused_text(session, max(12, rest))
+        text = f"{note} | {text}" if note else text
         self.update(Text(safe(text), no_wrap=True, overflow="ellipsis"))
