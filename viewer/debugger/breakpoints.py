@@ -20,7 +20,8 @@ from irlint.ir.model import Layer, Model
 
 @dataclass(frozen=True)
 class ConditionalBreakpoint(Breakpoint):
-    """`layer SPEC when EXPR` / `when EXPR`: stop when a (matching) layer is evaluated and EXPR holds.
+    """`layer SPEC when EXPR` / `when EXPR`: stop when a (matching) layer is evaluated and EXPR holds;
+    `... log EXPR` prints EXPR at each hit without stopping (a logpoint), `... hit N` stops at the Nth hit.
 
     EXPR sees `x` (the layer's first output, a Result's input), `outputs`, `iteration` (innermost loop,
     0-based, -1 outside loops), `iterations` (outer first) and `layer` (its name); see conditions.py.
@@ -28,22 +29,28 @@ class ConditionalBreakpoint(Breakpoint):
 
     when: str = ""
     test: Callable[[dict[str, object]], bool] | None = field(default=None, compare=False, repr=False)
+    log: str = ""  # a logpoint: this expression is printed at each hit, and the run goes on
+    count: int = 0  # stop at the Nth hit only (a logpoint with a count prints every hit, stops at the Nth)
+    # the session's: counts the hit, prints a logpoint's line, says whether to stop (None: stop at every hit)
+    on_hit: Callable[[ConditionalBreakpoint, dict[str, object], Event], bool] | None = field(
+        default=None, compare=False, repr=False)
 
     def hit(self, event: Event) -> bool:
         if not isinstance(event, LayerEvaluated):
             return False
         if self.layer is not None and self.layer not in (event.layer.path, event.layer.name):
             return False
-        if self.test is None:
-            return True
         tensors = event.outputs or event.inputs
         its = iteration_of(event.frames)
         env = {"x": tensors[0] if tensors else np.zeros(0), "outputs": tensors, "iteration": its[-1] if its else -1,
                "iterations": its, "layer": event.layer.name}
-        try:
-            return bool(self.test(env))
-        except Exception:  # e.g. a comparison on a tensor of another shape: not a hit, never a crash
-            return False
+        if self.test is not None:
+            try:
+                if not self.test(env):
+                    return False
+            except Exception:  # e.g. a comparison on a tensor of another shape: not a hit, never a crash
+                return False
+        return self.on_hit(self, env, event) if self.on_hit is not None else True
 
 
 def is_value_breakpoint(bp: Breakpoint) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -265,6 +266,8 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
     text = text.strip()
     words = text.split()
     if words and words[0] == "nonfinite":  # `nonfinite [MAGNITUDE]`: NaN/Inf (or |value| > MAGNITUDE) anywhere
+        if "log" in words or "hit" in words:
+            raise ConditionError("`log` and `hit` go with a layer or a `when` condition, not with `nonfinite`")
         if len(words) > 2:
             raise ConditionError("nonfinite takes at most one number: nonfinite 1e6")
         try:
@@ -274,6 +277,28 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
         if bound is not None and not (bound >= 0 and np.isfinite(bound)):
             raise ConditionError(f"nonfinite {words[1]}: the magnitude must be a finite number >= 0")
         return Breakpoint(nonfinite=True, bound=bound)
+    count = 0
+    found = re.search(r"(?:^|\s)hit\s+(\S+)\s*$", text)  # `... hit N`: stop at the Nth hit
+    if found:
+        if not found.group(1).isdigit() or int(found.group(1)) < 1:
+            raise ConditionError(f"hit {found.group(1)!r}: give the hit to stop at, a whole number >= 1 (hit 3)")
+        count, text = int(found.group(1)), text[:found.start()].strip()
+    log = ""
+    found = re.search(r"(?:^|\s)log(?:\s+(.*))?$", text)  # `... log EXPR`: print EXPR at each hit, go on
+    if found:
+        text, log = text[:found.start()].strip(), (found.group(1) or "").strip()
+        if not log:
+            raise ConditionError("`log` needs an expression to print, e.g. log x.max()")
+        compile_expression(log, {"value": lambda *a: None}, what="expression")  # refused now, not at each hit
+    if log or count:
+        bp = parse_breakpoint(text, model) if text else None
+        if bp is not None and type(bp) is Breakpoint and (bp.nonfinite or bp.layer is None):
+            raise ConditionError("`log` and `hit` go with a layer or a `when` condition, not with `nonfinite`")
+        if bp is None and not text:
+            raise ConditionError("a logpoint needs a layer and/or `when CONDITION`: layer 12 log x.max()")
+        when = getattr(bp, "when", "")
+        return ConditionalBreakpoint(layer=bp.layer, when=when, test=getattr(bp, "test", None), log=log,
+                                     count=count)
     head, sep, cond = text.partition(" when ") if not text.startswith("when ") else ("", "when", text[5:])
     head = head.strip()
     if head.startswith("layer "):
@@ -301,6 +326,9 @@ def add_breakpoint(session, text: str) -> str:  # type: ignore[no-untyped-def]
     if bp.nonfinite and bp.layer is None:
         return session.set_value_breakpoint(bp.bound)
     session.add_breakpoint(bp)
+    if getattr(bp, "log", ""):
+        return f"logpoint set: {text.strip()} (its lines go to the log" + (
+            f" and {session.logpoints.path})" if session.logpoints.path else ")")
     return f"breakpoint set: {text.strip()}"
 
 
@@ -331,4 +359,6 @@ def breakpoint_text(bp) -> str:  # type: ignore[no-untyped-def]
     if bp.layer is None and not when and bp.iteration is not None:
         return f"iteration {bp.iteration}" + (f" of {bp.loop}" if bp.loop else "")
     layer = f"layer {bp.layer}" if bp.layer is not None else ""
-    return f"{layer} when {when}".strip() if when else layer
+    text = f"{layer} when {when}".strip() if when else layer
+    log, count = getattr(bp, "log", ""), getattr(bp, "count", 0)
+    return " ".join(x for x in (text, f"log {log}" if log else "", f"hit {count}" if count else "") if x)

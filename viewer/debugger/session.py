@@ -9,7 +9,8 @@ stops them (`interrupt`, --time-limit); what it knows lives in collaborators, on
 - `BreakpointBook` (breakpoints.py): the user's breakpoints, enabled or not, apart from stepping;
 - `Rewind` (history.py): stepping back over the kept events, or by running again;
 - `Loops` (loops.py) and `Goal` (goto.py): iteration counts, and where a go-to stops;
-- `Environment` (environment.py): the names of the expression console.
+- `Environment` (environment.py): the names of the expression console;
+- `Logpoints` (logpoints.py): hit counts, and the lines logpoints print.
 
 Stepping runs in a worker thread while the UI reads the recorded values (through the recorder's lock);
 a long run is stopped through `interrupt()`, which a hook breakpoint checks at every event (the stepper
@@ -49,6 +50,7 @@ from irlint.viewer.debugger.describe import (
 from irlint.viewer.debugger.environment import Environment
 from irlint.viewer.debugger.goto import Goal, project
 from irlint.viewer.debugger.history import Rewind
+from irlint.viewer.debugger.logpoints import Logpoints
 from irlint.viewer.debugger.loops import Loops
 from irlint.viewer.debugger.recorder import MAX_RECORDED, Recorder
 
@@ -107,6 +109,7 @@ class Session:
         self.loops = Loops(self.model, self.recorder)
         self.rewinder = Rewind(self)
         self.environment = Environment(self)
+        self.logpoints = Logpoints(self)
         self._interrupt = threading.Event()
         self._until: Callable[[Event], bool] | None = None
         self._aside = False  # the user's breakpoints are set aside (a go-to or step back running again)
@@ -243,10 +246,12 @@ class Session:
             self.fatal = e
             self.failed = self._error = e.code
             self.stepper.finished = True
+            self.logpoints.command_done()
             self.log.append(f"stopped: {e.code}: {e}")
             return self.stepper.current
         finally:
             self._deadline = None
+        self.logpoints.command_done()
         text = describe_event(ev)
         by = self.stepper.stopped_by
         if by is self._hook:
@@ -275,6 +280,7 @@ class Session:
     def restart(self) -> None:
         """Run again from the start with the same inputs and breakpoints; recorded values are dropped."""
         self.recorder.reset()
+        self.logpoints.restart()
         self.fatal = None
         self.install(self._new_stepper())
         self._record_inputs()
@@ -287,6 +293,7 @@ class Session:
         return list(self.book.enabled)
 
     def add_breakpoint(self, bp: Breakpoint) -> None:
+        self.logpoints.attach(bp)
         self.book.add(bp)
         self._arm()
 
@@ -299,6 +306,7 @@ class Session:
         self._arm()
 
     def replace_breakpoint(self, old: Breakpoint, new: Breakpoint) -> None:
+        self.logpoints.attach(new)
         self.book.replace(old, new)
         self._arm()
 
