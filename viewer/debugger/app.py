@@ -38,7 +38,7 @@ from irlint.ir.model import Layer, Model
 
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
                "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
-               "console", "variables"}
+               "console", "variables", "set_value"}
 SEARCH_KEYS = {"over": 1, "back_over": -1}  # while a search is on, n / N go to the next / previous hit
 
 
@@ -92,6 +92,7 @@ class DebuggerApp(App[None]):
         Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
         Binding("V", "variables", "variables", show=False),
         Binding("slash", "search", "search", show=False),
+        Binding("equals_sign", "set_value", "set value", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -428,6 +429,34 @@ class DebuggerApp(App[None]):
         if self.session is not None and not self.busy:
             where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
             self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
+
+    def action_set_value(self) -> None:
+        """What-if: replace an output of the layer the run is paused at (viewer/debugger/whatif.py)."""
+        if self.session is None or self.busy:
+            return
+        ev = self.session.stepper.current
+        layer = getattr(ev, "layer", None)
+        if layer is None:
+            self.log_line(plain("set value: step to a layer first (= edits the outputs of the paused layer)",
+                                style="bold red"))
+            return
+        port = self.inspector.port_index() if self.selected is layer else 0
+        self._set_port = port
+        self.push_screen(PromptScreen(safe_lines(f"set the output of {layer.name} (the paused layer): an expression "
+                                                 "(x is its value) or x[SLICE] = EXPR"),
+                                      "clip(x, -1, 1) | x[0, :2] = 0.5 | load('h.npy')"), self.set_value)
+
+    def set_value(self, text: str | None) -> None:
+        if self.session is None or not text:
+            return
+        try:
+            said = self.session.set_value(text, getattr(self, "_set_port", 0))
+        except (ConditionError, ValueError) as e:
+            self.log_line(plain(f"value not set: {e}", style="bold red"))
+            return
+        self.log_line(plain(said, style="bold yellow"))
+        self._status()
+        self._inspect()
 
     def action_search(self) -> None:
         if self.model is not None:

@@ -10,7 +10,8 @@ stops them (`interrupt`, --time-limit); what it knows lives in collaborators, on
 - `Rewind` (history.py): stepping back over the kept events, or by running again;
 - `Loops` (loops.py) and `Goal` (goto.py): iteration counts, and where a go-to stops;
 - `Environment` (environment.py): the names of the expression console;
-- `Logpoints` (logpoints.py): hit counts, and the lines logpoints print.
+- `Logpoints` (logpoints.py): hit counts, and the lines logpoints print;
+- `WhatIf` (whatif.py): an output replaced at the paused event, the run going on with it.
 
 Stepping runs in a worker thread while the UI reads the recorded values (through the recorder's lock);
 a long run is stopped through `interrupt()`, which a hook breakpoint checks at every event (the stepper
@@ -53,6 +54,7 @@ from irlint.viewer.debugger.history import Rewind
 from irlint.viewer.debugger.logpoints import Logpoints
 from irlint.viewer.debugger.loops import Loops
 from irlint.viewer.debugger.recorder import MAX_RECORDED, Recorder
+from irlint.viewer.debugger.whatif import WhatIf
 
 from irlint.interp import ExecutionError, Options, State, execute
 from irlint.interp.events import Event
@@ -110,6 +112,7 @@ class Session:
         self.rewinder = Rewind(self)
         self.environment = Environment(self)
         self.logpoints = Logpoints(self)
+        self.whatif = WhatIf(self)
         self._interrupt = threading.Event()
         self._until: Callable[[Event], bool] | None = None
         self._aside = False  # the user's breakpoints are set aside (a go-to or step back running again)
@@ -281,6 +284,7 @@ class Session:
         """Run again from the start with the same inputs and breakpoints; recorded values are dropped."""
         self.recorder.reset()
         self.logpoints.restart()
+        self.whatif.forget()
         self.fatal = None
         self.install(self._new_stepper())
         self._record_inputs()
@@ -384,6 +388,15 @@ class Session:
             branch = None
         return self.loops.totals_text(frames, here, branch)
 
+    def set_value(self, text: str, port: int = 0) -> str:
+        """What-if: replace an output of the paused layer (whatif.py)."""
+        return self.whatif.set_value(text, port)
+
+    @property
+    def altered(self) -> bool:
+        """The run goes on with a value set by hand."""
+        return bool(self.whatif.changes)
+
     # -- the expression console (environment.py) ------------------------------------------------
     def stop_tensors(self) -> tuple[np.ndarray, ...]:
         return self.environment.stop_tensors()
@@ -391,7 +404,7 @@ class Session:
     def expression_env(self) -> dict[str, object]:
         return self.environment.names()
 
-    def value(self, spec: object, port: object = 0, iteration: object = None) -> np.ndarray:
+    def value(self, spec: object, port: object = None, iteration: object = None) -> np.ndarray:
         return self.environment.value(spec, port, iteration)
 
     def evaluate(self, text: str) -> object:

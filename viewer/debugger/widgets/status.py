@@ -18,6 +18,8 @@ def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
     brief = ">".join(t.replace(" of ", "/").removesuffix(" branch") for t in totals) or "-"
     nbp = len(session.breakpoints)
     state = "finished" if session.stepper.finished else "paused"
+    if getattr(session, "altered", False):
+        state = f"ALTERED {state}"  # a value was set by hand (=): what follows is a what-if
     vbp = session.value_breakpoint()
     watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
     bps = f"{nbp} breakpoint{'s' if nbp != 1 else ''}"
