@@ -38,7 +38,7 @@ from irlint.ir.model import Layer, Model
 
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
                "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
-               "console", "variables", "set_value"}
+               "console", "variables", "set_value", "scope"}
 SEARCH_KEYS = {"over": 1, "back_over": -1}  # while a search is on, n / N go to the next / previous hit
 
 
@@ -93,6 +93,8 @@ class DebuggerApp(App[None]):
         Binding("V", "variables", "variables", show=False),
         Binding("slash", "search", "search", show=False),
         Binding("equals_sign", "set_value", "set value", show=False),
+        Binding("u", "scope(-1)", "scope up", show=False),
+        Binding("d", "scope(1)", "scope down", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -114,6 +116,7 @@ class DebuggerApp(App[None]):
         self.console_history: list[str] = []  # the expression console's, kept while the app runs
         self.pending: list[str] = []  # commands typed while another ran, in order
         self.searching: Search | None = None  # the search n/N walk (until Esc)
+        self.scope_level: int | None = None  # the scope u/d chose (index, outermost 0); None: the event's own
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -282,6 +285,7 @@ class DebuggerApp(App[None]):
             self.selected = layer
             self.shown_iteration = self.session.current_iteration
             self._highlight(layer)
+        self.scope_level = None  # each stop starts in the scope of its own event
         self.busy = False
         self._status()
         self._inspect()
@@ -430,6 +434,43 @@ class DebuggerApp(App[None]):
             where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
             self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
 
+    def action_scope(self, delta: int) -> None:
+        """u / d: the scope around (-1) or inside (+1) the shown one, as a call stack's up and down: the
+        TI/Loop/If running at that level, at that level's iteration, in the tree and the inspector (and V)."""
+        if self.session is None or self.busy:
+            return
+        from irlint.viewer.debugger.variables import scopes
+
+        levels = scopes(self.session)
+        here = self.scope_level if self.scope_level is not None else len(levels) - 1
+        new = max(0, min(len(levels) - 1, here + delta))
+        if new == here:
+            self.log_line(plain("scope: at the " + ("outermost (the top level)" if delta < 0 else
+                                                    "innermost (where the run is paused)") + " scope"))
+            return
+        self.scope_level = new
+        if new == len(levels) - 1:  # the event's own scope: its layer
+            layer = getattr(self.session.stepper.current, "layer", None)
+            its = self.session.current_iteration
+        else:  # the TI/Loop/If that runs the scope inside, as recorded at this level's iteration
+            layer = self.session.find_layer(levels[new + 1].prefix.rstrip("/").rsplit("/", 1)[0])
+            its = levels[new].iteration
+        if layer is not None:
+            self.selected, self.shown_iteration = layer, its
+            self.inspector.port = 0
+            self._highlight(layer)
+        self.log_line(plain(f"scope {new + 1} of {len(levels)}: {levels[new].label} (u: out, d: in)"))
+        self._status()
+        self._inspect()
+
+    def scope_note(self) -> str:
+        """`scope 2/3` while u/d show another scope than the event's."""
+        if self.scope_level is None or self.session is None:
+            return ""
+        from irlint.viewer.debugger.variables import scopes
+
+        return f"scope {self.scope_level + 1}/{len(scopes(self.session))} (u/d)"
+
     def action_set_value(self) -> None:
         """What-if: replace an output of the layer the run is paused at (viewer/debugger/whatif.py)."""
         if self.session is None or self.busy:
@@ -498,7 +539,9 @@ class DebuggerApp(App[None]):
         from irlint.viewer.debugger.variables import scopes
         from irlint.viewer.debugger.widgets.variables import VariablesScreen
 
-        self.push_screen(VariablesScreen(self.session, scopes(self.session)[-1]), self.inspect_variable)
+        levels = scopes(self.session)
+        level = self.scope_level if self.scope_level is not None and self.scope_level < len(levels) else -1
+        self.push_screen(VariablesScreen(self.session, levels[level]), self.inspect_variable)
 
     def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None] | None) -> None:
         """Show a row of the Variables list in the inspector (and select its layer in the tree)."""
@@ -550,7 +593,8 @@ class DebuggerApp(App[None]):
     def _status(self) -> None:
         if self.session is not None:
             width = max(20, self.size.width - self._tree_columns() - 1)
-            note = self.searching.status() if self.searching is not None else ""
+            note = " | ".join(x for x in (self.searching.status() if self.searching is not None else "",
+                                          self.scope_note()) if x)
             self.query_one(StatusLine).show(self.session, self.busy, width, note)
 
     @property
