@@ -135,7 +135,7 @@ class DebuggerApp(App[None]):
 
     def on_mount(self) -> None:
         if self.model is not None:
-            self.query_one(ModelTree).fill(self.model, self.size.width)
+            self.query_one(ModelTree).fill(self.model, self.size.width, self.size.height)
         if self.session is None:
             self.query_one(StatusLine).show_lint(self.diagnostics)
             return
@@ -163,7 +163,7 @@ class DebuggerApp(App[None]):
     def on_resize(self, event: events.Resize) -> None:
         """Relabel the tree for the new width (the event's: `self.size` still says the old one while the
         event is handled, which applied every resize one step late)."""
-        self.query_one(ModelTree).relabel(event.size.width)
+        self.query_one(ModelTree).relabel(event.size.width, event.size.height)
         self.call_after_refresh(self._rewrap_log)
         self.call_after_refresh(self._fit)
 

@@ -23,12 +23,16 @@ class ModelTree(Tree):
         self._wide = False
         self._room = 0  # the pane's columns (labels longer than their room keep their name's tail)
         self._depth: dict[str, int] = {}  # layer path -> its node's depth below the root
+        self._rows = 0  # the screen's rows: with more nodes than fit, the scrollbar takes 2 columns
+        self._count = 0  # the tree's lines with every node expanded
 
     def width_in(self, screen_width: int) -> int:
         return self.columns if self.columns is not None else max(30, screen_width * 38 // 100)
 
-    def fill(self, model: Model, screen_width: int) -> None:
+    def fill(self, model: Model, screen_width: int, screen_height: int = 0) -> None:
         self.root.expand()
+        self._rows = screen_height
+        self._count = sum(1 + len(la.branches) for _g, la in model.layers())  # the tree's lines, expanded
         self._room = self.width_in(screen_width)
         self._wide = self._room >= WIDE
         self._fill(self.root, model.graph, 1)
@@ -58,7 +62,8 @@ class ModelTree(Tree):
         name = safe(layer.name)
         # the border takes 2 columns, the guides guide_depth per level, an expandable node's icon 2 more
         icon = 2 if layer.body is not None or layer.branches else 0
-        room = (self._room - 2 - self._depth.get(layer.path, 1) * self.guide_depth - icon - len(marker)
+        bar = 2 if self._rows and self._count + 1 > self._rows - 3 else 0  # rows less footer and border
+        room = (self._room - 2 - bar - self._depth.get(layer.path, 1) * self.guide_depth - icon - len(marker)
                 - len(str(layer.id)) - 1)
         if self._room and len(name) + len(kind) > room:
             if len(name) > room and room >= 8:
@@ -76,10 +81,11 @@ class ModelTree(Tree):
         self.relabel(screen_width)
         return self.columns
 
-    def relabel(self, screen_width: int) -> None:
+    def relabel(self, screen_width: int, screen_height: int | None = None) -> None:
         room = self.width_in(screen_width)
-        if room != self._room:
-            self._room, self._wide = room, room >= WIDE
+        rows = self._rows if screen_height is None else screen_height
+        if room != self._room or rows != self._rows:
+            self._room, self._wide, self._rows = room, room >= WIDE, rows
             self.mark(self._marked, every=True)
 
     def mark(self, marked: set[str], every: bool = False) -> None:
