@@ -142,8 +142,12 @@ def test_status_line_fits_inside_nested_branches() -> None:
     from irlint.viewer.debugger.widgets.status import paused_text
 
     totals = ["1 of 3", "then branch", "2 of 4", "else branch", "17 of 100"]
-    s = SimpleNamespace(loop_totals=lambda: totals, breakpoints=[1], stepper=SimpleNamespace(finished=False),
-                        value_breakpoint=lambda: None)
+    s = SimpleNamespace(
+        loop_totals=lambda: totals,
+        breakpoints=[1],
+        stepper=SimpleNamespace(finished=False),
+        value_breakpoint=lambda: None,
+    )
     text = paused_text(s, 47)
     assert text == "paused | it 1/3>then>2/4>else>17/100 | 1 bp", text
     narrow = paused_text(s, 30)
@@ -160,9 +164,17 @@ async def _keras_tail() -> None:
     from irlint.viewer.debug_cmd import make_app
 
     fixtures = Path(__file__).parent / "fixtures"
-    ns = argparse.Namespace(model=str(fixtures / "keras_lstm.xml"), weights=None,
-                            inputs=str(fixtures / "keras_lstm_inputs.npz"), assign=[], seed=0, shape=[],
-                            max_iterations=1000, memory_budget=1 << 30, random_inputs=False)
+    ns = argparse.Namespace(
+        model=str(fixtures / "keras_lstm.xml"),
+        weights=None,
+        inputs=str(fixtures / "keras_lstm_inputs.npz"),
+        assign=[],
+        seed=0,
+        shape=[],
+        max_iterations=1000,
+        memory_budget=1 << 30,
+        random_inputs=False,
+    )
     app = make_app(ns)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -250,9 +262,9 @@ def test_xml_view_keeps_the_indentation_and_the_values_header_fits() -> None:
 
     from irlint.diagnostics import Location
 
-    lines = ["<net>", "\t<layers>", "\t\t<layer id=\"3\">", "\t\t\t<data axis=\"1\"/>", "\t\t</layer>"]
+    lines = ["<net>", "\t<layers>", '\t\t<layer id="3">', '\t\t\t<data axis="1"/>', "\t\t</layer>"]
     text = source_text(Location("m.xml", 3, 1), lines, None, 1, 2, "m.xml:3", indent=True).plain
-    assert "    2 | <layers>\n    3 |   <layer id=\"3\">\n    4 |     <data axis=\"1\"/>\n    5 |   </layer>" in text
+    assert '    2 | <layers>\n    3 |   <layer id="3">\n    4 |     <data axis="1"/>\n    5 |   </layer>' in text
     a = np.zeros((1, 5, 16), np.float32)
     assert view_title(a, 0) == "[0, rows, columns] of [1, 5, 16]  (j/k: other slices)"
     for width in (47, 40, 30):

@@ -72,12 +72,15 @@ def test_logpoint_with_a_condition_and_a_count() -> None:
     assert [line.rsplit("= ", 1)[1] for line in s.log if line.startswith("log #")] == ["1", "2"]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("layer LSTMCell_16 log", "needs an expression"),
-    ("layer LSTMCell_16 log x.__class__", "not allowed"),
-    ("layer LSTMCell_16 hit 0", "whole number >= 1"),
-    ("nonfinite hit 2", "not with `nonfinite`"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("layer LSTMCell_16 log", "needs an expression"),
+        ("layer LSTMCell_16 log x.__class__", "not allowed"),
+        ("layer LSTMCell_16 hit 0", "whole number >= 1"),
+        ("nonfinite hit 2", "not with `nonfinite`"),
+    ],
+)
 def test_bad_logpoints_are_refused(text: str, message: str) -> None:
     with pytest.raises(ConditionError, match=message):
         parse_breakpoint(text, irlint.load(LSTM[0]))
@@ -85,8 +88,11 @@ def test_bad_logpoints_are_refused(text: str, message: str) -> None:
 
 def test_the_line_reads_back() -> None:
     model = irlint.load(LSTM[0])
-    for text in ("layer 3/body/8 log x.max()", "layer 3/body/8 when iteration > 1 log x[0, :2] hit 4",
-                 "when x.sum() > 0 hit 2"):
+    for text in (
+        "layer 3/body/8 log x.max()",
+        "layer 3/body/8 when iteration > 1 log x[0, :2] hit 4",
+        "when x.sum() > 0 hit 2",
+    ):
         assert breakpoint_text(parse_breakpoint(text, model)) == text
 
 

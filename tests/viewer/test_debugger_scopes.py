@@ -38,8 +38,11 @@ async def _up_down() -> None:
     app = make_app(args_for(*NESTED))
     async with app.run_test(size=(80, 24)) as pilot:
         s = app.session
-        while not (s.current_iteration == (1, 2) and getattr(s.stepper.current, "layer", None) is not None
-                   and s.stepper.current.layer.name == "Tanh_11032"):
+        while not (
+            s.current_iteration == (1, 2)
+            and getattr(s.stepper.current, "layer", None) is not None
+            and s.stepper.current.layer.name == "Tanh_11032"
+        ):
             await pilot.press("s")
             await settle(app, pilot)
         tanh = app.selected

@@ -16,9 +16,17 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def keras_args() -> argparse.Namespace:
-    return argparse.Namespace(model=str(FIXTURES / "keras_lstm.xml"), weights=None,
-                              inputs=str(FIXTURES / "keras_lstm_inputs.npz"), assign=[], seed=0, shape=[],
-                              max_iterations=1000, memory_budget=1 << 30, random_inputs=False)
+    return argparse.Namespace(
+        model=str(FIXTURES / "keras_lstm.xml"),
+        weights=None,
+        inputs=str(FIXTURES / "keras_lstm_inputs.npz"),
+        assign=[],
+        seed=0,
+        shape=[],
+        max_iterations=1000,
+        memory_budget=1 << 30,
+        random_inputs=False,
+    )
 
 
 def test_find_by_name_type_and_id_path() -> None:

@@ -22,8 +22,11 @@ def nested_session() -> Session:
 
 def test_scopes_and_their_tensors_at_the_paused_iteration() -> None:
     s = nested_session()
-    while not (s.current_iteration == (1, 2) and getattr(s.stepper.current, "layer", None) is not None
-               and s.stepper.current.layer.name == "Tanh_11032"):
+    while not (
+        s.current_iteration == (1, 2)
+        and getattr(s.stepper.current, "layer", None) is not None
+        and s.stepper.current.layer.name == "Tanh_11032"
+    ):
         s.do("step")
     levels = scopes(s)
     assert [sc.label for sc in levels] == ["top level", "#2 TensorIterator_11048 it 1", "#6 Loop_11041 it 1.2"]

@@ -84,13 +84,16 @@ def test_slices_clips_and_npy_files(tmp_path: Path) -> None:
     assert len(s.whatif.changes) == 3
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("x[0]", "shape"),  # [4] does not fill [1, 4]? it broadcasts: refused only when it cannot
-    ("layer", "not numbers"),
-    ("outputs", "has shape \\[2, 1, 4\\]"),
-    ("y = 1", "only x"),
-    ("load('nope.txt')", "give a .npy"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x[0]", "shape"),  # [4] does not fill [1, 4]? it broadcasts: refused only when it cannot
+        ("layer", "not numbers"),
+        ("outputs", "has shape \\[2, 1, 4\\]"),
+        ("y = 1", "only x"),
+        ("load('nope.txt')", "give a .npy"),
+    ],
+)
 def test_refusals_change_nothing(text: str, message: str) -> None:
     s = at_cell(0)
     before = [a.copy() for a in s.stepper.current.outputs]

@@ -33,7 +33,8 @@ class ConditionalBreakpoint(Breakpoint):
     count: int = 0  # stop at the Nth hit only (a logpoint with a count prints every hit, stops at the Nth)
     # the session's: counts the hit, prints a logpoint's line, says whether to stop (None: stop at every hit)
     on_hit: Callable[[ConditionalBreakpoint, dict[str, object], Event], bool] | None = field(
-        default=None, compare=False, repr=False)
+        default=None, compare=False, repr=False
+    )
 
     def hit(self, event: Event) -> bool:
         if not isinstance(event, LayerEvaluated):
@@ -42,8 +43,13 @@ class ConditionalBreakpoint(Breakpoint):
             return False
         tensors = event.outputs or event.inputs
         its = iteration_of(event.frames)
-        env = {"x": tensors[0] if tensors else np.zeros(0), "outputs": tensors, "iteration": its[-1] if its else -1,
-               "iterations": its, "layer": event.layer.name}
+        env = {
+            "x": tensors[0] if tensors else np.zeros(0),
+            "outputs": tensors,
+            "iteration": its[-1] if its else -1,
+            "iterations": its,
+            "layer": event.layer.name,
+        }
         if self.test is not None:
             try:
                 if not self.test(env):

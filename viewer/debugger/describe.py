@@ -45,8 +45,9 @@ def short(layer: Layer) -> str:
 def event_label(ev: Event) -> str:
     """The iterations an event happened in, an If's frame shown as its branch (`2.then`); '-' outside."""
     layer = getattr(ev, "layer", None)
-    return iteration_label(iteration_of(getattr(ev, "frames", ())), layer.path if layer is not None else "",
-                           getattr(ev, "branch", None))
+    return iteration_label(
+        iteration_of(getattr(ev, "frames", ())), layer.path if layer is not None else "", getattr(ev, "branch", None)
+    )
 
 
 def describe_event(ev: Event | None) -> str:

@@ -35,8 +35,10 @@ def port_index(layer: Layer, n: int, port: object) -> int:
     elif isinstance(port, str) and port in names:
         return names.index(port)
     ports = ", ".join(names)
-    raise ValueError(f"{layer.name!r} has no port {port!r}: its recorded port{'s are' if n > 1 else ' is'} {ports} "
-                     "(the inspector's names; a number is the IR's port id)")
+    raise ValueError(
+        f"{layer.name!r} has no port {port!r}: its recorded port{'s are' if n > 1 else ' is'} {ports} "
+        "(the inspector's names; a number is the IR's port id)"
+    )
 
 
 class Environment:
@@ -67,8 +69,12 @@ class Environment:
         its = s.current_iteration
         tensors = self.stop_tensors()
         layer = getattr(ev, "layer", None)
-        env: dict[str, object] = {"outputs": tensors, "iteration": its[-1] if its else -1, "iterations": its,
-                                  "layer": layer.name if layer is not None else ""}
+        env: dict[str, object] = {
+            "outputs": tensors,
+            "iteration": its[-1] if its else -1,
+            "iterations": its,
+            "layer": layer.name if layer is not None else "",
+        }
         if tensors:
             env["x"] = tensors[0]
         return env
@@ -87,14 +93,20 @@ class Environment:
         its = None
         if iteration is not None:
             try:
-                want = (int(iteration),) if isinstance(iteration, (int, np.integer)) else (
-                    parse_iteration(iteration) if isinstance(iteration, str) else tuple(int(k) for k in iteration))
+                want = (
+                    (int(iteration),)
+                    if isinstance(iteration, (int, np.integer))
+                    else (
+                        parse_iteration(iteration) if isinstance(iteration, str) else tuple(int(k) for k in iteration)
+                    )
+                )
             except (TypeError, ValueError):
                 raise ValueError(f"iteration {iteration!r}: give N, (N, M) or 'N.M' (0-based, outer first)") from None
             its = s.recorded_at(layer.path, want)
             if its is None:
-                raise ValueError(f"{layer.name!r} has no recorded value at iteration {iteration_text(want)} "
-                                 f"at this stop")
+                raise ValueError(
+                    f"{layer.name!r} has no recorded value at iteration {iteration_text(want)} at this stop"
+                )
         tensors = s.tensor(layer.path, its) or (s.const_value(layer) if layer.type == "Const" else None)
         if not tensors:
             raise ValueError(f"{layer.path} {layer.name!r} ({layer.type}) has no recorded value at this stop")
@@ -110,5 +122,6 @@ class Environment:
             name = getattr(e, "name", None) or str(e)
             ev = self.session.stepper.current
             where = describe_event(ev) if ev is not None else "nothing ran yet"
-            raise ConditionError(f"{name!r} has no value at this stop ({where}); value('LAYER') reads "
-                                 "a layer's recorded output") from None
+            raise ConditionError(
+                f"{name!r} has no value at this stop ({where}); value('LAYER') reads a layer's recorded output"
+            ) from None

@@ -37,20 +37,22 @@ class Goal:
         chain = session.loops.chain(layer_path) if layer_path else []
         if chain:
             if len(target) > len(chain):
-                self.too_deep = (f"{layer_path} is inside {len(chain)} loop{'s' if len(chain) > 1 else ''}: "
-                                 f"give at most {len(chain)} number{'s' if len(chain) > 1 else ''}")
+                self.too_deep = (
+                    f"{layer_path} is inside {len(chain)} loop{'s' if len(chain) > 1 else ''}: "
+                    f"give at most {len(chain)} number{'s' if len(chain) > 1 else ''}"
+                )
             elif len(target) == len(chain) and chain[-1] != layer_path:
                 self.layer = layer_path
                 layer = find_layer(session.model, layer_path)
                 if layer is not None and layer.type == "Parameter" and layer_path.count("/") >= 2:
                     owner, part, pid = layer_path.rsplit("/", 2)
                     self.param = (owner, None if part == "body" else part.removesuffix("_body"), int(pid))
-            chain = chain[:len(target)]
+            chain = chain[: len(target)]
         else:  # no layer in a loop: the loops around the current event, else the first loop that deep
             ev = session.stepper.current
             frames = getattr(ev, "frames", ()) if ev is not None else ()
             chain = [p for p, _k in frames if (la := find_layer(session.model, p)) is not None and la.body is not None]
-            chain = chain[:len(target)] if len(chain) >= len(target) else []
+            chain = chain[: len(target)] if len(chain) >= len(target) else []
         self.chain: list[str] = chain
 
     def impossible(self) -> str:
@@ -69,8 +71,10 @@ class Goal:
                 return f"{name} stops at --max-iterations {cap} (0..{cap - 1})"
             limit = s.recorder.limit(path) if bound is None and "/" not in path else None
             if limit is not None and k >= limit:  # a top-level loop runs alike in every run of these inputs
-                return f"{name} runs {'' if loop is not None and loop.type == 'TensorIterator' else 'at most '}" \
-                       f"{limit} iterations with these inputs (0..{limit - 1})"
+                return (
+                    f"{name} runs {'' if loop is not None and loop.type == 'TensorIterator' else 'at most '}"
+                    f"{limit} iterations with these inputs (0..{limit - 1})"
+                )
         return ""
 
     def behind(self) -> bool:
@@ -104,13 +108,16 @@ class Goal:
         if not chain:  # the first loop as deep as the target decides which loops are meant
             if cls is not IterationStarted or ev.branch is not None:
                 return False
-            loops = [p for p, _k in ev.frames if (la := find_layer(self.session.model, p)) is not None
-                     and la.body is not None]
+            loops = [
+                p
+                for p, _k in ev.frames
+                if (la := find_layer(self.session.model, p)) is not None and la.body is not None
+            ]
             if len(loops) != len(self.target):
                 return False
             self.chain = chain = loops
         pos = project(ev.frames, chain)
-        want = self.target[:len(pos)]
+        want = self.target[: len(pos)]
         if pos == self.target:
             if self.layer is None:
                 hit = cls is IterationStarted and ev.layer.path == chain[-1]
@@ -122,15 +129,24 @@ class Goal:
             if hit:
                 self.reached = True
             return hit
-        if cls is BodyEntered and pos == want and len(pos) < len(chain) and ev.layer.path == chain[len(pos)] \
-                and ev.limit is not None and self.target[len(pos)] >= ev.limit:  # refused where the loop begins
+        if (
+            cls is BodyEntered
+            and pos == want
+            and len(pos) < len(chain)
+            and ev.layer.path == chain[len(pos)]
+            and ev.limit is not None
+            and self.target[len(pos)] >= ev.limit
+        ):  # refused where the loop begins
             self.missed = f"{short(ev.layer)} runs at most {ev.limit} iterations (0..{ev.limit - 1})"
             return True
         if pos < want:
             return False
         if pos > want:
-            self.missed = (f"{self.layer} was not evaluated in iteration {iteration_text(self.target)}"
-                           if self.layer is not None and len(pos) == len(self.target) else "the run went past it")
+            self.missed = (
+                f"{self.layer} was not evaluated in iteration {iteration_text(self.target)}"
+                if self.layer is not None and len(pos) == len(self.target)
+                else "the run went past it"
+            )
             return True
         if cls is BodyLeft and len(pos) < len(chain) and ev.layer.path == chain[len(pos)]:
             self.missed = f"{short(ev.layer)} ended after {ev.iterations} iteration{'s' if ev.iterations != 1 else ''}"

@@ -35,8 +35,11 @@ class Rewind:
         s = self.session
         now, ev = s.position, s.stepper.current
         if ev is None or now <= 1:
-            s.log.append("at the start: no event before this one" if ev is not None else
-                         "at the start: the run has not begun (s steps to its first event)")
+            s.log.append(
+                "at the start: no event before this one"
+                if ev is not None
+                else "at the start: the run has not begun (s steps to its first event)"
+            )
             return ev
         if not over:
             return self.rewind(now - 1)
@@ -53,8 +56,11 @@ class Rewind:
                     found[0] = rec.events
                 return False
 
-            s.run_until(scan, "stepping back: the run restarted to find the layer before "
-                              "(the events between were dropped from memory)")
+            s.run_until(
+                scan,
+                "stepping back: the run restarted to find the layer before "
+                "(the events between were dropped from memory)",
+            )
             if s.position != now:  # Esc or an error stopped it on the way
                 return s.stepper.current
             target = found[0]
@@ -84,21 +90,27 @@ class Rewind:
         with rec.lock:
             kept = rec.kept
             first = rec.events - len(kept) + 1
-            oldest = next(iter(rec.values), None)  # values are dropped oldest first: all from its event on are here
-            here = first <= target and rec.replaced_at <= target and (
-                oldest is None or rec.seen[oldest[0]][oldest[1]] <= target)
+            # values are dropped oldest first: every one recorded after the newest dropped one is still here
+            here = first <= target and rec.replaced_at <= target and rec.dropped_at < target
             if here:
                 ev = kept[target - first]
                 later = list(itertools.islice(kept, target - first + 1, None))
         if not here:
-            ev = s.run_until(lambda _e: rec.events >= target,
-                             f"stepping back: the run restarted to stop at event {target} "
-                             "(its tensors were dropped from memory since)")
+            ev = s.run_until(
+                lambda _e: rec.events >= target,
+                f"stepping back: the run restarted to stop at event {target} "
+                "(its tensors were dropped from memory since)",
+            )
             if s.position == target and ev is not None:
                 s.log[-1] = f"back to: {s.log[-1]}"
             return ev
-        s.install(Stepper(itertools.chain(self._replaying(target + 1, later), s.source), current=ev,
-                          finished=ev.__class__ is RunFinished))
+        s.install(
+            Stepper(
+                itertools.chain(self._replaying(target + 1, later), s.source),
+                current=ev,
+                finished=ev.__class__ is RunFinished,
+            )
+        )
         rec.cursor = target
         rec.frames = ev.frames if ev.__class__ is not RunFinished else ()
         vbp = s.value_breakpoint()  # a stop there by the NaN/Inf breakpoint showed the bad value

@@ -22,7 +22,7 @@ class Loops:
         """The TI/Loop paths whose iterations a layer's values are numbered by, outer first (Ifs left out;
         a TI/Loop itself included: its iterations are what one goes to)."""
         parts = layer_path.split("/")
-        chain = ["/".join(parts[:2 * i + 1]) for i in loop_positions(layer_path)]
+        chain = ["/".join(parts[: 2 * i + 1]) for i in loop_positions(layer_path)]
         layer = find_layer(self.model, layer_path)
         if layer is not None and layer.body is not None:
             chain.append(layer_path)
@@ -61,8 +61,12 @@ class Loops:
             total: object = info.iterations if info is not None else None
             limit = self.recorder.limit(path)
             if total is None and limit is not None:  # known once the loop runs (a trip count from an input)
-                exact = info is None or not info.plan.is_loop or info.plan.condition is None or \
-                    scalar_flag(info.body_condition.value) is True
+                exact = (
+                    info is None
+                    or not info.plan.is_loop
+                    or info.plan.condition is None
+                    or scalar_flag(info.body_condition.value) is True
+                )
                 total = limit if exact else f"<={limit}"
             if total is None and info is not None and info.max_iterations is not None:
                 total = f"<={info.max_iterations}"
@@ -76,7 +80,7 @@ class Loops:
         for (path, k), total in zip(frames, self.totals(frames)):
             layer = find_layer(self.model, path)
             if layer is not None and layer.branches:
-                inner = here[len(path) + 1:].split("/", 1)[0] if here.startswith(path + "/") else ""
+                inner = here[len(path) + 1 :].split("/", 1)[0] if here.startswith(path + "/") else ""
                 name = branch if here == path else inner.removesuffix("_body")
                 out.append(f"{name} branch" if name else "branch")
             else:

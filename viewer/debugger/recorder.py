@@ -66,6 +66,7 @@ class Recorder:
         self.kept: deque[Event] = deque(maxlen=MAX_KEPT_EVENTS)  # the latest events (the last is number `events`)
         self._keep = self.kept.append
         self.replaced_at = 0  # the latest event that recorded a (layer, iteration) anew
+        self.dropped_at = 0  # the event that recorded the newest tensor dropped (0: none dropped)
         self.cursor: int | None = None  # the number of the current event while it is a kept one
         # What a running step has done so far, written per event as two plain attributes (a Progress object
         # per event cost more than recording the event)
@@ -85,6 +86,7 @@ class Recorder:
         self.cond_at.clear()
         self.limit_at.clear()
         self.replaced_at = 0
+        self.dropped_at = 0
         self.cursor = None
         self.last.clear()
         self.started.clear()
@@ -121,7 +123,7 @@ class Recorder:
             if held > self.memory_budget or len(values) > MAX_RECORDED:
                 while len(values) > 1 and (len(values) > MAX_RECORDED or self.held > self.memory_budget):
                     (old_path, old_its), dropped = values.popitem(last=False)
-                    self.seen[old_path].pop(old_its, None)
+                    self.dropped_at = self.seen[old_path].pop(old_its, 0)
                     self.held -= sum(map(_NBYTES, dropped))
                 if len(self.kept) > FEW_KEPT_EVENTS:
                     self._trim_kept(now)

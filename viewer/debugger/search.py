@@ -24,9 +24,15 @@ def find(model: Model, text: str) -> list[Layer]:
     t = text.strip().lower()
     if not t:
         return []
-    return [la for la in tree_order(model.graph)
-            if t in la.name.lower() or t == la.type.lower() or la.path == t or la.path.startswith(t + "/")
-            or (t in la.type.lower() and len(t) >= 3)]
+    return [
+        la
+        for la in tree_order(model.graph)
+        if t in la.name.lower()
+        or t == la.type.lower()
+        or la.path == t
+        or la.path.startswith(t + "/")
+        or (t in la.type.lower() and len(t) >= 3)
+    ]
 
 
 class Search:

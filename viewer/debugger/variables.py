@@ -44,16 +44,17 @@ def scopes(session) -> list[Scope]:  # type: ignore[no-untyped-def]
         if owner is None:
             break
         if owner.branches:  # the branch that runs: from the path of the layer the event is at, or its own
-            rest = here[len(path) + 1:].split("/", 1)[0] if here.startswith(path + "/") else ""
+            rest = here[len(path) + 1 :].split("/", 1)[0] if here.startswith(path + "/") else ""
             part = rest or f"{getattr(ev, 'branch', None) or 'then'}_body"
         else:
             part = "body"
         graph = subgraph(owner, part)
         if graph is None:
             break
-        its = tuple(k for _p, k in frames[:i + 1])
-        where = f"{part.removesuffix('_body')} branch" if owner.branches else \
-            f"it {iteration_label(its, f'{path}/body/0')}"
+        its = tuple(k for _p, k in frames[: i + 1])
+        where = (
+            f"{part.removesuffix('_body')} branch" if owner.branches else f"it {iteration_label(its, f'{path}/body/0')}"
+        )
         out.append(Scope(f"{path}/{part}/", graph, its, f"{short(owner)} {where}"))
     return out
 
@@ -111,11 +112,26 @@ def variables(session, scope: Scope) -> list[Variable]:  # type: ignore[no-untyp
             changed = None
             if prev is not None and i < len(prev) and np.shape(prev[i]) == a.shape and a.dtype.kind in "biuf":
                 p = np.asarray(prev[i])
-                changed = changed_elements(a, p)[1] if p.dtype.kind in "iuf" and a.dtype.kind in "iuf" \
+                changed = (
+                    changed_elements(a, p)[1]
+                    if p.dtype.kind in "iuf" and a.dtype.kind in "iuf"
                     else int(np.count_nonzero(a != p))
-            out.append(Variable(layer, path, name, short_dtype(a.dtype), tuple(a.shape),
-                                lo if isinstance(lo, float) else None, hi if isinstance(hi, float) else None,
-                                int(s.get("nan", 0) or 0), int(s.get("inf", 0) or 0), changed, its))
+                )
+            out.append(
+                Variable(
+                    layer,
+                    path,
+                    name,
+                    short_dtype(a.dtype),
+                    tuple(a.shape),
+                    lo if isinstance(lo, float) else None,
+                    hi if isinstance(hi, float) else None,
+                    int(s.get("nan", 0) or 0),
+                    int(s.get("inf", 0) or 0),
+                    changed,
+                    its,
+                )
+            )
     return out
 
 

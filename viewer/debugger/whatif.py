@@ -49,10 +49,12 @@ def split_assignment(text: str) -> tuple[str | None, str]:
     node = tree.body[0]
     target = node.targets[0]
     if len(node.targets) != 1 or not (
-            (isinstance(target, ast.Name) and target.id == "x") or
-            (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == "x")):
-        raise ConditionError("only x (the output) or a slice of it can be set: x[0, :2] = 0.5, or an expression "
-                             "giving the whole value")
+        (isinstance(target, ast.Name) and target.id == "x")
+        or (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == "x")
+    ):
+        raise ConditionError(
+            "only x (the output) or a slice of it can be set: x[0, :2] = 0.5, or an expression giving the whole value"
+        )
     value = ast.get_source_segment(text.strip(), node.value) or ""
     if isinstance(target, ast.Name):
         return None, value
@@ -72,11 +74,15 @@ class WhatIf:
         s = self.session
         ev = s.stepper.current
         if not isinstance(ev, LayerEvaluated) or not ev.outputs:
-            raise ValueError("set value edits the outputs of the layer the run is paused at: step to a layer "
-                             "(a Result passes on its input: set the layer that makes it)")
+            raise ValueError(
+                "set value edits the outputs of the layer the run is paused at: step to a layer "
+                "(a Result passes on its input: set the layer that makes it)"
+            )
         if s.recorder.cursor is not None:
-            raise ValueError("the run stands at an event kept for stepping back, behind where it computes: step "
-                             "forward to the latest event (c or s) to set a value there")
+            raise ValueError(
+                "the run stands at an event kept for stepping back, behind where it computes: step "
+                "forward to the latest event (c or s) to set a value there"
+            )
         if s.stepper.finished:
             raise ValueError("the run is finished: R restarts it")
         port = port if 0 <= port < len(ev.outputs) else 0
@@ -92,11 +98,13 @@ class WhatIf:
             try:
                 new[...] = np.broadcast_to(got, old.shape)
             except ValueError:
-                raise ValueError(f"the new value has shape {list(got.shape)}; the output has {list(old.shape)}") \
-                    from None
+                raise ValueError(
+                    f"the new value has shape {list(got.shape)}; the output has {list(old.shape)}"
+                ) from None
         else:
             positions = compile_expression(f"x[{where}]", functions, what="expression")(
-                {**env, "x": np.arange(old.size).reshape(old.shape)})
+                {**env, "x": np.arange(old.size).reshape(old.shape)}
+            )
             chosen = np.asarray(positions)
             try:
                 new.reshape(-1)[chosen.reshape(-1)] = np.broadcast_to(got, chosen.shape).reshape(-1)
@@ -110,8 +118,10 @@ class WhatIf:
         name = port_names(ev.layer, len(outs))[port]
         label = f"{ev.layer.name} {name} it {iteration_label(its, ev.layer.path)}"
         self.changes.append(f"{label}: {text.strip()}")
-        return (f"what-if: {label} set by {text.strip()!r}: {summary(new)}; the run is altered from here "
-                "(S, N, R and going back run it again without the change)")
+        return (
+            f"what-if: {label} set by {text.strip()!r}: {summary(new)}; the run is altered from here "
+            "(S, N, R and going back run it again without the change)"
+        )
 
     def forget(self) -> None:
         """The run starts again: no edit."""

@@ -21,13 +21,25 @@ def row_cells(v: Variable, name_width: int) -> list[Text]:
     """One row: `12 LSTMCell_16`, `out6`, `f32[1,4]`, `-0.7..0.9`, NaN, Inf, changed (`-`: no previous)."""
     name = cut_middle(safe(f"{v.layer.id} {v.layer.name}"), name_width)
     if v.iteration is None:
-        return [Text(name, style="dim"), Text(""), Text("not evaluated yet", style="dim"), Text(""), Text(""),
-                Text(""), Text("")]
+        return [
+            Text(name, style="dim"),
+            Text(""),
+            Text("not evaluated yet", style="dim"),
+            Text(""),
+            Text(""),
+            Text(""),
+            Text(""),
+        ]
     bad = "bold red"
-    return [Text(name), Text(v.port, style="cyan"), Text(f"{v.dtype}[{','.join(map(str, v.shape or ()))}]"),
-            Text(v.range_text()), Text(str(v.nan) if v.nan else "", style=bad),
-            Text(str(v.inf) if v.inf else "", style=bad),
-            Text("-" if v.changed is None else str(v.changed), style="yellow" if v.changed else "dim")]
+    return [
+        Text(name),
+        Text(v.port, style="cyan"),
+        Text(f"{v.dtype}[{','.join(map(str, v.shape or ()))}]"),
+        Text(v.range_text()),
+        Text(str(v.nan) if v.nan else "", style=bad),
+        Text(str(v.inf) if v.inf else "", style=bad),
+        Text("-" if v.changed is None else str(v.changed), style="yellow" if v.changed else "dim"),
+    ]
 
 
 class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
