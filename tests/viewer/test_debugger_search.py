@@ -75,3 +75,25 @@ async def _search_keys() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert "no layer's name, type or id path holds" in str(app.log_lines[-1]) and app.searching is None
+
+
+def test_search_on_the_lint_error_screen() -> None:
+    asyncio.run(_lint_search())
+
+
+async def _lint_search() -> None:
+    from tests.viewer.test_debugger import EXAMPLES, args_for
+
+    app = make_app(args_for(EXAMPLES / "broken" / "lstm_ti_broken.xml"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.session is None
+        hits = find(app.model, "Constant")
+        await pilot.press("slash")
+        await pilot.pause()
+        app.screen.query_one("Input").value = "Constant"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.selected is hits[0]
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.selected is hits[1]  # n walks the hits there too (nothing runs on that screen)

@@ -212,7 +212,9 @@ class DebuggerApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # the lint-error screen: nothing to run (and the footer does not offer it)
+        # the lint-error screen: nothing to run (and the footer does not offer it); n / N walk a search there too
+        if action == "cmd" and self.searching is not None and parameters and parameters[0] in SEARCH_KEYS:
+            return True
         return not (self.session is None and action in RUN_ACTIONS)
 
     def action_cmd(self, command: str) -> None:
