@@ -5,7 +5,6 @@ the inspector (the screen closes with the layer and iteration), Esc closes."""
 
 from __future__ import annotations
 
-from irlint.viewer.debugger.inspector import cut_middle
 from irlint.viewer.debugger.variables import SORTS, Scope, Variable, matches, sort_key, variables
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,13 +17,18 @@ from irlint.cli.printing import safe
 
 
 def row_cells(v: Variable, name_width: int) -> list[Text]:
-    """One row: `12 LSTMCell_16`, `out6`, `f32[1,4]`, `-0.7..0.9`, NaN, Inf, changed (`-`: no previous)."""
-    name = cut_middle(safe(f"{v.layer.id} {v.layer.name}"), name_width)
+    """One row: `12 LSTMCell_16`, `out6`, `f32[1,4]`, `-0.7..0.9`, NaN, Inf, changed (`-`: no previous);
+    a layer not evaluated yet in this iteration says `not yet`."""
+    name = safe(v.layer.name)
+    room = max(4, name_width - len(str(v.layer.id)) - 1)
+    if len(name) > room:  # the tail tells Keras' and PyTorch's long scoped names apart, as in the tree
+        name = "…" + name[len(name) - room + 1 :]
+    name = f"{v.layer.id} {name}"
     if v.iteration is None:
         return [
             Text(name, style="dim"),
             Text(""),
-            Text("not evaluated yet", style="dim"),
+            Text("not yet", style="dim"),
             Text(""),
             Text(""),
             Text(""),
@@ -96,7 +100,7 @@ class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
             shown.sort(key=key)
         self.shown = shown
         table.clear()
-        width = max(12, self.app.size.width - 48)
+        width = max(12, self.app.size.width - 56)  # the other columns take about 52 at 80 columns
         for i, v in enumerate(shown):
             table.add_row(*row_cells(v, width), key=str(i))
         self.query_one("#vars-head", Static).update(self._head())
