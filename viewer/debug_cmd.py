@@ -27,6 +27,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from irlint.cli.state_file import add_state_arguments
 
     add_state_arguments(p, write=False)
+    p.add_argument("--logpoints", metavar="FILE", default=None,
+                   help="also write every line the logpoints print (B: `layer 12 log x.max()`) to FILE, "
+                        "created at the first line (never over a file the run reads); the log pane shows "
+                        "200 lines per command")
 
 
 def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -61,6 +65,11 @@ def make_app(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from irlint.cli.run_support import input_paths
 
     reads = [*input_paths(args), ("--state", getattr(args, "state", None))]
+    if session is not None and getattr(args, "logpoints", None):
+        from irlint.cli.paths import check_outputs
+
+        check_outputs([("--logpoints", args.logpoints)], reads)  # refused before the UI starts (exit 2)
+        session.logpoints.path, session.logpoints.reads = args.logpoints, reads
     return DebuggerApp(session, diags, args.model, model=model, reads=reads)
 
 
@@ -76,7 +85,11 @@ def exit_code(app) -> int:  # type: ignore[no-untyped-def]
 
 def run(args: argparse.Namespace) -> int:
     app = make_app(args)
-    app.run()
+    try:
+        app.run()
+    finally:
+        if app.session is not None:
+            app.session.logpoints.close()
     return exit_code(app)
 
 

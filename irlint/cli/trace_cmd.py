@@ -88,7 +88,6 @@ def _bad_input(model, inputs, bound: float | None):  # type: ignore[no-untyped-d
 def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str],  # type: ignore[no-untyped-def]
           series: dict[tuple[str, int | None], object], seen: set[str]) -> None:
     """The table rows of one watched layer's evaluation (and its points for --plot)."""
-    from irlint.interp.trace import stats
 
     # the innermost loop's iteration (an If's branch is a frame of its own, always iteration 0)
     k = next((i for p, i in reversed(ev.frames) if p not in branching), None)
@@ -107,11 +106,23 @@ def _rows(ev, args: argparse.Namespace, its: range | None, branching: set[str], 
         if args.values and v.size <= 16:
             shown = np.array2string(v.reshape(-1), precision=5, separator=" ")
         else:
-            s = stats(v)
-            shown = " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
-                             for k in ("min", "max", "mean", "nan", "inf") if k in s)
+            shown = stats_text(v)
         print(f"{safe(ev.layer.name)[:20]:<20} {it:<10} {port.id!s:<5} {list(v.shape)!s:<14} {shown}")
         seen.add(ev.layer.path)
+
+
+def stats_text(v: np.ndarray) -> str:
+    """`min=-inf max=6 mean=6 nan=0 inf=2`: min and max over every value but NaN (±Inf included; the
+    mean is the finite values'), a statistic with no value left out, a boolean tensor's true/false counts."""
+    from irlint.interp.trace import stats
+
+    s = stats(v)
+    if s.get("inf"):
+        with np.errstate(invalid="ignore"):
+            f = v.astype(np.float64)
+            s["min"], s["max"] = float(np.nanmin(f)), float(np.nanmax(f))
+    return " ".join(f"{k}={s[k]:.5g}" if isinstance(s[k], float) else f"{k}={s[k]}"
+                    for k in ("min", "max", "mean", "nan", "inf", "true", "false") if s.get(k) is not None)
 
 
 def _watched_params(ev, watched: set[str]) -> list:  # type: ignore[no-untyped-def,type-arg]

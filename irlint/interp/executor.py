@@ -647,7 +647,11 @@ class _Executor:
                 outs = yield from self.branch_events(instr, args, frames)
             for d, o in zip(dsts, outs):
                 slots[d] = o
-            yield LayerEvaluated(layer, args, outs, frames)
+            ev = LayerEvaluated(layer, args, outs, frames)
+            yield ev
+            if ev.outputs is not outs:  # replaced while paused here (a debugger's what-if): go on with them
+                for d, o in zip(dsts, ev.outputs):
+                    slots[d] = o
         if bound.assigns:
             self.variables.commit(bound.assigns)
 

@@ -520,7 +520,7 @@ def test_debug_session_keeps_recorded_tensors_within_the_budget() -> None:
     while session.do("continue") is not None:
         pass
     held = sum(a.nbytes for arrays in session.values.values() for a in arrays)
-    assert 0 < held <= budget and session._held == held
+    assert 0 < held <= budget and session.recorder.held == held
     everything = Session(model, inputs, Options())
     while everything.do("continue") is not None:
         pass

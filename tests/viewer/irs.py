@@ -119,3 +119,26 @@ def nan_in_nested_loops():
     outer.set_merged_input(oacc, x.output(0), outer_res.output(0))
     out = outer.get_iter_value(outer_res.output(0), -1)
     return ov.Model([ops.result(out, name="y")], [x], "nan_nested")
+
+
+def dynamic_ti():
+    """A TensorIterator over axis 1 of an input of dynamic length (`x: [1, ?, 2]`): its iteration count is
+    known only once it runs (5 with a [1, 5, 2] input); h = tanh(x_t + h) per iteration."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x = ops.parameter([1, -1, 2], np.float32, name="x")
+    h0 = ops.parameter([1, 2], np.float32, name="h0")
+    xi = ops.parameter([1, 1, 2], np.float32, name="x_t")
+    hi = ops.parameter([1, 2], np.float32, name="h")
+    r = ops.reshape(xi, ops.constant(np.array([1, 2], np.int64)), False)
+    add = ops.add(r, hi)
+    add.set_friendly_name("sum")
+    ho = ops.result(ops.tanh(add), name="h_next")
+    ti = ops.tensor_iterator()
+    ti.set_friendly_name("rnn")
+    ti.set_body(ov.Model([ho], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(hi, h0.output(0), ho.output(0))
+    last = ti.get_iter_value(ho.output(0), -1)
+    return ov.Model([ops.result(last, name="y")], [x, h0], "dynamic_ti")

@@ -44,15 +44,15 @@ def test_console_reads_the_stop_as_conditions_do() -> None:
     np.testing.assert_array_equal(s.evaluate("x[0, :1]"), h[0, :1])  # slices are views
     assert s.evaluate("iteration") == 0 and s.evaluate("layer") == ev.layer.name
     assert s.evaluate("iterations") == (0,)
-    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 1)"), c)  # any layer, by name and port
+    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 7)"), c)  # any layer, by name and port
     s.do("iteration")
     s.do("iteration")
     at_cell(s)  # iteration 2: the earlier iterations by number
-    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 0, 0)"), h)
-    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 1, '0')"), c)
-    assert s.evaluate("abs(x - value('LSTMCell_16', 0, iterations[0] - 1)).max()") > 0
+    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 6, 0)"), h)
+    np.testing.assert_array_equal(s.evaluate("value('LSTMCell_16', 'out7', '0')"), c)
+    assert s.evaluate("abs(x - value('LSTMCell_16', None, iterations[0] - 1)).max()") > 0
     with pytest.raises(ValueError, match="no recorded value at iteration 3"):
-        s.evaluate("value('LSTMCell_16', 0, 3)")  # not yet, at this stop
+        s.evaluate("value('LSTMCell_16', 6, 3)")  # not yet, at this stop
     x_in = s.inputs["X"]
     np.testing.assert_array_equal(s.evaluate("value('0')"), x_in)  # an input, by id path
     assert s.evaluate("2 ** -1") == 0.5 and s.evaluate("10 ** 400") == np.inf  # float64: no huge integers
@@ -76,7 +76,8 @@ def test_console_refuses_what_conditions_refuse(text: str, message: str) -> None
 @pytest.mark.parametrize(("text", "message"), [
     ("'ab' * 1000000000", "not on str"),  # no text repeated without bound
     ("value('nope')", "no layer 'nope'"),
-    ("value('LSTMCell_16', 5)", "port 0..1"),
+    ("value('LSTMCell_16', 5)", "recorded ports are out6, out7"),
+    ("value('LSTMCell_16', 1)", "no port 1"),  # a position is no port: one naming, the inspector's
     ("x + value('0')", "do not broadcast"),
     ("x[7, 0]", "out of bounds"),
 ])

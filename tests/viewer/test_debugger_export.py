@@ -35,12 +35,24 @@ def test_save_npy_refuses_inputs_through_links(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".irlint-")] == []  # no temp file left
 
 
+def read_back(text: str) -> np.ndarray:
+    """The copied text as Python reads it with numpy imported as `np` (and nothing else)."""
+    tree = ast.parse(text.split("\n", 1)[1], mode="eval")
+    return eval(compile(tree, "<copied>", "eval"), {"__builtins__": {}, "np": np})
+
+
 def test_text_reads_back_exactly() -> None:
     a = np.array([[0.1, -2.5e-8, np.float32(1) / 3]], np.float32)
     text = as_text(a, "h out0 it 2: f32[1,3]")
     assert text.startswith("# h out0 it 2")
-    back = np.array(ast.literal_eval(text.split("\n", 1)[1]), np.float32)
+    assert text.split("\n")[1].startswith("np.array([[") and text.endswith(", dtype=np.float32)\n")
+    back = read_back(text)
+    assert back.dtype == np.float32
     np.testing.assert_array_equal(back, a)
+    odd = np.array([np.nan, -np.inf, np.inf, 2], np.float64)
+    np.testing.assert_array_equal(read_back(as_text(odd, "odd")), odd)  # np.nan, -np.inf read back
+    flags = np.array([[True, False]])
+    np.testing.assert_array_equal(read_back(as_text(flags, "flags")), flags)
     with pytest.raises(ValueError, match=r"save it as \.npy"):
         as_text(np.zeros(200_000), "big")
     assert default_npy_name("LSTM[rnn]/cell 1", "0.then.2", "out1") == "LSTM_rnn_cell_1.it0.then.2.out1.npy"
@@ -77,5 +89,4 @@ async def _keys(tmp_path: Path) -> None:
         await press(app, pilot, "y")
         text = app.clipboard
         assert text.startswith("# Tanh_11032 out1 it 0.0")
-        back = np.array(ast.literal_eval(text.split("\n", 1)[1]), np.float32)
-        np.testing.assert_array_equal(back, app.inspected)
+        np.testing.assert_array_equal(read_back(text), app.inspected)

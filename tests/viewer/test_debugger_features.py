@@ -138,7 +138,8 @@ async def _restart_help_markers() -> None:
         assert str(marked.label).startswith("● ")
         await pilot.press("R")
         await settle(app, pilot)
-        assert app.session.stepper.current is None and {p for p, _its in app.session.values} == {"0", "1", "2"}
+        assert app.session.stepper.current is None
+        assert {p for (p, _its), _v in app.session.recorded()} == {"0", "1", "2"}
         assert [bp.layer for bp in app.session.breakpoints] == [marked.data.path]  # kept
         await pilot.press("c")
         await settle(app, pilot)

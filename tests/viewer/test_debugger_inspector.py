@@ -48,7 +48,7 @@ def lstm_model():  # type: ignore[no-untyped-def]
 def test_preview_and_short_diff() -> None:
     assert preview(np.array([[-1.25, 0.5]], np.float32)) == "f32[1,2] [-1.25,0.5]"
     assert preview(np.array(7, np.int64)) == "i64[] = 7"
-    assert preview(np.array([1.0, np.nan, np.inf])) == "f64[3] [1,1] nan 1 inf 1"
+    assert preview(np.array([1.0, np.nan, np.inf])) == "f64[3] [1,inf] nan 1 inf 1"  # the Inf is in the range
     assert preview(np.array([True, False, True])) == "bool[3] 2 true"
     a, b = np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.5, 1.0])
     assert short_diff(a, b) == "Δ2 2/3"

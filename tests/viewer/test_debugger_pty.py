@@ -85,3 +85,69 @@ def test_installed_debugger_in_a_real_terminal() -> None:
         tmux("kill-server")
         sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / tmux.socket
         sock.unlink(missing_ok=True)  # the server is gone; its socket file would stay behind
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> None:
+    """V (variables), / n N (search), u d (scopes), B ... log (logpoint to --logpoints), = (set value)."""
+    tmux = Tmux(f"irlint-keys-{os.getpid()}-{size[0]}")
+    points = tmp_path / "points.txt"
+    cmd = (f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
+           f"--inputs examples/inputs/nested_loop_in_ti.npz --logpoints {points}")
+    tmux("new-session", "-d", "-s", "dbg", "-x", str(size[0]), "-y", str(size[1]), cmd)
+
+    def keys(*sent: str, literal: bool = False) -> None:
+        tmux("send-keys", "-t", "dbg", *(["-l"] if literal else []), *sent)
+        time.sleep(0.3)
+
+    try:
+        screen = tmux.wait_for("paused | ")
+        assert "#0 X (Parameter)" in screen  # the first input is shown before any step
+        for key in "ssisssssisssssss":  # to the inner Tanh in iteration 0.1
+            keys(key)
+        tmux.wait_for("evaluated #6 Tanh_11032 it 0.1")
+        keys("V")
+        screen = tmux.wait_for("tensors | sort: order")
+        assert "Tanh_11032" in screen and "not yet" not in screen.split("Tanh_11032")[1].split("\n")[0]
+        keys("tanh", literal=True)
+        screen = tmux.wait_for("1 of 9 tensors")
+        keys("Enter")
+        tmux.wait_for("#6 Tanh_11032 (Tanh) it 0.1")
+        keys("/")
+        tmux.wait_for("search layers")
+        keys("Constant", literal=True)
+        keys("Enter")
+        tmux.wait_for("/Constant 1/5")
+        keys("n")
+        tmux.wait_for("/Constant 2/5")
+        keys("N")
+        tmux.wait_for("/Constant 1/5")
+        keys("Escape")
+        tmux.wait_for("search ended")
+        keys("u")
+        screen = tmux.wait_for("scope 2/3")
+        assert "#6 Loop_11041 (Loop)" in screen
+        keys("d")
+        tmux.wait_for("scope 3/3")
+        keys("B")
+        tmux.wait_for("breakpoint: [layer")
+        keys("x.max() > -1 log x.max()", literal=True)  # after the prompt's `layer <the selection> when `
+        keys("Enter")
+        tmux.wait_for("logpoint set")
+        keys("=")
+        tmux.wait_for("set the output of")
+        keys("x * 0", literal=True)
+        keys("Enter")
+        tmux.wait_for("ALTERED paused")
+        keys("c")
+        tmux.wait_for("run finished")
+        assert points.read_text().count("log #") == 7  # 3x3 inner iterations; 2 of them before the logpoint
+        keys("q")
+        deadline = time.monotonic() + 20
+        while tmux("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):
+            assert time.monotonic() < deadline, "irlint debug did not exit on q"
+            time.sleep(0.2)
+    finally:
+        tmux("kill-server")
+        sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / tmux.socket
+        sock.unlink(missing_ok=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from irlint.viewer.debugger import session as session_module
+from irlint.viewer.debugger import recorder as recorder_module
 from irlint.viewer.debugger.session import Session, describe_event
 
 import irlint
@@ -73,7 +73,7 @@ def test_step_back_past_the_memory_bound(name: str, monkeypatch: pytest.MonkeyPa
     """With 3 tensors kept, a step back stays in memory while the target event's tensors are there (it shows
     the stop but for the oldest tensors dropped since), and restarts the run where they are not (then the
     stop is exactly as it was)."""
-    monkeypatch.setattr(session_module, "MAX_RECORDED", 3)
+    monkeypatch.setattr(recorder_module, "MAX_RECORDED", 3)
     s = session(name)
     states = [shown(s)]
     while not s.stepper.finished:
@@ -106,7 +106,7 @@ def test_forward_again_after_stepping_back_replays_the_kept_events() -> None:
     s.do("over")  # `n` from the past mirrors `N`
     assert shown(s)["position"] >= forward[30]["position"]
     s.do("continue")  # from the kept events on into the live run, to its end
-    assert s.stepper.finished and s._cursor is None
+    assert s.stepper.finished and s.recorder.cursor is None
     s.step_back()
     s.do("continue")  # the end again, from a kept event
     assert s.stepper.finished and s.log[-1].startswith("run finished")
@@ -139,7 +139,7 @@ def test_step_back_over_restarts_when_the_layer_before_was_dropped() -> None:
             s.do("step")
     assert len(kept.stepper.current.frames) == 2  # inside the Loop inside the TI
     kept.step_back(over=True)
-    dropped._kept.clear()  # as if a long loop had pushed the events out: only running again finds the layer
+    dropped.recorder.kept.clear()  # as if a long loop had pushed the events out: only running again finds the layer
     dropped.step_back(over=True)
     assert shown(dropped) == shown(kept) and kept.position < 40
     assert any(line.startswith("stepping back: the run restarted to find") for line in dropped.log)

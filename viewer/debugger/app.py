@@ -12,6 +12,7 @@ from pathlib import Path
 
 from irlint.viewer.debugger.conditions import ConditionError, add_breakpoint
 from irlint.viewer.debugger.screens import HelpScreen, LogScreen, PromptScreen
+from irlint.viewer.debugger.search import Search
 from irlint.viewer.debugger.session import Session, describe_event, parse_iteration
 from irlint.viewer.debugger.text import plain, safe_lines
 from irlint.viewer.debugger.widgets.banner import RandomBanner
@@ -25,7 +26,7 @@ from irlint.viewer.debugger.widgets.status import StatusLine
 from irlint.viewer.debugger.widgets.tree import ModelTree
 from irlint.viewer.debugger.widgets.watch import WatchList
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -37,7 +38,11 @@ from irlint.ir.model import Layer, Model
 
 RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
                "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
-               "console"}
+               "console", "variables", "set_value", "scope"}
+SEARCH_KEYS = {"over": 1, "back_over": -1}  # while a search is on, n / N go to the next / previous hit
+
+
+MAX_QUEUED = 8  # commands kept while another runs
 
 
 class StepDone(Message):
@@ -85,6 +90,11 @@ class DebuggerApp(App[None]):
         Binding("W", "unwatch_all", "unwatch all", show=False),
         Binding("less_than_sign", "tree_width(-4)", "tree-", show=False),
         Binding("greater_than_sign", "tree_width(4)", "tree+", show=False),
+        Binding("V", "variables", "variables", show=False),
+        Binding("slash", "search", "search", show=False),
+        Binding("equals_sign", "set_value", "set value", show=False),
+        Binding("u", "scope(-1)", "scope up", show=False),
+        Binding("d", "scope(1)", "scope down", show=False),
         Binding("question_mark", "help", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -104,6 +114,9 @@ class DebuggerApp(App[None]):
         self._lint_log: list[Text] = []  # without a session there is no log pane
         self._goto: tuple[str, tuple[int, ...]] | None = None  # the layer and iteration a running go-to wants
         self.console_history: list[str] = []  # the expression console's, kept while the app runs
+        self.pending: list[str] = []  # commands typed while another ran, in order
+        self.searching: Search | None = None  # the search n/N walk (until Esc)
+        self.scope_level: int | None = None  # the scope u/d chose (index, outermost 0); None: the event's own
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -122,7 +135,7 @@ class DebuggerApp(App[None]):
 
     def on_mount(self) -> None:
         if self.model is not None:
-            self.query_one(ModelTree).fill(self.model, self.size.width)
+            self.query_one(ModelTree).fill(self.model, self.size.width, self.size.height)
         if self.session is None:
             self.query_one(StatusLine).show_lint(self.diagnostics)
             return
@@ -133,6 +146,11 @@ class DebuggerApp(App[None]):
                                 style=SEVERITY_STYLE[d.severity.value]))
         self._fit()
         self.set_interval(0.1, self._tick)
+        first = next(iter(self.model.graph.layers), None) if self.model is not None else None
+        if first is not None:  # the right pane shows the first input (its value) before any step
+            self.selected = first
+            self._highlight(first)
+            self._inspect()
 
     @property
     def nodes(self) -> dict[str, object]:
@@ -142,10 +160,12 @@ class DebuggerApp(App[None]):
     def _tree_columns(self) -> int:
         return self.query_one(ModelTree).width_in(self.size.width)
 
-    def on_resize(self) -> None:
-        self.query_one(ModelTree).relabel(self.size.width)
+    def on_resize(self, event: events.Resize) -> None:
+        """Relabel the tree for the new width (the event's: `self.size` still says the old one while the
+        event is handled, which applied every resize one step late)."""
+        self.query_one(ModelTree).relabel(event.size.width, event.size.height)
         self.call_after_refresh(self._rewrap_log)
-        self._fit()
+        self.call_after_refresh(self._fit)
 
     def _fit(self) -> None:
         """Say the banner and the status line again in the right pane's width."""
@@ -192,13 +212,36 @@ class DebuggerApp(App[None]):
 
     # -- actions -------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # the lint-error screen: nothing to run (and the footer does not offer it)
+        # the lint-error screen: nothing to run (and the footer does not offer it); n / N walk a search there too
+        if action == "cmd" and self.searching is not None and parameters and parameters[0] in SEARCH_KEYS:
+            return True
         return not (self.session is None and action in RUN_ACTIONS)
 
     def action_cmd(self, command: str) -> None:
-        if self.session is None or self.busy:
+        if self.searching is not None and command in SEARCH_KEYS:
+            self._search_step(SEARCH_KEYS[command])
+            return
+        if self.session is None:
+            return
+        if self.busy:  # typed ahead (an `S` while a step back runs again): done when the run stops
+            self._queue(command)
             return
         self._start(lambda s: s.do(command))
+
+    def _queue(self, command: str) -> None:
+        """Keep a command pressed while another runs (at most MAX_QUEUED; Esc drops them)."""
+        if len(self.pending) < MAX_QUEUED:
+            self.pending.append(command)
+            self.log_line(plain(f"{command}: queued until the running command stops (Esc drops it)", style="dim"))
+
+    def _next_queued(self) -> None:
+        if self.pending and not self.busy and self.session is not None:
+            command = self.pending.pop(0)
+            if command == "restart":
+                self.action_restart()
+                self._next_queued()
+            else:
+                self._start(lambda s: s.do(command))
 
     def _start(self, fn) -> None:  # type: ignore[no-untyped-def]
         self.busy = True
@@ -244,12 +287,20 @@ class DebuggerApp(App[None]):
             self.selected = layer
             self.shown_iteration = self.session.current_iteration
             self._highlight(layer)
+        self.scope_level = None  # each stop starts in the scope of its own event
         self.busy = False
         self._status()
         self._inspect()
+        self._next_queued()
 
     def action_interrupt(self) -> None:
+        if self.searching is not None and not self.busy:  # Esc ends a search: n/N step again
+            self.searching = None
+            self.log_line(plain("search ended: n and N step again"))
+            self._status()
+            return
         if self.session is not None and self.busy:
+            self.pending.clear()
             self.session.interrupt()
 
     async def action_quit(self) -> None:
@@ -333,8 +384,9 @@ class DebuggerApp(App[None]):
     def action_restart(self) -> None:
         if self.session is None:
             return
-        if self.busy:
+        if self.busy:  # stop the running command, then restart
             self.session.interrupt()
+            self.pending[:] = ["restart"]
             return
         self.session.restart()
         self.inspector.forget()
@@ -384,6 +436,128 @@ class DebuggerApp(App[None]):
             where = describe_event(self.session.stepper.current) if self.session.stepper.current else "the start"
             self.push_screen(ConsoleScreen(self.session.evaluate, where, self.console_history))
 
+    def action_scope(self, delta: int) -> None:
+        """u / d: the scope around (-1) or inside (+1) the shown one, as a call stack's up and down: the
+        TI/Loop/If running at that level, at that level's iteration, in the tree and the inspector (and V)."""
+        if self.session is None or self.busy:
+            return
+        from irlint.viewer.debugger.variables import scopes
+
+        levels = scopes(self.session)
+        here = self.scope_level if self.scope_level is not None else len(levels) - 1
+        new = max(0, min(len(levels) - 1, here + delta))
+        if new == here:
+            self.log_line(plain("scope: at the " + ("outermost (the top level)" if delta < 0 else
+                                                    "innermost (where the run is paused)") + " scope"))
+            return
+        self.scope_level = new
+        if new == len(levels) - 1:  # the event's own scope: its layer
+            layer = getattr(self.session.stepper.current, "layer", None)
+            its = self.session.current_iteration
+        else:  # the TI/Loop/If that runs the scope inside, as recorded at this level's iteration
+            layer = self.session.find_layer(levels[new + 1].prefix.rstrip("/").rsplit("/", 1)[0])
+            its = levels[new].iteration
+        if layer is not None:
+            self.selected, self.shown_iteration = layer, its
+            self.inspector.port = 0
+            self._highlight(layer)
+        self.log_line(plain(f"scope {new + 1} of {len(levels)}: {levels[new].label} (u: out, d: in)"))
+        self._status()
+        self._inspect()
+
+    def scope_note(self) -> str:
+        """`scope 2/3` while u/d show another scope than the event's."""
+        if self.scope_level is None or self.session is None:
+            return ""
+        from irlint.viewer.debugger.variables import scopes
+
+        return f"scope {self.scope_level + 1}/{len(scopes(self.session))} (u/d)"
+
+    def action_set_value(self) -> None:
+        """What-if: replace an output of the layer the run is paused at (viewer/debugger/whatif.py)."""
+        if self.session is None or self.busy:
+            return
+        ev = self.session.stepper.current
+        layer = getattr(ev, "layer", None)
+        if layer is None:
+            self.log_line(plain("set value: step to a layer first (= edits the outputs of the paused layer)",
+                                style="bold red"))
+            return
+        port = self.inspector.port_index() if self.selected is layer else 0
+        self._set_port = port
+        self.push_screen(PromptScreen(safe_lines(f"set the output of {layer.name} (the paused layer): an expression "
+                                                 "(x is its value) or x[SLICE] = EXPR"),
+                                      "clip(x, -1, 1) | x[0, :2] = 0.5 | load('h.npy')"), self.set_value)
+
+    def set_value(self, text: str | None) -> None:
+        if self.session is None or not text:
+            return
+        try:
+            said = self.session.set_value(text, getattr(self, "_set_port", 0))
+        except (ConditionError, ValueError) as e:
+            self.log_line(plain(f"value not set: {e}", style="bold red"))
+            return
+        self.log_line(plain(said, style="bold yellow"))
+        self._status()
+        self._inspect()
+
+    def action_search(self) -> None:
+        if self.model is not None:
+            self.push_screen(PromptScreen("search layers: a piece of the name, the type, or an id path",
+                                          "e.g. lstm_cell, MatMul, 16/body"), self.search)
+
+    def search(self, text: str | None) -> None:
+        """Select the first layer after the selection whose name, type or id path holds `text`."""
+        if not text or self.model is None:
+            return
+        from irlint.viewer.debugger.search import Search, find
+
+        hits = find(self.model, text)
+        if not hits:
+            self.searching = None
+            self.log_line(plain(f"search: no layer's name, type or id path holds {text.strip()!r}", style="bold red"))
+            self._status()
+            return
+        self.searching = Search(text.strip(), hits, self.selected)
+        self.log_line(plain(f"search {text.strip()!r}: {len(hits)} layer{'s' if len(hits) != 1 else ''} "
+                            "(n / N: next / previous; Esc ends the search)"))
+        self._search_step(1)
+
+    def _search_step(self, delta: int) -> None:
+        assert self.searching is not None
+        layer = self.searching.step(delta)
+        if layer is not None:
+            self.selected, self.shown_iteration = layer, None
+            self._highlight(layer)
+            if self.session is not None:
+                self.inspector.port = 0
+                self._inspect()
+        self._status()
+
+    def action_variables(self) -> None:
+        """Every tensor of the current scope at the paused iteration (viewer/debugger/variables.py)."""
+        if self.session is None or self.busy:
+            return
+        from irlint.viewer.debugger.variables import scopes
+        from irlint.viewer.debugger.widgets.variables import VariablesScreen
+
+        levels = scopes(self.session)
+        level = self.scope_level if self.scope_level is not None and self.scope_level < len(levels) else -1
+        self.push_screen(VariablesScreen(self.session, levels[level]), self.inspect_variable)
+
+    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None] | None) -> None:
+        """Show a row of the Variables list in the inspector (and select its layer in the tree)."""
+        if chosen is None or self.session is None:
+            return
+        path, its = chosen
+        layer = self.session.find_layer(path)
+        if layer is None:
+            return
+        self.selected, self.shown_iteration = layer, its
+        self.inspector.port = 0
+        self._highlight(layer)
+        self._inspect()
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
 
@@ -421,7 +595,9 @@ class DebuggerApp(App[None]):
     def _status(self) -> None:
         if self.session is not None:
             width = max(20, self.size.width - self._tree_columns() - 1)
-            self.query_one(StatusLine).show(self.session, self.busy, width)
+            note = " | ".join(x for x in (self.searching.status() if self.searching is not None else "",
+                                          self.scope_note()) if x)
+            self.query_one(StatusLine).show(self.session, self.busy, width, note)
 
     @property
     def inspector(self) -> Inspector:

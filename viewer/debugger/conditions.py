@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from collections.abc import Callable, Mapping
 
 import numpy as np
@@ -43,11 +44,11 @@ _PREFIX = "_irlint_"  # rewritten calls use names the check above refuses in typ
 NAMES = ("x", "outputs", "iteration", "iterations", "layer", "nan", "inf", "True", "False")
 _ALLOWED = (ast.Expression, ast.Compare, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Load,
             ast.Constant, ast.Subscript, ast.Tuple, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
-            ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.Pow, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
-            ast.GtE, ast.In, ast.NotIn, ast.Attribute, ast.keyword, ast.Slice)
+            ast.Add, ast.Sub, ast.Mult, ast.MatMult, ast.Div, ast.Mod, ast.Pow, ast.Eq, ast.NotEq, ast.Lt,
+            ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Attribute, ast.keyword, ast.Slice)
 _UFUNCS: dict[type, Callable[..., object]] = {
-    ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide, ast.Mod: np.mod,
-    ast.Pow: np.power}
+    ast.MatMult: np.matmul, ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide,
+    ast.Mod: np.mod, ast.Pow: np.power}
 _COMPARISONS: dict[type, Callable[[object, object], object]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt,
     ast.GtE: operator.ge, ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}  # type: ignore[operator]
@@ -57,18 +58,53 @@ class ConditionError(ValueError):
     """The typed breakpoint cannot be used (the message says why)."""
 
 
-def _check_attribute(node: ast.Attribute, called: bool) -> None:
+# what a refused piece of syntax is called in messages (else its class name, lower case)
+_SYNTAX_NAMES = {"ListComp": "a list comprehension", "GeneratorExp": "a generator", "SetComp": "a set comprehension",
+                 "DictComp": "a dict comprehension", "Lambda": "lambda", "IfExp": "'... if ... else ...'",
+                 "NamedExpr": "':='", "List": "a list", "Dict": "a dict", "Set": "a set", "Starred": "'*'",
+                 "JoinedStr": "an f-string", "Await": "await", "FloorDiv": "'//'", "LShift": "'<<'",
+                 "RShift": "'>>'", "BitOr": "'|'", "BitAnd": "'&'", "BitXor": "'^'", "Invert": "'~'",
+                 "Is": "'is'", "IsNot": "'is not'"}
+
+
+def _check_attribute(node: ast.Attribute, called: bool, what: str = "condition") -> None:
     name = node.attr
     if name.startswith("_"):
-        raise ConditionError(f"attribute {name!r} is not allowed: a condition can call only the tensor methods "
+        raise ConditionError(f"attribute {name!r} is not allowed: {_a(what)} can call only the tensor methods "
                              f"{', '.join(METHODS)} (e.g. x.sum()) and read {', '.join(PROPERTIES)}")
+    a = _a(what).split()[0]
     if called and name not in METHODS:
-        raise ConditionError(f"'.{name}()' is not one of the tensor methods a condition can call: "
+        raise ConditionError(f"'.{name}()' is not one of the tensor methods {a} {what} can call: "
                              f"{', '.join(METHODS)}")
     if not called and name not in PROPERTIES:
-        what = f"'.{name}' must be called, e.g. x.{name}()" if name in METHODS else f"'.{name}' is not allowed"
-        raise ConditionError(f"{what}: a condition reads only the attributes {', '.join(PROPERTIES)} "
+        said = f"'.{name}' must be called, e.g. x.{name}()" if name in METHODS else f"'.{name}' is not allowed"
+        raise ConditionError(f"{said}: {a} {what} reads only the attributes {', '.join(PROPERTIES)} "
                              f"and calls the tensor methods {', '.join(METHODS)}")
+
+
+def _a(what: str) -> str:
+    """'a condition', 'an expression'."""
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
+
+def _matmul_shape(x: np.ndarray, y: np.ndarray) -> tuple[int, ...]:
+    """The shape of `x @ y` as numpy computes it, or ValueError saying why there is none."""
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError("'@' multiplies tensors (at least 1-D); '*' multiplies by a number")
+    a = x.shape if x.ndim > 1 else (1, x.shape[0])
+    b = y.shape if y.ndim > 1 else (y.shape[0], 1)
+    if a[-1] != b[-2]:
+        raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not multiply: '@' needs the last "
+                         f"dimension of the left ({a[-1]}) to equal the first of the matrix on the right ({b[-2]})")
+    try:
+        batch = np.broadcast_shapes(a[:-2], b[:-2])
+    except ValueError:
+        raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
+    out = (*batch, *((a[-2],) if x.ndim > 1 else ()), *((b[-1],) if y.ndim > 1 else ()))
+    if math.prod(out) * a[-1] > MAX_ELEMENTS * 16:
+        raise ValueError(f"'@' of {list(x.shape)} and {list(y.shape)} would take {math.prod(out) * a[-1]} "
+                         f"multiplications; at most {MAX_ELEMENTS * 16} are computed")
+    return out
 
 
 def _check_size(a: object, b: object) -> None:
@@ -101,11 +137,14 @@ def _arithmetic(ufunc: Callable[..., object]) -> Callable[[object, object], obje
         for v in (x, y):
             if v.dtype.kind not in "biuf":
                 raise TypeError(f"arithmetic works on numbers and tensors, not on {v.dtype.name} values")
-        try:
-            np.broadcast_shapes(x.shape, y.shape)
-        except ValueError:
-            raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
-        _check_size(x, y)
+        if ufunc is np.matmul:
+            _matmul_shape(x, y)
+        else:
+            try:
+                np.broadcast_shapes(x.shape, y.shape)
+            except ValueError:
+                raise ValueError(f"shapes {list(x.shape)} and {list(y.shape)} do not broadcast") from None
+            _check_size(x, y)
         if ufunc is np.power and x.dtype.kind in "biu" and y.dtype.kind in "biu":
             a = x.astype(np.float64)
         # the operands as typed: a Python number stays weakly typed (x * 2 keeps x's float32)
@@ -156,15 +195,25 @@ def compile_expression(text: str, functions: Mapping[str, Callable[..., object]]
     `value`); `what` names the text in messages ('condition', 'expression')."""
     allowed = {**FUNCTIONS, **(functions or {})}
     try:
+        return _compile(text, allowed, what)
+    except (RecursionError, MemoryError):  # Python's parser and compiler recurse once per nested operator
+        raise ConditionError(f"the {what} is nested too deeply to compile (it has "
+                             f"{sum(text.count(c) for c in '+-*/@%(')} operators and brackets); "
+                             "sum(x), x.sum(axis=0) or a shorter chain of operators compute the same") from None
+
+
+def _compile(text: str, allowed: dict[str, Callable[..., object]], what: str) -> Callable[[dict[str, object]], object]:
+    try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
         raise ConditionError(f"cannot parse the {what} {text.strip()!r}: {e.msg}") from e
     methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED):
-            raise ConditionError(f"{type(node).__name__} is not allowed in a {what}")
+            kind = type(node).__name__
+            raise ConditionError(f"{_SYNTAX_NAMES.get(kind, kind.lower())} is not allowed in {_a(what)}")
         if isinstance(node, ast.Attribute):
-            _check_attribute(node, id(node) in methods)
+            _check_attribute(node, id(node) in methods, what)
         if isinstance(node, ast.Call) and not isinstance(node.func, ast.Attribute) and not (
                 isinstance(node.func, ast.Name) and node.func.id in allowed):
             raise ConditionError(f"only these functions can be called: {', '.join(sorted(allowed))} "
@@ -172,7 +221,7 @@ def compile_expression(text: str, functions: Mapping[str, Callable[..., object]]
         if isinstance(node, ast.keyword) and node.arg not in KEYWORDS:
             raise ConditionError(f"keyword argument {node.arg!r} is not allowed: only {', '.join(KEYWORDS)}=N")
         if isinstance(node, ast.Name) and node.id not in allowed and node.id not in NAMES:
-            raise ConditionError(f"unknown name {node.id!r}: a {what} can use {', '.join(NAMES[:5])}")
+            raise ConditionError(f"unknown name {node.id!r}: {_a(what)} can use {', '.join(NAMES[:5])}")
         if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, bool, str)) \
                 and node.value is not None:
             raise ConditionError("only numbers and strings are allowed as constants")
@@ -187,7 +236,10 @@ def compile_expression(text: str, functions: Mapping[str, Callable[..., object]]
 
     def evaluate(env: dict[str, object]) -> object:
         with np.errstate(all="ignore"):
-            return eval(code, scope, env)  # the tree was whitelisted above
+            try:
+                return eval(code, scope, env)  # the tree was whitelisted above
+            except RecursionError:
+                raise ValueError(f"the {what} is nested too deeply to evaluate") from None
 
     return evaluate
 
@@ -209,11 +261,13 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
 
     SPEC is an id path (2/body/7), a layer name, or a bare id when one layer at any level has it.
     """
-    from irlint.viewer.debugger.session import Breakpoint, ConditionalBreakpoint
+    from irlint.viewer.debugger.breakpoints import Breakpoint, ConditionalBreakpoint
 
     text = text.strip()
     words = text.split()
     if words and words[0] == "nonfinite":  # `nonfinite [MAGNITUDE]`: NaN/Inf (or |value| > MAGNITUDE) anywhere
+        if "log" in words or "hit" in words:
+            raise ConditionError("`log` and `hit` go with a layer or a `when` condition, not with `nonfinite`")
         if len(words) > 2:
             raise ConditionError("nonfinite takes at most one number: nonfinite 1e6")
         try:
@@ -223,6 +277,28 @@ def parse_breakpoint(text: str, model: Model):  # type: ignore[no-untyped-def]
         if bound is not None and not (bound >= 0 and np.isfinite(bound)):
             raise ConditionError(f"nonfinite {words[1]}: the magnitude must be a finite number >= 0")
         return Breakpoint(nonfinite=True, bound=bound)
+    count = 0
+    found = re.search(r"(?:^|\s)hit\s+(\S+)\s*$", text)  # `... hit N`: stop at the Nth hit
+    if found:
+        if not found.group(1).isdigit() or int(found.group(1)) < 1:
+            raise ConditionError(f"hit {found.group(1)!r}: give the hit to stop at, a whole number >= 1 (hit 3)")
+        count, text = int(found.group(1)), text[:found.start()].strip()
+    log = ""
+    found = re.search(r"(?:^|\s)log(?:\s+(.*))?$", text)  # `... log EXPR`: print EXPR at each hit, go on
+    if found:
+        text, log = text[:found.start()].strip(), (found.group(1) or "").strip()
+        if not log:
+            raise ConditionError("`log` needs an expression to print, e.g. log x.max()")
+        compile_expression(log, {"value": lambda *a: None}, what="expression")  # refused now, not at each hit
+    if log or count:
+        bp = parse_breakpoint(text, model) if text else None
+        if bp is not None and type(bp) is Breakpoint and (bp.nonfinite or bp.layer is None):
+            raise ConditionError("`log` and `hit` go with a layer or a `when` condition, not with `nonfinite`")
+        if bp is None and not text:
+            raise ConditionError("a logpoint needs a layer and/or `when CONDITION`: layer 12 log x.max()")
+        when = getattr(bp, "when", "")
+        return ConditionalBreakpoint(layer=bp.layer, when=when, test=getattr(bp, "test", None), log=log,
+                                     count=count)
     head, sep, cond = text.partition(" when ") if not text.startswith("when ") else ("", "when", text[5:])
     head = head.strip()
     if head.startswith("layer "):
@@ -250,6 +326,9 @@ def add_breakpoint(session, text: str) -> str:  # type: ignore[no-untyped-def]
     if bp.nonfinite and bp.layer is None:
         return session.set_value_breakpoint(bp.bound)
     session.add_breakpoint(bp)
+    if getattr(bp, "log", ""):
+        return f"logpoint set: {text.strip()} (its lines go to the log" + (
+            f" and {session.logpoints.path})" if session.logpoints.path else ")")
     return f"breakpoint set: {text.strip()}"
 
 
@@ -280,4 +359,6 @@ def breakpoint_text(bp) -> str:  # type: ignore[no-untyped-def]
     if bp.layer is None and not when and bp.iteration is not None:
         return f"iteration {bp.iteration}" + (f" of {bp.loop}" if bp.loop else "")
     layer = f"layer {bp.layer}" if bp.layer is not None else ""
-    return f"{layer} when {when}".strip() if when else layer
+    text = f"{layer} when {when}".strip() if when else layer
+    log, count = getattr(bp, "log", ""), getattr(bp, "count", 0)
+    return " ".join(x for x in (text, f"log {log}" if log else "", f"hit {count}" if count else "") if x)

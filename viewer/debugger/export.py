@@ -33,11 +33,14 @@ def npy_path(path: str) -> str:
 
 
 def as_text(array: np.ndarray, header: str) -> str:
-    """The whole tensor as text numpy can read back (`np.array(...)`), after a `# header` line."""
+    """The whole tensor as text Python reads back with numpy imported as `np` (`np.array([...], dtype=np.float32)`,
+    NaN and infinities as `np.nan`, `np.inf`), after a `# header` line."""
     a = np.asarray(array)
     if a.size > MAX_TEXT_ELEMENTS:
         raise ValueError(f"{a.size} elements are too many to copy as text (at most {MAX_TEXT_ELEMENTS}); "
                          "save it as .npy (e) instead")
-    body = np.array2string(a, threshold=a.size + 1, separator=", ", max_line_width=120,
+    body = np.array2string(a, threshold=a.size + 1, separator=", ", max_line_width=120, prefix="np.array(",
                            floatmode="unique" if a.dtype.kind == "f" else "maxprec")
-    return f"# {header}\n{body}\n"
+    if a.dtype.kind in "fc":
+        body = re.sub(r"\b(nan|inf)\b", r"np.\1", body)  # NaN and infinities as numpy names them
+    return f"# {header}\nnp.array({body}, dtype=np.{a.dtype.name})\n"

@@ -7,8 +7,32 @@ import numpy as np
 from irlint.interp.trace import stats
 
 
-def summary(a: np.ndarray) -> str:
+def full_stats(a: np.ndarray) -> dict[str, object]:
+    """The trace's `stats` with min and max over every value but NaN (±Inf included: `stats` keeps them to
+    the finite values, which hid an Inf as `min 6 max 6` for `[inf -inf 6 6]`); the mean stays the finite
+    values' (`mean` of the finite ones, None when there are none)."""
     s = stats(a)
+    if s.get("inf"):
+        with np.errstate(invalid="ignore"):
+            f = np.asarray(a, dtype=np.float64)
+            s["min"], s["max"] = float(np.nanmin(f)), float(np.nanmax(f))
+    return s
+
+
+def changed_elements(a: np.ndarray, prev: np.ndarray) -> tuple[float, int, int]:
+    """(max |diff| over the finite differences, elements changed, of them to or from NaN/±Inf): a value that
+    turns into NaN counts as changed (NaN - 6 is NaN, which no `> 0` test counts); NaN to NaN does not."""
+    x, y = a.astype(np.float64), prev.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        same = (x == y) | (np.isnan(x) & np.isnan(y))
+        d = np.abs(x - y)
+    finite = np.isfinite(d)
+    changed = int((~same).sum())
+    return float(d[finite].max(initial=0)), changed, int((~same & ~finite).sum())
+
+
+def summary(a: np.ndarray) -> str:
+    s = full_stats(a)
     parts = [f"{short_dtype(a.dtype)}{s['shape']}".replace(" ", "")]
     for k in ("min", "max", "mean"):
         if s.get(k) is not None:
@@ -54,14 +78,23 @@ def as_rows(a: np.ndarray, index: tuple[int, ...] = (), limit: int = 64) -> list
     return [[fmt(x) for x in row[:limit]] for row in v[:limit]]
 
 
-def view_title(a: np.ndarray, index: int) -> str:
-    """What part of the tensor the table shows, with the indices the row/column labels stand for."""
+def view_title(a: np.ndarray, index: int, width: int = 0, port: str = "") -> str:
+    """What part of the tensor the table shows, with the indices the row/column labels stand for, after the
+    port's name; said shorter where it is wider than `width` (0: any) so the header never runs off."""
+    head = f"{port} " if port else ""
     if a.ndim == 0:
-        return "scalar"
+        return f"{head}scalar"
     if a.ndim == 1:
-        return f"[:{a.shape[0]}] (columns: index)"
-    lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
-    return f"{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if a.ndim > 2 else "")
+        variants = [f"{head}[:{a.shape[0]}] (columns: index)", f"{head}[:{a.shape[0]}]"]
+    else:
+        lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
+        shape = ",".join(map(str, a.shape))
+        more = a.ndim > 2
+        variants = [f"{head}{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if more else ""),
+                    f"{head}{lead}rows, cols] of [{shape}]" + (" (j/k: slices)" if more else ""),
+                    f"{head}{lead}rows, cols] of [{shape}]" + (" j/k" if more else ""),
+                    f"{head}{lead.replace(', ', ',')}r,c] of [{shape}]"]
+    return next((v for v in variants if not width or len(v) <= width), variants[-1])
 
 
 def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
@@ -75,13 +108,14 @@ def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
         return f"vs previous it: {changed}/{a.size} changed"
     if a.dtype.kind not in "fiu" or prev.dtype.kind not in "fiu":
         return f"vs previous it: {int(np.count_nonzero(a != prev))}/{a.size} changed"
-    d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
-    return f"vs previous it: max |diff| {d.max(initial=0):.3g}, {int((d > 0).sum())}/{d.size} changed"
+    most, changed, odd = changed_elements(a, prev)
+    return (f"vs previous it: max |diff| {most:.3g}, {changed}/{a.size} changed"
+            + (f" ({odd} to or from NaN/Inf)" if odd else ""))
 
 
 def preview(a: np.ndarray, digits: int = 3) -> str:
     """A tensor in a few characters for one line: `f32[1,3] [-1.2,0.8]`, `i64[] = 5`, NaN/Inf counted."""
-    s = stats(a)
+    s = full_stats(a)
     out = f"{short_dtype(a.dtype)}{s['shape']}".replace(" ", "")
     if a.size == 1:
         out += f" = {scalar_text(a)}"
@@ -103,8 +137,8 @@ def short_diff(a: np.ndarray, prev: np.ndarray | None) -> str:
         return f"Δshape {list(prev.shape)}"
     if a.dtype.kind not in "fiu" or prev.dtype.kind not in "fiu":
         return f"Δ{int(np.count_nonzero(a != prev))}/{a.size}"
-    d = np.abs(a.astype(np.float64) - prev.astype(np.float64))
-    return f"Δ{d.max(initial=0):.3g} {int((d > 0).sum())}/{d.size}"
+    most, changed, _odd = changed_elements(a, prev)
+    return f"Δ{most:.3g} {changed}/{a.size}"
 
 
 def cut_middle(text: str, width: int) -> str:

@@ -13,14 +13,23 @@ KEYS = [
     ("S", "step back: the event before (the mirror of s); inspector, watches and status show it as they did "
           "going forward (the run restarts and stops there when its tensors were dropped from memory)"),
     ("N", "step back over: the layer evaluated before at this depth (the mirror of n: a TI/Loop/If as a whole)"),
-    (":", "expression console: numpy expressions over the stop's tensors (x, outputs, value('LAYER'), "
-          "x.max(), x[0, :4]); Up/Down history, Esc closes"),
-    ("Esc", "stop a running continue / go to"),
+    (":", "expression console: numpy expressions over the stop's tensors (x, outputs, value('LAYER', 'out6'), "
+          "x.max(), x[0, :4], a @ b); Up/Down history, Esc closes"),
+    ("V", "variables: every tensor of the scope at the paused iteration (name, port, type, range, NaN, Inf, "
+          "changed since the previous iteration); type to filter, Tab sorts, Enter inspects"),
+    ("u / d", "scope up / down across the nesting (Loop in TI in If), each level at its iteration; tree, "
+              "inspector and V follow"),
+    ("/", "search layers by name, type or id path; then n / N: next / previous hit, Esc ends the search"),
+    ("=", "set value (what-if) of the paused layer's output: clip(x, -1, 1), x[0, :2] = 0.5, load('h.npy'); "
+          "the run goes on with it (ALTERED); going back past it or R drops it"),
+    ("Esc", "stop a running continue / go to (and drop keys typed meanwhile); end a search"),
     ("g", "go to iteration N (N.M in nested loops, 0-based) of the selected layer: shown if recorded, "
           "else run to it (back: the run restarts)"),
     ("b", "toggle a breakpoint on the selected layer (● in the tree)"),
     ("B", "breakpoint with a condition: layer 12 when iteration == 10, when max(abs(x)) > 1e3, "
-          "when x.sum() > 0, when any(isnan(x)); `nonfinite 1e6`: stop at NaN/Inf or |value| > 1e6"),
+          "when x.sum() > 0, when any(isnan(x)); `nonfinite 1e6`: stop at NaN/Inf or |value| > 1e6; "
+          "`... log EXPR`: a logpoint, printed at each hit (log pane, --logpoints FILE) without stopping; "
+          "`... hit N`: stop at the Nth hit"),
     ("x", "the breakpoints list: space enables/disables, d deletes, e edits the layer and condition"),
     ("!", "stop at the first NaN/Inf any layer makes, in any iteration (toggle)"),
     ("[ / ]", "previous / next recorded iteration of the selected layer"),
@@ -30,7 +39,8 @@ KEYS = [
     ("w", "watch: pin the inspected output (any layer, any depth) or unpin it; shown at every stop"),
     ("W", "clear the watch list"),
     ("e", "save the inspected tensor as .npy (asks for the file; never over a file the run reads)"),
-    ("y", "copy the inspected tensor as text (numpy-readable; OSC 52 clipboard)"),
+    ("y", "copy the inspected tensor as text: np.array([...], dtype=np.float32), every element (OSC 52 "
+          "clipboard)"),
     ("v", "the selected layer's element in the XML (its line highlighted; Esc closes)"),
     ("l", "the whole event log over the full screen (the log pane wraps and scrolls too)"),
     ("< / >", "narrow / widen the tree pane (layer types show from 44 columns)"),

@@ -251,7 +251,7 @@ class Inspector(Vertical):
         timeline.show(self._series(layer.path), self.metric, idx)
         if a.ndim > 2:
             self.slice_index = min(self.slice_index, a.shape[0] - 1)
-        title.update(plain(f"{names[self.port]} {view_title(a, self.slice_index)}", style="dim"))
+        title.update(plain(view_title(a, self.slice_index, self._width(), names[self.port]), style="dim"))
         rows = as_rows(a, (self.slice_index,) if a.ndim > 2 else ())
         table.add_columns(*[Text(str(i)) for i in range(len(rows[0]))])
         for r, row in enumerate(rows):

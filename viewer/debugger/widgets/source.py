@@ -33,23 +33,27 @@ class SourceView(Static):
         return self._files[path]
 
     def show(self, loc: Location, hint: str | None = None, before: int = 2, after: int = 2,
-             title: str | None = None) -> None:
-        self.shown = source_text(loc, self.lines_of(loc.path), hint, before, after, title)
+             title: str | None = None, indent: bool = False) -> None:
+        self.shown = source_text(loc, self.lines_of(loc.path), hint, before, after, title, indent)
         self.update(self.shown)
 
 
 def source_text(loc: Location, lines: list[str], hint: str | None, before: int, after: int,
-                title: str | None = None) -> Text:
-    """`path:line:col` (or `title`), the hint, then the lines `before` above to `after` below the location's."""
+                title: str | None = None, indent: bool = False) -> Text:
+    """`path:line:col` (or `title`), the hint, then the lines `before` above to `after` below the location's;
+    with `indent`, as indented as in the file (less the indentation all of them share; tabs as 2 columns),
+    so the element's nesting shows, else each line stripped (the findings pane's narrow window)."""
     out = plain(f"{title or loc}\n", style="bold")
     if hint:
         out.append(safe_lines(f"hint: {hint}\n"), style="italic")
     if not loc.line or loc.line > len(lines):
         return out + plain("(no source line)")
     lo, hi = max(1, loc.line - before), min(len(lines), loc.line + after)
-    for n in range(lo, hi + 1):
+    window = [lines[n - 1].rstrip().expandtabs(2) for n in range(lo, hi + 1)]
+    shared = min((len(w) - len(w.lstrip()) for w in window if w.strip()), default=0)
+    for n, line in zip(range(lo, hi + 1), window, strict=True):
         style = "reverse" if n == loc.line else ""
-        out.append(safe_lines(f"{n:>5} | {lines[n - 1].strip()}\n"), style=style)
+        out.append(safe_lines(f"{n:>5} | {line[shared:] if indent else line.strip()}\n"), style=style)
     return out
 
 
@@ -75,7 +79,7 @@ class XmlScreen(ModalScreen[None]):
             yield self.view
 
     def on_mount(self) -> None:
-        self.view.show(self.loc, None, 2, max(10, self.app.size.height * 3), self.title_text)
+        self.view.show(self.loc, None, 2, max(10, self.app.size.height * 3), self.title_text, indent=True)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

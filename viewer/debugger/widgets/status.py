@@ -12,9 +12,14 @@ from irlint.interp.stepper import search_text
 
 def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
     """`paused | iteration 2 of 3 > 1 of 4 | 1 breakpoint | stop at NaN/Inf | ? help`, or shorter."""
-    its = " > ".join(session.loop_totals()) or "-"
+    totals = session.loop_totals()
+    its = " > ".join(totals) or "-"
+    # nested loops and If branches, said shorter: `2/3>then>0/4`
+    brief = ">".join(t.replace(" of ", "/").removesuffix(" branch") for t in totals) or "-"
     nbp = len(session.breakpoints)
     state = "finished" if session.stepper.finished else "paused"
+    if getattr(session, "altered", False):
+        state = f"ALTERED {state}"  # a value was set by hand (=): what follows is a what-if
     vbp = session.value_breakpoint()
     watch = f" | stop at {search_text(True, vbp.bound)}" if vbp is not None else ""
     bps = f"{nbp} breakpoint{'s' if nbp != 1 else ''}"
@@ -27,8 +32,15 @@ def paused_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
                 f"{state} | it {its}{watch}",
                 f"{state} | it {its} | {nbp} bp{tiny}",
                 f"{state} | it {its}{tiny}",
-                f"{state} | it {its}"]
-    return next((v for v in variants if len(v) <= width), variants[-1])
+                f"{state} | it {its}",
+                f"{state} | it {brief} | {nbp} bp{tiny}",
+                f"{state} | it {brief}{tiny}",
+                f"{state} | it {brief}"]
+    fits = next((v for v in variants if len(v) <= width), None)
+    if fits is not None:
+        return fits
+    head = f"{state} | it "  # the innermost levels matter most: the outer ones give way first
+    return head + "…" + brief[len(brief) - max(1, width - len(head) - 1):]
 
 
 def running_text(session, width: int) -> str:  # type: ignore[no-untyped-def]
@@ -49,6 +61,9 @@ class StatusLine(Static):
         self.update(Text(f"{errors} lint error{'s' if errors != 1 else ''} in {len(diagnostics)} findings: "
                          "not run\nUp/Down: finding, layer, XML; q quits", style="bold"))
 
-    def show(self, session, busy: bool, width: int) -> None:  # type: ignore[no-untyped-def]
-        text = running_text(session, width) if busy else paused_text(session, width)
+    def show(self, session, busy: bool, width: int, note: str = "") -> None:  # type: ignore[no-untyped-def]
+        """The run's state; `note` (a search's `/lstm 2/9 (n/N, Esc)`) goes first."""
+        rest = width - len(note) - 3 if note else width
+        text = running_text(session, rest) if busy else paused_text(session, max(12, rest))
+        text = f"{note} | {text}" if note else text
         self.update(Text(safe(text), no_wrap=True, overflow="ellipsis"))
