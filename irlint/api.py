@@ -17,12 +17,14 @@ from irlint.engine.discovery import all_rules
 from irlint.engine.runner import RunOptions, run_rules
 from irlint.engine.selection import Selection
 from irlint.ir import loader
-from irlint.ir.codes import MALFORMED_XML
+from irlint.ir.codes import DTD_NOT_ALLOWED, MALFORMED_XML
 from irlint.ir.loader import LoadError
 from irlint.ir.model import Model
 from irlint.ir.ovmodel import is_openvino_model, label, load_openvino_model
 from irlint.report.notebook import Diagnostics
 from irlint.rule import Rule
+
+_UNREADABLE = frozenset({MALFORMED_XML.code, DTD_NOT_ALLOWED.code})
 
 if TYPE_CHECKING:
     import numpy as np
@@ -126,6 +128,17 @@ def check(
     )
 
 
+def _runnable(source: ModelLike) -> Model:
+    """`load`, refusing a model the loader could not read (malformed XML, a DOCTYPE, the reader's limits:
+    `MALFORMED_XML`, `DTD_NOT_ALLOWED`): its graph is empty or partial, and running it would give nothing
+    or a wrong answer silently."""
+    model = load(source)
+    unread = [d for d in model.diagnostics if d.code in _UNREADABLE]
+    if unread:
+        raise LoadError(f"{model.path} could not be read as an IR: {unread[0].code} {unread[0].message}")
+    return model
+
+
 def run(
     model: ModelLike, inputs: Mapping[str, np.ndarray], *, state: State | None = None, options: Options | None = None
 ) -> dict[str, np.ndarray]:
@@ -136,7 +149,7 @@ def run(
     only when the run succeeds. Imported lazily: `irlint check` never loads the interpreter."""
     from irlint.interp import run as interp_run
 
-    return interp_run(load(model), inputs, options, state=state)
+    return interp_run(_runnable(model), inputs, options, state=state)
 
 
 def step(
@@ -152,7 +165,7 @@ def step(
     from irlint.interp import execute
     from irlint.interp.stepper import Stepper
 
-    return Stepper(execute(load(model), inputs, options, state=state), list(breakpoints))
+    return Stepper(execute(_runnable(model), inputs, options, state=state), list(breakpoints))
 
 
 def trace(
@@ -168,7 +181,7 @@ def trace(
     `irlint.render(model, trace=..., iteration=K)` annotates the diagram with."""
     from irlint.traced import traced_run
 
-    return traced_run(load(model), inputs, trace_all=trace_all, state=state, options=options)
+    return traced_run(_runnable(model), inputs, trace_all=trace_all, state=state, options=options)
 
 
 def __getattr__(name: str) -> Any:

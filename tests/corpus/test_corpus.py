@@ -223,13 +223,12 @@ def test_an_xml_declaration_after_white_space(tmp_path: Path) -> None:
     assert_runs_as_the_cpu_plugin(stripped)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="irlint.run on a file it cannot parse returns {} (a Model of 0 layers runs); the CLI refuses it with exit 2",
-)
 def test_run_refuses_a_file_it_cannot_parse(tmp_path: Path) -> None:
-    with pytest.raises((ExecutionError, LoadError)):
-        irlint.run(_copy("ti_gru_cell.xml", tmp_path), {})
+    """As the CLI does (exit 2): a Model of 0 layers would run and return nothing."""
+    path = _copy("ti_gru_cell.xml", tmp_path)
+    for call in (irlint.run, irlint.step, irlint.trace):
+        with pytest.raises(LoadError, match="IR001"):
+            call(path, {})
 
 
 @pytest.mark.xfail(
