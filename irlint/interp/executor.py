@@ -694,18 +694,22 @@ class _Executor:
     def merged_rank(self, layer: Layer, port: int) -> int | None:
         """The rank shape inference gives an If's output: OpenVINO merges its branches' shapes statically
         (If::validate_and_infer_types) and its CPU plugin returns the taken branch's value in that rank.
-        Inferred once per model and shared with the rules (`irlint.shapes.inferred`); None where it is
-        not known, or where inference fails (the rules report that failure)."""
+        None where it is not known, or where inference fails (the rules report that failure)."""
+        return self.inferred_output(layer, port).rank
+
+    def inferred_output(self, layer: Layer, port: int | None) -> TensorInfo:
+        """A layer output's type and shape as shape inference gives them, inferred once per model (when first
+        asked) and shared with the rules (`irlint.shapes.inferred`); unknown where inference fails."""
         if self.shapes is None:
             from irlint.shapes import inferred
 
             try:
                 self.shapes = inferred(self.model)
-            except Exception:  # a failing pass knows nothing: the declared ranks decide
+            except Exception:  # a failing pass knows nothing: the declared types and ranks decide
                 self.shapes = False
         if self.shapes is False:
-            return None
-        return self.shapes.output(layer, port).rank
+            return TensorInfo(None, None)
+        return self.shapes.output(layer, port)
 
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
@@ -1073,6 +1077,8 @@ class _Executor:
         res = body.layer(e.internal_layer_id)
         info = declared_info(res) if res is None else TensorInfo(
             res.inputs[0].precision if res.inputs else None, res.inputs[0].shape if res.inputs else None)
+        if info.shape is None or info.etype is None or info.etype.dtype is None:
+            info = self.inferred_output(layer, e.external_port_id)  # the port says nothing: as OpenVINO infers it
         if info.shape is None or info.etype is None or info.etype.dtype is None:
             raise ExecutionError(f"{layer.describe()}: cannot shape the empty scan output {e.external_port_id}",
                                  layer)
