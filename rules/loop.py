@@ -1186,9 +1186,9 @@ def nested_count_from_first_shapes(ctx: Context, graph: Graph, layer: Layer) -> 
     """A nested Loop whose trip count is constant on the enclosing body's first shapes only.
 
     What it checks:
-    A Loop inside a body, with a body condition constant true and a read concatenated output, whose trip
-    count folds to a constant with the enclosing Loop's initial shapes but not once a back edge changes them
-    (a count from ShapeOf of a state that grows).
+    A Loop inside the body of a loop that may run more than once, with a body condition constant true and a
+    read concatenated output, whose trip count folds to a constant with the enclosing loop's initial shapes
+    but not once a back edge changes them (a count from ShapeOf of a state that grows).
 
     Why it matters:
     OpenVINO's core (src/core/src/op/loop.cpp, `Loop::validate_and_infer_types`) sets the Loop's iteration
@@ -1212,6 +1212,10 @@ def nested_count_from_first_shapes(ctx: Context, graph: Graph, layer: Layer) -> 
         return
     if _scalar(info.body_condition, (BOOL,)) != 1:
         return  # the core keeps a count only with a body condition constant true
+    outer = ctx.shapes.loops.get(layer.path.rsplit("/", 2)[0])
+    runs = outer.iterations if outer is not None and outer.iterations is not None else outer and outer.max_iterations
+    if runs is not None and runs <= 1:
+        return  # the enclosing loop runs once: its first shapes are the only ones
     for out in _read_concat_outputs(ctx, graph, layer):
         yield Finding(f"the trip count of {layer.describe()} is {info.core_trip} on the first shapes of the "
                       "enclosing body and changes once its back edges change them: OpenVINO's core keeps that "
