@@ -70,6 +70,7 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP721", "fail", lambda: fam.nested_grown_count(), CONCAT),
     ("LP721", "pass", lambda: fam.nested_grown_count(grow=False), None),
     ("LP721", "pass-unread", lambda: fam.nested_grown_count(read=False), None),
+    ("LP721", "pass-once", lambda: fam.nested_grown_count(trip=1), None),
 ]
 
 
