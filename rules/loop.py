@@ -1137,8 +1137,8 @@ def concat_reserved_for_trip_count(ctx: Context, graph: Graph, layer: Layer) -> 
     """A Loop that may stop early, with a constant trip count for which the CPU plugin reserves over 4 GiB.
 
     What it checks:
-    A Loop with a constant trip count, a body condition that is not a constant true, and a read
-    concatenated output whose parts times min(trip count, 2**31 - 1) exceed 4 GiB in the plugin's types.
+    A Loop with a constant trip count, a body condition that is not a constant, and a read concatenated
+    output whose parts times min(trip count, 2**31 - 1) exceed 4 GiB in the plugin's types.
 
     Why it matters:
     The CPU plugin reads a constant i64 trip count as i32, clamped to 2**31 - 1, and its `DynamicBuffer`
@@ -1160,8 +1160,8 @@ def concat_reserved_for_trip_count(ctx: Context, graph: Graph, layer: Layer) -> 
     trip = _trip(info) if info is not None else None
     if info is None or trip is None or trip < 1 or _start(info) == 0:
         return
-    if _scalar(info.body_condition, (BOOL,)) == 1 or layer.body is None:
-        return  # the loop runs the full trip count, as the spec says: its output is that large anyway
+    if _scalar(info.body_condition, (BOOL,)) is not None or layer.body is None:
+        return  # the core counts the iterations (all, or one): a static output, as large as the spec's
     iterations = min(trip, INT32_MAX)
     idx = ctx.index(layer.body)
     for out in _read_concat_outputs(ctx, graph, layer):
