@@ -1204,8 +1204,8 @@ def nested_count_from_first_shapes(ctx: Context, graph: Graph, layer: Layer) -> 
     ```
 
     How to fix:
-    Compute the count so that it does not fold on the first shapes (pass it in as a state), or give the
-    inner Loop the trip count -1 with a body condition i < count.
+    Give the inner Loop the trip count -1, the count as an invariant input k and the body condition
+    i + 1 < k (measured: the plugin then concatenates each run's parts).
     """
     info = ctx.shapes.loop(layer)
     if info is None or info.core_trip is None or _trip(info) == info.core_trip or graph is ctx.model.graph:
@@ -1223,4 +1223,4 @@ def nested_count_from_first_shapes(ctx: Context, graph: Graph, layer: Layer) -> 
                       "the CPU plugin fixes the output's iteration count by it and fails at inference when a later "
                       "trip count is larger ('iter < iter_count'), where the spec concatenates each run's parts",
                       out.entry.loc, layer=layer.path, port=out.port,
-                      hint="give the inner Loop the trip count -1 with a body condition i < count")
+                      hint="give the inner Loop the trip count -1, the count as input k, the body condition i + 1 < k")
