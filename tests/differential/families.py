@@ -272,11 +272,12 @@ def unbounded_stack(trip: int = 2**63 - 1, stop: int = 2, source: str = "const")
     return _model([out], [x] + ([t] if source == "param" else []), "unbounded_stack")
 
 
-def nested_grown_count(grow: bool = True, read: bool = True, trip: int = 3) -> Any:
+def nested_grown_count(grow: bool = True, read: bool = True, trip: int = 3, count_by: str = "trip") -> Any:
     """A Loop (`trip` iterations) whose state g grows by one element per iteration (or keeps its length
     with `grow=False`), holding a Loop of trip count ShapeOf(g)[0] that concatenates its iteration
     numbers (as f32); the inner concatenated output leaves the outer Loop as a last value, which the model
-    gives out with `read` (else OpenVINO removes it, and the inner output with it)."""
+    gives out with `read` (else OpenVINO removes it, and the inner output with it). With `count_by="condition"`
+    the inner Loop has the trip count -1, the count as invariant input k and the body condition i + 1 < k."""
     ov, ops = _ov()
     x = ops.parameter([1], np.float32, name="x")
     g = ops.parameter([-1], np.float32, name="g")
@@ -285,8 +286,15 @@ def nested_grown_count(grow: bool = True, read: bool = True, trip: int = 3) -> A
     count = ops.squeeze(ops.shape_of(g, "i64"), ops.constant(np.array([0], np.int64)))
     ic = ops.parameter([], np.int64, name="ic")
     part = ops.result(ops.unsqueeze(ops.convert(ic, ov.Type.f32), ops.constant(np.array([0], np.int64))))
-    inner = ops.loop(count, _true())
-    inner.set_function(ov.Model([part, ops.result(_true())], [ic]))
+    if count_by == "trip":
+        inner = ops.loop(count, _true())
+        inner.set_function(ov.Model([part, ops.result(_true())], [ic]))
+    else:
+        k = ops.parameter([], np.int64, name="k")
+        go_on = ops.less(ops.add(ic, ops.constant(np.array(1, np.int64))), k)
+        inner = ops.loop(ops.constant(np.array(-1, np.int64)), ops.greater(count, ops.constant(np.array(0, np.int64))))
+        inner.set_function(ov.Model([part, ops.result(go_on)], [ic, k]))
+        inner.set_invariant_input(k, count.output(0))
     inner.set_special_body_ports([0, 1])
     rcat = ops.result(inner.get_concatenated_slices(part.output(0), 0, 1, 1, -1, 0))
     n = _loop(trip)
@@ -349,7 +357,12 @@ FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] 
     ),
     "nested_grown_count": (
         nested_grown_count,
-        lambda r: {"grow": r.random() < 0.6, "read": r.random() < 0.7, "trip": r.randint(1, 3)},
+        lambda r: {
+            "grow": r.random() < 0.6,
+            "read": r.random() < 0.7,
+            "trip": r.randint(1, 3),
+            "count_by": r.choice(["trip", "trip", "condition"]),
+        },
     ),
     "ragged_concat": (ragged_concat, lambda r: {"read": r.random() < 0.4, "trip": r.randint(1, 4)}),
     "constant_fed_unread_input": (

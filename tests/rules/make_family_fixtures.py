@@ -71,6 +71,7 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP721", "pass", lambda: fam.nested_grown_count(grow=False), None),
     ("LP721", "pass-unread", lambda: fam.nested_grown_count(read=False), None),
     ("LP721", "pass-once", lambda: fam.nested_grown_count(trip=1), None),
+    ("LP721", "pass-condition", lambda: fam.nested_grown_count(count_by="condition"), None),
 ]
 
 
