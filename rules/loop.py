@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -1107,3 +1108,119 @@ def condition_state_sized_for_trip_count(ctx: Context, graph: Graph, layer: Laye
                       layer=layer.path, port=out.port,
                       related=(Related(cond.entry.loc, "the execution_condition entry"),),
                       hint="compute the body condition from the state (c AND true) instead of passing it on")
+
+
+RESERVE_LIMIT = 4 * 2**30  # bytes: a reservation beyond this fails or not by the machine, not by the model
+INT32_MAX = 2**31 - 1
+
+
+def _read_concat_outputs(ctx: Context, graph: Graph, layer: Layer) -> list:
+    """The concatenated outputs of a Loop that OpenVINO keeps: a kept layer reads the port."""
+    if id(layer) not in kept_layers(ctx):
+        return []
+    idx, keep = ctx.index(graph), kept_layers(ctx)
+    return [pe for pe in loop_plan(layer).of(EntryKind.CONCAT_OUTPUT) if pe.port is not None
+            and any(id(graph.layer(e.to_layer)) in keep for e in idx.edges_out(layer.id, pe.port))]
+
+
+def _plugin_bytes(info: TensorInfo) -> int | None:
+    """Bytes of a static tensor as the CPU plugin stores it with the f32 inference precision: 1-byte types
+    (boolean, i8, u8, and u4/i4 widened to them) keep 1 byte, every other type is 4 (f32 or i32,
+    docs/conformance.md, "The CPU plugin's element types")."""
+    if info.shape is None or info.etype is None or not all(d.is_static for d in info.shape):
+        return None
+    return math.prod(d.lo for d in info.shape) * (1 if info.etype.bits <= 8 else 4)
+
+
+@rule("LP720", "loop-concat-reserved-for-trip-count", severity="warning", types=("Loop",), uses_shapes=True)
+def concat_reserved_for_trip_count(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A Loop that may stop early, with a constant trip count for which the CPU plugin reserves over 4 GiB.
+
+    What it checks:
+    A Loop with a constant trip count, a body condition that is not a constant, and a read concatenated
+    output whose parts times min(trip count, 2**31 - 1) exceed 4 GiB in the plugin's types.
+
+    Why it matters:
+    The CPU plugin reads a constant i64 trip count as i32, clamped to 2**31 - 1, and its `DynamicBuffer`
+    (src/plugins/intel_cpu/src/nodes/tensoriterator.cpp, `create_buffer` after `reset(lastUsedTripCount)`)
+    reserves that many parts of each concatenated output after the first iteration, whenever the loop
+    stops. Where the machine cannot grant the reservation, inference fails ("Failed to allocate ...
+    bytes"); the spec concatenates only the iterations run. The bound is a fixed 4 GiB, so that the
+    verdict does not depend on the machine that checks.
+
+    Example:
+    ```xml
+    <data element_type="i64" shape="" offset="0" size="8"/>  <!-- trip count 2**63 - 1, body stops at i = 2 -->
+    ```
+
+    How to fix:
+    Use the trip count -1 with the body condition, as the spec allows (the plugin then grows the buffer).
+    """
+    info = ctx.shapes.loop(layer)
+    trip = _trip(info) if info is not None else None
+    if info is None or trip is None or trip < 1 or _start(info) == 0:
+        return
+    if _scalar(info.body_condition, (BOOL,)) is not None or layer.body is None:
+        return  # the core counts the iterations (all, or one): a static output, as large as the spec's
+    iterations = min(trip, INT32_MAX)
+    idx = ctx.index(layer.body)
+    for out in _read_concat_outputs(ctx, graph, layer):
+        res = layer.body.layer(out.body_layer)
+        e = idx.source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
+        src = layer.body.layer(e.from_layer) if e is not None else None
+        part = _plugin_bytes(ctx.shapes.output(src, e.from_port)) if src is not None and e is not None else None
+        if part is None or part * iterations <= RESERVE_LIMIT:
+            continue
+        clamp = f"the trip count {trip} read as i32 clamps to {INT32_MAX}, so " if trip > INT32_MAX else ""
+        yield Finding(f"{layer.describe()} has the constant trip count {trip} and a body condition that may stop it "
+                      f"early: {clamp}OpenVINO's CPU plugin reserves {iterations} parts of {part} bytes for "
+                      f"concatenated output port {out.port}, {part * iterations} bytes (over 4 GiB), after the first "
+                      "iteration; inference fails where the machine cannot grant them ('Failed to allocate'), "
+                      "while the spec concatenates only the iterations run", out.entry.loc,
+                      layer=layer.path, port=out.port,
+                      hint="use the trip count -1 with the body condition, as the spec allows")
+
+
+@rule("LP721", "loop-nested-count-from-first-shapes", severity="warning", types=("Loop",), uses_shapes=True)
+def nested_count_from_first_shapes(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """A nested Loop whose trip count is constant on the enclosing body's first shapes only.
+
+    What it checks:
+    A Loop inside the body of a loop that may run more than once, with a body condition constant true and a
+    read concatenated output, whose trip count folds to a constant with the enclosing loop's initial shapes
+    but not once a back edge changes them (a count from ShapeOf of a state that grows).
+
+    Why it matters:
+    OpenVINO's core (src/core/src/op/loop.cpp, `Loop::validate_and_infer_types`) sets the Loop's iteration
+    count when a validation pass finds the trip count constant and never resets it: the concatenated output
+    stays declared for the first count after the back edge makes the trip count dynamic. The CPU plugin
+    builds the output's `PortIteratorHelper` (tensoriterator.cpp) from that static shape, so its iteration
+    count is fixed; a later outer iteration whose trip count is larger fails at inference ("iter >= 0 &&
+    iter < iter_count"). The spec concatenates each outer iteration's own count of parts.
+
+    Example:
+    ```xml
+    <layer type="ShapeOf"/> <!-- of the outer state g <- Concat(g, 1), its [0] the inner Loop's trip count -->
+    ```
+
+    How to fix:
+    Give the inner Loop the trip count -1, the count as an invariant input k and the body condition
+    i + 1 < k (measured: the plugin then concatenates each run's parts).
+    """
+    info = ctx.shapes.loop(layer)
+    if info is None or info.core_trip is None or _trip(info) == info.core_trip or graph is ctx.model.graph:
+        return
+    if _scalar(info.body_condition, (BOOL,)) != 1:
+        return  # the core keeps a count only with a body condition constant true
+    outer = ctx.shapes.loops.get(layer.path.rsplit("/", 2)[0])
+    runs = outer.iterations if outer is not None and outer.iterations is not None else outer and outer.max_iterations
+    if runs is not None and runs <= 1:
+        return  # the enclosing loop runs once: its first shapes are the only ones
+    for out in _read_concat_outputs(ctx, graph, layer):
+        yield Finding(f"the trip count of {layer.describe()} is {info.core_trip} on the first shapes of the "
+                      "enclosing body and changes once its back edges change them: OpenVINO's core keeps that "
+                      f"count and declares concatenated output port {out.port} for {info.core_trip} iterations; "
+                      "the CPU plugin fixes the output's iteration count by it and fails at inference when a later "
+                      "trip count is larger ('iter < iter_count'), where the spec concatenates each run's parts",
+                      out.entry.loc, layer=layer.path, port=out.port,
+                      hint="give the inner Loop the trip count -1, the count as input k, the body condition i + 1 < k")

@@ -438,11 +438,14 @@ class _Inferer:
         assert body is not None
         plan = loop_plan(layer)
         info = LoopInfo(layer, plan)
+        earlier = self.res.loops.get(layer.path)  # this layer's view in an earlier round of an enclosing body
         self.res.loops[layer.path] = info
         outer_inputs = {p.id: i for p, i in zip(layer.inputs, self.valued_inputs(graph, layer))}
         if plan.is_loop:
             info.trip_count = outer_inputs.get(TRIP_COUNT_PORT, UNKNOWN)
             info.condition = outer_inputs.get(CONDITION_PORT, UNKNOWN)
+            trip = _scalar(info.trip_count)
+            info.core_trip = trip if trip is not None else earlier.core_trip if earlier is not None else None
 
         params: dict[int, TensorInfo] = {}
         counts: list[tuple[int, str]] = []

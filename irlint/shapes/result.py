@@ -69,6 +69,11 @@ class LoopInfo:
     params: dict[int, TensorInfo] = field(default_factory=dict)  # body Parameter id -> what it receives
     poisoned: dict[int, Poison] = field(default_factory=dict)  # body Parameter id -> what it derives from
     count_poison: Poison | None = None  # the iteration count derives from a defect
+    # the trip count OpenVINO's core keeps: `Loop::validate_and_infer_types` (src/core/src/op/loop.cpp) sets
+    # m_num_iterations whenever a pass finds the trip count constant and never resets it, so a nested Loop
+    # keeps the count of the enclosing body's first shapes after a back edge makes them dynamic; here, the
+    # last constant trip count any round of the enclosing fixed points found
+    core_trip: int | None = None
 
     @property
     def iterations(self) -> int | None:

@@ -100,8 +100,10 @@ def test_the_models_have_the_front_ends_shapes(shaped: tuple[str, Any, dict[str,
 
 
 def test_they_lint_clean(shaped: tuple[str, Any, dict[str, np.ndarray]]) -> None:
-    _name, model, _inputs = shaped
-    assert [str(d) for d in irlint.check(model) if d.severity is not Severity.INFO] == []
+    """Clean but for LP720 where the CPU plugin preallocates (it says why the plugin fails there)."""
+    name, model, _inputs = shaped
+    found = [d for d in irlint.check(model) if d.severity is not Severity.INFO]
+    assert [d.code for d in found] == (["LP720"] if name in CPU_PREALLOCATES else []), [str(d) for d in found]
 
 
 def cpu_outputs(model: Any, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -158,6 +158,10 @@ DEPARTURES = {
     "PM423": "a state changing shape in a layer of static ports: the CPU plugin fails at inference",
     "LP717": "a constant-fed Loop with a computed body condition and a read concatenated output: the CPU plugin "
              "cannot give it static memory and fails to compile",
+    "LP720": "a constant trip count far beyond the iterations run: the CPU plugin reserves its concatenated outputs "
+             "for it (over 4 GiB) and may fail to allocate them",
+    "LP721": "a nested Loop's trip count constant on the enclosing body's first shapes only: the CPU plugin keeps "
+             "that count for the concatenated output and fails at inference when it grows",
 }
 
 # Departure warnings that say the CPU plugin kills the process on the model (a crash then agrees).

@@ -251,6 +251,60 @@ def early_stop_state(init: str = "const", how: str = "direct", stop: int = 1, tr
     return _model(outs, [x] + ([b] if init == "param" else []), "early_stop_state")
 
 
+def unbounded_stack(trip: int = 2**63 - 1, stop: int = 2, source: str = "const") -> Any:
+    """What PyTorch writes for `while True: ...; ys.append(s); if i >= stop: break` then torch.stack(ys): a
+    Loop of trip count `trip` (a Const, or a model input with `source="param"`), body condition i < `stop`,
+    s <- s + 1 on [2,3] f32, concatenated output of Unsqueeze(s) on axis 0 (parts of 24 bytes)."""
+    ov, ops = _ov()
+    x = ops.parameter([2, 3], np.float32, name="x")
+    t = ops.parameter([], np.int64, name="t")
+    cur = ops.parameter([], np.int64, name="i")
+    s = ops.parameter([2, 3], np.float32, name="s")
+    nxt = ops.add(s, ops.constant(np.ones((2, 3), np.float32)))
+    rs = ops.result(nxt)
+    part = ops.result(ops.unsqueeze(nxt, ops.constant(np.array([0], np.int64))))
+    rc = ops.result(ops.less(cur, ops.constant(np.array(stop, np.int64))))
+    n = ops.loop(ops.constant(np.array(trip, np.int64)) if source == "const" else t, _true())
+    n.set_function(ov.Model([rs, part, rc], [cur, s]))
+    n.set_special_body_ports([0, 2])
+    n.set_merged_input(s, x.output(0), rs.output(0))
+    out = n.get_concatenated_slices(part.output(0), 0, 1, 1, -1, 0)
+    return _model([out], [x] + ([t] if source == "param" else []), "unbounded_stack")
+
+
+def nested_grown_count(grow: bool = True, read: bool = True, trip: int = 3, count_by: str = "trip") -> Any:
+    """A Loop (`trip` iterations) whose state g grows by one element per iteration (or keeps its length
+    with `grow=False`), holding a Loop of trip count ShapeOf(g)[0] that concatenates its iteration
+    numbers (as f32); the inner concatenated output leaves the outer Loop as a last value, which the model
+    gives out with `read` (else OpenVINO removes it, and the inner output with it). With `count_by="condition"`
+    the inner Loop has the trip count -1, the count as invariant input k and the body condition i + 1 < k."""
+    ov, ops = _ov()
+    x = ops.parameter([1], np.float32, name="x")
+    g = ops.parameter([-1], np.float32, name="g")
+    one = ops.constant(np.ones(1, np.float32))
+    rg = ops.result(ops.concat([g, one], 0) if grow else ops.add(g, one))
+    count = ops.squeeze(ops.shape_of(g, "i64"), ops.constant(np.array([0], np.int64)))
+    ic = ops.parameter([], np.int64, name="ic")
+    part = ops.result(ops.unsqueeze(ops.convert(ic, ov.Type.f32), ops.constant(np.array([0], np.int64))))
+    if count_by == "trip":
+        inner = ops.loop(count, _true())
+        inner.set_function(ov.Model([part, ops.result(_true())], [ic]))
+    else:
+        k = ops.parameter([], np.int64, name="k")
+        go_on = ops.less(ops.add(ic, ops.constant(np.array(1, np.int64))), k)
+        inner = ops.loop(ops.constant(np.array(-1, np.int64)), ops.greater(count, ops.constant(np.array(0, np.int64))))
+        inner.set_function(ov.Model([part, ops.result(go_on)], [ic, k]))
+        inner.set_invariant_input(k, count.output(0))
+    inner.set_special_body_ports([0, 1])
+    rcat = ops.result(inner.get_concatenated_slices(part.output(0), 0, 1, 1, -1, 0))
+    n = _loop(trip)
+    n.set_function(ov.Model([rg, rcat, ops.result(_true())], [g]))
+    n.set_special_body_ports([-1, 2])
+    n.set_merged_input(g, x.output(0), rg.output(0))
+    cat = n.get_iter_value(rcat.output(0), -1)  # an output port either way; unread without `read`
+    return _model([n.get_iter_value(rg.output(0), -1)] + ([cat] if read else []), [x], "nested_grown_count")
+
+
 # family -> (builder, draw of its keyword arguments)
 FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] = {
     "iteration_back_edge": (
@@ -291,6 +345,23 @@ FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] 
             "how": r.choice(["direct", "direct", "and"]),
             "stop": r.randint(0, 4),
             "trip": r.randint(1, 4),
+        },
+    ),
+    "unbounded_stack": (
+        unbounded_stack,
+        lambda r: {
+            "trip": r.choice([-1, 4, 10**6, 2**31 - 1, 2**63 - 1]),
+            "stop": r.randint(0, 3),
+            "source": r.choice(["const", "const", "param"]),
+        },
+    ),
+    "nested_grown_count": (
+        nested_grown_count,
+        lambda r: {
+            "grow": r.random() < 0.6,
+            "read": r.random() < 0.7,
+            "trip": r.randint(1, 3),
+            "count_by": r.choice(["trip", "trip", "condition"]),
         },
     ),
     "ragged_concat": (ragged_concat, lambda r: {"read": r.random() < 0.4, "trip": r.randint(1, 4)}),

@@ -146,13 +146,15 @@ def test_pinned_more_types_seed_agrees_through_its_statement(seed: int, oracle: 
 # statement of the CPU plugin's departure (the seed's model departs: OpenVINO does not compute irlint's values).
 FAMILIES = Knobs(families=True)
 PINNED_FAMILIES: dict[int, str] = {
-    7100024: "LP718",  # s <- current_iteration, 2 iterations: the plugin's state holds the number just written
-    7100020: "PM421",  # s <- Result(p), p invariant: OpenVINO removes the Result, compile fails (_M_range_check)
-    7100012: "PM422",  # three outputs of Result(p), p fed back to itself: one is wired, the plugin crashes
-    7100016: "PM423",  # s <- Concat(s, s) read by nothing, static ports: inference fails (object is not initialized)
-    7100249: "LP719",  # the body condition is state c, true at first, c <- i < 1: the output sized for 4 iterations
-    7100005: "LP717",  # a u8 constant-fed Loop beside a model input only an unread output uses: compile fails
-    7100006: "departure",  # concatenated parts [1,1], [2,1], [4,1] read: RUN-CONCAT, the plugin returns stale memory
+    7100270: "LP718",  # s <- current_iteration, 2 iterations: the plugin's state holds the number just written
+    7100082: "PM421",  # s <- Result(p), p invariant: OpenVINO removes the Result, compile fails (_M_range_check)
+    7100044: "PM422",  # three outputs of Result(p), p fed back to itself: one is wired, the plugin crashes
+    7100042: "PM423",  # s <- Concat(s, s) read by nothing, static ports: inference fails (object is not initialized)
+    7100461: "LP719",  # the body condition is state c, true at first, c <- i < 1: the output sized for 4 iterations
+    7100029: "LP717",  # a u8 constant-fed Loop beside a model input only an unread output uses: compile fails
+    7100040: "departure",  # concatenated parts [1,1], [2,1], [4,1] read: RUN-CONCAT, the plugin returns stale memory
+    7100426: "LP720",  # trip count 2**63 - 1, stops at i = 2: the plugin asks for 51539607528 bytes and fails
+    7100025: "LP721",  # an inner trip count len(g), g growing: the core keeps 1, inference fails (iter < iter_count)
 }
 
 

@@ -1,4 +1,4 @@
-"""Fixtures of LP718, PM421, PM422 and PM423, from the Loop families of tests/differential/families.py.
+"""Fixtures of LP717 to LP721 and PM421 to PM423, from the Loop families of tests/differential/families.py.
 
 `python tests/rules/make_family_fixtures.py` (needs openvino) writes tests/rules/fixtures/<CODE>/fail.xml
 and pass.xml, with `<!-- expect: CODE -->` above each line that must be reported.
@@ -62,6 +62,16 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP719", "pass", lambda: fam.early_stop_state(init="const", how="and"), None),
     ("LP717", "fail-dropped-input", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="u8"), CONCAT),
     ("LP717", "pass-folded", lambda: fam.constant_fed_unread_input(unread_input=True, dtype="f32"), None),
+    ("LP720", "fail", lambda: fam.unbounded_stack(), CONCAT),
+    ("LP720", "fail-int32-max", lambda: fam.unbounded_stack(trip=2**31 - 1), CONCAT),
+    ("LP720", "pass", lambda: fam.unbounded_stack(trip=-1), None),
+    ("LP720", "pass-million", lambda: fam.unbounded_stack(trip=10**6), None),
+    ("LP720", "pass-input", lambda: fam.unbounded_stack(source="param"), None),
+    ("LP721", "fail", lambda: fam.nested_grown_count(), CONCAT),
+    ("LP721", "pass", lambda: fam.nested_grown_count(grow=False), None),
+    ("LP721", "pass-unread", lambda: fam.nested_grown_count(read=False), None),
+    ("LP721", "pass-once", lambda: fam.nested_grown_count(trip=1), None),
+    ("LP721", "pass-condition", lambda: fam.nested_grown_count(count_by="condition"), None),
 ]
 
 

@@ -188,3 +188,48 @@ def test_a_state_swap_keeps_its_results(oracle: OpenVINO, tmp_path: Path) -> Non
     ov.save_model(model, str(path), compress_to_fp16=False)
     assert oracle.check(path, _inputs(path)).stage == "ok"
     assert not {"PM421", "PM422"} & _codes(path)
+
+
+def test_lp720_a_constant_trip_count_reserves_its_concatenated_output(oracle: OpenVINO) -> None:
+    """PyTorch's `while True` with a stacked list: a trip count 2**63 - 1 (or 2**31 - 1, where the clamp
+    ends) and parts of 24 bytes; the plugin asks for 24 * (2**31 - 1) bytes and fails after the first
+    iteration. The allocation fails without touching the memory, so it is quick and safe to run."""
+    for name in ("fail.xml", "fail-int32-max.xml"):
+        path = FIXTURES / "LP720" / name
+        v = oracle.check(path, _inputs(path))
+        assert v.stage == "infer" and "Failed to allocate 51539607528 bytes" in v.why, v
+        assert run(irlint.load(path), _inputs(path))["out0"].shape == (3, 2, 3)  # i = 0, 1, 2 run
+        assert "LP720" in _codes(path)
+        found = next(d for d in irlint.check(path) if d.code == "LP720")
+        assert "51539607528 bytes" in found.message
+    for name in ("pass.xml", "pass-million.xml"):
+        _agrees(oracle, FIXTURES / "LP720" / name, "LP720")
+
+
+def test_lp720_a_trip_count_from_an_input_runs(oracle: OpenVINO) -> None:
+    """The same Loop with its trip count a model input of 2**63 - 1: the plugin reads it as i32 at run time
+    without the clamp of a constant, grows its buffer as the loop runs, and agrees."""
+    path = FIXTURES / "LP720" / "pass-input.xml"
+    inputs = dict(_inputs(path), t=np.array(2**63 - 1, np.int64))
+    v = oracle.check(path, inputs)
+    assert v.stage == "ok", v.why
+    with pytest.warns(DepartureWarning, match="outside the i32 range"):  # -1 there: the same loop here
+        ours = run(irlint.load(path), inputs)
+    np.testing.assert_allclose(ours["out0"], v.outputs[0], rtol=1e-6)
+    assert "LP720" not in _codes(path)
+
+
+def test_lp721_a_nested_count_from_a_growing_state_fails_at_inference(oracle: OpenVINO) -> None:
+    """g grows [1] -> [2] -> [3]; the inner Loop runs len(g) times. The core keeps the first count (1) for
+    the inner concatenated output, and the plugin fails at the second outer iteration; irlint runs the spec.
+    No SL606: the declared [1] fits irlint's dynamic length."""
+    path = FIXTURES / "LP721" / "fail.xml"
+    inputs = _inputs(path)
+    v = oracle.check(path, inputs)
+    assert v.stage == "infer" and "iter < iter_count" in v.why, v
+    np.testing.assert_array_equal(run(irlint.load(path), inputs)["out1"], [0.0, 1.0, 2.0])
+    codes = _codes(path)
+    assert "LP721" in codes and "SL606" not in codes
+    # g keeps its length; unread; one outer run; the fix: trip count -1 and the count in the body condition
+    for name in ("pass.xml", "pass-unread.xml", "pass-once.xml", "pass-condition.xml"):
+        _agrees(oracle, FIXTURES / "LP721" / name, "LP721")
