@@ -787,11 +787,12 @@ class _Executor:
         if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
-        if plan.is_loop and code.sliced:
+        if plan.is_loop:
             run.trip = math.inf if trip is None or trip < 0 else int(trip)
-            port = self.condition_state_port(layer)
+            port = self.condition_state_port(layer)  # (decided once per layer)
             if port is not None and scalar_flag(outer.get(port)) is True and math.isfinite(run.trip):
                 self.sized_for_trip[id(run)] = int(run.trip)
+        if plan.is_loop and code.sliced:
             run.cpu_slices = fewest_loop_slices([
                 LoopSlices(pe.port, slices[pe.body_layer][2].dim, slices[pe.body_layer][1],
                            1 if pe.entry.stride is None else pe.entry.stride)
