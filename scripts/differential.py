@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.differential.campaign import Outcome, check_seed, default_knobs, keep, minimize  # noqa: E402
+from tests.differential.campaign import IN_PLACE_CODES, Outcome, check_seed, default_knobs, keep, minimize  # noqa: E402
 from tests.differential.known import known  # noqa: E402
 from tests.differential.oracle import OpenVINO  # noqa: E402
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="the first seed")
-    ap.add_argument("--mode", choices=["build", "mutate"], default="build")
+    ap.add_argument("--mode", choices=["build", "mutate", "textbook"], default="build")
     ap.add_argument("--report", type=Path, required=True, help="JSON report; a .md is written beside it")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds OpenVINO may take per model")
     ap.add_argument("--keep", type=Path, help="copy each family's smallest model here")
@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         knobs = replace(knobs, more_types=True)
     families: dict[str, dict] = {}
     smallest: dict[str, Outcome] = {}
-    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0}
+    counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0, "in_place_warned": 0, "false_warnings": 0}
+    false_warnings: list[dict] = []  # an in-place warning where the plugin computes what irlint runs
     skipped: dict[str, int] = {}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
@@ -68,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[o.skipped] = skipped.get(o.skipped, 0) + 1
                 continue
             counts["checked"] += 1
+            if o.false_warnings or o.true_warnings:
+                counts["in_place_warned"] += 1
+            if o.false_warnings:
+                counts["false_warnings"] += 1
+                false_warnings.append({"seed": seed, "codes": o.false_warnings, "notes": o.notes})
             d = o.disagreement
             if d is None:
                 counts["agree"] += 1
@@ -110,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
                   "openvino_restarts": oracle.restarts,
                   "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
+                  "false_warnings": false_warnings,
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
     args.report.with_suffix(".md").write_text(markdown(report))
@@ -124,7 +131,9 @@ def markdown(report: dict) -> str:
            f"{report['first_seed'] + report['count'] - 1}", "",
            f"{c['checked']} models checked ({c['skipped']} skipped), {c['agree']} agree, {c['disagree']} disagree; "
            f"{report['models_per_second']} models/s; OpenVINO worker restarts: {report['openvino_restarts']} "
-           f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", ""]
+           f"({report.get('openvino_unrepeated_crashes', 0)} deaths a fresh worker did not repeat).", "",
+           f"In-place warnings ({', '.join(IN_PLACE_CODES)}) on {c.get('in_place_warned', 0)} models, "
+           f"{c.get('false_warnings', 0)} of them where the plugin computes what irlint runs (false warnings).", ""]
     for f in report["families"]:
         ex = f["example"]
         out += [f"## {f['family']}", "",

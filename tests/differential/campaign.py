@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.differential.compare import Disagreement, irlint_side, judge
+from tests.differential.compare import Disagreement, compare_outputs, irlint_side, judge
 from tests.differential.generator import Case, Knobs, build
 from tests.differential.mutate import mutate
 from tests.differential.oracle import OpenVINO
@@ -31,6 +31,14 @@ class Outcome:
     ov_stage: str = ""
     irlint_codes: list[str] = field(default_factory=list)
     skipped: str = ""
+    # in-place warnings (IN_PLACE_CODES) that fired where the plugin computes what irlint runs: false warnings
+    false_warnings: list[str] = field(default_factory=list)
+    # in-place warnings that fired where the plugin departs: the warnings that earn their place
+    true_warnings: list[str] = field(default_factory=list)
+
+
+# The warnings derived from irlint/openvino's memory model (is a value read after the plugin wrote over it?)
+IN_PLACE_CODES = ("BE507", "BE508", "PM414")
 
 
 def save(case: Case, path: Path) -> None:
@@ -45,7 +53,7 @@ MUTATE_KNOBS = Knobs(int_activations=False, dynamic_rank=False, edge_cases=False
 
 
 def default_knobs(mode: str) -> Knobs:
-    return MUTATE_KNOBS if mode == "mutate" else Knobs()
+    return MUTATE_KNOBS if mode == "mutate" else Knobs(textbook=True) if mode == "textbook" else Knobs()
 
 
 def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Knobs | None = None) -> Outcome:
@@ -70,6 +78,12 @@ def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Kno
     out.ov_stage = ov.stage
     out.irlint_codes = side.codes
     out.disagreement = d = judge(side, ov, tolerate=mode == "mutate")
+    fired = sorted({w.split(":", 1)[0] for w in side.warnings} & set(IN_PLACE_CODES))
+    if fired and ov.stage == "ok" and side.outputs is not None and not side.rejects:
+        if compare_outputs(side, ov) is None:
+            out.false_warnings = fired
+        else:
+            out.true_warnings = fired
     if mode == "mutate" and d is not None and d.kind == "verdict" and ov.stage == "ok":
         # irlint's error on a model OpenVINO runs: does OpenVINO ignore the mutated text (it computes what
         # the unmutated model computes) or misread it (it computes something else)?

@@ -44,6 +44,8 @@ class Knobs:
     # i8, i16, u16, u32 and u64 as the model's and Converts' element types too. Off by default: the
     # draws stay the same, but the types drawn differ, so turning it on changes every seed's model.
     more_types: bool = False
+    # the textbook recurrent bodies of tests/differential/textbook.py instead of random ones
+    textbook: bool = False
 
     def smaller(self) -> list[Knobs]:
         """Knobs one step smaller than these, most shrinking first."""
@@ -536,6 +538,10 @@ def build(seed: int, knobs: Knobs | None = None) -> Case:
     """The model and inputs of `seed`; raises only if the openvino API refuses what was built
     (reported by the campaign as a generator error, with the seed)."""
     knobs = knobs or Knobs()
+    if knobs.textbook:
+        from tests.differential.textbook import build as textbook
+
+        return textbook(seed, knobs)
     b = _Builder(seed, knobs)
     m = b.model()
     return Case(seed, m, b.inputs, b.notes, knobs)
