@@ -47,11 +47,13 @@ def _plugin_no_op_convert(ctx: Facts, layer: Layer, source: Layer, port: int | N
 def _chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
     """The layers from the one a back edge's Result reads backwards, over views and ops the plugin fuses into
     the node before them, each read only by the one after it, up to the first that is neither: each is a
-    candidate E, the layers before it in the list its tail."""
+    candidate E, the layers before it in the list its tail. The one the Result reads may have other readers
+    (the ONNX front end's Scan reads it for the back edge and the scan output): fusing and in-place writing
+    look at a node's inputs (Eltwise::canBeInPlace, FuseEltwiseAndSimple), not at its output's readers."""
     chain: list[Layer] = []
     while last is not None and last.outputs and last not in chain:  # a cycle (a malformed graph) ends it
         chain.append(last)
-        if len(idx.users(last)) != 1 or not _joins_node_before(body, idx, last):
+        if (len(chain) > 1 and len(idx.users(last)) != 1) or not _joins_node_before(body, idx, last):
             break
         last = fed_by(body, idx, last, 0)
     return chain

@@ -146,7 +146,7 @@ def _written_in_place(facts: Facts, body: Graph, idx: GraphIndex, layer: Layer, 
     states = inplace._changed_states(body, idx, layer, be)
     chain = inplace._chain_to(body, idx, fed_by(body, idx, res, 0))
     for i, e in enumerate(chain):
-        if e.type not in inplace.IN_PLACE_BINARY or len(e.inputs) != 2 or len(idx.users(e)) != 1:
+        if e.type not in inplace.IN_PLACE_BINARY or len(e.inputs) != 2 or (i and len(idx.users(e)) != 1):
             continue
         if i and not inplace.same_shape(facts, e, chain[0]):
             continue  # the tail gives the back edge another shape

@@ -114,12 +114,12 @@ class _Cell:
         if self.cell == "swap":  # a <- b, b <- a (b + x in half of them)
             nb = self.activate(self.add(x, a)) if self.r.random() < 0.5 else a
             return [xt, a, b], [ops.result(b), ops.result(nb)], {1: 0, 2: 1}, [0, 1]
-        # "pass": a Result reads the slice or a state Parameter itself
-        res = [ops.result(xt if self.view != "none" or self.r.random() < 0.5 else a),
-               ops.result(self.activate(self.add(x, b)))]
-        if self.r.random() < 0.5:
-            res[0] = ops.result(a)
-        return [xt, a, b], res, {1: 0, 2: 1}, [0, 1]
+        # "pass": a Result reads the slice (itself or its view) or a state Parameter itself
+        first = self.r.choice(("slice", "state", "other"))
+        src = {"slice": x, "state": a, "other": b}[first]
+        self.notes.append(f"passes {first}")
+        nb = self.activate(self.add(x, a if self.r.random() < 0.5 else b))
+        return [xt, a, b], [ops.result(src), ops.result(nb)], {1: 0, 2: 1}, [0, 1]
 
 
 def _api_model(r: random.Random, cell: _Cell, kind: str, t: int, n: int) -> Any:
