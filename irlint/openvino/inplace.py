@@ -14,9 +14,11 @@ the plugin (OpenVINO 2026.4) where the source reading alone does not decide.
 
 from __future__ import annotations
 
+import math
+
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import BackEdge, Edge, Graph, Layer
-from irlint.openvino.facts import Facts, etype, fed_by, folded, plugin_order, same_shape
+from irlint.openvino.facts import Facts, etype, fed_by, folded, plugin_order, same_shape, shape
 from irlint.openvino.nodes import ELTWISE, IN_PLACE_BINARY, PLUGIN_TYPE, UNARY_ELTWISE, VIEWS
 from irlint.types import shape_values
 
@@ -115,6 +117,9 @@ def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
     if view is not None:
         kept = same_shape(ctx, first, e) and _takes_place(ctx, body, idx, other, view[1], states)
         return (*view, None) if kept else None
+    weighted = _weighted_view(ctx, body, idx, e, params, states)
+    if weighted is not None:
+        return weighted
     et = ctx.shapes.output(e, e.outputs[0].id).etype if e.outputs else None
     if et is None or et.name not in ONE_BYTE:
         return None
@@ -128,6 +133,34 @@ def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
         rest = fed_by(body, idx, e, 1 - i)
         view = _view_of(ctx, body, idx, srcs[0], params)
         if view is not None and same_shape(ctx, srcs[0], e) and _takes_place(ctx, body, idx, rest, view[1], states):
+            return (*view, f)
+    return None
+
+
+def _weighted_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None],
+                   states: set[int | None]) -> tuple[Layer, Layer, Layer] | None:
+    """(the view, its Parameter, F) where E, on either input, reads F = Add/Multiply(view, W) of a Const W of
+    more than one element, F read only by E: F heads an Eltwise node in place over the view (its input 0 is
+    a Reshape node, W has one reader), and E, whose operand F is, is fused into it (graph_optimizer.cpp,
+    FuseEltwiseAndSimple fuses a child Eltwise into the parent Eltwise before it; Add and Multiply are
+    commutative, so either port). A W of one element becomes a PowerStatic node (ConvertToPowerStatic),
+    measured to give the spec's values."""
+    for i in (0, 1):
+        f = fed_by(body, idx, e, i)
+        if f is None or f.type not in IN_PLACE_BINARY or len(f.inputs) != 2 or len(idx.users(f)) != 1:
+            continue
+        w = fed_by(body, idx, f, 1)
+        w_shape = shape(ctx, w)
+        if w is None or w.type not in ("Const", "Constant") or len(idx.users(w)) != 1 or w_shape is None:
+            continue
+        vals = shape_values(w_shape)
+        if vals is None or math.prod(vals) <= 1:
+            continue
+        v = fed_by(body, idx, f, 0)
+        view = _view_of(ctx, body, idx, v, params)
+        rest = fed_by(body, idx, e, 1 - i)
+        if view is not None and same_shape(ctx, v, e) and same_shape(ctx, f, e) and \
+                _takes_place(ctx, body, idx, rest, view[1], states):
             return (*view, f)
     return None
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow.liveness import read_layers
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.openvino import inplace
@@ -85,6 +86,15 @@ def _read(body: Graph, idx: GraphIndex, be: BackEdge) -> bool:
     return p is not None and bool(idx.users(p))
 
 
+def _runs_once(layer: Layer) -> bool:
+    """A TensorIterator none of whose sliced Parameters the body reads: OpenVINO removes those inputs before the
+    plugin counts the iterations from the slices, so the body runs once and no back edge is ever copied
+    (PM410 says so)."""
+    plan = loop_plan(layer)
+    sliced = {pe.body_layer for pe in plan.of(EntryKind.SLICED_INPUT)}
+    return not plan.is_loop and bool(sliced) and layer.body is not None and not (sliced & read_layers(layer.body))
+
+
 def _copy_order(layer: Layer) -> dict[int | None, int]:
     """The position of each back edge's copy among the `before_mappers`, by its Parameter's id: the loop's
     input descriptions in port_map order (measured: a <- b, b <- a gives both b's value exactly when a's
@@ -97,7 +107,7 @@ def _copy_order(layer: Layer) -> dict[int | None, int]:
 
 def _back_edge_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphIndex,
                           kinds: frozenset[Kind]) -> list[Overwrite]:
-    if not layer.back_edges:
+    if not layer.back_edges or _runs_once(layer):
         return []
     plan = loop_plan(layer)
     sliced = {pe.body_layer for pe in plan.of(EntryKind.SLICED_INPUT)}

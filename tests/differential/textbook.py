@@ -111,9 +111,9 @@ class _Cell:
             return [xt, h, c], [ops.result(h2), ops.result(c2)], {1: 0, 2: 1}, [0, 1]
         a = ops.parameter(shape, np.float32, name="a")
         b = ops.parameter(shape, np.float32, name="b")
-        if self.cell == "swap":  # a <- b, b <- a (b + x in half of them)
+        if self.cell == "swap":  # a <- b, b <- a (b <- act(x + a) in half of them); the slice read for an output
             nb = self.activate(self.add(x, a)) if self.r.random() < 0.5 else a
-            return [xt, a, b], [ops.result(b), ops.result(nb)], {1: 0, 2: 1}, [0, 1]
+            return [xt, a, b], [ops.result(b), ops.result(nb), ops.result(ops.relu(xt))], {1: 0, 2: 1}, [0, 1, 2]
         # "pass": a Result reads the slice (itself or its view) or a state Parameter itself
         first = self.r.choice(("slice", "state", "other"))
         src = {"slice": x, "state": a, "other": b}[first]
