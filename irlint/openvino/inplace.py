@@ -65,8 +65,11 @@ def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     """`layer` is a view or an op the plugin fuses into the node that computes its input 0."""
     if not layer.inputs:
         return False
-    if layer.type in VIEWS or (layer.type in TAIL_OPS and len(layer.inputs) == 1):
+    if layer.type in VIEWS:
         return True
+    if layer.type in TAIL_OPS:  # extra inputs that are Consts are attributes of the node (Swish's beta)
+        return all(k is not None and k.type in ("Const", "Constant")
+                   for k in (fed_by(body, idx, layer, i) for i in range(1, len(layer.inputs))))
     k = fed_by(body, idx, layer, 1) if layer.type in IN_PLACE_BINARY and len(layer.inputs) == 2 else None
     return k is not None and k.type == "Const"
 
@@ -115,7 +118,8 @@ def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
     first, other = fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)
     view = _view_of(ctx, body, idx, first, params)
     if view is not None:
-        kept = same_shape(ctx, first, e) and _takes_place(ctx, body, idx, other, view[1], states)
+        kept = same_shape(ctx, first, e) and _takes_place(ctx, body, idx, other, view[1], states) and \
+            _peers_run_before(body, idx, view, e)
         return (*view, None) if kept else None
     weighted = _weighted_view(ctx, body, idx, e, params, states)
     if weighted is not None:
@@ -160,9 +164,22 @@ def _weighted_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
         view = _view_of(ctx, body, idx, v, params)
         rest = fed_by(body, idx, e, 1 - i)
         if view is not None and same_shape(ctx, v, e) and same_shape(ctx, f, e) and \
-                _takes_place(ctx, body, idx, rest, view[1], states):
+                _takes_place(ctx, body, idx, rest, view[1], states) and _peers_run_before(body, idx, view, e):
             return (*view, f)
     return None
+
+
+def _peers_run_before(body: Graph, idx: GraphIndex, view: tuple[Layer, Layer], e: Layer) -> bool:
+    """Whether the Parameter's readers besides the view leave its memory to E: Graph::ResolveComplexInplaceConflicts
+    (graph.cpp) inserts a copy for the in-place edge when a peer consumer of the same output port runs at or after
+    the node that modifies it (its execution index), or is an Output (a Result)."""
+    v, p = view
+    others = [lay for u in idx.users(p) if (lay := body.layer(u.to_layer)) is not None and lay is not v]
+    if not others:
+        return True
+    order = plugin_order(body, idx)
+    at = order.get(e.id, -1)
+    return all(r.type != "Result" and order.get(r.id, len(order)) < at for r in others)
 
 
 def _view_of(ctx: Facts, body: Graph, idx: GraphIndex, v: Layer | None,
