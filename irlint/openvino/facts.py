@@ -63,8 +63,10 @@ def folded(body: Graph, idx: GraphIndex, layer: Layer, memo: dict[int | None, bo
         return True
     if not layer.inputs or layer.type in ("Parameter", "ReadValue") or layer.body is not None or layer.branches:
         return False
-    ok = all(src is not None and folded(body, idx, src, memo)
-             for src in (fed_by(body, idx, layer, i) for i in range(len(layer.inputs))))
+    ok = all(
+        src is not None and folded(body, idx, src, memo)
+        for src in (fed_by(body, idx, layer, i) for i in range(len(layer.inputs)))
+    )
     memo[layer.id] = ok
     return ok
 

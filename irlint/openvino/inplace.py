@@ -68,8 +68,10 @@ def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     if layer.type in VIEWS:
         return True
     if layer.type in TAIL_OPS:  # extra inputs that are Consts are attributes of the node (Swish's beta)
-        return all(k is not None and k.type in ("Const", "Constant")
-                   for k in (fed_by(body, idx, layer, i) for i in range(1, len(layer.inputs))))
+        return all(
+            k is not None and k.type in ("Const", "Constant")
+            for k in (fed_by(body, idx, layer, i) for i in range(1, len(layer.inputs)))
+        )
     k = fed_by(body, idx, layer, 1) if layer.type in IN_PLACE_BINARY and len(layer.inputs) == 2 else None
     return k is not None and k.type == "Const"
 
@@ -85,14 +87,16 @@ def _changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge
         src = fed_by(body, idx, res, 0) if res is not None and res.type == "Result" else None
         if src is None or src.id == be.to_layer or be is before:
             continue
-        if pos.get(be.to_layer, -1) < pos.get(before.to_layer, -1) and \
-                pos.get(be.from_layer, -1) < pos.get(before.from_layer, -1):
+        if pos.get(be.to_layer, -1) < pos.get(before.to_layer, -1) and pos.get(be.from_layer, -1) < pos.get(
+            before.from_layer, -1
+        ):
             out.add(be.to_layer)
     return out
 
 
-def _takes_place(ctx: Facts, body: Graph, idx: GraphIndex, other: Layer | None, param: Layer,
-                 states: set[int | None]) -> bool:
+def _takes_place(
+    ctx: Facts, body: Graph, idx: GraphIndex, other: Layer | None, param: Layer, states: set[int | None]
+) -> bool:
     """Whether E's other operand leaves E in place over the view: not an Eltwise node (which takes E into its
     own node). Over a state's memory also not a view, nor a Parameter reached through Converts to their input's
     own type (which the plugin removes): measured, both give the spec's values. A Parameter E reads directly
@@ -103,14 +107,19 @@ def _takes_place(ctx: Facts, body: Graph, idx: GraphIndex, other: Layer | None, 
         return False
     if param.id not in states or other.type == "Parameter":
         return True  # a Parameter read only by E (measured in u8: E's Parameter s receives a's next value)
-    while other is not None and other.type == "Convert" and etype(ctx, other) is not None \
-            and etype(ctx, other) == etype(ctx, fed_by(body, idx, other, 0)):
+    while (
+        other is not None
+        and other.type == "Convert"
+        and etype(ctx, other) is not None
+        and etype(ctx, other) == etype(ctx, fed_by(body, idx, other, 0))
+    ):
         other = fed_by(body, idx, other, 0)
     return other is not None and other.type != "Parameter" and other.type not in VIEWS
 
 
-def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None],
-                   states: set[int | None]) -> tuple[Layer, Layer, Layer | None] | None:
+def _in_place_view(
+    ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None], states: set[int | None]
+) -> tuple[Layer, Layer, Layer | None] | None:
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
     over the memory of a body Parameter of `params`; None otherwise."""
     if any(len(idx.users(src)) != 1 for src in (fed_by(body, idx, e, i) for i in (0, 1)) if src is not None):
@@ -118,8 +127,11 @@ def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
     first, other = fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)
     view = _view_of(ctx, body, idx, first, params)
     if view is not None:
-        kept = same_shape(ctx, first, e) and _takes_place(ctx, body, idx, other, view[1], states) and \
-            _peers_run_before(body, idx, view, e)
+        kept = (
+            same_shape(ctx, first, e)
+            and _takes_place(ctx, body, idx, other, view[1], states)
+            and _peers_run_before(body, idx, view, e)
+        )
         return (*view, None) if kept else None
     weighted = _weighted_view(ctx, body, idx, e, params, states)
     if weighted is not None:
@@ -141,8 +153,9 @@ def _in_place_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
     return None
 
 
-def _weighted_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None],
-                   states: set[int | None]) -> tuple[Layer, Layer, Layer] | None:
+def _weighted_view(
+    ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None], states: set[int | None]
+) -> tuple[Layer, Layer, Layer] | None:
     """(the view, its Parameter, F) where E, on either input, reads F = Add/Multiply(view, W) of a Const W of
     more than one element, F read only by E: F heads an Eltwise node in place over the view (its input 0 is
     a Reshape node, W has one reader), and E, whose operand F is, is fused into it (graph_optimizer.cpp,
@@ -163,8 +176,13 @@ def _weighted_view(ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: s
         v = fed_by(body, idx, f, 0)
         view = _view_of(ctx, body, idx, v, params)
         rest = fed_by(body, idx, e, 1 - i)
-        if view is not None and same_shape(ctx, v, e) and same_shape(ctx, f, e) and \
-                _takes_place(ctx, body, idx, rest, view[1], states) and _peers_run_before(body, idx, view, e):
+        if (
+            view is not None
+            and same_shape(ctx, v, e)
+            and same_shape(ctx, f, e)
+            and _takes_place(ctx, body, idx, rest, view[1], states)
+            and _peers_run_before(body, idx, view, e)
+        ):
             return (*view, f)
     return None
 
@@ -182,8 +200,9 @@ def _peers_run_before(body: Graph, idx: GraphIndex, view: tuple[Layer, Layer], e
     return all(r.type != "Result" and order.get(r.id, len(order)) < at for r in others)
 
 
-def _view_of(ctx: Facts, body: Graph, idx: GraphIndex, v: Layer | None,
-             params: set[int | None]) -> tuple[Layer, Layer] | None:
+def _view_of(
+    ctx: Facts, body: Graph, idx: GraphIndex, v: Layer | None, params: set[int | None]
+) -> tuple[Layer, Layer] | None:
     """(v, its Parameter) when v is a Reshape/Squeeze/Unsqueeze that changes the shape of a body Parameter of
     `params` and is read by one op."""
     if v is None or v.type not in VIEWS or len(idx.users(v)) != 1:
@@ -198,8 +217,9 @@ def _view_of(ctx: Facts, body: Graph, idx: GraphIndex, v: Layer | None,
     return v, p
 
 
-def _view_written_in_place(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer,
-                           order: dict[int | None, int]) -> tuple[Layer, list[Layer], list[Layer]] | None:
+def _view_written_in_place(
+    ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, order: dict[int | None, int]
+) -> tuple[Layer, list[Layer], list[Layer]] | None:
     """(the op, the views, the other readers) when invariant input `p` reaches input 0 of an Add, Multiply or
     Subtract through Reshapes/Squeezes/Unsqueezes that change its shape, and the CPU plugin lets that op write
     its result over the views' memory, which is p's; None otherwise."""
@@ -212,8 +232,11 @@ def _view_written_in_place(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer,
         return None
     e = idx.source(op.id, op.inputs[1].id)
     other = body.layer(e.from_layer) if e is not None else None
-    if other is None or folded(body, idx, other) or (other.type in ELTWISE
-                                                             and not _fused_into_reduce(body, idx, other)):
+    if (
+        other is None
+        or folded(body, idx, other)
+        or (other.type in ELTWISE and not _fused_into_reduce(body, idx, other))
+    ):
         return None  # the plugin fuses the op into an Eltwise node computing its other operand
     if len(idx.users(other)) != 1:
         return None  # the plugin writes in place only over an op whose inputs have no other reader
@@ -234,8 +257,12 @@ def _back_to(ctx: Facts, body: Graph, idx: GraphIndex, op: Layer, shape: tuple) 
     """Whether `op` is read only by a view that gives it `shape` again."""
     users = idx.users(op)
     lay = body.layer(users[0].to_layer) if len(users) == 1 else None
-    return lay is not None and lay.type in VIEWS and bool(lay.outputs) and \
-        ctx.shapes.output(lay, lay.outputs[0].id).shape == shape
+    return (
+        lay is not None
+        and lay.type in VIEWS
+        and bool(lay.outputs)
+        and ctx.shapes.output(lay, lay.outputs[0].id).shape == shape
+    )
 
 
 def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
@@ -252,8 +279,9 @@ def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     return layer.type in FUSING_REDUCES and len(idx.users(layer)) == 1
 
 
-def _view_of_input(ctx: Facts, body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None],
-                   invariant: set[int | None]) -> bool:
+def _view_of_input(
+    ctx: Facts, body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None], invariant: set[int | None]
+) -> bool:
     """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes, each of them read by one layer, over a body
     Parameter that no back edge feeds (a slice or an invariant input) or over a value computed by a node that
     is no Eltwise node (a ReduceSum, a Gather, a Convert, a nested Loop's output...) and read only by the
@@ -275,8 +303,11 @@ def _view_of_input(ctx: Facts, body: Graph, idx: GraphIndex, layer: Layer, targe
     if seen == 0:
         return False
     if layer.type == "Parameter" and len(idx.users(layer)) != 1:
-        return layer.id in invariant and len(idx.users(view)) == 1 and \
-            _invariant_readers_keep_in_place(ctx, body, idx, layer, view)
+        return (
+            layer.id in invariant
+            and len(idx.users(view)) == 1
+            and _invariant_readers_keep_in_place(ctx, body, idx, layer, view)
+        )
     if len(idx.users(layer)) != 1:
         return False
     if layer.type == "Parameter":
@@ -318,8 +349,9 @@ def _readers_keep_in_place(body: Graph, idx: GraphIndex, view: Layer) -> bool:
         ports = {e.to_port for e in idx.users(view) if e.to_layer == lay.id}
         if lay.type in IN_PLACE_BINARY and ports == {1}:
             ops += 1
-        elif not ((lay.type in KEEP_IN_PLACE_READERS and len(lay.inputs) == 1)
-                  or (lay.type == "Subtract" and ports == {1})):
+        elif not (
+            (lay.type in KEEP_IN_PLACE_READERS and len(lay.inputs) == 1) or (lay.type == "Subtract" and ports == {1})
+        ):
             return False
     return ops == 1
 
@@ -341,8 +373,11 @@ def _consumers(ctx: Facts, body: Graph, idx: GraphIndex, others: list[tuple[Laye
         if r.type in ("Result", "Concat"):
             return None
         if r.type in VIEWS and r.outputs:
-            if twin is not None and twin.outputs and \
-                    ctx.shapes.output(r, r.outputs[0].id).shape == ctx.shapes.output(twin, twin.outputs[0].id).shape:
+            if (
+                twin is not None
+                and twin.outputs
+                and ctx.shapes.output(r, r.outputs[0].id).shape == ctx.shapes.output(twin, twin.outputs[0].id).shape
+            ):
                 return None
             todo += [(lay, None) for u in idx.users(r) if (lay := body.layer(u.to_layer)) is not None]
             continue
@@ -350,8 +385,9 @@ def _consumers(ctx: Facts, body: Graph, idx: GraphIndex, others: list[tuple[Laye
     return out
 
 
-def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], others: list[tuple[Layer, Layer]]
-                ) -> tuple[Layer, list[Layer], list[tuple[Layer, Layer]]] | None:
+def _view_chain(
+    body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], others: list[tuple[Layer, Layer]]
+) -> tuple[Layer, list[Layer], list[tuple[Layer, Layer]]] | None:
     """(op, views, other readers with the view beside each) when `cur`, through a chain of views (at least
     one), is read on input 0 of an op of VIEW_IN_PLACE that alone reads the last view; None otherwise."""
     users = idx.users(cur)
@@ -368,8 +404,15 @@ def _view_chain(body: Graph, idx: GraphIndex, cur: Layer, chain: list[Layer], ot
     return None
 
 
-def _scalar_in_place(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, first: Edge, targets: set[int | None],
-                     invariant: set[int | None]) -> tuple[Layer, list[Layer], list[Layer]] | None:
+def _scalar_in_place(
+    ctx: Facts,
+    body: Graph,
+    idx: GraphIndex,
+    p: Layer,
+    first: Edge,
+    targets: set[int | None],
+    invariant: set[int | None],
+) -> tuple[Layer, list[Layer], list[Layer]] | None:
     """(the Add/Multiply, the removed Converts and views on the way, p's other readers) when the edge `first`
     from the scalar invariant Parameter `p` leads, on input 0 and through views and no-op Converts each read
     once, to an Add/Multiply of a view of a slice or invariant input that the CPU plugin computes in p's
@@ -399,21 +442,24 @@ def _scalar_in_place(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, first: 
         return None
     if folded(body, idx, other) or not _view_of_input(ctx, body, idx, other, targets, invariant):
         return None
-    if any(t is None or t.type in ELTWISE or t.type == "Convert" for t in
-           (body.layer(u.to_layer) for u in idx.users(op))):
+    if any(
+        t is None or t.type in ELTWISE or t.type == "Convert" for t in (body.layer(u.to_layer) for u in idx.users(op))
+    ):
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
     if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(op))):
         return None  # a Result reading the op keeps it out of x's memory (measured)
-    readers = _past_removed_reshapes(ctx, body, idx, p,
-                                     [body.layer(u.to_layer) for u in idx.users(p) if u is not first])
+    readers = _past_removed_reshapes(
+        ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
+    )
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):
         return None
     return op, via, before
 
 
-def _past_removed_reshapes(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer,
-                           readers: list[Layer | None]) -> list[Layer | None]:
+def _past_removed_reshapes(
+    ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, readers: list[Layer | None]
+) -> list[Layer | None]:
     """`readers` with each Reshape of `p` that keeps its shape ([] to []) replaced by the Reshape's readers:
     OpenVINO removes such a Reshape, so its readers read p itself (measured: Reshape(x, []) * 2 run before
     the Add leaves it in place)."""
@@ -423,8 +469,13 @@ def _past_removed_reshapes(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer,
     seen: set[int | None] = set()
     while todo:
         r = todo.pop(0)
-        if r is not None and r.type == "Reshape" and r.outputs and r.id not in seen and \
-                ctx.shapes.output(r, r.outputs[0].id).shape == shape:
+        if (
+            r is not None
+            and r.type == "Reshape"
+            and r.outputs
+            and r.id not in seen
+            and ctx.shapes.output(r, r.outputs[0].id).shape == shape
+        ):
             seen.add(r.id)
             todo += [body.layer(u.to_layer) for u in idx.users(r)]
             continue
@@ -432,8 +483,7 @@ def _past_removed_reshapes(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer,
     return out
 
 
-def _leave_memory_free(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, op: Layer,
-                       readers: list[Layer]) -> bool:
+def _leave_memory_free(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, op: Layer, readers: list[Layer]) -> bool:
     """Whether a scalar `p`'s other readers leave its memory to `op` (measured): each is a Result, or an op
     that is no view of p (nor a Convert the plugin removes), does not feed `op`, and runs before it in the
     plugin's order."""

@@ -105,8 +105,9 @@ def _copy_order(layer: Layer) -> dict[int | None, int]:
     return order
 
 
-def _back_edge_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphIndex,
-                          kinds: frozenset[Kind]) -> list[Overwrite]:
+def _back_edge_overwrites(
+    facts: Facts, layer: Layer, body: Graph, idx: GraphIndex, kinds: frozenset[Kind]
+) -> list[Overwrite]:
     if not layer.back_edges or _runs_once(layer):
         return []
     plan = loop_plan(layer)
@@ -123,8 +124,11 @@ def _back_edge_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphInd
         if src is not None and src.type == "Parameter" and src.id != be.to_layer:
             if src.id in sliced and be.to_layer not in sliced:
                 out.append(Overwrite(Kind.SLICE_PASSED, src, views=tuple(views), back_edge=be))
-            elif src.id in merged and copies.get(src.id, 1 << 30) < copies.get(be.to_layer, -1) \
-                    and _changes(body, idx, layer, src):
+            elif (
+                src.id in merged
+                and copies.get(src.id, 1 << 30) < copies.get(be.to_layer, -1)
+                and _changes(body, idx, layer, src)
+            ):
                 out.append(Overwrite(Kind.STATE_PASSED, src, views=tuple(views), back_edge=be))
             continue
         if not kinds & {Kind.SLICE_OVER_VALUE, Kind.STATE_OVER_VALUE}:
@@ -147,8 +151,9 @@ def _changes(body: Graph, idx: GraphIndex, layer: Layer, p: Layer) -> bool:
     return False
 
 
-def _written_in_place(facts: Facts, body: Graph, idx: GraphIndex, layer: Layer, be: BackEdge,
-                      fed: set[int | None]) -> tuple[Kind, Layer, Layer, Layer | None, Layer] | None:
+def _written_in_place(
+    facts: Facts, body: Graph, idx: GraphIndex, layer: Layer, be: BackEdge, fed: set[int | None]
+) -> tuple[Kind, Layer, Layer, Layer | None, Layer] | None:
     """(kind, the view, its Parameter, the fused first op, the in-place op) when the value the back edge
     passes on is computed in place in a sliced or invariant Parameter's memory, or in another state's whose
     copy runs first; None otherwise."""

@@ -5,16 +5,66 @@ from __future__ import annotations
 # Ops the CPU plugin creates an Eltwise node for: the keys of Eltwise::getInitializers() in
 # src/plugins/intel_cpu/src/nodes/eltwise.cpp (with the opset names of the internal SwishNode, PowerStatic
 # and LeakyRelu nodes they come from).
-UNARY_ELTWISE = frozenset({
-    "Relu", "ReLU", "Gelu", "Elu", "Tanh", "Sigmoid", "Abs", "Sqrt", "Clamp", "Exp", "Swish", "HSwish", "Mish",
-    "HSigmoid", "Round", "Erf", "SoftPlus", "SoftSign", "Log", "Negative", "Floor", "Ceiling", "LogicalNot",
-    "IsFinite", "IsInf", "IsNaN", "BitwiseNot",
-})
-BINARY_ELTWISE = frozenset({
-    "Add", "Subtract", "Multiply", "Divide", "SquaredDifference", "Maximum", "Minimum", "Mod", "FloorMod",
-    "Power", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd", "LogicalOr",
-    "LogicalXor", "PRelu", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseLeftShift", "BitwiseRightShift",
-})
+UNARY_ELTWISE = frozenset(
+    {
+        "Relu",
+        "ReLU",
+        "Gelu",
+        "Elu",
+        "Tanh",
+        "Sigmoid",
+        "Abs",
+        "Sqrt",
+        "Clamp",
+        "Exp",
+        "Swish",
+        "HSwish",
+        "Mish",
+        "HSigmoid",
+        "Round",
+        "Erf",
+        "SoftPlus",
+        "SoftSign",
+        "Log",
+        "Negative",
+        "Floor",
+        "Ceiling",
+        "LogicalNot",
+        "IsFinite",
+        "IsInf",
+        "IsNaN",
+        "BitwiseNot",
+    }
+)
+BINARY_ELTWISE = frozenset(
+    {
+        "Add",
+        "Subtract",
+        "Multiply",
+        "Divide",
+        "SquaredDifference",
+        "Maximum",
+        "Minimum",
+        "Mod",
+        "FloorMod",
+        "Power",
+        "Equal",
+        "NotEqual",
+        "Greater",
+        "GreaterEqual",
+        "Less",
+        "LessEqual",
+        "LogicalAnd",
+        "LogicalOr",
+        "LogicalXor",
+        "PRelu",
+        "BitwiseAnd",
+        "BitwiseOr",
+        "BitwiseXor",
+        "BitwiseLeftShift",
+        "BitwiseRightShift",
+    }
+)
 ELTWISE = UNARY_ELTWISE | BINARY_ELTWISE | {"Select", "FakeQuantize"}
 
 # Ops the plugin runs as a Reshape node, which computes nothing: its output is its input's memory

@@ -20,11 +20,27 @@ import numpy as np
 # Unary activations the CPU plugin runs as Eltwise nodes (its nodes/eltwise.cpp initializers), by the
 # opset16 function that builds them; `None` is no activation.
 ACTIVATIONS: dict[str, Any] = {
-    "none": None, "relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "exp": "exp", "abs": "abs",
-    "clamp": ("clamp", -0.5, 0.75), "elu": ("elu", 0.5), "gelu": "gelu", "hswish": "hswish",
-    "hsigmoid": "hsigmoid", "swish": "swish", "mish": "mish", "softplus": "softplus", "softsign": "softsign",
-    "negative": "negative", "floor": "floor", "ceiling": "ceiling", "round": ("round", "half_to_even"),
-    "erf": "erf", "sqrt": "sqrt",
+    "none": None,
+    "relu": "relu",
+    "sigmoid": "sigmoid",
+    "tanh": "tanh",
+    "exp": "exp",
+    "abs": "abs",
+    "clamp": ("clamp", -0.5, 0.75),
+    "elu": ("elu", 0.5),
+    "gelu": "gelu",
+    "hswish": "hswish",
+    "hsigmoid": "hsigmoid",
+    "swish": "swish",
+    "mish": "mish",
+    "softplus": "softplus",
+    "softsign": "softsign",
+    "negative": "negative",
+    "floor": "floor",
+    "ceiling": "ceiling",
+    "round": ("round", "half_to_even"),
+    "erf": "erf",
+    "sqrt": "sqrt",
 }
 CELLS = ("rnn", "rnn", "rnn", "rnn_weighted", "gru", "lstm", "swap", "pass")
 LOOPS = ("ti", "loop", "scan")
@@ -118,11 +134,15 @@ class _Cell:
         first = self.r.choice(("slice", "state", "other"))
         src = {"slice": x, "state": a, "other": b}[first]
         self.notes.append(f"passes {first}")
-        nb = self.activate(self.add(x, a if self.r.random() < 0.5 else b))
+        added = self.r.choice(("a", "b"))
+        self.notes.append(f"adds {added}")
+        nb = self.activate(self.add(x, a if added == "a" else b))
         return [xt, a, b], [ops.result(src), ops.result(nb)], {1: 0, 2: 1}, [0, 1]
 
 
-def _api_model(r: random.Random, cell: _Cell, kind: str, t: int, n: int) -> Any:
+def _api_model(r: random.Random, cell: _Cell, kind: str, t: int, n: int, outputs: str | None = None) -> Any:
+    """The cell in a TensorIterator or Loop over x [t, n]; `outputs` "last" or "concat" fixes how the Results
+    read outside are given out (drawn otherwise)."""
     ov, ops = cell.ov, cell.ops
     xs = ops.parameter([t, n], np.float32, name="x")
     params, results, merged, read = cell.body()
@@ -143,9 +163,12 @@ def _api_model(r: random.Random, cell: _Cell, kind: str, t: int, n: int) -> Any:
         op.set_merged_input(params[pi], init.output(0), results[ri].output(0))
     outs = []
     for ri in read:
-        how = r.choice(("last", "last", "concat"))
-        out = op.get_iter_value(results[ri].output(0), -1) if how == "last" else \
-            op.get_concatenated_slices(results[ri].output(0), 0, 1, 1, -1, 0)
+        how = outputs or r.choice(("last", "last", "concat"))
+        out = (
+            op.get_iter_value(results[ri].output(0), -1)
+            if how == "last"
+            else op.get_concatenated_slices(results[ri].output(0), 0, 1, 1, -1, 0)
+        )
         outs.append(ops.result(out, name=f"out{ri}"))
         cell.notes.append(f"output {how}")
     return ov.Model(outs, outer, "textbook")
@@ -157,24 +180,53 @@ def _scan_model(r: random.Random, cell: _Cell, t: int, n: int) -> Any:
     from onnx import TensorProto, helper
 
     ov = cell.ov
-    acts = {"relu": "Relu", "sigmoid": "Sigmoid", "tanh": "Tanh", "exp": "Exp", "abs": "Abs", "neg": "Neg",
-            "floor": "Floor", "ceiling": "Ceil", "erf": "Erf", "softplus": "Softplus", "softsign": "Softsign",
-            "elu": "Elu", "none": "Identity"}
+    acts = {
+        "relu": "Relu",
+        "sigmoid": "Sigmoid",
+        "tanh": "Tanh",
+        "exp": "Exp",
+        "abs": "Abs",
+        "neg": "Neg",
+        "floor": "Floor",
+        "ceiling": "Ceil",
+        "erf": "Erf",
+        "softplus": "Softplus",
+        "softsign": "Softsign",
+        "elu": "Elu",
+        "none": "Identity",
+    }
     name = r.choice(sorted(acts))
     cell.notes[-1] = f"activation {name}"
     add = ["x_t", "h"] if cell.order == "xh" else ["h", "x_t"]
     body = helper.make_graph(
-        [helper.make_node("Add", add, ["s"]), helper.make_node(acts[name], ["s"], ["h2"]),
-         helper.make_node("Identity", ["h2"], ["y"])], "body",
-        [helper.make_tensor_value_info("h", TensorProto.FLOAT, [n]),
-         helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [n])],
-        [helper.make_tensor_value_info("h2", TensorProto.FLOAT, [n]),
-         helper.make_tensor_value_info("y", TensorProto.FLOAT, [n])])
+        [
+            helper.make_node("Add", add, ["s"]),
+            helper.make_node(acts[name], ["s"], ["h2"]),
+            helper.make_node("Identity", ["h2"], ["y"]),
+        ],
+        "body",
+        [
+            helper.make_tensor_value_info("h", TensorProto.FLOAT, [n]),
+            helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [n]),
+        ],
+        [
+            helper.make_tensor_value_info("h2", TensorProto.FLOAT, [n]),
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, [n]),
+        ],
+    )
     scan = helper.make_node("Scan", ["h0", "x"], ["hT", "ys"], num_scan_inputs=1, body=body)
-    graph = helper.make_graph([scan], "scan", [helper.make_tensor_value_info("h0", TensorProto.FLOAT, [n]),
-                                               helper.make_tensor_value_info("x", TensorProto.FLOAT, [t, n])],
-                              [helper.make_tensor_value_info("hT", TensorProto.FLOAT, [n]),
-                               helper.make_tensor_value_info("ys", TensorProto.FLOAT, [t, n])])
+    graph = helper.make_graph(
+        [scan],
+        "scan",
+        [
+            helper.make_tensor_value_info("h0", TensorProto.FLOAT, [n]),
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [t, n]),
+        ],
+        [
+            helper.make_tensor_value_info("hT", TensorProto.FLOAT, [n]),
+            helper.make_tensor_value_info("ys", TensorProto.FLOAT, [t, n]),
+        ],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scan.onnx"
@@ -198,6 +250,10 @@ def build(seed: int, knobs: Any = None) -> Any:
         model = _api_model(r, cell, kind, t, n)
     cell.notes.insert(0, f"loop {kind}")
     rng = np.random.default_rng(seed)
-    inputs = {p.get_friendly_name(): rng.uniform(-1.5, 1.5, [d.get_length() for d in p.get_partial_shape()])
-              .astype(np.float32) for p in model.get_parameters()}
+    inputs = {
+        p.get_friendly_name(): rng.uniform(-1.5, 1.5, [d.get_length() for d in p.get_partial_shape()]).astype(
+            np.float32
+        )
+        for p in model.get_parameters()
+    }
     return Case(seed, model, inputs, cell.notes, knobs or Knobs(textbook=True))
