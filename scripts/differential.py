@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     smallest: dict[str, Outcome] = {}
     counts = {"checked": 0, "agree": 0, "disagree": 0, "skipped": 0, "in_place_warned": 0, "false_warnings": 0}
     false_warnings: list[dict] = []  # an in-place warning where the plugin computes what irlint runs
+    warned: list[dict] = []  # an in-place warning where the plugin departs (the warning earns its place)
     skipped: dict[str, int] = {}
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="irlint-differential-") as tmp, OpenVINO(args.timeout) as oracle:
@@ -71,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             counts["checked"] += 1
             if o.false_warnings or o.true_warnings:
                 counts["in_place_warned"] += 1
+            if o.true_warnings:
+                warned.append({"seed": seed, "codes": o.true_warnings, "notes": o.notes})
             if o.false_warnings:
                 counts["false_warnings"] += 1
                 false_warnings.append({"seed": seed, "codes": o.false_warnings, "notes": o.notes})
@@ -116,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                   "seconds": round(elapsed, 1), "models_per_second": round(args.count / elapsed, 2),
                   "openvino_restarts": oracle.restarts,
                   "openvino_unrepeated_crashes": oracle.unrepeated_crashes, "skipped": skipped,
-                  "false_warnings": false_warnings,
+                  "false_warnings": false_warnings, "warned": warned,
                   "families": sorted(families.values(), key=lambda f: -f["count"])}
     args.report.write_text(json.dumps(report, indent=1, default=sorted))
     args.report.with_suffix(".md").write_text(markdown(report))
