@@ -46,7 +46,7 @@ def _plugin_no_op_convert(ctx: Facts, layer: Layer, source: Layer, port: int | N
     return src is not None and dst is not None and PLUGIN_TYPE.get(src, src) == PLUGIN_TYPE.get(dst, dst)
 
 
-def _chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
+def chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
     """The layers from the one a back edge's Result reads backwards, over views and ops the plugin fuses into
     the node before them, each read only by the one after it, up to the first that is neither: each is a
     candidate E, the layers before it in the list its tail. The one the Result reads may have other readers
@@ -76,7 +76,7 @@ def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     return k is not None and k.type == "Const"
 
 
-def _changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge) -> set[int | None]:
+def changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge) -> set[int | None]:
     """The back edges' Parameters whose Result does not read the Parameter itself (the plugin copies a new value
     into their memory after each iteration) and whose Parameter and Result both come before those of the back
     edge `before` in the body (measured: in any other order the plugin passes `before`'s value on first)."""
@@ -117,7 +117,7 @@ def _takes_place(
     return other is not None and other.type != "Parameter" and other.type not in VIEWS
 
 
-def _in_place_view(
+def in_place_view(
     ctx: Facts, body: Graph, idx: GraphIndex, e: Layer, params: set[int | None], states: set[int | None]
 ) -> tuple[Layer, Layer, Layer | None] | None:
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
@@ -217,7 +217,7 @@ def _view_of(
     return v, p
 
 
-def _view_written_in_place(
+def view_written_in_place(
     ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, order: dict[int | None, int]
 ) -> tuple[Layer, list[Layer], list[Layer]] | None:
     """(the op, the views, the other readers) when invariant input `p` reaches input 0 of an Add, Multiply or
@@ -404,7 +404,7 @@ def _view_chain(
     return None
 
 
-def _scalar_in_place(
+def scalar_in_place(
     ctx: Facts,
     body: Graph,
     idx: GraphIndex,

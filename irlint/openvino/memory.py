@@ -32,8 +32,8 @@ from irlint.controlflow.liveness import read_layers
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.openvino import inplace
-from irlint.openvino.facts import Facts, fed_by, plugin_order, shape
-from irlint.openvino.nodes import VIEWS
+from irlint.openvino.facts import Facts, fed_by, plugin_order, same_shape, shape
+from irlint.openvino.nodes import IN_PLACE_BINARY, VIEWS
 
 
 class Kind(Enum):
@@ -53,7 +53,8 @@ class Overwrite:
     `param` owns the memory; `writer` is the op computing in place there (None: the value is `param`
     itself, through `views`); `back_edge` is the edge whose copy reads the memory (None for an invariant
     input); `fused` is a first op fused with `writer` into one node; `before` are the other readers of an
-    invariant input that run before `writer`; `converts` are Converts the plugin removes on the way.
+    invariant input that run before `writer`; `views` may hold Converts the plugin removes on the way
+    (PM414's scalar form); `scalar` marks that form.
     """
 
     kind: Kind
@@ -158,14 +159,14 @@ def _written_in_place(
     passes on is computed in place in a sliced or invariant Parameter's memory, or in another state's whose
     copy runs first; None otherwise."""
     res = body.layer(be.from_layer)
-    states = inplace._changed_states(body, idx, layer, be)
-    chain = inplace._chain_to(body, idx, fed_by(body, idx, res, 0))
+    states = inplace.changed_states(body, idx, layer, be)
+    chain = inplace.chain_to(body, idx, fed_by(body, idx, res, 0))
     for i, e in enumerate(chain):
-        if e.type not in inplace.IN_PLACE_BINARY or len(e.inputs) != 2 or (i and len(idx.users(e)) != 1):
+        if e.type not in IN_PLACE_BINARY or len(e.inputs) != 2 or (i and len(idx.users(e)) != 1):
             continue
-        if i and not inplace.same_shape(facts, e, chain[0]):
+        if i and not same_shape(facts, e, chain[0]):
             continue  # the tail gives the back edge another shape
-        found = inplace._in_place_view(facts, body, idx, e, fed | states, states)
+        found = inplace.in_place_view(facts, body, idx, e, fed | states, states)
         after = chain[i - 1] if i else None  # the layer right after E
         if found is not None and not (found[2] is None and after is not None and after.type in VIEWS):
             view, param, fused = found
@@ -205,7 +206,7 @@ def _invariant_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphInd
         if p is None or p.id in targets or not p.outputs or shape(facts, p) != ():
             continue
         for first in idx.users(p):
-            found = inplace._scalar_in_place(facts, body, idx, p, first, targets, invariant)
+            found = inplace.scalar_in_place(facts, body, idx, p, first, targets, invariant)
             if found is not None:
                 op, via, before = found
                 out.append(Overwrite(Kind.INVARIANT_WRITTEN, p, op, tuple(via), before=tuple(before), scalar=True))
@@ -217,7 +218,7 @@ def _invariant_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphInd
         if p is None or p.id in targets or p.id in done or not p.outputs:
             continue
         order = plugin_order(body, idx) if order is None else order
-        found2 = inplace._view_written_in_place(facts, body, idx, p, order)
+        found2 = inplace.view_written_in_place(facts, body, idx, p, order)
         if found2 is not None:
             op, chain, readers = found2
             out.append(Overwrite(Kind.INVARIANT_WRITTEN, p, op, tuple(chain), before=tuple(readers)))
