@@ -398,44 +398,19 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     """A dynamic loop state takes an If's value, then passes a Select/Maximum/float Convert or meets another output.
 
     What it checks:
-    The layers directly in a TensorIterator or Loop body: for each back edge into a body Parameter
-    with a dynamic dim, the layers on the way from that Parameter to the back edge's Result (the
-    state's path), where an If of the body feeds that path (IF810 reports an If whose branches give
-    different shapes). The If is reported when either
-    (a) at or after the layer where its value joins, the path goes through a Select, Maximum,
-    Minimum, ReLU, a Convert to a floating type or a Convert of a u8 value to another type; or
-    (b) the loop's output of that state's Result is read, and only by layers other than a Result,
-    and the loop has another output that something reads, whose body Result takes the value of a
-    layer other than a Parameter, an If or a Const (an op the body computes), of at least the
-    state's size (the product of static dims, a dynamic dim counting 1).
+    For each back edge into a body Parameter with a dynamic dim, whether an If of the body feeds the
+    state's path (Parameter to Result) and either (a) at or after the join the path goes through a
+    Select, Maximum, Minimum, ReLU, a Convert to a floating type or of a u8 value, or (b) the
+    state's loop output is read only by non-Result layers while another read output takes a
+    computed body value of at least the state's size.
 
     Why it matters:
-    The model is valid. OpenVINO's CPU plugin computes such a body in its dynamic-shape mode and
-    does not carry the state from one iteration to the next. Measured on 2026.4:
-    (a) with x of shape [?,2,3] merged, x = Convert(Convert(x + ReduceSum(If(...)), f32), i64)
-    over two iterations of a TensorIterator (If branches of one shape: x * 3, x + x), the spec
-    gives x + 17 and three compilations of one model give x + 2 (the last iteration's alone) or
-    one value such as 322031584 everywhere; a Select, Maximum, Minimum or ReLU instead of the
-    Convert pair, a Loop instead of the TensorIterator, fail alike. With a u8 state x of shape
-    [1,?,4] (static initial value [1,1,4], widened by a back edge taking x + If(...), the If's
-    condition computed from x and its else branch reading a [1,?,4] sliced or invariant input),
-    x = Convert(Convert(x + If(...), i64), u8) over one iteration gives x alone (the If's value lost)
-    or memory no iteration wrote in some of three compilations; a Convert pair through i16, i32 or
-    f32 fails alike, and without the Convert pair, with a static slice or with a constant condition
-    it agrees.
-    (b) with a Loop of 4 iterations whose state p of shape [?,2,2] becomes
-    p + ReduceSum(If(s, ...)) + ReduceSum(s) (s a [?,2,1] slice), an output of another body value
-    of 4 or 8 elements (Concat(s, s) * 2, Maximum, Select or a Convert pair of it or of the
-    state) and ReLU, Abs or Multiply reading the state's output, the plugin gives the spec's
-    value plus a constant (the If's share of one iteration lost) or memory no iteration wrote,
-    in every compilation.
-    A static merged input, no If, an If whose value does not reach the state, a state path of
-    only Add/Multiply, Clamp or a Convert of the i64 state to an integer type, the state's output read by a Result
-    (too), or another output that is a body Parameter, an If's output, not read, or smaller
-    than the state (s * 2 of shape [?,2,1]) agree. Not every model (b) covers departs: an
-    output computing x * 2 or Maximum from an invariant input x of shape [?,2,2] agrees (its
-    Convert pair departs), so (b) is a doubt about the plugin's memory reuse rather than its
-    exact condition, which was not located in its source. irlint computes what the spec says.
+    OpenVINO's CPU plugin runs such a body in its dynamic-shape mode and does not carry the state
+    from one iteration to the next: x = Convert(Convert(x + ReduceSum(If(...)), f32), i64) over two
+    iterations, x of shape [?,2,3], gives x + 2 or garbage where the spec gives x + 17. The cause
+    is in the plugin's reuse of dynamic memory and was not located in its source, so the rule is
+    a measured pattern, not part of irlint/openvino's memory model; the measurements are in
+    docs/conformance.md ("Patterns that stay patterns"). irlint computes what the spec says.
 
     Example:
     ```xml
@@ -520,26 +495,17 @@ def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) 
     """An If with a Loop in a branch gives a u8/i8 output of dynamic shape that an op reads, beside an input Convert.
 
     What it checks:
-    Each If whose condition is not a constant, a branch of which holds a Loop or a TensorIterator,
-    with an output of element type u8 or i8 and a dynamic dim that a layer other than a Result
-    reads, in a graph (the top-level one or a body) that also holds a Convert reading a u8/i8
-    Parameter of that graph to f16, bf16 or i64, or to another type with a Convert reading its
-    output (except through f32).
+    Each If on a computed condition, a branch of which holds a Loop or TensorIterator, with a u8/i8
+    output of dynamic shape read by a layer other than a Result, in a graph that also converts a
+    u8/i8 Parameter to f16, bf16 or i64 (or to another type converted again, except through f32).
 
     Why it matters:
-    The model is valid. OpenVINO's CPU plugin hands the op reading the If's output memory that the
-    If did not write whenever the branch without the Loop runs. Measured on 2026.4 with x a u8 input
-    of shape [?] holding [3]: Add(x, If(Convert(x, f32) > 0, ReLU(x), Add(x, Loop(1 iteration,
-    state p = ReLU(p) from x)))) beside a second output Convert(x, f16): the spec gives [6], six
-    compilations of one model give values such as [3], [83], [158] or [51]; a ReLU reading the If,
-    an i8 input, the Loop in the then branch, a TensorIterator instead of the Loop, a Multiply in
-    the branch, a Convert of x to i64 or a pair u8 -> i32 -> u8 or u8 -> f16 -> u8 instead fail
-    alike (and so does the same If nested in an outer If's branch). A static shape [1], an i32 or
-    f32 input, a constant condition, the Loop's branch running, a Result reading the If's output,
-    the Loop's output as the branch's Result, no Loop in the branch, a Convert of x to f32 or i32
-    alone, a pair u8 -> f32 -> u8, or a Convert of ReLU(x) to f16 agree. The cause was not located
-    in the plugin's source, so the rule is a doubt about its memory reuse where it is measured to
-    fail. irlint computes what the spec says.
+    OpenVINO's CPU plugin hands the op reading the If's output memory the If did not write whenever
+    the branch without the Loop runs: Add(x, If(Convert(x, f32) > 0, ReLU(x), Add(x, Loop(...))))
+    beside Convert(x, f16), x = [3] of shape [?], gives [3], [83] or [51] where the spec gives [6].
+    The cause was not located in the plugin's source, so the rule is a measured pattern, not part
+    of irlint/openvino's memory model (docs/conformance.md, "Patterns that stay patterns").
+    irlint computes what the spec says.
 
     Example:
     ```xml

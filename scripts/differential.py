@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0, help="the first seed")
-    ap.add_argument("--mode", choices=["build", "mutate"], default="build")
+    ap.add_argument("--mode", choices=["build", "mutate", "textbook"], default="build")
     ap.add_argument("--report", type=Path, required=True, help="JSON report; a .md is written beside it")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds OpenVINO may take per model")
     ap.add_argument("--keep", type=Path, help="copy each family's smallest model here")

@@ -49,7 +49,7 @@ MUTATE_KNOBS = Knobs(int_activations=False, dynamic_rank=False, edge_cases=False
 
 
 def default_knobs(mode: str) -> Knobs:
-    return MUTATE_KNOBS if mode == "mutate" else Knobs()
+    return MUTATE_KNOBS if mode == "mutate" else Knobs(textbook=True) if mode == "textbook" else Knobs()
 
 
 def check_seed(seed: int, mode: str, oracle: OpenVINO, workdir: Path, knobs: Knobs | None = None) -> Outcome:

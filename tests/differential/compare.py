@@ -135,8 +135,8 @@ DEPARTURES = {
     "T215": "a Const of dynamic element type: the CPU plugin refuses it",
     "T216": "a Convert to f16 or an f16 op read back in another type: the CPU plugin computes f16 in f32, unrounded",
     "T218": "x * Sigmoid(x * b), b a computed [1] tensor: the CPU plugin fuses a Swish and refuses its beta",
-    "BE507": "a back edge's Add/Multiply over a reshaped slice or another state: the CPU plugin computes it in "
-             "place, overwritten",
+    "BE507": "a back edge's value in a slice's or another state's memory (an Add/Multiply over a view of it, or a "
+             "state passed on crosswise): the plugin writes that memory before it copies the back edge",
     "BE508": "a back edge passing on a sliced input (or a view of it): the CPU plugin passes this iteration's slice",
     "T219": "an integer activation read only by an eltwise op in a body (u8/i8) or by another activation: the CPU "
             "plugin computes the pair in f32",

@@ -46,6 +46,8 @@ class Knobs:
     more_types: bool = False
     # draw the Loop families of tests/differential/families.py instead (another seed space altogether)
     families: bool = False
+    # the textbook recurrent bodies of tests/differential/textbook.py instead of random ones
+    textbook: bool = False
 
     def smaller(self) -> list[Knobs]:
         """Knobs one step smaller than these, most shrinking first."""
@@ -542,6 +544,10 @@ def build(seed: int, knobs: Knobs | None = None) -> Case:
         from tests.differential.families import draw
 
         return Case(seed, *draw(seed), knobs)
+    if knobs.textbook:
+        from tests.differential.textbook import build as textbook
+
+        return textbook(seed, knobs)
     b = _Builder(seed, knobs)
     m = b.model()
     return Case(seed, m, b.inputs, b.notes, knobs)

@@ -171,6 +171,33 @@ def test_the_families_knob_draws_every_family() -> None:
     assert seen == {f"family {name}" for name in BUILDERS}
 
 
+# Textbook recurrent bodies (tests/differential/textbook.py, `Knobs(textbook=True)`): a seed per family of the
+# CPU plugin's in-place memory (irlint/openvino/memory.py), each agreeing through its warning.
+TEXTBOOK = Knobs(textbook=True)
+PINNED_TEXTBOOK: dict[int, str] = {
+    157: "BE507",  # Loop, h = Negative(Squeeze(x[k]) + h): computed in the slice's memory
+    20: "BE507",  # Loop, h = Abs(Unsqueeze(x[k]) + h)
+    260: "BE507",  # the ONNX front end's Scan, tanh(x_t + h)
+    150: "BE507",  # TensorIterator, sigmoid(h + Reshape(x[k]) * W): the weighted slice heads the node
+    259: "BE507",  # a <- b, b <- clamp(x[k] + a): the state swap
+    45: "BE508",  # a Result reads the slice's Unsqueeze, passed on to a state the body reads
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED_TEXTBOOK))
+def test_pinned_textbook_seed_agrees_through_its_warning(seed: int, oracle: OpenVINO, tmp_path: Path) -> None:
+    o = check_seed(seed, "textbook", oracle, tmp_path)
+    assert o.disagreement is None, f"textbook seed {seed}: {o.disagreement.family}"
+    assert PINNED_TEXTBOOK[seed] in o.warned_codes and not o.false_warning, (o.warned_codes, o.false_warning)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_textbook_model_agrees(seed: int, oracle: OpenVINO, tmp_path: Path) -> None:
+    o = check_seed(seed, "build", oracle, tmp_path, TEXTBOOK)
+    assert not o.skipped, o.skipped
+    assert o.disagreement is None, f"textbook seed {seed}: {o.disagreement.family}\n{o.disagreement.detail}"
+
+
 # Mutated seeds of families that disagreed until irlint reported what OpenVINO refuses, or the comparator
 # learned which of irlint's errors OpenVINO reads past (TOLERATED, TOLERATED_WHEN): each must agree, with
 # the code that carries the verdict among irlint's findings.

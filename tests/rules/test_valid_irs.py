@@ -22,7 +22,11 @@ def findings(path: Path) -> list[str]:
 
 
 # Valid IRs that OpenVINO's CPU plugin cannot run, with the warning that says so.
-WARNED = {"loop_zero_iterations": ["LP711"]}  # a constant trip count 0 with a concatenated output: SIGFPE
+WARNED = {
+    "loop_zero_iterations": ["LP711"],  # a constant trip count 0 with a concatenated output: SIGFPE
+    # tanh(Reshape(x[k]) + h): the CPU plugin computes it in the slice's memory (measured: 0.954 for 0.246)
+    "ti_in_loop": ["BE507"],
+}
 
 
 @pytest.mark.parametrize("name", sorted(ALL))
