@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW
-from irlint.diagnostics import Related
+from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import BackEdge, Graph, Layer
@@ -197,8 +197,9 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
 
     Why it matters:
     The value of iteration k becomes the input of iteration k+1: a different type or shape breaks
-    every layer that reads the Parameter. OpenVINO re-infers and may fail deep inside the body,
-    or compile a model that differs from the file.
+    every layer that reads the Parameter. OpenVINO keeps a TensorIterator's Parameter at its initial
+    value's shape: its CPU plugin fails at the first inference, or restarts a dynamic state from its
+    initial value each iteration. A layer that runs one iteration never takes the back edge: a warning.
 
     Example:
     ```xml
@@ -235,14 +236,32 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
                           effect=f"makes Result '{src.name}' carry {produced_et} back into Parameter '{dst.name}', "
                           f"which declares {want.etype}")
         elif not fits(produced_shape, want.shape):
+            once = _runs_once(ctx, layer)
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
-                          f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}",
-                          be.loc, layer=layer.path,
+                          f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}"
+                          + (_NEVER_TAKEN if once else _SHAPE_DEPARTURE if layer.type == "TensorIterator" else ""),
+                          be.loc, layer=layer.path, severity=Severity.WARNING if once else None,
                           related=(Related(src.loc, "the Result"), Related(dst.loc, "the Parameter"), *notes),
                           hint="a state whose shape changes per iteration needs dynamic dims (-1) on the Parameter",
                           claims=(param_port,), because=because,
                           effect=f"makes Result '{src.name}' carry {format_shape(produced_shape)} back into Parameter "
                           f"'{dst.name}' instead of its declared {format_shape(want.shape)}")
+
+
+# OpenVINO's TensorIterator::validate_and_infer_types (src/core/src/op/tensor_iterator.cpp) gives a merged
+# input's body Parameter the initial value's shape, static when that is; measured on the CPU plugin
+# (OpenVINO 2026.4, f32): one iteration takes no back edge and computes the spec's values; with more,
+# static inputs fail at the first inference and dynamic ones restart the state from its initial value.
+_NEVER_TAKEN = ("; the layer runs one iteration, so the back edge is never taken and OpenVINO computes what "
+                "the spec gives: a defect only once it iterates")
+_SHAPE_DEPARTURE = ("; OpenVINO reads it, keeps the Parameter at its initial value's shape, and its CPU plugin "
+                    "fails at the first inference (static inputs) or restarts the state from its initial value "
+                    "each iteration (dynamic inputs)")
+
+
+def _runs_once(ctx: Context, layer: Layer) -> bool:
+    info = ctx.shapes.loop(layer)
+    return info is not None and info.iterations == 1
 
 
 @rule("BE506", "back-edge-parameter-unused", severity="warning", types=CONTROL_FLOW)

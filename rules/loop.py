@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
-from irlint.rules.back_edges import VIEW_OPS, edge_text
+from irlint.rules.back_edges import edge_text
 from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
 
@@ -19,6 +19,7 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
+from irlint.openvino.nodes import VIEWS as VIEW_OPS
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, declared, rule
 from irlint.types import BOOL, ELEMENT_TYPES, I32, I64, U8, format_shape

@@ -60,12 +60,12 @@ KNOWN = [
           "OpenVINO runs the mutated model silently and computes something else than the unmutated one: a "
           "TensorIterator body Parameter whose declared dims or part_size contradict its input (SL603, SL605), "
           "which OpenVINO re-infers; irlint's error is the point"),
-    Known("TensorIterator state that changes shape", r"irlint error BE505, OpenVINO accepts",
+    Known("TensorIterator state that changes shape, dynamic inputs", r"irlint error BE505, OpenVINO accepts",
           "family grown_unread_state",
-          "a TensorIterator state doubled on its back edge, declared static by OpenVINO's TensorIterator: BE505 is "
-          "an error; with one iteration no back edge is taken and the CPU plugin computes the spec's value, so the "
-          "error's message (rules/back_edges.py) should say that OpenVINO runs it (docs/conformance.md, \"Loop "
-          "families built outside the generator\")"),
+          "a TensorIterator state that grows on its back edge over inputs of dynamic shape: the CPU plugin restarts "
+          "the state from its initial value each iteration; BE505 stays an error (the spec passes the grown value) "
+          "and says what OpenVINO computes. With static inputs the plugin fails at inference (both refuse), and "
+          "with one iteration BE505 is a warning"),
     Known("CPU plugin: If of dynamic rank", r"If operation with dynamic rank", "",
           "the CPU plugin compiles no If whose output has a dynamic rank; irlint warns (IF807)"),
 ]

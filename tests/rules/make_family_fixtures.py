@@ -1,6 +1,7 @@
-"""Fixtures of LP717 to LP721 and PM421 to PM423, from the Loop families of tests/differential/families.py.
+"""Fixtures of LP717 to LP721, PM421 to PM423 and BE505's grown TensorIterator state, from the Loop families of
+tests/differential/families.py.
 
-`python tests/rules/make_family_fixtures.py` (needs openvino) writes tests/rules/fixtures/<CODE>/fail.xml
+`python tests/rules/make_family_fixtures.py [CODE/name ...]` (needs openvino) writes tests/rules/fixtures/<CODE>/fail.xml
 and pass.xml, with `<!-- expect: CODE -->` above each line that must be reported.
 """
 
@@ -72,14 +73,19 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP721", "pass-unread", lambda: fam.nested_grown_count(read=False), None),
     ("LP721", "pass-once", lambda: fam.nested_grown_count(trip=1), None),
     ("LP721", "pass-condition", lambda: fam.nested_grown_count(count_by="condition"), None),
+    ("BE505", "fail-ti-grown-state", lambda: fam.grown_unread_state(kind="ti", trip=3), BACK_EDGE),
+    ("BE505", "fail-ti-grown-state-once", lambda: fam.grown_unread_state(kind="ti", trip=1), BACK_EDGE),
 ]
 
 
-def main() -> None:
+def main(only: list[str]) -> None:
+    """Write every case, or those whose CODE/name is in `only`."""
     import openvino as ov
 
     with tempfile.TemporaryDirectory() as tmp:
         for code, name, make, pattern in CASES:
+            if only and f"{code}/{name}" not in only:
+                continue
             src = Path(tmp) / f"{code}-{name}.xml"
             ov.save_model(make(), str(src), compress_to_fp16=False)
             d = OUT / code
@@ -91,4 +97,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

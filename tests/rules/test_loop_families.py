@@ -233,3 +233,23 @@ def test_lp721_a_nested_count_from_a_growing_state_fails_at_inference(oracle: Op
     # g keeps its length; unread; one outer run; the fix: trip count -1 and the count in the body condition
     for name in ("pass.xml", "pass-unread.xml", "pass-once.xml", "pass-condition.xml"):
         _agrees(oracle, FIXTURES / "LP721" / name, "LP721")
+
+
+def test_be505_a_grown_tensor_iterator_state_as_openvino_runs_it(oracle: OpenVINO) -> None:
+    """s <- Concat(s, s) in a TensorIterator: OpenVINO keeps s at its initial value's shape [1]. Three
+    iterations: the plugin fails at the first inference, and BE505 is an error that says so. One iteration:
+    no back edge is taken, the plugin computes the spec's values, and BE505 is a warning."""
+    grown = FIXTURES / "BE505" / "fail-ti-grown-state.xml"
+    v = oracle.check(grown, _inputs(grown))
+    assert v.stage == "infer", v
+    (d,) = [d for d in irlint.check(grown) if d.code == "BE505"]
+    assert d.severity is Severity.ERROR and "fails at the first inference" in d.message
+    once = FIXTURES / "BE505" / "fail-ti-grown-state-once.xml"
+    inputs = _inputs(once)
+    v = oracle.check(once, inputs)
+    assert v.stage == "ok", v.why
+    (d,) = [d for d in irlint.check(once) if d.code == "BE505"]
+    assert d.severity is Severity.WARNING and "never taken" in d.message
+    ours = run(irlint.load(once), inputs)
+    for name, want in zip(v.names, v.outputs):
+        np.testing.assert_allclose(np.asarray(ours[name], np.float64), want.astype(np.float64), rtol=1e-5)
