@@ -1,8 +1,9 @@
 """Fixtures of LP717 to LP721, PM421 to PM423 and BE505's grown TensorIterator state, from the Loop families of
 tests/differential/families.py.
 
-`python tests/rules/make_family_fixtures.py [CODE/name ...]` (needs openvino) writes tests/rules/fixtures/<CODE>/fail.xml
-and pass.xml, with `<!-- expect: CODE -->` above each line that must be reported.
+`python tests/rules/make_family_fixtures.py [CODE/name ...]` (needs openvino) writes
+tests/rules/fixtures/<CODE>/fail.xml and pass.xml (or only the cases named), with
+`<!-- expect: CODE -->` above each line that must be reported.
 """
 
 from __future__ import annotations
