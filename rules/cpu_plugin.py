@@ -28,14 +28,14 @@ DYNAMIC_RANK = "CPU plug-in doesn't support {} operation with dynamic rank"
 
 @rule("T213", "parameter-dynamic-rank", severity="warning", scope="graph", uses_shapes=True)
 def parameter_dynamic_rank(ctx: Context, graph: Graph) -> Iterator[Finding]:
-    """A Parameter the CPU plugin compiles is of dynamic rank: a model input, or a Loop's back-edge Parameter.
+    """A Parameter the CPU plugin compiles is of dynamic rank: a model input, or a loop body's Parameter.
 
     What it checks:
-    The `<data shape>` of every Parameter of the top-level graph (`shape="..."`), and each body
+    The `<data shape>` of every Parameter of the top-level graph (`shape="..."`); each body
     Parameter of a Loop that a back edge feeds, whose rank OpenVINO's core widens to a dynamic one:
     the back edge carries a Result of another rank than the Parameter's initial value, and that
-    Result is also a last-value output of the Loop (docs/semantics.md). The Parameter's declared
-    shape does not matter there: OpenVINO infers it.
+    Result is also a last-value output of the Loop (docs/semantics.md); and each body Parameter no
+    input entry feeds (a Loop's current_iteration), whose declared shape OpenVINO keeps.
 
     Why it matters:
     The model is valid and OpenVINO reads it, but its CPU plugin compiles no Parameter of dynamic
@@ -69,6 +69,27 @@ def parameter_dynamic_rank(ctx: Context, graph: Graph) -> Iterator[Finding]:
     for layer in graph.layers:
         if layer.type == "Loop" and layer.body is not None:
             yield from _widened_parameters(ctx, graph, layer, plugin)
+        if layer.type in ("Loop", "TensorIterator") and layer.body is not None:
+            yield from _unfed_parameters(layer, plugin)
+
+
+def _unfed_parameters(layer: Layer, plugin: str) -> Iterator[Finding]:
+    """Body Parameters no input entry feeds (a Loop's current_iteration): SubGraphOp's type inference
+    (src/core/src/op/loop.cpp, tensor_iterator.cpp) sets only the Parameters its input descriptions feed,
+    so these keep their declared shape, and a declared dynamic rank reaches the plugin."""
+    assert layer.body is not None
+    fed = {e.internal_layer_id for e in layer.port_map if e.direction == "input" and e.purpose is None}
+    for p in layer.body.parameters():
+        text = p.data.get("shape")
+        try:
+            dynamic = text is not None and parse_shape(text) is None
+        except ValueError:
+            continue
+        if dynamic and p.id not in fed:
+            yield Finding(f"body {p.describe()} of {layer.describe()} is of dynamic rank (shape=\"{text}\") and no "
+                          f"input entry gives it a shape (OpenVINO keeps what it declares): {plugin}",
+                          p.data_loc or p.loc, layer=p.path,
+                          hint="declare its rank: a current_iteration Parameter is a scalar, shape=\"\"")
 
 
 def _widened_parameters(ctx: Context, graph: Graph, layer: Layer, plugin: str) -> Iterator[Finding]:

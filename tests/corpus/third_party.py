@@ -162,11 +162,7 @@ ONNX: dict[str, Onnx] = {
     ),
     "loop_2d_add_cond_and_trip_count_as_inputs": Onnx(
         f"{_ONNX_CF}/loop_2d_add_cond_and_trip_count_as_inputs.prototxt @aea51a8",
-        disputed={
-            "T213": "the body's current_iteration Parameter 'i' has shape=\"...\"; the CPU plugin refuses "
-            'it at compile ("Parameter operation with dynamic rank. Operation name: i") and no '
-            "warning says so (T213 covers model inputs and back-edge Parameters)"
-        },
+        codes=frozenset({"T213"}),  # the body's current_iteration Parameter 'i' has shape="...", which OpenVINO keeps
         refused=("compile", "Parameter operation with dynamic rank"),
     ),
     "loop_2d_add_no_identity_termination_cond_false": Onnx(

@@ -31,6 +31,23 @@ def _mark(text: str, pattern: str, code: str) -> str:
     return text[:start] + f"{indent}<!-- expect: {code} -->\n" + text[start:]
 
 
+def current_iteration_rank(dynamic: bool) -> object:
+    """A Loop adding its current iteration to a state; the current_iteration Parameter declared of dynamic
+    rank (OpenVINO keeps it: T213, and the Loop's output of dynamic rank: PM420) or a scalar."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    x, h = ops.parameter([2], np.float32, name="x"), ops.parameter([2], np.float32, name="h")
+    i = ops.parameter(ov.PartialShape.dynamic() if dynamic else [], np.int64, name="i")
+    rh = ops.result(ops.add(h, ops.convert(i, "f32"), name="next_h"))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([ops.result(ops.constant(np.bool_(True))), rh], [h, i]))
+    loop.set_special_body_ports([1, 0])
+    loop.set_merged_input(h, x.output(0), rh.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(rh.output(0), -1), name="out")], [x], "current_iteration_rank")
+
+
 BACK_EDGE = r'<edge from-layer="\d+" to-layer="\d+" />'
 CONCAT = r'<output axis="\d+" external_port_id='
 CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
@@ -76,6 +93,9 @@ CASES: list[tuple[str, str, Callable[[], object], str | None]] = [
     ("LP721", "pass-condition", lambda: fam.nested_grown_count(count_by="condition"), None),
     ("BE505", "fail-ti-grown-state", lambda: fam.grown_unread_state(kind="ti", trip=3), BACK_EDGE),
     ("BE505", "fail-ti-grown-state-once", lambda: fam.grown_unread_state(kind="ti", trip=1), BACK_EDGE),
+    ("T213", "fail-current-iteration", lambda: current_iteration_rank(True),
+     r'<data shape="\.\.\." element_type="i64" />|PM420:<port id="3" precision="FP32" names="out" />'),
+    ("T213", "pass-current-iteration", lambda: current_iteration_rank(False), None),
 ]
 
 
@@ -92,7 +112,10 @@ def main(only: list[str]) -> None:
             d = OUT / code
             d.mkdir(parents=True, exist_ok=True)
             text = src.read_text()
-            (d / f"{name}.xml").write_text(_mark(text, pattern, code) if pattern else text)
+            for one in (pattern or "").split("|") if pattern else []:  # "CODE:pattern" marks another code
+                other, _, rx = one.rpartition(":") if re.match(r"[A-Z]+\d+:", one) else ("", "", one)
+                text = _mark(text, rx, other or code)
+            (d / f"{name}.xml").write_text(text)
             (d / f"{name}.bin").write_bytes(src.with_suffix(".bin").read_bytes())
             print(code, name)
 

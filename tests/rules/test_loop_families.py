@@ -253,3 +253,13 @@ def test_be505_a_grown_tensor_iterator_state_as_openvino_runs_it(oracle: OpenVIN
     ours = run(irlint.load(once), inputs)
     for name, want in zip(v.names, v.outputs):
         np.testing.assert_allclose(np.asarray(ours[name], np.float64), want.astype(np.float64), rtol=1e-5)
+
+
+def test_t213_a_current_iteration_parameter_of_dynamic_rank_is_refused(oracle: OpenVINO) -> None:
+    """No input entry gives the current_iteration Parameter a shape: OpenVINO keeps `shape="..."` and the CPU
+    plugin refuses it at compile; declared a scalar, it compiles and computes what irlint does."""
+    path = FIXTURES / "T213" / "fail-current-iteration.xml"
+    v = oracle.check(path, _inputs(path))
+    assert v.stage == "compile" and "dynamic rank" in v.why, v
+    assert "T213" in _codes(path)
+    _agrees(oracle, FIXTURES / "T213" / "pass-current-iteration.xml", "T213")
