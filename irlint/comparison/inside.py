@@ -67,6 +67,7 @@ class Probe:
 class Selection:
     """The layers `--inside` compares, in priority order, and those it cannot, with why."""
 
+    model: Model
     layers: list[tuple[Layer, list[Layer]]] = field(default_factory=list)  # (layer, chain)
     left_out: dict[str, str] = field(default_factory=dict)  # description -> reason
 
@@ -87,7 +88,7 @@ def walk(graph: Graph, chain: list[Layer] | None = None, in_branch: bool = False
 def select(model: Model, names: list[str]) -> Selection:
     """Every body layer of every TensorIterator/Loop (nested ones through their parents) when `names` is
     empty, else the layers named (by name or id path, top-level ones too)."""
-    sel = Selection()
+    sel = Selection(model)
     everything = [t[:3] for t in walk(model.graph)]
     if names:
         chosen = []
@@ -305,9 +306,12 @@ def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorde
         "output_names": got_ov.names,
     }
     if observer:
+        from irlint.comparison.memory import in_place_departures
+
         inside["observer_effect"] = {"left_out": [probes[i].title for i in observer["probes"]],
                                      "outputs_same_with_all": observer["instrumented_same"],
-                                     "outputs_max_abs_with_all": observer["instrumented_max_abs"]}
+                                     "outputs_max_abs_with_all": observer["instrumented_max_abs"],
+                                     "in_place": in_place_departures(sel.model)}
     if first is not None:
         inside["first_difference"] = {
             "iteration": label(first.iterations), "layer": first.probe.layer.name, "type": first.probe.layer.type,

@@ -101,6 +101,10 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
         lines.append(safe(f"observer effect: with every probe exposed, OpenVINO's own outputs changed ({gaps}): "
                           "its memory reuse depends on what is read. Left out so that the departure stays in "
                           f"sight: {', '.join(observer['left_out'])}"))
+        for d in observer.get("in_place", []):
+            what = (f"'{d['writer']}' is computed in place in the memory of '{d['memory_of']}'" if d["writer"] else
+                    f"'{d['memory_of']}' is passed on")
+            lines.append(safe(f"    the CPU plugin's memory ({d['loop']}): {what}; {d['how']}"))
     same, apart = inside["instrumented_outputs_same"], inside["instrumented_outputs_max_abs"]
     if same is not None and all(same):
         lines.append("the instrumented model's original outputs are bit-identical to the uninstrumented model's")

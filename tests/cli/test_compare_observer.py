@@ -51,3 +51,5 @@ def test_the_departure_is_located_despite_instrumentation(tmp_path: Path) -> Non
     first = inside["first_difference"]
     assert (first["layer"], first["iteration"]) == ("act", "1")
     assert "sum (Add)" in first["upstream_not_compared"]
+    (why,) = inside["observer_effect"]["in_place"]  # the memory model (irlint/openvino) says why
+    assert (why["writer"], why["memory_of"]) == ("sum", "x_t") and "next slice" in why["how"]
