@@ -199,7 +199,7 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
     The value of iteration k becomes the input of iteration k+1: a different type or shape breaks
     every layer that reads the Parameter. OpenVINO keeps a TensorIterator's Parameter at its initial
     value's shape: its CPU plugin fails at the first inference, or restarts a dynamic state from its
-    initial value each iteration. A layer that runs one iteration never takes the back edge: a warning.
+    initial value each iteration; a TensorIterator of one iteration never takes the back edge: a warning.
 
     Example:
     ```xml
@@ -236,7 +236,7 @@ def type_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]
                           effect=f"makes Result '{src.name}' carry {produced_et} back into Parameter '{dst.name}', "
                           f"which declares {want.etype}")
         elif not fits(produced_shape, want.shape):
-            once = _runs_once(ctx, layer)
+            once = layer.type == "TensorIterator" and _runs_once(ctx, layer)
             yield Finding(f"{edge_text(be)} of {layer.describe()}: Result '{src.name}' receives "
                           f"{format_shape(produced_shape)}, Parameter '{dst.name}' is {format_shape(want.shape)}"
                           + (_NEVER_TAKEN if once else _SHAPE_DEPARTURE if layer.type == "TensorIterator" else ""),
@@ -260,6 +260,9 @@ _SHAPE_DEPARTURE = ("; OpenVINO reads it, keeps the Parameter at its initial val
 
 
 def _runs_once(ctx: Context, layer: Layer) -> bool:
+    """A TensorIterator whose sliced inputs make one iteration: OpenVINO's own TensorIterator declares a grown
+    state's Parameter with the initial value's shape, and one iteration never reads it (a Loop's file says
+    what its author wrote: an error stays)."""
     info = ctx.shapes.loop(layer)
     return info is not None and info.iterations == 1
 

@@ -60,7 +60,7 @@ def eliminated_results(ctx: Context, layer: Layer) -> dict[int | None, int | Non
     return out
 
 
-@rule("PM421", "back-edge-result-eliminated", severity="warning", types=CONTROL_FLOW)
+@rule("PM421", "back-edge-result-eliminated", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def back_edge_result_eliminated(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge whose Result reads an unchanging body Parameter directly: OpenVINO fails to compile it.
 
@@ -101,7 +101,7 @@ def back_edge_result_eliminated(ctx: Context, graph: Graph, layer: Layer) -> Ite
         )
 
 
-@rule("PM422", "eliminated-result-shared-crashes", severity="warning", types=CONTROL_FLOW)
+@rule("PM422", "eliminated-result-shared-crashes", severity="warning", types=CONTROL_FLOW, uses_shapes=True)
 def eliminated_result_shared(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """Two outputs give one body Result that reads an unchanging Parameter directly: the CPU plugin crashes.
 

@@ -1004,7 +1004,7 @@ def _inputs_fold(ctx: Context, graph: Graph, layer: Layer) -> bool:
     return True
 
 
-@rule("LP718", "loop-back-edge-passes-iteration", severity="warning", types=("Loop",))
+@rule("LP718", "loop-back-edge-passes-iteration", severity="warning", types=("Loop",), uses_shapes=True)
 def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge passes on the current_iteration Parameter itself, or a Reshape/Squeeze/Unsqueeze of it.
 
