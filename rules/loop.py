@@ -19,7 +19,7 @@ from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
 from irlint.ir.model import Graph, Layer
-from irlint.openvino.nodes import VIEWS as VIEW_OPS
+from irlint.openvino.memory import Kind, overwrites
 from irlint.ops.base import TensorInfo
 from irlint.rule import Finding, declared, rule
 from irlint.types import BOOL, ELEMENT_TYPES, I32, I64, U8, format_shape
@@ -1033,20 +1033,10 @@ def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iter
     trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
     if trip is not None and 0 <= trip <= 1:
         return  # no second iteration: no back edge is copied
-    idx = ctx.index(body)
-    for be in layer.back_edges:
-        res = body.layer(be.from_layer)
-        if res is None or res.type != "Result" or be.to_layer == cur.body_layer:
-            continue
-        src, views = res, []
-        while src is not None and src.inputs and (src is res or src.type in VIEW_OPS) and len(views) < len(body.layers):
-            e = idx.source(src.id, src.inputs[0].id)
-            src = body.layer(e.from_layer) if e is not None else None
-            if src is not None and src.type in VIEW_OPS:
-                views.append(src)
-        if src is None or src.id != cur.body_layer:
-            continue
-        via = f" through {', '.join(v.describe() for v in views)}" if views else ""
+    for o in overwrites(ctx, layer, frozenset({Kind.ITERATION_PASSED})):
+        be = o.back_edge
+        assert be is not None
+        via = f" through {', '.join(v.describe() for v in o.views)}" if o.views else ""
         yield Finding(f"{edge_text(be)} of {layer.describe()} passes on the current_iteration Parameter{via}: "
                       "OpenVINO's CPU plugin writes the iteration number before it copies the back edges, so the "
                       "state receives the number of its own iteration where the spec gives the previous one",

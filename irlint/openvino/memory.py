@@ -44,6 +44,7 @@ class Kind(Enum):
     SLICE_PASSED = "the next slice is copied over the sliced input a back edge passes on"
     STATE_PASSED = "another back edge's copy runs over the state Parameter a back edge passes on"
     INVARIANT_WRITTEN = "a body op writes over an invariant input's memory"
+    ITERATION_PASSED = "the next iteration number is written over the current_iteration Parameter passed on"
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,8 @@ class Overwrite:
 
 def overwrites(facts: Facts, layer: Layer, kinds: frozenset[Kind] = frozenset(Kind)) -> list[Overwrite]:
     """Every value of `layer`'s body (a TensorIterator or Loop) that the CPU plugin reads after it wrote over
-    its memory, of `kinds`, in back-edge then invariant-input order. Asking only for SLICE_PASSED and
-    STATE_PASSED reads no shapes."""
+    its memory, of `kinds`, in back-edge then invariant-input order. Asking only for SLICE_PASSED,
+    STATE_PASSED and ITERATION_PASSED reads no shapes."""
     body = layer.body
     if body is None:
         return []
@@ -116,6 +117,7 @@ def _back_edge_overwrites(
     invariant = {pe.body_layer for pe in plan.of(EntryKind.INVARIANT_INPUT)}
     merged = {be.to_layer for be in layer.back_edges}
     copies = _copy_order(layer)
+    current = plan.current_iteration.body_layer if plan.current_iteration is not None else None
     out: list[Overwrite] = []
     for be in layer.back_edges:
         res = body.layer(be.from_layer)
@@ -123,7 +125,9 @@ def _back_edge_overwrites(
             continue
         views, src = _through_views(body, idx, res)
         if src is not None and src.type == "Parameter" and src.id != be.to_layer:
-            if src.id in sliced and be.to_layer not in sliced:
+            if src.id == current:  # prepareLoopBodyCurrentIteration runs before prepareBackEdges
+                out.append(Overwrite(Kind.ITERATION_PASSED, src, views=tuple(views), back_edge=be))
+            elif src.id in sliced and be.to_layer not in sliced:
                 out.append(Overwrite(Kind.SLICE_PASSED, src, views=tuple(views), back_edge=be))
             elif (
                 src.id in merged
