@@ -12,7 +12,7 @@ from irlint.rules.pushed_constants import folds, pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_for_unread, unread_outputs
 
 from irlint import causes
-from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.controlflow.liveness import read_layers
 from irlint.controlflow.readings import names_sub_range, sub_range, unread
 from irlint.diagnostics import Related, Severity
@@ -740,6 +740,16 @@ def unread_output_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iter
                       hint="remove the unread output and what computes it, or read it")
 
 
+def _iterating_current_iteration(ctx: Context, graph: Graph, layer: Layer) -> PlanEntry | None:
+    """The Loop's current_iteration entry where a second iteration may run (with one, no back edge is
+    copied and nothing the plugin writes first can be read)."""
+    cur = loop_plan(layer).current_iteration
+    if layer.body is None or cur is None:
+        return None
+    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
+    return None if trip is not None and 0 <= trip <= 1 else cur
+
+
 @rule("LP715", "loop-constant-input-plugin-error", severity="warning", types=("Loop",), uses_shapes=True)
 def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A Loop (current_iteration set) with a constant invariant input before it: the CPU plugin fails.
@@ -772,12 +782,9 @@ def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Ite
     instead of passing it in.
     """
     body = layer.body
-    cur = loop_plan(layer).current_iteration
+    cur = _iterating_current_iteration(ctx, graph, layer)
     if body is None or cur is None:
         return
-    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
-    if trip is not None and 0 <= trip <= 1:
-        return  # no second iteration: no back edge is copied
     params = body.parameters()
     at = next((i for i, p in enumerate(params) if p.id == cur.body_layer), None)
     pushed = pushed_parameters(ctx, layer) if at else set()
@@ -1027,12 +1034,9 @@ def back_edge_passes_iteration(ctx: Context, graph: Graph, layer: Layer) -> Iter
     Compute the value the back edge passes on (i + 0, or a Convert pair), or pass on i - 1 explicitly.
     """
     body = layer.body
-    cur = loop_plan(layer).current_iteration
+    cur = _iterating_current_iteration(ctx, graph, layer)
     if body is None or cur is None:
         return
-    trip = _scalar(_input(ctx, graph, layer, 0) or TensorInfo(None, None), (I32, I64))
-    if trip is not None and 0 <= trip <= 1:
-        return  # no second iteration: no back edge is copied
     for o in overwrites(ctx, layer, frozenset({Kind.ITERATION_PASSED})):
         be = o.back_edge
         assert be is not None
