@@ -53,7 +53,9 @@ def chain_to(body: Graph, idx: GraphIndex, last: Layer | None) -> list[Layer]:
     (the ONNX front end's Scan reads it for the back edge and the scan output): fusing and in-place writing
     look at a node's inputs (Eltwise::canBeInPlace, FuseEltwiseAndSimple), not at its output's readers."""
     chain: list[Layer] = []
-    while last is not None and last.outputs and last not in chain:  # a cycle (a malformed graph) ends it
+    seen: set[int] = set()
+    while last is not None and last.outputs and id(last) not in seen:  # a cycle (a malformed graph) ends it
+        seen.add(id(last))
         chain.append(last)
         if (len(chain) > 1 and len(idx.users(last)) != 1) or not _joins_node_before(body, idx, last):
             break
