@@ -195,7 +195,12 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             _select(page, box, "h_prev", "^h_prev$")
             _wait_text(page, "info-panel", "3/body/1")
             _wait_text(page, "info-panel", h_prev[4])
+            # the panel may still show h_next's rows (h_next at k is h_prev at k + 1): read until it shows h_prev's
+            deadline = time.monotonic() + 30
             rows = _node_data_rows(page)
+            while rows.get("iteration 0", ("",))[0] != h_prev[0] and time.monotonic() < deadline:
+                page.wait_for_timeout(250)
+                rows = _node_data_rows(page)
             assert {k: rows[f"iteration {k}"][0] for k in range(5)} == h_prev, rows
             assert rows["iteration 1"][1] != rows["iteration 3"][1]  # the two runs paint h_prev differently
             # choose iteration 3, then 1, in the node data list: the canvas paints h_prev in their colours
