@@ -1,4 +1,4 @@
-"""T213, T214, T215, T218, PM416, PM420, IF807, IF810, IF811, IF812: valid IR the CPU plugin refuses or misruns.
+"""T213, T214, T215, T218, PM416, PM420, IF807, IF810, IF811: valid IR the CPU plugin refuses or misruns.
 
 Each is a warning that names the plugin and quotes its message: the model is valid (OpenVINO's core
 reads it and infers it), and another device or a later release may compile it.
@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 from irlint.rules.back_edges import edge_text
 from irlint.rules.cpu_numerics import _constant
-from irlint.rules.if_byte_outputs import condition_computed
 from irlint.rules.pushed_constants import pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs
 
@@ -505,89 +504,6 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
                           inner.loc, layer=inner.path,
                           related=(Related(param.loc, f"'{param.name}' is merged and of dynamic shape"), rel),
                           hint=hint)
-
-
-# Element types of an If output measured to be lost (u8, i8); i32, f32 agree.
-_BYTE_TYPES = frozenset({"u8", "i8"})
-
-
-@rule("IF812", "if-byte-output-beside-loop-branch", severity="warning", types=("If",), uses_shapes=True)
-def if_byte_output_beside_loop_branch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """An If with a Loop in a branch gives a u8/i8 output of dynamic shape that an op reads, beside an input Convert.
-
-    What it checks:
-    Each If on a computed condition, a branch of which holds a Loop or TensorIterator, with a u8/i8
-    output of dynamic shape read by a layer other than a Result, in a graph that also converts a
-    u8/i8 Parameter to f16, bf16 or i64 (or to another type converted again, except through f32).
-
-    Why it matters:
-    OpenVINO's CPU plugin hands the op reading the If's output memory the If did not write whenever
-    the branch without the Loop runs: Add(x, If(Convert(x, f32) > 0, ReLU(x), Add(x, Loop(...))))
-    beside Convert(x, f16), x = [3] of shape [?], gives [3], [83] or [51] where the spec gives [6].
-    The cause was not located in the plugin's source, so the rule is a measured pattern, not part
-    of irlint/openvino's memory model (docs/conformance.md, "Patterns that stay patterns").
-    irlint computes what the spec says.
-
-    Example:
-    ```xml
-    <layer id="3" type="If"> ... <port id="3" precision="U8"><dim>-1</dim></port>  <!-- Loop in else; Add reads it -->
-    <layer id="6" type="Convert"><data destination_type="f16"/>   <!-- reads the u8 input x -->
-    ```
-
-    How to fix:
-    Give the If's input a static shape, compute in i32 (Convert to i32 before the If), or move the
-    Loop out of the branch.
-    """
-    if not layer.inputs or not any(any(la.type in ("Loop", "TensorIterator") for la in b.body.layers)
-                                   for b in layer.branches):
-        return
-    if not condition_computed(ctx, graph, layer):
-        return
-    index = ctx.index(graph)
-    convert = _byte_input_convert(ctx, graph)
-    if convert is None:
-        return
-    for port in layer.outputs:
-        info = ctx.shapes.output(layer, port.id)
-        if info.etype is None or info.etype.name not in _BYTE_TYPES or not _has_dynamic_dim(info.shape):
-            continue
-        readers = [r for e in index.edges_out(layer.id, port.id)
-                   if (r := graph.layer(e.to_layer)) is not None and r.type != "Result"]
-        if not readers:
-            continue
-        yield Finding(f"output port {port.id} of {layer.describe()}, a branch of which holds a loop, is "
-                      f"{info.etype.name} of dynamic shape and read by {readers[0].describe()}, while "
-                      f"{convert.describe()} converts a {info.etype.name} input of the same graph: OpenVINO's CPU "
-                      "plugin is measured to hand the reader memory the If did not write when the other branch "
-                      "runs (different on each compilation); irlint computes the spec's",
-                      layer.port_loc(port), layer=layer.path, port=port.id,
-                      related=(Related(convert.loc, f"'{convert.name}' converts an input of the graph"),),
-                      hint="give the If's input a static shape, compute in i32, or move the Loop out of the branch")
-        return
-
-
-def _byte_input_convert(ctx: Context, graph: Graph) -> Layer | None:
-    """A Convert of a u8/i8 Parameter of `graph` to f16, bf16 or i64, or to a type other than f32 that
-    another Convert reads (the ones IF812 measured to fail)."""
-    index = ctx.index(graph)
-    for la in graph.layers:
-        if la.type != "Convert" or not la.inputs:
-            continue
-        e = index.source(la.id, la.inputs[0].id)
-        src = graph.layer(e.from_layer) if e is not None else None
-        if src is None or e is None or src.type != "Parameter":
-            continue
-        info = ctx.shapes.output(src, e.from_port)
-        dst = element_type(la.data.get("destination_type", ""))
-        if info.etype is None or info.etype.name not in _BYTE_TYPES or dst is None:
-            continue
-        if dst.name in ("f16", "bf16", "i64"):
-            return la
-        if dst.name != "f32" and la.outputs and any(
-                (r := graph.layer(o.to_layer)) is not None and r.type == "Convert"
-                for o in index.edges_out(la.id, la.outputs[0].id)):
-            return la
-    return None
 
 
 def _other_computed_output(ctx: Context, graph: Graph, layer: Layer, state_result: int | None,

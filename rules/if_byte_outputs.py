@@ -1,4 +1,4 @@
-"""IF813: a u8/i8 If output of dynamic shape the CPU plugin hands its reader unwritten.
+"""IF813: an If output of dynamic shape whose memory the CPU plugin gives away before its reader runs.
 
 A warning that names the plugin: the model is valid, irlint computes what the spec says, and the
 plugin's result differs (docs/rules-openvino.md gives the measurements).
@@ -11,102 +11,61 @@ from collections.abc import Iterator
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.model import Graph, Layer
+from irlint.openvino.dynamic_memory import overtaking
 from irlint.rule import Finding, rule
-from irlint.types import element_type
-
-# Element types of an If output measured to be lost (u8, i8); i32 and f32 agree.
-_BYTE_TYPES = frozenset({"u8", "i8"})
-# How far from the If's reader the Convert is measured to matter: the reader's own Convert, and one
-# behind one, two or three ReLUs (or a Reshape) fail alike.
-_REACH = 4
 
 
-@rule("IF813", "if-byte-output-read-then-converted", severity="warning", types=("If",), uses_shapes=True)
-def if_byte_output_read_then_converted(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
-    """An If's u8/i8 output of dynamic shape is read by an op whose value a Convert then reads.
+@rule("IF813", "if-output-memory-taken-before-read", severity="warning", types=("If",), uses_shapes=True)
+def if_output_memory_taken_before_read(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+    """An If's narrow output of dynamic shape loses its memory to a wider tensor the CPU plugin computes later.
 
     What it checks:
-    Each If whose condition is not a constant, with an output of element type u8 or i8 and a
-    dynamic dim that a layer other than a Result or a Convert reads, when a Convert reads that
-    layer's output directly or through at most three other layers, and converts to f16 or i64, or
-    to f32 or i32 with another Convert reading it.
+    Each If on a computed condition with an output of dynamic shape that an op reads, whose elements
+    the CPU plugin holds in fewer bytes (u8, i8, bf16) than those of a dynamic tensor it keeps
+    between two of its nodes after the If's last reader, with no If, Loop or TensorIterator between
+    them: the value between two Converts, or at the top level the output of a layer feeding a Result
+    of a type the plugin computes in another (i64, f16, ...: it converts it back before the Result).
 
     Why it matters:
-    The model is valid. OpenVINO's CPU plugin hands the op reading the If's output memory that the
-    If did not write, whichever branch runs; no Loop is needed. Measured on 2026.4 with x a u8
-    input of shape [?] holding [0, 3, 1]: Convert(Convert(Add(x, If(Convert(ReduceSum(x), f32) > 0,
-    ReLU(x), Minimum(x, 1))), f16), u8): the spec gives [0, 6, 2], five compilations of one model
-    give values such as [0, 3, 1], [80, 32, 32] or [128, 118, 130]; the same If nested in an outer
-    If's branch, an i8 input, x all zeros (the else branch runs), a ReLU or a Multiply reading the
-    If, one to three ReLUs or a Reshape between the Add and the Convert, the If's condition taken
-    from another input, a Convert to f16 or i64 alone, and pairs through f32, i32 or i64 instead
-    fail alike. A static shape [3], an i32 or f32 input, a constant condition, no Convert, a
-    Convert reading the If itself, a Convert of the Add to f32 or i32 alone, or a pair through i8
-    agree. The cause was not located in the plugin's source, so the rule is a doubt about its
-    memory reuse where it is measured to fail. irlint computes what the spec says.
+    The model is valid. The plugin lets such tensors share one memory block and, before it runs the
+    nodes after an If, grows the block for the wider tensor without keeping its contents; the If's
+    reader then reads memory the If did not write, whenever the shapes change (the first inference,
+    a new input shape, the first iteration of a loop body). With x a u8 input of shape [?] holding
+    [3, 1], Add(If(c > 0, x + x, x + x), x) beside a later output Convert(y, i64) gives [3, 1] or
+    [83, 30] where the spec gives [9, 3]; put the Convert's output first, convert to i32, or give y
+    fewer than a quarter of x's elements, and it agrees (irlint/openvino/dynamic_memory.py, sources).
+    irlint computes what the spec says.
 
     Example:
     ```xml
     <layer id="3" type="If"> ... <port id="2" precision="U8"><dim>-1</dim></port>  <!-- an Add reads it -->
-    <layer id="5" type="Convert"><data destination_type="f16"/>   <!-- reads the Add -->
+    <layer id="6" type="Convert"><data destination_type="i64"/>   <!-- output after the Add's -->
     ```
 
     How to fix:
-    Give the If's input a static shape, or compute in i32 (Convert to i32 before the If).
+    Give the If's input a static shape, compute in i32 (Convert to i32 before the If), or convert to
+    i32/f32 instead of i64/f16.
     """
-    if not layer.inputs:
+    if not layer.inputs or not condition_computed(ctx, graph, layer):
         return
-    if not condition_computed(ctx, graph, layer):
-        return
-    index = ctx.index(graph)
     for port in layer.outputs:
-        info = ctx.shapes.output(layer, port.id)
-        if info.etype is None or info.etype.name not in _BYTE_TYPES or info.shape is None \
-                or all(d.value is not None for d in info.shape):
+        tensor = overtaking(ctx, graph, layer, port.id, top_level=not graph.is_body)
+        if tensor is None:
             continue
-        for e in index.edges_out(layer.id, port.id):
-            reader = graph.layer(e.to_layer)
-            if reader is None or reader.type in ("Result", "Convert"):
-                continue
-            convert = _convert_after(graph, ctx, reader)
-            if convert is None:
-                continue
-            yield Finding(f"output port {port.id} of {layer.describe()} is {info.etype.name} of dynamic shape and "
-                          f"read by {reader.describe()}, whose value {convert.describe()} converts: OpenVINO's CPU "
-                          "plugin is measured to hand the reader memory the If did not write (different on each "
-                          "compilation); irlint computes the spec's",
-                          layer.port_loc(port), layer=layer.path, port=port.id,
-                          related=(Related(reader.loc, f"'{reader.name}' reads the If's output"),
-                                   Related(convert.loc, f"'{convert.name}' converts its value")),
-                          hint="give the If's input a static shape, or compute in i32")
-            return
-
-
-def _convert_after(graph: Graph, ctx: Context, reader: Layer) -> Layer | None:
-    """A Convert reading `reader`'s output, or reached from it through at most three other layers, of a kind
-    measured to fail: one to f16 or i64, or one to f32 or i32 that another Convert reads."""
-    index = ctx.index(graph)
-
-    def readers(la: Layer) -> list[Layer]:
-        return [r for p in la.outputs for e in index.edges_out(la.id, p.id)
-                if (r := graph.layer(e.to_layer)) is not None and r.type != "Result"]
-
-    seen, level = {reader.id}, [reader]
-    for _ in range(_REACH):
-        following: list[Layer] = []
-        for la in (r for prev in level for r in readers(prev)):
-            if la.id in seen:
-                continue
-            seen.add(la.id)
-            if la.type != "Convert":
-                following.append(la)
-                continue
-            dst = element_type(la.data.get("destination_type", ""))
-            twice = any(r.type == "Convert" for r in readers(la))
-            if dst is not None and (dst.name in ("f16", "i64") or (dst.name in ("f32", "i32") and twice)):
-                return la
-        level = following
-    return None
+        info = ctx.shapes.output(layer, port.id)
+        reader = next(r for e in ctx.index(graph).edges_out(layer.id, port.id)
+                      if (r := graph.layer(e.to_layer)) is not None and r.type != "Result")
+        yield Finding(f"output port {port.id} of {layer.describe()} is {info.etype} of dynamic shape and read by "
+                      f"{reader.describe()}; OpenVINO's CPU plugin can give its memory to the {tensor.etype} output of "
+                      f"{tensor.producer.describe()}, which it computes later, and grow it before the reader runs "
+                      "when the shapes change: the reader gets memory the If did not write (different on each "
+                      "compilation); irlint computes the spec's",
+                      layer.port_loc(port), layer=layer.path, port=port.id,
+                      related=(Related(reader.loc, f"'{reader.name}' reads the If's output"),
+                               Related(tensor.producer.loc, f"'{tensor.producer.name}' gives a wider tensor later")),
+                      hint="give the If's input a static shape, compute in i32, or convert to i32/f32 "
+                           "instead of i64/f16")
+        return
 
 
 def condition_computed(ctx: Context, graph: Graph, layer: Layer) -> bool:

@@ -125,10 +125,8 @@ DEPARTURES = {
     "IF811": "an If's value in a dynamic loop state, then a Select/Maximum/Minimum/ReLU/float Convert/Convert of u8, "
              "or another "
              "computed loop output and no Result reading the state: state lost",
-    "IF812": "a u8/i8 If output of dynamic shape read by an op, a Loop in a branch, a Convert of a u8/i8 input: "
-             "the CPU plugin reads memory the If did not write",
-    "IF813": "a u8/i8 If output of dynamic shape read by an op whose value a Convert (f16, i64 or a pair) reads: "
-             "the CPU plugin reads memory the If did not write",
+    "IF813": "a u8/i8/bf16 If output of dynamic shape read by an op, a wider dynamic tensor kept later: the CPU "
+             "plugin grows their shared memory before the reader runs, which reads memory the If did not write",
     "IF809": "an If input mapped to two branch Parameters: OpenVINO's reader keeps the first, the second gets zeros",
     "T213": "a Parameter of dynamic rank (a model input, a Loop state a back edge widens): the CPU plugin refuses it",
     "T214": "a model input of dynamic element type: the CPU plugin refuses it",

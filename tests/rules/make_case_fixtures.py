@@ -1216,6 +1216,57 @@ def if_byte_output_then_converted(variant: str):
     return ov.Model([ops.result(y, name="y")], [x], "if_byte_output_then_converted")
 
 
+def if_byte_output_beside_convert(destination: str):
+    """y = Add(If(c > 0, x + x, x + x), x) for a u8 x of shape [?] and an f32 scalar c, beside a second output
+    Convert(w, `destination`) of another u8 input w: "i64" is IF813's failing model (the plugin computes the
+    Convert to i32), "i32" its passing neighbour."""
+    ov, ops = _ov()
+    x = ops.parameter([-1], np.uint8, name="x")
+    w = ops.parameter([-1], np.uint8, name="w")
+    c = ops.parameter([], np.float32, name="c")
+    tp, ep = (ops.parameter([-1], np.uint8) for _ in range(2))
+    tr, er = ops.result(ops.add(tp, tp)), ops.result(ops.add(ep, ep))
+    node = ops.if_op(ops.greater(c, ops.constant(np.float32(0))).output(0))
+    node.set_then_body(ov.Model([tr], [tp]))
+    node.set_else_body(ov.Model([er], [ep]))
+    node.set_input(x.output(0), tp, ep)
+    y = ops.add(node.set_output(tr, er), x)
+    z = ops.convert(w, destination)
+    return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, w, c], "if_byte_output_beside_convert")
+
+
+def if_byte_output_in_loop_body(through: str | None):
+    """A Loop of trip count `trip` over two u8 states of shape [?] from x: p passes unchanged, q = q + If(i > 0,
+    q + p + p + p, p + p) on the current iteration i; y stacks q's values, and z stacks Convert(Convert(p,
+    `through`), u8) (z stacks Convert(p, i32) when `through` is None). Through "i64" the plugin hands the
+    Add the If's output unwritten at the first iteration (IF813); the i32 Convert alone agrees."""
+    ov, ops = _ov()
+    x = ops.parameter([-1], np.uint8, name="x")
+    trip = ops.parameter([1], np.int32, name="trip")
+    p, q = (ops.parameter([-1], np.uint8) for _ in range(2))
+    i = ops.parameter([], np.int32)
+    cond = ops.greater(ops.convert(i, "f32"), ops.constant(np.float32(0)))
+    t0, t1, e1 = (ops.parameter([-1], np.uint8) for _ in range(3))
+    tr = ops.result(ops.add(ops.add(ops.add(t1, t0), t0), t0))
+    er = ops.result(ops.add(e1, e1))
+    node = ops.if_op(cond.output(0))
+    node.set_then_body(ov.Model([tr], [t0, t1]))
+    node.set_else_body(ov.Model([er], [e1]))
+    node.set_input(p.output(0), t0, e1)
+    node.set_input(q.output(0), t1, None)
+    q_next = ops.add(q, node.set_output(tr, er))
+    converted = ops.convert(ops.convert(p, through), "u8") if through else ops.convert(p, "i32")
+    rq, ry, rp, rz = ops.result(q_next), ops.result(q_next), ops.result(p), ops.result(converted)
+    loop = ops.loop(trip, ops.constant(np.array(True)))
+    loop.set_function(ov.Model([rq, ry, rp, rz, ops.result(ops.constant(np.array(True)))], [p, q, i]))
+    loop.set_special_body_ports([2, 4])
+    loop.set_merged_input(p, x.output(0), rp.output(0))
+    loop.set_merged_input(q, x.output(0), rq.output(0))
+    y = loop.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 0)
+    z = loop.get_concatenated_slices(rz.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, trip], "if_byte_output_in_loop_body")
+
+
 def loop_condition_of(scalar: bool):
     """A Loop counting to 3 whose body condition is x < 100 over an invariant x of shape [?]: a [?]
     condition, or (`scalar`) the scalar ReduceSum(x) < 100."""
@@ -2094,16 +2145,23 @@ CASES = [
     Case("IF811", "fail-u8", lambda: if_value_in_u8_state(True),
          lambda text: _mark_if_output(_mark_line(text, 'type="If"', "IF811"), "IF813")),
     Case("IF811", "pass-u8", lambda: if_value_in_u8_state(False)),
-    # a u8 If output of dynamic shape read by an Add, a Loop in the other branch, a Convert of x to f16 (IF812)
-    Case("IF812", "fail", lambda: if_byte_output_beside_loop(False),
-         lambda text: _mark_if_output(text, "IF812")),
-    Case("IF812", "pass", lambda: if_byte_output_beside_loop(True)),
-    Case("IF812", "fail-ti", lambda: if_byte_output_beside_loop(False, ti=True),
-         lambda text: _mark_if_output(text, "IF812")),
-    # a u8 If output of dynamic shape read by an Add that a Convert pair u8 -> f16 -> u8 reads (IF813)
-    Case("IF813", "fail", lambda: if_byte_output_then_converted("pair"),
+    # a u8 If output of dynamic shape read by an op, in a model holding a Convert the plugin rewrites (IF813):
+    # a Convert of an unrelated input to i64 (to i32 passes), a pair u8 -> f16 -> u8 after the reader, a
+    # Loop in the other branch beside a Convert of x to f16 (to f32 passes), and in a Loop body
+    Case("IF813", "fail", lambda: if_byte_output_beside_convert("i64"),
          lambda text: _mark_if_output(text, "IF813")),
-    Case("IF813", "pass", lambda: if_byte_output_then_converted("f32")),
+    Case("IF813", "pass", lambda: if_byte_output_beside_convert("i32")),
+    Case("IF813", "fail-pair", lambda: if_byte_output_then_converted("pair"),
+         lambda text: _mark_if_output(text, "IF813")),
+    Case("IF813", "pass-f32", lambda: if_byte_output_then_converted("f32")),
+    Case("IF813", "fail-loop-branch", lambda: if_byte_output_beside_loop(False),
+         lambda text: _mark_if_output(text, "IF813")),
+    Case("IF813", "fail-ti-branch", lambda: if_byte_output_beside_loop(False, ti=True),
+         lambda text: _mark_if_output(text, "IF813")),
+    Case("IF813", "pass-loop-branch", lambda: if_byte_output_beside_loop(True)),
+    Case("IF813", "fail-loop-body", lambda: if_byte_output_in_loop_body("i64"),
+         lambda text: _mark_if_output(text, "IF813")),
+    Case("IF813", "pass-loop-body", lambda: if_byte_output_in_loop_body(None)),
     Case("IF813", "pass-direct", lambda: if_byte_output_then_converted("direct")),
     Case("IF813", "pass-static", lambda: if_byte_output_then_converted("static")),
     Case("IF813", "pass-i8", lambda: if_byte_output_then_converted("i8")),
