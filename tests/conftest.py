@@ -26,8 +26,9 @@ def build_small_ti(named: bool = False):
     w = ops.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3), name=n("Constant_9"))
     h2 = ops.tanh(ops.add(ops.matmul(r, w, False, False, name=n("MatMul_10")), hi, name=n("Add_11")), name=n("Tanh"))
     ro = ops.result(h2, name=n("ro"))
-    rs = ops.result(ops.unsqueeze(h2, ops.constant(np.array([1], np.int64), name=n("axes")), name=n("Unsq")),
-                    name=n("rs"))
+    rs = ops.result(
+        ops.unsqueeze(h2, ops.constant(np.array([1], np.int64), name=n("axes")), name=n("Unsq")), name=n("rs")
+    )
     ti = ops.tensor_iterator()
     if named:
         ti.set_friendly_name("TI")
