@@ -129,6 +129,32 @@ def while_loop_onnx(path: Path, steps: int) -> dict[str, np.ndarray]:
     return {"x": x, "acc0": np.zeros(4, np.float32)}
 
 
+def cell_weights(rng: np.random.Generator, gates: int, hs: int, inp: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """W [gates*hs, inp], R [gates*hs, hs] and B [gates*hs] of a recurrent cell, small (x 0.05) so that
+    hundreds of steps stay away from saturation."""
+    w = (rng.standard_normal((gates * hs, inp)) * 0.05).astype(np.float32)
+    r = (rng.standard_normal((gates * hs, hs)) * 0.05).astype(np.float32)
+    b = (rng.standard_normal(gates * hs) * 0.05).astype(np.float32)
+    return w, r, b
+
+
+def state_ti(x, h0, xi, hi, rh, ry, name: str):  # type: ignore[no-untyped-def]
+    """An openvino Model of one TensorIterator with one carried state: X sliced on axis 1 into the body
+    Parameter `xi`, `rh` carried into `hi` (from H0); outputs H (the last `rh`) and Y (every `ry`,
+    concatenated on axis 1). Arguments are openvino nodes; openvino is imported by the caller."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rh, ry], [xi, hi]))
+    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
+    ti.set_merged_input(hi, h0.output(0), rh.output(0))
+    return ov.Model([ops.result(ti.get_iter_value(rh.output(0), -1), name="H"),
+                     ops.result(ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1), name="Y")],
+                    [x, h0], name)
+
+
 def lstm_cell_ti(path: Path, steps: int = CELL_STEPS, hidden: int = CELL_HIDDEN, inp: int = CELL_INPUT
                  ) -> dict[str, np.ndarray]:
     """An IR TensorIterator whose body is one LSTMCell-4 (written to path.with_suffix('.xml')), and its
@@ -140,9 +166,7 @@ def lstm_cell_ti(path: Path, steps: int = CELL_STEPS, hidden: int = CELL_HIDDEN,
 
     hs = hidden
     rng = np.random.default_rng(1)
-    w = (rng.standard_normal((4 * hs, inp)) * 0.05).astype(np.float32)
-    r = (rng.standard_normal((4 * hs, hs)) * 0.05).astype(np.float32)
-    b = (rng.standard_normal(4 * hs) * 0.05).astype(np.float32)
+    w, r, b = cell_weights(rng, 4, hs, inp)
     x = ops.parameter([1, steps, inp], np.float32, name="X")
     h0 = ops.parameter([1, hs], np.float32, name="H0")
     c0 = ops.parameter([1, hs], np.float32, name="C0")
@@ -193,9 +217,7 @@ def gru_cell_ti(path: Path, steps: int = CELL_STEPS) -> dict[str, np.ndarray]:
 
     hs, inp = CELL_HIDDEN, CELL_INPUT
     rng = np.random.default_rng(4)
-    w = (rng.standard_normal((3 * hs, inp)) * 0.05).astype(np.float32)
-    r = (rng.standard_normal((3 * hs, hs)) * 0.05).astype(np.float32)
-    b = (rng.standard_normal(3 * hs) * 0.05).astype(np.float32)
+    w, r, b = cell_weights(rng, 3, hs, inp)
     x = ops.parameter([1, steps, inp], np.float32, name="X")
     h0 = ops.parameter([1, hs], np.float32, name="H0")
     xi = ops.parameter([1, 1, inp], np.float32)
@@ -204,13 +226,7 @@ def gru_cell_ti(path: Path, steps: int = CELL_STEPS) -> dict[str, np.ndarray]:
                         ops.constant(r), ops.constant(b), hs)
     rh = ops.result(cell.output(0))
     ry = ops.result(ops.unsqueeze(cell.output(0), ops.constant(np.array([1], np.int64))))
-    ti = ops.tensor_iterator()
-    ti.set_body(ov.Model([rh, ry], [xi, hi]))
-    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
-    ti.set_merged_input(hi, h0.output(0), rh.output(0))
-    model = ov.Model([ops.result(ti.get_iter_value(rh.output(0), -1), name="H"),
-                      ops.result(ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1), name="Y")],
-                     [x, h0], "gru_cell_ti")
+    model = state_ti(x, h0, xi, hi, rh, ry, "gru_cell_ti")
     ov.save_model(model, str(path.with_suffix(".xml")), compress_to_fp16=False)
     graph = helper.make_graph(
         [helper.make_node("GRU", ["Xs", "W", "R", "B", "", "H0s"], ["Y", "H"], hidden_size=hs)],

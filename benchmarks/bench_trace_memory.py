@@ -22,6 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_interp import state_ti
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,13 +40,7 @@ def tiny_ti(path: Path, slices: int) -> Path:
     hi = ops.parameter([1, 1], np.float32)
     add = ops.add(xi, hi)
     rh, ry = ops.result(add), ops.result(add)
-    ti = ops.tensor_iterator()
-    ti.set_body(ov.Model([rh, ry], [xi, hi]))
-    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
-    ti.set_merged_input(hi, h0.output(0), rh.output(0))
-    model = ov.Model([ops.result(ti.get_iter_value(rh.output(0), -1), name="H"),
-                      ops.result(ti.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1), name="Y")],
-                     [x, h0], "tiny_ti")
+    model = state_ti(x, h0, xi, hi, rh, ry, "tiny_ti")
     ov.save_model(model, str(path.with_suffix(".xml")), compress_to_fp16=False)
     np.savez(path.with_suffix(".npz"), X=np.arange(slices, dtype=np.float32)[None] % 7, H0=np.zeros((1, 1), np.float32))
     return path.with_suffix(".xml")

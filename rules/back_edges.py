@@ -20,6 +20,25 @@ def edge_text(be: BackEdge) -> str:
     return f"back edge from-layer={be.from_layer} to-layer={be.to_layer}"
 
 
+def wrong_ends(layer: Layer, end: str, want: str, hint: str) -> Iterator[Finding]:
+    """The back edges of `layer` whose `end` ("from" or "to") layer is missing from the body or is
+    not a `want` layer (BE501 and BE502 differ only in which end and which type)."""
+    if layer.body is None:
+        return
+    for be in layer.back_edges:
+        lid = be.from_layer if end == "from" else be.to_layer
+        if lid is None:
+            continue
+        other = layer.body.layer(lid)
+        if other is None:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: the body has no layer {lid}",
+                          be.loc, layer=layer.path)
+        elif other.type != want:
+            yield Finding(f"{edge_text(be)} of {layer.describe()}: {end}-layer is {other.describe()}, not a {want}",
+                          be.loc, layer=layer.path, related=(Related(other.loc, f"'{other.name}' is a {other.type}"),),
+                          hint=hint)
+
+
 @rule("BE501", "back-edge-source-not-result", types=CONTROL_FLOW)
 def source_not_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """A back edge's `from-layer` is missing from the body or is not a Result.
@@ -39,19 +58,8 @@ def source_not_result(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Find
     How to fix:
     Name the Result that holds the next value of the state.
     """
-    if layer.body is None:
-        return
-    for be in layer.back_edges:
-        if be.from_layer is None:
-            continue
-        src = layer.body.layer(be.from_layer)
-        if src is None:
-            yield Finding(f"{edge_text(be)} of {layer.describe()}: the body has no layer {be.from_layer}",
-                          be.loc, layer=layer.path)
-        elif src.type != "Result":
-            yield Finding(f"{edge_text(be)} of {layer.describe()}: from-layer is {src.describe()}, not a Result",
-                          be.loc, layer=layer.path, related=(Related(src.loc, f"'{src.name}' is a {src.type}"),),
-                          hint="back edges start at a body Result; add a Result after the producing layer")
+    yield from wrong_ends(layer, "from", "Result",
+                          "back edges start at a body Result; add a Result after the producing layer")
 
 
 @rule("BE502", "back-edge-target-not-parameter", types=CONTROL_FLOW)
@@ -73,19 +81,7 @@ def target_not_parameter(ctx: Context, graph: Graph, layer: Layer) -> Iterator[F
     How to fix:
     Point `to-layer` at the Parameter that holds the state (the one with the initial-value entry).
     """
-    if layer.body is None:
-        return
-    for be in layer.back_edges:
-        if be.to_layer is None:
-            continue
-        dst = layer.body.layer(be.to_layer)
-        if dst is None:
-            yield Finding(f"{edge_text(be)} of {layer.describe()}: the body has no layer {be.to_layer}",
-                          be.loc, layer=layer.path)
-        elif dst.type != "Parameter":
-            yield Finding(f"{edge_text(be)} of {layer.describe()}: to-layer is {dst.describe()}, not a Parameter",
-                          be.loc, layer=layer.path, related=(Related(dst.loc, f"'{dst.name}' is a {dst.type}"),),
-                          hint="back edges end at the body Parameter that receives the state")
+    yield from wrong_ends(layer, "to", "Parameter", "back edges end at the body Parameter that receives the state")
 
 
 @rule("BE503", "back-edge-target-twice", types=CONTROL_FLOW)

@@ -75,17 +75,11 @@ def f16_convert_not_rounded(ctx: Context, graph: Graph) -> Iterator[Finding]:
         src = _source_type(ctx, graph, idx, layer)
         if src is None or src in EXACT_IN_F16 or src == "f16" or _constant(graph, idx, layer, constant):
             continue
-        found = _f16_reader(ctx, graph, idx, layer)
-        if found is None:
-            continue
-        where, reader = found
-        out = _out_type(ctx, reader)
-        yield Finding(f"{layer.describe()} rounds {_a(src)} value to f16, which {_named(graph, where, reader)} reads "
-                      f"into {out or 'another type'}: OpenVINO's CPU plugin computes f16 tensors in f32 and drops the "
-                      "rounding (a Convert f32 -> f16 -> f32 is a no-op there, also across a body's port map), so its "
-                      "results differ from the spec's, which irlint computes", layer.loc, layer=layer.path,
-                      related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
-                      hint="remove the Convert pair if the rounding is not wanted")
+        yield from _read_as_other(ctx, graph, idx, layer, f"rounds {_a(src)} value to f16",
+                                  "OpenVINO's CPU plugin computes f16 tensors in f32 and drops the rounding (a Convert "
+                                  "f32 -> f16 -> f32 is a no-op there, also across a body's port map), so its results "
+                                  "differ from the spec's, which irlint computes",
+                                  "remove the Convert pair if the rounding is not wanted")
 
 
 # Activations computed in floating point that the CPU plugin runs as Eltwise nodes: on an integer tensor
@@ -301,17 +295,24 @@ def _computed_in_f16(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer,
     memo: dict[PortKey, bool] = {}  # each op's own: a cycle's assumption must not leak into another op's answer
     if any(_rounded_before(ctx, graph, src, port, constant, memo) for src, port in _sources(graph, idx, layer)):
         return
+    yield from _read_as_other(ctx, graph, idx, layer, "computes an f16 result",
+                              "the spec rounds it to f16, as irlint does; OpenVINO's CPU plugin computes f16 ops in "
+                              "f32 and does not round, so its results differ from the spec's by f16's rounding",
+                              "compute in f32 if the f16 rounding is not wanted")
+
+
+def _read_as_other(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer, does: str, why: str,
+                   hint: str) -> Iterator[Finding]:
+    """The finding on `layer`, which `does` something to an f16 value, when a reader takes that value
+    into another type (`why`: what the CPU plugin does differently); none when no reader does."""
     found = _f16_reader(ctx, graph, idx, layer)
     if found is None:
         return
     where, reader = found
-    out = _out_type(ctx, reader)
-    yield Finding(f"{layer.describe()} computes an f16 result, which {_named(graph, where, reader)} reads into "
-                  f"{out or 'another type'}: the spec rounds it to f16, as irlint does; OpenVINO's CPU plugin "
-                  "computes f16 ops in f32 and does not round, so its results differ from the spec's by f16's "
-                  "rounding", layer.loc, layer=layer.path,
-                  related=(Related(reader.loc, f"'{reader.name}' reads the value as {out or 'another type'}"),),
-                  hint="compute in f32 if the f16 rounding is not wanted")
+    out = _out_type(ctx, reader) or "another type"
+    yield Finding(f"{layer.describe()} {does}, which {_named(graph, where, reader)} reads into {out}: {why}",
+                  layer.loc, layer=layer.path, hint=hint,
+                  related=(Related(reader.loc, f"'{reader.name}' reads the value as {out}"),))
 
 
 def _sources(graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[tuple[Layer, int | None]]:

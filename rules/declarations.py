@@ -41,6 +41,25 @@ def _edge_ends(graph: Graph) -> Iterator[tuple[Edge, Layer, Port, Layer, Port]]:
             yield e, src, sp, dst, dp
 
 
+def _ends_disagree(e: Edge, src: Layer, sp: Port, dst: Layer, dp: Port, produced: str, declared: str,
+                   hint: str | None = None) -> Finding:
+    """The finding of T201/T202: the edge's two ends declare `produced` and `declared` (a precision
+    or a shape), reported at the input port that receives the producer's value."""
+    return Finding(
+        f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces {produced} but "
+        f"{dst.describe()} declares {declared}",
+        dst.port_loc(dp),
+        layer=dst.path,
+        port=dp.id,
+        related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares {produced}"),
+                 Related(e.loc, "the edge")),
+        hint=hint,
+        because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
+        effect=f"makes input port {dp.id} of {dst.describe()} receive {produced} from '{src.name}' instead of "
+        f"its declared {declared}",
+    )
+
+
 @rule("T201", "edge-precision-mismatch", scope="graph")
 def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """The two ends of an edge declare different precisions.
@@ -62,19 +81,8 @@ def edge_precision_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """
     for e, src, sp, dst, dp in _edge_ends(graph):
         if sp.precision is not None and dp.precision is not None and sp.precision != dp.precision:
-            yield Finding(
-                f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
-                f"{sp.precision.precision} but {dst.describe()} declares {dp.precision.precision}",
-                dst.port_loc(dp),
-                layer=dst.path,
-                port=dp.id,
-                related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
-                                         f"{sp.precision.precision}"), Related(e.loc, "the edge")),
-                hint="insert a Convert if a cast is intended",
-                because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
-                effect=f"makes input port {dp.id} of {dst.describe()} receive {sp.precision.precision} from "
-                f"'{src.name}' instead of its declared {dp.precision.precision}",
-            )
+            yield _ends_disagree(e, src, sp, dst, dp, sp.precision.precision, dp.precision.precision,
+                                 hint="insert a Convert if a cast is intended")
 
 
 @rule("T202", "edge-shape-mismatch", scope="graph")
@@ -101,18 +109,7 @@ def edge_shape_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """
     for e, src, sp, dst, dp in _edge_ends(graph):
         if sp.shape != dp.shape and not fits(sp.shape, dp.shape) and not _dynamic_rank_end(src, sp, dp):
-            yield Finding(
-                f"edge {src.id}:{sp.id} -> {dst.id}:{dp.id}: {src.describe()} produces "
-                f"{format_shape(sp.shape)} but {dst.describe()} declares {format_shape(dp.shape)}",
-                dst.port_loc(dp),
-                layer=dst.path,
-                port=dp.id,
-                related=(Related(src.port_loc(sp), f"output port {sp.id} of '{src.name}' declares "
-                                         f"{format_shape(sp.shape)}"), Related(e.loc, "the edge")),
-                because=(causes.port(src, sp.id), causes.port(dst, dp.id)),
-                effect=f"makes input port {dp.id} of {dst.describe()} receive {format_shape(sp.shape)} from "
-                f"'{src.name}' instead of its declared {format_shape(dp.shape)}",
-            )
+            yield _ends_disagree(e, src, sp, dst, dp, format_shape(sp.shape), format_shape(dp.shape))
 
 
 def _dynamic_rank_end(src: Layer, sp: Port, dp: Port) -> bool:

@@ -114,28 +114,28 @@ def edge_unknown_port(ctx: Context, graph: Graph) -> Iterator[Finding]:
     for e in graph.edges:
         src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
         if src is not None and e.from_port is not None and src.output(e.from_port) is None:
-            kind = "an input port" if src.input(e.from_port) is not None else "not a port"
-            yield Finding(
-                f"edge from-port={e.from_port}: {kind} of {src.describe()}; it has output ports "
-                f"{[p.id for p in src.outputs]}",
-                e.loc,
-                layer=src.path,
-                port=e.from_port,
-                related=(Related(src.loc, f"'{src.name}' is declared here"),),
-                because=(causes.port_ids(src),),  # the port it named may have been renamed to a duplicate
-            )
+            yield _not_its_port(e, src, e.from_port, "from")
         if dst is not None and e.to_port is not None and dst.input(e.to_port) is None:
-            kind = "an output port" if dst.output(e.to_port) is not None else "not a port"
-            yield Finding(
-                f"edge to-port={e.to_port}: {kind} of {dst.describe()}; it has input ports "
-                f"{[p.id for p in dst.inputs]}",
-                e.loc,
-                layer=dst.path,
-                port=e.to_port,
-                related=(Related(dst.loc, f"'{dst.name}' is declared here"),),
-                claims=(causes.edges_into(dst),),
-                because=(causes.port_ids(dst),),
-            )
+            yield _not_its_port(e, dst, e.to_port, "to")
+
+
+def _not_its_port(e: Edge, layer: Layer, port: int, end: str) -> Finding:
+    """G103's finding: the edge's `end` ("from" or "to") names `port`, which is not an output port
+    (from) or an input port (to) of `layer`."""
+    if end == "from":
+        want, wrong, ports = "output", layer.input(port), layer.outputs
+    else:
+        want, wrong, ports = "input", layer.output(port), layer.inputs
+    kind = ("an output port" if want == "input" else "an input port") if wrong is not None else "not a port"
+    return Finding(
+        f"edge {end}-port={port}: {kind} of {layer.describe()}; it has {want} ports {[p.id for p in ports]}",
+        e.loc,
+        layer=layer.path,
+        port=port,
+        related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
+        claims=(causes.edges_into(layer),) if end == "to" else (),
+        because=(causes.port_ids(layer),),  # the port it named may have been renamed to a duplicate
+    )
 
 
 @rule("G104", "input-not-connected", scope="graph")

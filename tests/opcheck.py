@@ -29,6 +29,23 @@ RTOL = 1e-4
 ATOL = 1e-5
 
 
+def op_model(build, x: np.ndarray, shape: list[int] | None = None, extra: tuple = (), *, every_output: bool = True):
+    """An `openvino.Model` around `build(x, *extra)` and its feed: Parameter x (declared `shape`, default
+    x's own), Parameters `extra` ((name, array) pairs), a Result an output of the node, y0, y1, ... (or,
+    `every_output` false, one Result "y" of the node)."""
+    import openvino as ov
+    import openvino.opset1 as ops
+
+    p = ops.parameter(list(x.shape) if shape is None else shape, x.dtype, name="x")
+    ps = [ops.parameter(list(a.shape), a.dtype, name=n) for n, a in extra]
+    node = build(p, *ps)
+    if every_output:
+        outs = [ops.result(node.output(i), name=f"y{i}") for i in range(node.get_output_size())]
+    else:
+        outs = [ops.result(node, name="y")]
+    return ov.Model(outs, [p, *ps]), {"x": x, **dict(extra)}
+
+
 def ov_infer(model, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Run an openvino.Model on the CPU plugin (f32 inference precision); outputs by Result name."""
     import openvino as ov

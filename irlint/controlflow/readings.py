@@ -76,17 +76,23 @@ def normalise(value: int, dim: int) -> int:
     return dim + value if value < 0 else value
 
 
-def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
-            part_size: int | None) -> SliceSpec:
-    """Resolve an entry's (possibly absent) attributes against a static dimension; raises SliceError."""
-    s_raw = DEFAULT_START if start is None else start
-    e_raw = DEFAULT_END if end is None else end
+def _attributes(start: int | None, end: int | None, stride: int | None, part_size: int | None
+                ) -> tuple[int, int, int, int]:
+    """An entry's start, end, stride and part_size with their defaults filled in; SliceError for a
+    stride of 0 or a part_size below 1, which no reading can iterate with."""
     st = DEFAULT_STRIDE if stride is None else stride
     ps = DEFAULT_PART_SIZE if part_size is None else part_size
     if st == 0:
         raise SliceError("stride is 0: iteration would never advance")
     if ps < 1:
         raise SliceError(f"part_size is {ps}; it must be at least 1")
+    return (DEFAULT_START if start is None else start), (DEFAULT_END if end is None else end), st, ps
+
+
+def resolve(dim: int, start: int | None, end: int | None, stride: int | None,
+            part_size: int | None) -> SliceSpec:
+    """Resolve an entry's (possibly absent) attributes against a static dimension; raises SliceError."""
+    s_raw, e_raw, st, ps = _attributes(start, end, stride, part_size)
     s, e = normalise(s_raw, dim), normalise(e_raw, dim)
     where = f"start={s_raw} end={e_raw} on a dimension of {dim}"
     if dim == 0:
@@ -112,14 +118,7 @@ def resolve_loop(dim: int, start: int | None, end: int | None, stride: int | Non
     say (OpenVINO's core and CPU plugin do not read them on a Loop). When part_size does not divide the
     axis, the last dim % part_size elements are read by no iteration, in either direction, as on the
     CPU plugin (`unread`). Raises SliceError for a stride of 0 or a part_size below 1."""
-    st = DEFAULT_STRIDE if stride is None else stride
-    ps = DEFAULT_PART_SIZE if part_size is None else part_size
-    raw_start = DEFAULT_START if start is None else start
-    raw_end = DEFAULT_END if end is None else end
-    if st == 0:
-        raise SliceError("stride is 0: iteration would never advance")
-    if ps < 1:
-        raise SliceError(f"part_size is {ps}; it must be at least 1")
+    raw_start, raw_end, st, ps = _attributes(start, end, stride, part_size)
     usable = dim // ps * ps
     if usable == 0:
         return SliceSpec(dim, 0, 0, st, ps, 0, raw_start, raw_end)

@@ -51,13 +51,19 @@ def _graph_of(fc: FixContext, layer: Layer) -> Graph | None:
 @provides("T211", "safe", "writes the element type and (fully static) dims that shape inference computes into "
                           "the output port; OpenVINO re-infers them anyway, so the model that runs is unchanged")
 def fix_declared_output(fc: FixContext, d: Diagnostic) -> Fix | None:
+    return _declare_output(fc, d, "what the op computes")
+
+
+def _declare_output(fc: FixContext, d: Diagnostic, what: str, precision: bool = True) -> Fix | None:
+    """Declare in the output port a finding names what shape inference computes for it (`what` says
+    which), and its element type too unless `precision` is false."""
     layer = fc.layer(d.layer)
     port = layer.output(d.port) if layer is not None and d.port is not None else None
     if layer is None or port is None:
         return None
     info = fc.ctx.shapes.output(layer, port.id)
-    edits = _port_edits(fc, layer, port, info)
-    return _fix(d, edits, f"output port {port.id} of '{layer.name}': declare what the op computes")
+    edits = _port_edits(fc, layer, port, info, precision=precision)
+    return _fix(d, edits, f"output port {port.id} of '{layer.name}': declare {what}")
 
 
 def _edge_into(fc: FixContext, d: Diagnostic) -> tuple[Edge, Layer, Port, Layer, Port] | None:
@@ -130,13 +136,7 @@ def fix_edge_shape(fc: FixContext, d: Diagnostic) -> Fix | None:
 @provides("SL606", "safe", "writes the dims the body produces (concatenated over the iterations, or its last "
                            "value) into the TensorIterator/Loop output port when they are fully static")
 def fix_loop_output(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    port = layer.output(d.port) if layer is not None and d.port is not None else None
-    if layer is None or port is None:
-        return None
-    info = fc.ctx.shapes.output(layer, port.id)
-    edits = _port_edits(fc, layer, port, info, precision=False)
-    return _fix(d, edits, f"output port {port.id} of '{layer.name}': declare what the body produces")
+    return _declare_output(fc, d, "what the body produces", precision=False)
 
 
 @provides("SL605", "safe or unsafe", "declares on the body Parameter (its `shape`/`element_type` and its port) "

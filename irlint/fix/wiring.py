@@ -9,7 +9,7 @@ purpose can only mean one thing per direction, so adding the purpose is safe whe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from irlint.controlflow.readings import SliceError, resolve
 from irlint.diagnostics import Diagnostic
@@ -26,6 +26,13 @@ def _entry(layer: Layer, d: Diagnostic) -> PortMapEntry | None:
     """The port_map entry a finding points at (rules locate PM/SL findings at the entry)."""
     found = [e for e in layer.port_map if e.loc == d.loc]
     return found[0] if len(found) == 1 else None
+
+
+def _layer_entry(fc: FixContext, d: Diagnostic) -> tuple[Layer, PortMapEntry] | None:
+    """The layer a PM/SL finding names and the port_map entry it points at, when both are there."""
+    layer = fc.layer(d.layer)
+    e = _entry(layer, d) if layer is not None else None
+    return (layer, e) if layer is not None and e is not None else None
 
 
 def _back_edge(layer: Layer, d: Diagnostic) -> BackEdge | None:
@@ -47,10 +54,10 @@ def _set(fc: FixContext, d: Diagnostic, at: int, attr: str, value: int | str, wh
 
 
 def _fix_internal_id(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    e = _entry(layer, d) if layer is not None and layer.body is not None else None
-    if layer is None or layer.body is None or e is None or e.purpose is not None:
+    found = _layer_entry(fc, d)
+    if found is None or found[0].body is None or found[1].purpose is not None:
         return None
+    layer, e = found
     want = "Parameter" if e.direction == "input" else "Result"
     used = {o.internal_layer_id for o in layer.port_map if o is not e and o.direction == e.direction}
     body = layer.body
@@ -70,10 +77,10 @@ provides("PM405", "unsafe", "as PM404: moves `internal_layer_id` to the only fit
 @provides("PM401", "unsafe", "points `external_port_id` at the neighbouring port id when exactly one of them is a "
                              "port of the right side that no other entry maps")
 def fix_external_id(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    e = _entry(layer, d) if layer is not None else None
-    if layer is None or e is None:
+    found = _layer_entry(fc, d)
+    if found is None:
         return None
+    layer, e = found
     ports = {p.id for p in (layer.inputs if e.direction == "input" else layer.outputs)}
     if layer.type == "Loop" and e.direction == "input":
         ports -= {0, 1}  # trip count and condition are not mapped
@@ -92,35 +99,30 @@ def _initial_values(layer: Layer) -> set[int | None]:
 @provides("BE501", "unsafe", "moves the back edge's `from-layer` to the neighbouring id when exactly one of them "
                              "is a body Result that no other back edge starts from")
 def fix_back_edge_source(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    be = _back_edge(layer, d) if layer is not None and layer.body is not None else None
-    if layer is None or layer.body is None or be is None:
-        return None
-    used = {o.from_layer for o in layer.back_edges if o is not be}
-    body = layer.body
-    new = _one(i for i in _neighbours(be.from_layer)
-               if (c := body.layer(i)) is not None and c.type == "Result" and i not in used)
-    if new is None:
-        return None
-    return _set(fc, d, be.at, "from-layer", new, f"back edge of '{layer.name}': from-layer {be.from_layer} -> {new}",
-                False)
+    return _move_back_edge_end(fc, d, "from", lambda loop, c, i: c.type == "Result")
 
 
 @provides("BE502", "unsafe", "moves the back edge's `to-layer` to the neighbouring id when exactly one of them is "
                              "a body Parameter with an initial value that no other back edge feeds")
 def fix_back_edge_target(fc: FixContext, d: Diagnostic) -> Fix | None:
+    return _move_back_edge_end(fc, d, "to", lambda loop, c, i: c.type == "Parameter" and i in _initial_values(loop))
+
+
+def _move_back_edge_end(fc: FixContext, d: Diagnostic, end: str,
+                        fits: Callable[[Layer, Layer, int], bool]) -> Fix | None:
+    """BE501/BE502's fix: move the back edge's `end` ("from" or "to") layer to the one neighbouring id
+    whose body layer fits (`fits(loop, body layer, id)`) and that no other back edge uses at that end."""
     layer = fc.layer(d.layer)
     be = _back_edge(layer, d) if layer is not None and layer.body is not None else None
     if layer is None or layer.body is None or be is None:
         return None
-    used = {o.to_layer for o in layer.back_edges if o is not be}
-    initial = _initial_values(layer)
+    old = be.from_layer if end == "from" else be.to_layer
+    used = {o.from_layer if end == "from" else o.to_layer for o in layer.back_edges if o is not be}
     body = layer.body
-    new = _one(i for i in _neighbours(be.to_layer)
-               if (c := body.layer(i)) is not None and c.type == "Parameter" and i not in used and i in initial)
+    new = _one(i for i in _neighbours(old) if (c := body.layer(i)) is not None and fits(layer, c, i) and i not in used)
     if new is None:
         return None
-    return _set(fc, d, be.at, "to-layer", new, f"back edge of '{layer.name}': to-layer {be.to_layer} -> {new}", False)
+    return _set(fc, d, be.at, f"{end}-layer", new, f"back edge of '{layer.name}': {end}-layer {old} -> {new}", False)
 
 
 def _purpose_fix(fc: FixContext, d: Diagnostic, layer: Layer, direction: str) -> Fix | None:
@@ -152,11 +154,10 @@ def fix_condition_purpose(fc: FixContext, d: Diagnostic) -> Fix | None:
                            "(current_iteration on an input, execution_condition on an output) when it is the only "
                            "such entry")
 def fix_special_purpose(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    e = _entry(layer, d) if layer is not None else None
-    if layer is None or e is None or e.purpose is not None or e.external_port_id != -1:
+    found = _layer_entry(fc, d)
+    if found is None or found[1].purpose is not None or found[1].external_port_id != -1:
         return None
-    return _purpose_fix(fc, d, layer, e.direction)
+    return _purpose_fix(fc, d, found[0], found[1].direction)
 
 
 def part_size_candidate(fc: FixContext, layer: Layer, e: PortMapEntry) -> int | None:
@@ -195,11 +196,8 @@ def part_size_fix(fc: FixContext, d: Diagnostic, layer: Layer, e: PortMapEntry) 
 @provides("SL603", "unsafe", "for a TensorIterator input whose part_size admits no slicing, sets `part_size` to "
                              "the slice its body Parameter declares when that one slices the dimension")
 def fix_part_size(fc: FixContext, d: Diagnostic) -> Fix | None:
-    layer = fc.layer(d.layer)
-    e = _entry(layer, d) if layer is not None else None
-    if layer is None or e is None:
-        return None
-    return part_size_fix(fc, d, layer, e)
+    found = _layer_entry(fc, d)
+    return part_size_fix(fc, d, *found) if found is not None else None
 
 
 def owner_entry(fc: FixContext, param: Layer) -> tuple[Layer, PortMapEntry] | None:

@@ -59,6 +59,23 @@ def _loop(trip: Any, body_results: list[Any], body_params: list[Any], ci: Any, c
     return loop
 
 
+def _for_stacking(trip: Any, value: Any, ci: Any, xb: Any, state: Any, x: Any, name: str) -> list[Any]:
+    """`state = zeros; ys = []` / `for i in range(trip): state = value; ys.append(value)`: the Loop over a
+    body of Parameters (ci, xb, state) with x invariant into xb and a for loop's constant-true condition;
+    its outputs, the last state (`name`) and the values stacked ("ys")."""
+    _, ops = _ov()
+    r_state, r_cond = ops.result(value), ops.result(ops.constant(np.bool_(True)))
+    r_y = ops.result(ops.unsqueeze(value, _i64(0)))
+    loop = _loop(trip, [r_state, r_cond, r_y], [ci, xb, state], ci, r_cond)
+    loop.set_invariant_input(xb, x.output(0))
+    zeros = ops.constant(np.zeros(list(state.get_shape()), np.float32))
+    loop.set_merged_input(state, zeros.output(0), r_state.output(0))
+    return [
+        ops.result(loop.get_iter_value(r_state.output(0), -1), name=name),
+        ops.result(loop.get_concatenated_slices(r_y.output(0), 0, 1, 1, -1, 0), name="ys"),
+    ]
+
+
 def while_break_stack(steps: int = 5, trip_count: int = INT64_MAX) -> tuple[Any, dict[str, np.ndarray]]:
     """`h = h0; ys = []; i = 0` / `while True: h = tanh(h @ W + x); ys.append(h); i += 1; if i >= n: break`
     / `return h, torch.stack(ys)`: INT64_MAX trip count, the break as the execution condition (`trip_count`
@@ -129,15 +146,7 @@ def for_size0_index() -> tuple[Any, dict[str, np.ndarray]]:
     acc = ops.parameter([4], np.float32, name="acc")
     row = ops.gather(xb, ci, _scalar_i64(0))  # x[i]
     acc1 = ops.add(acc, ops.multiply(row, ops.convert(ci, np.float32)))
-    r_acc, r_cond = ops.result(acc1), ops.result(ops.constant(np.bool_(True)))
-    r_y = ops.result(ops.unsqueeze(acc1, _i64(0)))
-    loop = _loop(trip, [r_acc, r_cond, r_y], [ci, xb, acc], ci, r_cond)
-    loop.set_invariant_input(xb, x.output(0))
-    loop.set_merged_input(acc, ops.constant(np.zeros(4, np.float32)).output(0), r_acc.output(0))
-    outs = [
-        ops.result(loop.get_iter_value(r_acc.output(0), -1), name="acc"),
-        ops.result(loop.get_concatenated_slices(r_y.output(0), 0, 1, 1, -1, 0), name="ys"),
-    ]
+    outs = _for_stacking(trip, acc1, ci, xb, acc, x, "acc")
     return ov.Model(outs, [x], "for_size0_index"), {"x": rng.uniform(-1, 1, (6, 4)).astype(np.float32)}
 
 
@@ -313,15 +322,7 @@ def loop_in_loop_break() -> tuple[Any, dict[str, np.ndarray]]:
     inner.set_invariant_input(row_in, ops.gather(xb, i, _scalar_i64(0)).output(0))
     inner.set_invariant_input(i_in, i.output(0))
     s_next = inner.get_iter_value(r_s2.output(0), -1)
-    r_s, r_c = ops.result(s_next), ops.result(ops.constant(np.bool_(True)))
-    r_y = ops.result(ops.unsqueeze(s_next, _i64(0)))
-    outer = _loop(trip, [r_s, r_c, r_y], [i, xb, s], i, r_c)
-    outer.set_invariant_input(xb, x.output(0))
-    outer.set_merged_input(s, ops.constant(np.zeros(2, np.float32)).output(0), r_s.output(0))
-    outs = [
-        ops.result(outer.get_iter_value(r_s.output(0), -1), name="s"),
-        ops.result(outer.get_concatenated_slices(r_y.output(0), 0, 1, 1, -1, 0), name="ys"),
-    ]
+    outs = _for_stacking(trip, s_next, i, xb, s, x, "s")
     return ov.Model(outs, [x], "loop_in_loop_break"), {"x": rng.uniform(-1, 1, (3, 2)).astype(np.float32)}
 
 

@@ -39,6 +39,35 @@ def _loop(trip: int) -> Any:
     return ops.loop(ops.constant(np.array(trip, np.int64)), _true())
 
 
+def _loop_or_ti(kind: str, trip: int, params: list[Any], results: list[Any]) -> tuple[Any, Any]:
+    """A Loop of `trip` iterations (`kind` "loop") or a TensorIterator ("ti") with the body `params` ->
+    `results`, to which it adds the Loop's condition Result, or the TI's Parameter z [1, 2] and z * z,
+    the slice's own Result, so that every Result is read: (the node, that Result or None)."""
+    ov, ops = _ov()
+    zres = None
+    if kind == "loop":
+        n = _loop(trip)
+        results.append(ops.result(_true()))
+    else:
+        n = ops.tensor_iterator()
+        z = ops.parameter([1, 2], np.float32, name="z")
+        params.append(z)
+        zres = ops.result(ops.multiply(z, z))
+        results.append(zres)
+    n.set_function(ov.Model(results, params))
+    if kind == "loop":
+        n.set_special_body_ports([-1, len(results) - 1])
+    return n, zres
+
+
+def _slice_z(n: Any, z: Any, trip: int, inputs: list[Any]) -> None:
+    """The TensorIterator's sliced input: a top-level xs [trip, 2] (added to `inputs`), a row an iteration into z."""
+    _, ops = _ov()
+    xs = ops.parameter([trip, 2], np.float32, name="xs")
+    n.set_sliced_input(z, xs.output(0), 0, 1, 1, -1, 0)
+    inputs.append(xs)
+
+
 def _view(x: Any, how: str) -> Any:
     """`x` as is, through a Reshape to its own shape (a view for the CPU plugin), or through a computing op."""
     _, ops = _ov()
@@ -66,7 +95,7 @@ def iteration_back_edge(trip: int = 3, dtype: str = "i64", how: str = "direct", 
 
 def invariant_back_edge(kind: str = "loop", how: str = "direct", also_output: bool = False) -> Any:
     """A body Result of an invariant Parameter p is the back edge of state s: s <- p, out = s + 1."""
-    ov, ops = _ov()
+    _, ops = _ov()
     x = ops.parameter([2], np.float32, name="x")
     y = ops.parameter([2], np.float32, name="y")
     p = ops.parameter([2], np.float32, name="p")
@@ -74,25 +103,12 @@ def invariant_back_edge(kind: str = "loop", how: str = "direct", also_output: bo
     rs = ops.result(_view(p, how))
     ro = ops.result(ops.add(s, ops.constant(np.ones(2, np.float32))))
     params, results = [p, s], [rs, ro]
-    if kind == "loop":
-        n = _loop(3)
-        results.append(ops.result(_true()))
-    else:
-        n = ops.tensor_iterator()
-        z = ops.parameter([1, 2], np.float32, name="z")
-        params.append(z)
-        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
-        results.append(zres)
-    n.set_function(ov.Model(results, params))
-    if kind == "loop":
-        n.set_special_body_ports([-1, 2])
+    n, zres = _loop_or_ti(kind, 3, params, results)
     n.set_invariant_input(p, x.output(0))
     n.set_merged_input(s, y.output(0), rs.output(0))
     inputs = [x, y]
     if kind == "ti":
-        xs = ops.parameter([3, 2], np.float32, name="xs")
-        n.set_sliced_input(params[2], xs.output(0), 0, 1, 1, -1, 0)
-        inputs.append(xs)
+        _slice_z(n, params[-1], 3, inputs)
     outs = [n.get_iter_value(ro.output(0), -1)]
     if kind == "ti":
         outs.append(n.get_concatenated_slices(zres.output(0), 0, 1, 1, -1, 0))
@@ -106,32 +122,19 @@ def shared_unchanged_result(
 ) -> Any:
     """A body Result of a Parameter that never changes (invariant, or merged with itself as back edge),
     given to `outputs` last-value outputs (a concatenated one last with `concat_last`)."""
-    ov, ops = _ov()
+    _, ops = _ov()
     x = ops.parameter([2], np.float32, name="x")
     p = ops.parameter([2], np.float32, name="p")
     rp = ops.result(_view(p, how))
     params, results = [p], [rp]
     inputs = [x]
-    if kind == "loop":
-        n = _loop(3)
-        results.append(ops.result(_true()))
-    else:
-        n = ops.tensor_iterator()
-        z = ops.parameter([1, 2], np.float32, name="z")
-        params.append(z)
-        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
-        results.append(zres)
-    n.set_function(ov.Model(results, params))
-    if kind == "loop":
-        n.set_special_body_ports([-1, 1])
+    n, zres = _loop_or_ti(kind, 3, params, results)
     if role == "invariant":
         n.set_invariant_input(p, x.output(0))
     else:
         n.set_merged_input(p, x.output(0), rp.output(0))
     if kind == "ti":
-        xs = ops.parameter([3, 2], np.float32, name="xs")
-        n.set_sliced_input(params[1], xs.output(0), 0, 1, 1, -1, 0)
-        inputs.append(xs)
+        _slice_z(n, params[-1], 3, inputs)
     outs = [n.get_iter_value(rp.output(0), -1) for _ in range(outputs)]
     if kind == "ti":
         outs.append(n.get_concatenated_slices(zres.output(0), 0, 1, 1, -1, 0))
@@ -143,7 +146,7 @@ def shared_unchanged_result(
 def grown_unread_state(kind: str = "loop", read_state: bool = False, trip: int = 3) -> Any:
     """A state that grows on its back edge (s <- Concat(s, s)) beside a static state q; the grown state's
     output is read only with `read_state`."""
-    ov, ops = _ov()
+    _, ops = _ov()
     x = ops.parameter([1], np.float32, name="x")
     y = ops.parameter([2], np.float32, name="y")
     s = ops.parameter([-1], np.float32, name="s")
@@ -151,25 +154,12 @@ def grown_unread_state(kind: str = "loop", read_state: bool = False, trip: int =
     rs = ops.result(ops.concat([s, s], 0))
     rq = ops.result(ops.add(q, q))
     params, results = [s, q], [rs, rq]
-    if kind == "loop":
-        n = _loop(trip)
-        results.append(ops.result(_true()))
-    else:
-        n = ops.tensor_iterator()
-        z = ops.parameter([1, 2], np.float32, name="z")
-        params.append(z)
-        zres = ops.result(ops.multiply(z, z))  # the slice's own output, so that every Result is read
-        results.append(zres)
-    n.set_function(ov.Model(results, params))
-    if kind == "loop":
-        n.set_special_body_ports([-1, 2])
+    n, zres = _loop_or_ti(kind, trip, params, results)
     n.set_merged_input(s, x.output(0), rs.output(0))
     n.set_merged_input(q, y.output(0), rq.output(0))
     inputs = [x, y]
     if kind == "ti":
-        xs = ops.parameter([trip, 2], np.float32, name="xs")
-        n.set_sliced_input(params[2], xs.output(0), 0, 1, 1, -1, 0)
-        inputs.append(xs)
+        _slice_z(n, params[-1], trip, inputs)
     grown = n.get_iter_value(rs.output(0), -1)
     outs = [n.get_iter_value(rq.output(0), -1)] + ([grown] if read_state else [])
     if kind == "ti":
@@ -377,6 +367,17 @@ FAMILIES: dict[str, tuple[Callable[..., Any], Callable[[random.Random], dict]]] 
 }
 
 
+def random_input(rng: np.random.Generator, shape: list[int], dt: np.dtype) -> np.ndarray:
+    """An input the families run on: all true for a condition, small integers (0..3), or normal floats."""
+    return (
+        np.ones(shape, bool)
+        if dt == np.bool_
+        else rng.integers(0, 4, shape)
+        if dt.kind in "iu"
+        else rng.standard_normal(shape)
+    ).astype(dt)
+
+
 def draw(seed: int) -> tuple[Any, dict[str, np.ndarray], list[str]]:
     """The model, inputs and notes of `seed`: a family and its variation."""
     r = random.Random(seed)
@@ -389,12 +390,6 @@ def draw(seed: int) -> tuple[Any, dict[str, np.ndarray], list[str]]:
     for p in model.get_parameters():
         shape = [d.get_length() for d in p.get_partial_shape()]
         dt = p.get_element_type().to_dtype()
-        inputs[p.get_friendly_name()] = (
-            np.ones(shape, bool)
-            if dt == np.bool_
-            else rng.integers(0, 4, shape)
-            if dt.kind in "iu"
-            else rng.standard_normal(shape)
-        ).astype(dt)
+        inputs[p.get_friendly_name()] = random_input(rng, shape, dt)
     notes = [f"family {name}"] + [f"{k}={v}" for k, v in sorted(kw.items())]
     return model, inputs, notes

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -15,34 +16,11 @@ from irlint.api import check
 from irlint.cli.main import main
 from irlint.fix import fix_file, fixable_codes
 from irlint.fix.registry import PROVIDERS, Fix
+from tests.conftest import build_small_ti
 
 pytestmark = pytest.mark.openvino
 
 ov = pytest.importorskip("openvino")
-
-
-def build_model():
-    """small_ti's TensorIterator with every layer named (OpenVINO's automatic names depend on what the
-    process built before, and the fixtures anchor their edits on names)."""
-    import openvino.opset13 as ops
-
-    x = ops.parameter([1, 5, 4], np.float32, name="X")
-    h = ops.parameter([1, 3], np.float32, name="H")
-    xi = ops.parameter([1, 1, 4], np.float32, name="Parameter_3")
-    hi = ops.parameter([1, 3], np.float32, name="Parameter_4")
-    r = ops.reshape(xi, ops.constant(np.array([1, 4], np.int64), name="Constant_6"), False, name="Reshape_7")
-    w = ops.constant(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3), name="Constant_9")
-    h2 = ops.tanh(ops.add(ops.matmul(r, w, False, False, name="MatMul_10"), hi, name="Add_11"), name="Tanh")
-    ro = ops.result(h2, name="ro")
-    rs = ops.result(ops.unsqueeze(h2, ops.constant(np.array([1], np.int64), name="axes"), name="Unsq"), name="rs")
-    ti = ops.tensor_iterator()
-    ti.set_friendly_name("TI")
-    ti.set_body(ov.Model([ro, rs], [xi, hi]))
-    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
-    ti.set_merged_input(hi, h.output(0), ro.output(0))
-    last = ti.get_iter_value(ro.output(0), -1)
-    allh = ti.get_concatenated_slices(rs.output(0), 0, 1, 1, -1, 1)
-    return ov.Model([ops.result(last, name="last"), ops.result(allh, name="all")], [x, h], "fixable")
 
 
 def build_loop():
@@ -81,7 +59,7 @@ def build_parts():
     return ov.Model([ops.result(out, name="y")], [x], "parts")
 
 
-BUILDERS = {"ti": build_model, "loop": build_loop, "parts": build_parts}
+BUILDERS = {"ti": partial(build_small_ti, named=True), "loop": build_loop, "parts": build_parts}
 
 
 @pytest.fixture(scope="module")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from irlint.ops import OpError, TensorInfo, lookup
 from irlint.types import F32, static_shape
-from tests.opcheck import check_op
+from tests.opcheck import check_op, op_model
 from tests.opshapes import check_shapes
 
 ov = pytest.importorskip("openvino")
@@ -20,10 +22,7 @@ def data(shape, dtype=np.float32):
     return (np.arange(int(np.prod(shape))).reshape(shape) - 7).astype(dtype)
 
 
-def model_of(build, x: np.ndarray, shape=None, extra=()):
-    p = ops.parameter(list(x.shape) if shape is None else shape, x.dtype, name="x")
-    ps = [ops.parameter(list(a.shape), a.dtype, name=n) for n, a in extra]
-    return ov.Model([ops.result(build(p, *ps), name="y")], [p, *ps]), {"x": x, **dict(extra)}
+model_of = partial(op_model, every_output=False)
 
 
 @pytest.mark.parametrize("mode", ["blocks_first", "depth_first"])

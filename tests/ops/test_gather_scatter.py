@@ -8,6 +8,7 @@ import pytest
 from irlint.ops import OpError, TensorInfo, lookup
 from irlint.types import F32, I64, static_shape
 from tests.opcheck import check_op
+from tests.opcheck import op_model as model_of
 from tests.opshapes import check_shapes
 
 ov = pytest.importorskip("openvino")
@@ -29,15 +30,6 @@ def const(v, dtype=np.int64):
 def data(shape, dtype=np.float32):
     a = np.arange(int(np.prod(shape))).reshape(shape) - 5
     return (a % 3 == 0) if dtype == np.bool_ else a.astype(dtype)
-
-
-def model_of(build, x: np.ndarray, shape=None, extra=()):
-    """A model with Parameter x (declared `shape`, default x's) and Parameters `extra` (name, array)."""
-    p = ops.parameter(list(x.shape) if shape is None else shape, x.dtype, name="x")
-    ps = [ops.parameter(list(a.shape), a.dtype, name=n) for n, a in extra]
-    node = build(p, *ps)
-    outs = [ops.result(node.output(i), name=f"y{i}") for i in range(node.get_output_size())]
-    return ov.Model(outs, [p, *ps]), {"x": x, **dict(extra)}
 
 
 # ----------------------------------------------------------------------------------- GatherElements

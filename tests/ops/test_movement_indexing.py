@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.opcheck import check_op
+from tests.opcheck import check_op, op_model
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset15")
@@ -22,9 +22,7 @@ def i64(v):
 
 
 def run(build, shape, dtype, type_name):
-    x = ops.parameter(shape, dtype, name="x")
-    model = ov.Model([ops.result(build(x), name="y")], [x])
-    return check_op(model, {"x": data_of(shape, dtype)}, type_name)
+    return check_op(*op_model(build, data_of(shape, dtype), shape, every_output=False), type_name)
 
 
 GATHER_CASES = [

@@ -7,7 +7,7 @@ import pytest
 
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.types import DYNAMIC, F32, I64, Dim, static_shape
-from tests.opcheck import check_op
+from tests.opcheck import check_op, op_model
 from tests.ops.refcheck import check_reference
 
 ov = pytest.importorskip("openvino")
@@ -22,8 +22,7 @@ NEAREST = ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple"]
 
 
 def model(build, x: np.ndarray = X):
-    p = o1.parameter(list(x.shape), x.dtype, name="x")
-    return ov.Model([o1.result(build(p), name="y")], [p]), {"x": x}
+    return op_model(build, x, every_output=False)
 
 
 def c(values, dtype):

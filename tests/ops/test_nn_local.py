@@ -8,6 +8,7 @@ import pytest
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.types import DYNAMIC, F32, I32, I64, Dim, static_shape
 from tests.opcheck import check_op
+from tests.opcheck import op_model as model
 
 ov = pytest.importorskip("openvino")
 o1 = pytest.importorskip("openvino.opset1")
@@ -15,13 +16,6 @@ o8 = pytest.importorskip("openvino.opset8")
 o12 = pytest.importorskip("openvino.opset12")
 
 RNG = np.random.default_rng(17)
-
-
-def model(build, x: np.ndarray):
-    p = o1.parameter(list(x.shape), x.dtype, name="x")
-    node = build(p)
-    results = [o1.result(node.output(i), name=f"y{i}") for i in range(node.get_output_size())]
-    return ov.Model(results, [p]), {"x": x}
 
 
 @pytest.mark.parametrize("shape,groups", [((2, 6, 4), 3), ((1, 4, 3, 5), 2), ((2, 4, 3, 2), 4), ((1, 6, 2, 2, 3), 1),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.types import DYNAMIC, F32, I32, Dim, static_shape
-from tests.opcheck import check_op
+from tests.opcheck import check_op, op_model
 
 ov = pytest.importorskip("openvino")
 o1 = pytest.importorskip("openvino.opset1")
@@ -19,9 +21,7 @@ RNG = np.random.default_rng(3)
 X = (RNG.standard_normal((2, 3, 4, 5)) * 3 + 1).astype(np.float32)
 
 
-def model(build, x: np.ndarray):
-    p = o1.parameter(list(x.shape), x.dtype, name="x")
-    return ov.Model([o1.result(build(p), name="y")], [p]), {"x": x}
+model = partial(op_model, every_output=False)
 
 
 @pytest.mark.parametrize("across", [False, True])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.types import DYNAMIC, F32, Dim, static_shape
-from tests.opcheck import check_op
+from tests.opcheck import check_op, op_model
 
 ov = pytest.importorskip("openvino")
 o2 = pytest.importorskip("openvino.opset2")
@@ -16,9 +18,7 @@ o3 = pytest.importorskip("openvino.opset3")
 RNG = np.random.default_rng(61)
 
 
-def model(build, x):
-    p = o3.parameter(list(x.shape), x.dtype, name="x")
-    return ov.Model([o3.result(build(p), name="y")], [p]), {"x": x}
+model = partial(op_model, every_output=False)
 
 
 @pytest.mark.parametrize("sizes,strides,rates", [([3, 3], [5, 5], [1, 1]), ([2, 3], [1, 2], [2, 1]),

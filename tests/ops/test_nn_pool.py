@@ -8,6 +8,7 @@ import pytest
 from irlint.ops import OpError, TensorInfo, bind_attrs, lookup
 from irlint.types import DYNAMIC, F32, I32, Dim, static_shape
 from tests.opcheck import check_op, ov_infer
+from tests.opcheck import op_model as model
 
 ov = pytest.importorskip("openvino")
 o1 = pytest.importorskip("openvino.opset1")
@@ -16,13 +17,6 @@ o14 = pytest.importorskip("openvino.opset14")
 o16 = pytest.importorskip("openvino.opset16")
 
 RNG = np.random.default_rng(5)
-
-
-def model(build, x: np.ndarray):
-    p = o1.parameter(list(x.shape), x.dtype, name="x")
-    node = build(p)
-    results = [o1.result(node.output(i), name=f"y{i}") for i in range(node.get_output_size())]
-    return ov.Model(results, [p]), {"x": x}
 
 
 POOLS = [  # spatial, kernel, strides, pads_begin, pads_end, rounding, auto_pad

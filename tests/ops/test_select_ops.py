@@ -8,6 +8,7 @@ import pytest
 from irlint.ops import OpError, TensorInfo, lookup
 from irlint.types import F32, I64, static_shape
 from tests.opcheck import check_op
+from tests.opcheck import op_model as model_of
 from tests.opshapes import check_shapes
 
 ov = pytest.importorskip("openvino")
@@ -22,13 +23,6 @@ RNG = np.random.default_rng(11)
 
 def const(v, dtype=np.int64):
     return ops.constant(np.array(v, dtype))
-
-
-def model_of(build, x: np.ndarray, shape=None):
-    p = ops.parameter(list(x.shape) if shape is None else shape, x.dtype, name="x")
-    node = build(p)
-    outs = [ops.result(node.output(i), name=f"y{i}") for i in range(node.get_output_size())]
-    return ov.Model(outs, [p]), {"x": x}
 
 
 # ---------------------------------------------------------------------------------------------- TopK

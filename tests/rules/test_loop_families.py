@@ -22,6 +22,7 @@ from irlint.interp import DepartureWarning, ExecutionError, run
 pytest.importorskip("openvino")
 pytestmark = pytest.mark.openvino
 
+from tests.differential.families import random_input  # noqa: E402
 from tests.differential.oracle import OpenVINO  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -41,13 +42,7 @@ def _inputs(path: Path) -> dict[str, np.ndarray]:
         port = p.outputs[0]
         shape = [d.value for d in port.shape]
         dt = port.precision.dtype
-        out[p.name] = (
-            np.ones(shape, bool)
-            if dt == np.bool_
-            else rng.integers(0, 4, shape)
-            if dt.kind in "iu"
-            else rng.standard_normal(shape)
-        ).astype(dt)
+        out[p.name] = random_input(rng, shape, dt)
     return out
 
 

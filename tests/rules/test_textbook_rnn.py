@@ -32,12 +32,10 @@ def _model(cell: str, order: str, view: str, act: str, kind: str, seed: int = 0)
     return tb._api_model(r, c, kind, T, N, outputs="last")
 
 
-def _both(model, tmp_path: Path) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """irlint's warning codes, irlint's outputs and the CPU plugin's (f32 hint) on the saved model."""
-    path = tmp_path / "m.xml"
-    ov.save_model(model, str(path), compress_to_fp16=False)
+def _inputs(model) -> dict[str, np.ndarray]:
+    """X for the Parameter x, seeded uniform values in [-1, 1) for the others (the initial states)."""
     rng = np.random.default_rng(1)
-    inputs = {
+    return {
         p.get_friendly_name(): (
             X
             if p.get_friendly_name() == "x"
@@ -45,6 +43,13 @@ def _both(model, tmp_path: Path) -> tuple[list[str], dict[str, np.ndarray], dict
         )
         for p in model.get_parameters()
     }
+
+
+def _both(model, tmp_path: Path) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """irlint's warning codes, irlint's outputs and the CPU plugin's (f32 hint) on the saved model."""
+    path = tmp_path / "m.xml"
+    ov.save_model(model, str(path), compress_to_fp16=False)
+    inputs = _inputs(model)
     codes = sorted({d.code for d in irlint.check(path)})
     ours = {k: np.asarray(v) for k, v in irlint.run(irlint.load(path), inputs).items()}
     core = ov.Core()
@@ -148,15 +153,7 @@ def test_the_fixtures_depart_exactly_where_they_are_warned(name: str) -> None:
     (test_fixtures.py holds the warnings' codes and lines)."""
     path = FIXTURES / f"{name}.xml"
     model = ov.Core().read_model(str(path))
-    rng = np.random.default_rng(1)
-    inputs = {
-        p.get_friendly_name(): (
-            X
-            if p.get_friendly_name() == "x"
-            else rng.uniform(-1, 1, [d.get_length() for d in p.get_partial_shape()]).astype(np.float32)
-        )
-        for p in model.get_parameters()
-    }
+    inputs = _inputs(model)
     ours = {k: np.asarray(v) for k, v in irlint.run(irlint.load(path), inputs).items()}
     from tests.rules.cpuplugin import cpu_by_result
 

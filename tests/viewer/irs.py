@@ -27,24 +27,33 @@ def counting_loop(trip: int, name: str = "count_loop", endless: bool = False):
 
 def bracket_names():
     """lstm-like TI whose layer names carry PyTorch scope brackets (Rich markup if not escaped)."""
+    return _tanh_ti("bracket[net]", [1, 3, 2], x="Net/input[x]", h0="Net/h0[bold]", x_t="Net/LSTM[rnn]/x_t",
+                    h="Net/LSTM[rnn]/h[/]", add="Net/LSTM[rnn]/Add_5531", h_next="Net/LSTM[rnn]/out[red]",
+                    ti="Net/LSTM[rnn]", y="y[link=x]")
+
+
+def _tanh_ti(model: str, x_shape: list[int], *, x: str, h0: str, x_t: str, h: str, add: str, h_next: str, ti: str,
+             y: str):
+    """A TensorIterator over axis 1 of x [1, N, 2], h = tanh(x_t + h) per iteration, the last h the output
+    y; every layer named as given (what the viewer shows of names is what the tests ask)."""
     import openvino as ov
     import openvino.opset13 as ops
 
-    x = ops.parameter([1, 3, 2], np.float32, name="Net/input[x]")
-    h = ops.parameter([1, 2], np.float32, name="Net/h0[bold]")
-    xi = ops.parameter([1, 1, 2], np.float32, name="Net/LSTM[rnn]/x_t")
-    hi = ops.parameter([1, 2], np.float32, name="Net/LSTM[rnn]/h[/]")
+    xp = ops.parameter(x_shape, np.float32, name=x)
+    hp = ops.parameter([1, 2], np.float32, name=h0)
+    xi = ops.parameter([1, 1, 2], np.float32, name=x_t)
+    hi = ops.parameter([1, 2], np.float32, name=h)
     r = ops.reshape(xi, ops.constant(np.array([1, 2], np.int64)), False)
-    add = ops.add(r, hi)
-    add.set_friendly_name("Net/LSTM[rnn]/Add_5531")
-    ro = ops.result(ops.tanh(add), name="Net/LSTM[rnn]/out[red]")
-    ti = ops.tensor_iterator()
-    ti.set_friendly_name("Net/LSTM[rnn]")
-    ti.set_body(ov.Model([ro], [xi, hi]))
-    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
-    ti.set_merged_input(hi, h.output(0), ro.output(0))
-    last = ti.get_iter_value(ro.output(0), -1)
-    return ov.Model([ops.result(last, name="y[link=x]")], [x, h], "bracket[net]")
+    total = ops.add(r, hi)
+    total.set_friendly_name(add)
+    ro = ops.result(ops.tanh(total), name=h_next)
+    node = ops.tensor_iterator()
+    node.set_friendly_name(ti)
+    node.set_body(ov.Model([ro], [xi, hi]))
+    node.set_sliced_input(xi, xp.output(0), 0, 1, 1, -1, 1)
+    node.set_merged_input(hi, hp.output(0), ro.output(0))
+    last = node.get_iter_value(ro.output(0), -1)
+    return ov.Model([ops.result(last, name=y)], [xp, hp], model)
 
 
 def save(model, path: Path) -> Path:
@@ -124,21 +133,5 @@ def nan_in_nested_loops():
 def dynamic_ti():
     """A TensorIterator over axis 1 of an input of dynamic length (`x: [1, ?, 2]`): its iteration count is
     known only once it runs (5 with a [1, 5, 2] input); h = tanh(x_t + h) per iteration."""
-    import openvino as ov
-    import openvino.opset13 as ops
-
-    x = ops.parameter([1, -1, 2], np.float32, name="x")
-    h0 = ops.parameter([1, 2], np.float32, name="h0")
-    xi = ops.parameter([1, 1, 2], np.float32, name="x_t")
-    hi = ops.parameter([1, 2], np.float32, name="h")
-    r = ops.reshape(xi, ops.constant(np.array([1, 2], np.int64)), False)
-    add = ops.add(r, hi)
-    add.set_friendly_name("sum")
-    ho = ops.result(ops.tanh(add), name="h_next")
-    ti = ops.tensor_iterator()
-    ti.set_friendly_name("rnn")
-    ti.set_body(ov.Model([ho], [xi, hi]))
-    ti.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 1)
-    ti.set_merged_input(hi, h0.output(0), ho.output(0))
-    last = ti.get_iter_value(ho.output(0), -1)
-    return ov.Model([ops.result(last, name="y")], [x, h0], "dynamic_ti")
+    return _tanh_ti("dynamic_ti", [1, -1, 2], x="x", h0="h0", x_t="x_t", h="h", add="sum", h_next="h_next", ti="rnn",
+                    y="y")

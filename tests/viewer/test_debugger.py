@@ -28,6 +28,30 @@ def args_for(model: Path, inputs: Path | None = None, random_inputs: bool = Fals
                               random_inputs=random_inputs)
 
 
+LSTM = (EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz")
+
+
+def lstm_app():  # type: ignore[no-untyped-def]
+    """The debugger on examples/lstm_ti.xml with its inputs, the model most tests step through."""
+    return make_app(args_for(*LSTM))
+
+
+def keras_args() -> argparse.Namespace:
+    """CLI arguments for the Keras-exported LSTM fixture (long, similar names) with its inputs."""
+    fixtures = Path(__file__).parent / "fixtures"
+    return argparse.Namespace(
+        model=str(fixtures / "keras_lstm.xml"),
+        weights=None,
+        inputs=str(fixtures / "keras_lstm_inputs.npz"),
+        assign=[],
+        seed=0,
+        shape=[],
+        max_iterations=1000,
+        memory_budget=1 << 30,
+        random_inputs=False,
+    )
+
+
 def reference_h(iteration: int) -> np.ndarray:
     """h after `iteration`, from a traced run of the interpreter (what the inspector must show)."""
     model = irlint.load(EXAMPLES / "lstm_ti.xml")
@@ -55,7 +79,7 @@ def test_step_into_iterations_and_inspect() -> None:
 
 
 async def _step_into_iterations_and_inspect() -> None:
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=(80, 24)) as pilot:
         ti = next(la for la in app.session.model.graph.layers if la.type == "TensorIterator")
         cell = next(la for la in ti.body.layers if la.type == "LSTMCell")
@@ -80,7 +104,7 @@ def test_keys_step_into_the_body_and_next_iteration() -> None:
 
 
 async def _keys_step_into_the_body_and_next_iteration() -> None:
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=(80, 24)) as pilot:
         for k in "ssss":
             await pilot.press(k)
@@ -101,7 +125,7 @@ def test_breakpoint_key_toggles_on_the_selected_layer() -> None:
 
 
 async def _breakpoint_key_toggles_on_the_selected_layer() -> None:
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         await settle(app, pilot)

@@ -17,7 +17,7 @@ from textual.widgets import Footer
 
 import irlint
 from irlint.interp.events import LayerEvaluated
-from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, settle  # noqa: F401 - at_root: autouse
+from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, lstm_app, settle  # noqa: F401 - at_root: autouse
 from tests.viewer.test_debugger_defects import plain
 from tests.viewer.test_debugger_layout import NESTED, press
 
@@ -153,7 +153,7 @@ async def _type(app, pilot, text: str) -> None:  # type: ignore[no-untyped-def]
 
 
 async def _console(size: tuple[int, int]) -> None:
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=size) as pilot:
         while app.selected is None or app.selected.type != "LSTMCell":
             await press(app, pilot, "s")

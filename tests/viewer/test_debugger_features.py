@@ -18,14 +18,8 @@ import irlint
 from irlint.interp import Options, execute
 from irlint.interp.trace import Trace, key
 from tests.viewer import irs
-from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, reference_h, settle  # noqa: F401
+from tests.viewer.test_debugger import EXAMPLES, LSTM, args_for, at_root, lstm_app, reference_h, settle  # noqa: F401
 from tests.viewer.test_debugger_defects import model_args, plain
-
-LSTM = (EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz")
-
-
-def lstm_app():  # type: ignore[no-untyped-def]
-    return make_app(args_for(*LSTM))
 
 
 def cell_of(app):  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ import irlint
 from irlint.interp import Options
 from irlint.interp.events import BodyEntered, LayerEvaluated
 from tests.viewer import irs
+from tests.viewer.test_debugger import keras_args, lstm_app
 
 
 @pytest.fixture(scope="module")
@@ -119,11 +120,7 @@ def test_resizing_relabels_the_tree_for_the_new_width_at_once() -> None:
 
 
 async def _resize() -> None:
-    from irlint.viewer.debug_cmd import make_app
-
-    from tests.viewer.test_debugger import EXAMPLES, args_for
-
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=(80, 24)) as pilot:
         tree = app.query_one("#graph")
         first = tree.nodes[next(iter(tree.nodes))]
@@ -159,23 +156,9 @@ def test_keras_names_show_their_distinguishing_tail_in_a_narrow_tree() -> None:
 
 
 async def _keras_tail() -> None:
-    import argparse
-
     from irlint.viewer.debug_cmd import make_app
 
-    fixtures = Path(__file__).parent / "fixtures"
-    ns = argparse.Namespace(
-        model=str(fixtures / "keras_lstm.xml"),
-        weights=None,
-        inputs=str(fixtures / "keras_lstm_inputs.npz"),
-        assign=[],
-        seed=0,
-        shape=[],
-        max_iterations=1000,
-        memory_budget=1 << 30,
-        random_inputs=False,
-    )
-    app = make_app(ns)
+    app = make_app(keras_args())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         tree = app.query_one("#graph")
@@ -187,14 +170,6 @@ async def _keras_tail() -> None:
         await pilot.resize_terminal(160, 48)
         await pilot.pause()
         assert "1 functional_1_1_lstm_1_1_while_placeholder" in [str(n.label) for n in tree.nodes.values()]
-
-
-def lstm_app():  # type: ignore[no-untyped-def]
-    from irlint.viewer.debug_cmd import make_app
-
-    from tests.viewer.test_debugger import EXAMPLES, args_for
-
-    return make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
 
 
 async def settled(app, pilot) -> None:  # type: ignore[no-untyped-def]

@@ -30,9 +30,9 @@ from irlint.viewer.debugger.widgets.source import XmlScreen
 
 import irlint
 from irlint.cli.command import UsageError
-from tests.viewer.test_debugger import EXAMPLES, at_root, reference_h, settle  # noqa: F401 - at_root: autouse
+from tests.viewer.test_debugger import EXAMPLES, at_root, lstm_app, reference_h, settle  # noqa: F401 - at_root: autouse
 from tests.viewer.test_debugger_defects import model_args, plain
-from tests.viewer.test_debugger_features import cell_of, lstm_app
+from tests.viewer.test_debugger_features import cell_of
 
 LSTM = EXAMPLES / "lstm_ti.xml"
 LSTM_IN = EXAMPLES / "inputs" / "lstm_ti.npz"

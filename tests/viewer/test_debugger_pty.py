@@ -40,6 +40,19 @@ class Tmux:
             time.sleep(0.2)
         raise AssertionError(f"{text!r} did not appear within {timeout}s; the screen:\n{screen}")
 
+    def wait_exit(self, timeout: float = 20.0) -> None:
+        """Wait until `irlint debug` has ended (its pane dead or gone), after q."""
+        deadline = time.monotonic() + timeout
+        while self("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):
+            assert time.monotonic() < deadline, "irlint debug did not exit on q"
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        """End the tmux server and remove its socket file (it would stay behind)."""
+        self("kill-server")
+        sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / self.socket
+        sock.unlink(missing_ok=True)
+
 
 def test_installed_debugger_in_a_real_terminal() -> None:
     tmux = Tmux(f"irlint-test-{os.getpid()}")
@@ -77,14 +90,9 @@ def test_installed_debugger_in_a_real_terminal() -> None:
             assert time.monotonic() < deadline, "Esc did not close the console"
             time.sleep(0.2)
         tmux("send-keys", "-t", "dbg", "q")
-        deadline = time.monotonic() + 20
-        while tmux("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):
-            assert time.monotonic() < deadline, "irlint debug did not exit on q"
-            time.sleep(0.2)
+        tmux.wait_exit()
     finally:
-        tmux("kill-server")
-        sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / tmux.socket
-        sock.unlink(missing_ok=True)  # the server is gone; its socket file would stay behind
+        tmux.close()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
@@ -143,11 +151,6 @@ def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> N
         tmux.wait_for("run finished")
         assert points.read_text().count("log #") == 7  # 3x3 inner iterations; 2 of them before the logpoint
         keys("q")
-        deadline = time.monotonic() + 20
-        while tmux("list-panes", "-t", "dbg", "-F", "#{pane_dead}").strip() not in ("", "1"):
-            assert time.monotonic() < deadline, "irlint debug did not exit on q"
-            time.sleep(0.2)
+        tmux.wait_exit()
     finally:
-        tmux("kill-server")
-        sock = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / tmux.socket
-        sock.unlink(missing_ok=True)
+        tmux.close()

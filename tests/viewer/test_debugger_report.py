@@ -21,7 +21,7 @@ from irlint.interp import Options
 from irlint.interp.events import IterationStarted, LayerEvaluated
 from tests import ifmodels
 from tests.viewer import irs
-from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, settle  # noqa: F401 - at_root: autouse
+from tests.viewer.test_debugger import EXAMPLES, args_for, at_root, lstm_app, settle  # noqa: F401 - at_root: autouse
 from tests.viewer.test_debugger_defects import model_args, plain
 from tests.viewer.test_debugger_features import type_prompt
 
@@ -344,7 +344,7 @@ def test_value_breakpoint_selects_the_body_parameter_that_receives_it() -> None:
 
 
 async def _value_param() -> None:
-    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    app = lstm_app()
     async with app.run_test(size=(80, 24)) as pilot:
         x = dict(app.session.inputs)
         x["X"] = x["X"].copy()

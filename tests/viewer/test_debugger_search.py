@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from pathlib import Path
 
@@ -10,23 +9,18 @@ from irlint.viewer.debug_cmd import make_app
 from irlint.viewer.debugger.search import find, tree_order
 
 import irlint
-from tests.viewer.test_debugger import at_root, settle  # noqa: F401 - at_root: autouse
+from tests.viewer.test_debugger import at_root, keras_args, settle  # noqa: F401 - at_root: autouse
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def keras_args() -> argparse.Namespace:
-    return argparse.Namespace(
-        model=str(FIXTURES / "keras_lstm.xml"),
-        weights=None,
-        inputs=str(FIXTURES / "keras_lstm_inputs.npz"),
-        assign=[],
-        seed=0,
-        shape=[],
-        max_iterations=1000,
-        memory_budget=1 << 30,
-        random_inputs=False,
-    )
+async def search(app, pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    """`/`, type `text` into the search prompt, Enter."""
+    await pilot.press("slash")
+    await pilot.pause()
+    app.screen.query_one("Input").value = text
+    await pilot.press("enter")
+    await pilot.pause()
 
 
 def test_find_by_name_type_and_id_path() -> None:
@@ -52,11 +46,7 @@ async def _search_keys() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         hits = find(app.model, "placeholder")
-        await pilot.press("slash")
-        await pilot.pause()
-        app.screen.query_one("Input").value = "placeholder"
-        await pilot.press("enter")
-        await pilot.pause()
+        await search(app, pilot, "placeholder")
         assert app.selected is hits[0]
         assert str(app.query_one("#status").render()).startswith(f"/placeholder 1/{len(hits)} (n/N, Esc)")
         await pilot.press("n", "n")
@@ -69,11 +59,7 @@ async def _search_keys() -> None:
         await pilot.press("n")
         await settle(app, pilot)
         assert app.session.stepper.current is not None and "/placeholder" not in str(app.query_one("#status").render())
-        await pilot.press("slash")
-        await pilot.pause()
-        app.screen.query_one("Input").value = "nothing like this"
-        await pilot.press("enter")
-        await pilot.pause()
+        await search(app, pilot, "nothing like this")
         assert "no layer's name, type or id path holds" in str(app.log_lines[-1]) and app.searching is None
 
 
@@ -88,11 +74,7 @@ async def _lint_search() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         assert app.session is None
         hits = find(app.model, "Constant")
-        await pilot.press("slash")
-        await pilot.pause()
-        app.screen.query_one("Input").value = "Constant"
-        await pilot.press("enter")
-        await pilot.pause()
+        await search(app, pilot, "Constant")
         assert app.selected is hits[0]
         await pilot.press("n")
         await pilot.pause()

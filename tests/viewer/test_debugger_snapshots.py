@@ -7,18 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.viewer.test_debugger import args_for, at_root  # noqa: F401 - at_root: run from the checkout
+from tests.viewer.test_debugger import args_for, at_root, lstm_app  # noqa: F401 - at_root: run from the checkout
 
 pytest.importorskip("pytest_textual_snapshot")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SIZES = [(80, 24), (160, 48)]
-
-
-def lstm_app():  # type: ignore[no-untyped-def]
-    from irlint.viewer.debug_cmd import make_app
-
-    return make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
 
 
 async def press(app, pilot, keys: str) -> None:  # type: ignore[no-untyped-def]

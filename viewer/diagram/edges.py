@@ -10,7 +10,7 @@ from irlint.viewer.diagram.findings import finding_style, ghost_node
 from irlint.viewer.diagram.layout import port_tables_drawn, state_order
 from irlint.viewer.diagram.values import FIRST, LAST, REQUESTED, Value, branch_taken, edge_value, trace_value
 
-from irlint.controlflow import EntryKind, loop_plan
+from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
 
 
@@ -144,6 +144,25 @@ def drawn_ref(ctx: Ctx, layer: Layer, side: str) -> str:
     return ctx.hidden_in.get(layer.path, node_id(layer))
 
 
+def body_end(ctx: Ctx, loop: Layer, pe: PlanEntry, level: int, side: str, pick: str
+             ) -> list[tuple[str, str, PortMapEntry | None, str]]:
+    """Where an outer edge into (`side` "in") or out of ("out") an expanded TI/Loop continues inside:
+    the body Parameter or Result its port_map entry `pe` names, its value as iteration `pick` sees
+    it, or the entry's ghost node when the body layer is missing; empty when neither is drawn."""
+    assert loop.body is not None
+    entry = pe.entry
+    inner_layer = loop.body.layer(entry.internal_layer_id)
+    if inner_layer is None:
+        ghost = ctx.entry_ghost.get(id(entry))
+        missing = "to a missing body layer" if side == "in" else "from a missing body layer"
+        return [(ghost, missing, entry, "")] if ghost is not None else []
+    # in a port table the row says it
+    kind = "" if inner_layer.path in ctx.rows else entry_text(ctx, loop, pe)
+    inner = trace_value(ctx, inner_layer, None, level + 1, side, pick)
+    inner = inner.named(ctx.short_edge.get(inner_layer.name, inner_layer.name))
+    return [(endpoint(inner_layer, ctx, level + 1, side), join_lines(kind, inner.text), entry, inner.tip)]
+
+
 def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
     for e in graph.edges:
         src, dst = graph.layer(e.from_layer), graph.layer(e.to_layer)
@@ -195,19 +214,8 @@ def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
                     f"{node_id(dst)}_in{e.to_port}"
                 targets.append((special, "", None, ""))
             for pe in loop_plan(dst).input_for_port(e.to_port):
-                entry = pe.entry
-                par = dst.body.layer(entry.internal_layer_id)
-                ghost = ctx.entry_ghost.get(id(entry))
-                if par is not None:
-                    merged = pe.kind is EntryKind.MERGED_INPUT
-                    # in a port table the row says it
-                    kind = "" if par.path in ctx.rows else entry_text(ctx, dst, pe)
-                    inner = trace_value(ctx, par, None, level + 1, "in", FIRST if merged else REQUESTED)
-                    inner = inner.named(ctx.short_edge.get(par.name, par.name))
-                    end = endpoint(par, ctx, level + 1, "in")
-                    targets.append((end, join_lines(kind, inner.text), entry, inner.tip))
-                elif ghost is not None:
-                    targets.append((ghost, "to a missing body layer", entry, ""))
+                merged = pe.kind is EntryKind.MERGED_INPUT
+                targets += body_end(ctx, dst, pe, level, "in", FIRST if merged else REQUESTED)
         else:
             targets.append((drawn_ref(ctx, dst, "in"), "", None, ""))
         sources: list[tuple[str, str, PortMapEntry | None, str]] = []
@@ -218,18 +226,8 @@ def draw_edges(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int) -> None:
             for pe in loop_plan(src).data_outputs:
                 if pe.port != e.from_port:
                     continue
-                entry = pe.entry
-                res = src.body.layer(entry.internal_layer_id)
-                ghost = ctx.entry_ghost.get(id(entry))
-                if res is not None:
-                    concat = pe.kind is EntryKind.CONCAT_OUTPUT
-                    kind = "" if res.path in ctx.rows else entry_text(ctx, src, pe)
-                    inner = trace_value(ctx, res, None, level + 1, "out", REQUESTED if concat else LAST)
-                    inner = inner.named(ctx.short_edge.get(res.name, res.name))
-                    end = endpoint(res, ctx, level + 1, "out")
-                    sources.append((end, join_lines(kind, inner.text), entry, inner.tip))
-                elif ghost is not None:
-                    sources.append((ghost, "from a missing body layer", entry, ""))
+                concat = pe.kind is EntryKind.CONCAT_OUTPUT
+                sources += body_end(ctx, src, pe, level, "out", REQUESTED if concat else LAST)
         else:
             sources.append((drawn_ref(ctx, src, "out"), note.text, None, note.tip))
         # A port of the TI/Loop with no port_map entry: the edge still shows, from/to a ghost node.

@@ -131,6 +131,17 @@ def buffer_of(ctx: Ctx, layer: Layer) -> CarriedBuffer | None:
     return ctx.buffers.get(layer.path.rsplit("/body/", 1)[0], {}).get(layer.id)
 
 
+def cluster_style(ctx: Ctx, layer: Layer) -> tuple[dict[str, str], str]:
+    """The cluster attributes of a TI/Loop/If, coloured by its worst finding, and its findings' tags."""
+    attrs = dict(style.CLUSTER)
+    found = ctx.by_layer.get(layer.path, [])
+    if found:
+        worst = max(found, key=lambda d: d.severity.rank).severity
+        attrs.update(color=style.SEVERITY[worst.value]["color"], penwidth="2",
+                     tooltip="\n".join(f"{d.code} {d.message}" for d in found)[:2000])
+    return attrs, finding_tags(ctx, found)
+
+
 def draw_loop(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
     assert layer.body is not None
     specials: dict[int, str] = {}
@@ -139,14 +150,7 @@ def draw_loop(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
             specials[pe.body_layer] = f"({pe.entry.purpose})"
     ctx.drawn[layer.path] = "cluster_" + node_id(layer)
     with g.subgraph(name="cluster_" + node_id(layer)) as sub:
-        attrs = dict(style.CLUSTER)
-        found = ctx.by_layer.get(layer.path, [])
-        if found:
-            worst = max(found, key=lambda d: d.severity.rank).severity
-            attrs["color"] = style.SEVERITY[worst.value]["color"]
-            attrs["penwidth"] = "2"
-            attrs["tooltip"] = "\n".join(f"{d.code} {d.message}" for d in found)[:2000]
-        tags = finding_tags(ctx, found)
+        attrs, tags = cluster_style(ctx, layer)
         sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}, {iterations_text(ctx, layer)}"
                        + (f"\n{tags}" if tags else ""), **attrs)
         if layer.type == "Loop" and not port_tables_drawn(layer):  # else rows of the port table
@@ -222,13 +226,7 @@ def draw_if(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
     """An If: its condition port and a cluster per branch, the taken one marked when a trace says so."""
     ctx.drawn[layer.path] = "cluster_" + node_id(layer)
     with g.subgraph(name="cluster_" + node_id(layer)) as sub:
-        attrs = dict(style.CLUSTER)
-        found = ctx.by_layer.get(layer.path, [])
-        if found:
-            worst = max(found, key=lambda d: d.severity.rank).severity
-            attrs.update(color=style.SEVERITY[worst.value]["color"], penwidth="2",
-                         tooltip="\n".join(f"{d.code} {d.message}" for d in found)[:2000])
-        tags = finding_tags(ctx, found)
+        attrs, tags = cluster_style(ctx, layer)
         sub.attr(label=f"{layer.type} '{layer.name}' #{layer.id}" + (f"\n{tags}" if tags else ""), **attrs)
         if layer.input(0) is not None:
             sub.node(f"{node_id(layer)}_in0", f"condition\n(port 0){special_value(ctx, layer, 0)}",

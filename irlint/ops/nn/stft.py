@@ -30,6 +30,20 @@ class STFTAttrs:
     transpose_frames: bool = False
 
 
+def _frames(op: str, what: str, inputs: Sequence[TensorInfo]) -> tuple[int | None, int | None]:
+    """The checks STFT and ISTFT share: input 0 (`what`) is floating-point, the window 1-D, frame_size
+    and frame_step positive; returns (frame_size, frame_step) where they are known."""
+    data, window = inputs[:2]
+    if data.etype is not None and not data.etype.is_dynamic and not data.etype.is_float:
+        raise OpError(f"{op}: {what} must be floating-point, got {data.etype}")
+    if window.shape is not None and len(window.shape) != 1:
+        raise OpError(f"{op}: window {format_shape(window.shape)} must be 1-D")
+    size, step = scalar_value(inputs[2]), scalar_value(inputs[3])
+    if (size is not None and size < 1) or (step is not None and step < 1):
+        raise OpError(f"{op}: frame_size and frame_step must be positive, got {size} and {step}")
+    return size, step
+
+
 @register
 class STFT(Op):
     types = ("STFT",)
@@ -40,13 +54,7 @@ class STFT(Op):
     def infer(self, attrs: STFTAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = "STFT"
         signal, window = inputs[:2]
-        if signal.etype is not None and not signal.etype.is_dynamic and not signal.etype.is_float:
-            raise OpError(f"{op}: signal must be floating-point, got {signal.etype}")
-        if window.shape is not None and len(window.shape) != 1:
-            raise OpError(f"{op}: window {format_shape(window.shape)} must be 1-D")
-        size, step = scalar_value(inputs[2]), scalar_value(inputs[3])
-        if (size is not None and size < 1) or (step is not None and step < 1):
-            raise OpError(f"{op}: frame_size and frame_step must be positive, got {size} and {step}")
+        size, step = _frames(op, "signal", inputs)
         if size is not None and window.shape is not None and window.shape[0].lo > size:
             raise OpError(f"{op}: window of {window.shape[0]} samples is longer than frame_size {size}")
         if signal.shape is None:
@@ -110,14 +118,8 @@ class ISTFT(Op):
 
     def infer(self, attrs: ISTFTAttrs, inputs: Sequence[TensorInfo]) -> list[TensorInfo]:
         op = "ISTFT"
-        data, window = inputs[:2]
-        if data.etype is not None and not data.etype.is_dynamic and not data.etype.is_float:
-            raise OpError(f"{op}: data must be floating-point, got {data.etype}")
-        if window.shape is not None and len(window.shape) != 1:
-            raise OpError(f"{op}: window {format_shape(window.shape)} must be 1-D")
-        size, step = scalar_value(inputs[2]), scalar_value(inputs[3])
-        if (size is not None and size < 1) or (step is not None and step < 1):
-            raise OpError(f"{op}: frame_size and frame_step must be positive, got {size} and {step}")
+        data = inputs[0]
+        size, step = _frames(op, "data", inputs)
         if data.shape is None:
             return [TensorInfo(data.etype, None)]
         if len(data.shape) not in (3, 4) or data.shape[-1].hi not in (2, None):
