@@ -621,13 +621,18 @@ def _scalar_finding(layer: Layer, o: Overwrite) -> Finding:
     through = f" (through {', '.join(c.describe() for c in via)}, {why})" if via else ""
     also = (f" (its other readers, {', '.join(r.describe() for r in before)}, run before it in the plugin's "
             "order)") if before else ""
+    step = f"a[k-1] {'+' if op.type == 'Add' else '*'} s[k]"
+    if o.then:
+        step = (f"{step} and then {', '.join(repr(t.name) for t in o.then)}, which the plugin computes in the "
+                "same node")
     return Finding(f"body {p.describe()} of {layer.describe()}, a scalar invariant input, is read as input 0 "
                    f"of {op.describe()}{through} with a value of the iteration{also}: OpenVINO's CPU plugin "
                    f"computes the {op.type} in place in the invariant input's memory, so each iteration reads the "
-                   f"previous result as {p.name!r} (a[k] = a[k-1] {'+' if op.type == 'Add' else '*'} s[k]); irlint "
+                   f"previous result as {p.name!r} (a[k] = {step}); irlint "
                    "computes the spec's same value every iteration", p.loc, layer=p.path,
                    related=(*(Related(c.loc, f"'{c.name}' reshapes it in place" if c.type in VIEWS else
                                       f"'{c.name}' converts it to a type the plugin computes alike")
                               for c in via), Related(op.loc, f"'{op.name}' reads it on input 0"),
-                            *(Related(r.loc, f"'{r.name}' reads it before '{op.name}' runs") for r in before)),
+                            *(Related(r.loc, f"'{r.name}' reads it before '{op.name}' runs") for r in before),
+                            *(Related(t.loc, f"'{t.name}' is computed in the same node") for t in o.then)),
                    hint=f"swap the {op.type}'s inputs, or give the invariant input the shape [1]")

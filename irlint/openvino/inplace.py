@@ -414,8 +414,9 @@ def scalar_in_place(
     first: Edge,
     targets: set[int | None],
     invariant: set[int | None],
-) -> tuple[Layer, list[Layer], list[Layer]] | None:
-    """(the Add/Multiply, the removed Converts and views on the way, p's other readers) when the edge `first`
+) -> tuple[Layer, list[Layer], list[Layer], list[Layer]] | None:
+    """(the Add/Multiply, the removed Converts and views on the way, p's other readers, the binary ops fused
+    after the op into its node) when the edge `first`
     from the scalar invariant Parameter `p` leads, on input 0 and through views and no-op Converts each read
     once, to an Add/Multiply of a view of a slice or invariant input that the CPU plugin computes in p's
     memory; None otherwise."""
@@ -444,11 +445,13 @@ def scalar_in_place(
         return None
     if folded(body, idx, other) or not _view_of_input(ctx, body, idx, other, targets, invariant):
         return None
+    then = _fused_view_readers(ctx, body, idx, op, end, targets, invariant)
+    last = then[-1] if then else op
     if any(
-        t is None or t.type in ELTWISE or t.type == "Convert" for t in (body.layer(u.to_layer) for u in idx.users(op))
+        t is None or t.type in ELTWISE or t.type == "Convert" for t in (body.layer(u.to_layer) for u in idx.users(last))
     ):
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
-    if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(op))):
+    if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(last))):
         return None  # a Result reading the op keeps it out of x's memory (measured)
     readers = _past_removed_reshapes(
         ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
@@ -456,7 +459,44 @@ def scalar_in_place(
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):
         return None
-    return op, via, before
+    return op, via, before, then
+
+
+def _fused_view_readers(
+    ctx: Facts,
+    body: Graph,
+    idx: GraphIndex,
+    op: Layer,
+    end: tuple | None,
+    targets: set[int | None],
+    invariant: set[int | None],
+) -> list[Layer]:
+    """The binary layers the plugin fuses after `op` into its node whose every other operand is, like op's,
+    a view of a slice or invariant input: the fused node then still computes in x's memory (measured: x + a_s
+    read by Add, Multiply, Maximum or Minimum with b_s, or by Subtract(b_s, .), overwrites x; a Subtract or
+    Divide with op first does not, OpenVINO turning it into an Add or Multiply of a Multiply(b_s, -1) or
+    Power(b_s, -1) node, an operand no view). FuseEltwiseAndSimple fuses a reader into an Eltwise node read
+    by it alone (graph_optimizer.cpp)."""
+    seen, chain = {op.id}, []
+    while True:
+        users = idx.users(op)
+        reader = body.layer(users[0].to_layer) if len(users) == 1 else None
+        if reader is None or reader.id in seen or len(reader.inputs) != 2:
+            return chain
+        at = users[0].to_port
+        port = next((i for i, p in enumerate(reader.inputs) if p.id == at), None)
+        commutes = reader.type in FUSED_FIRST_OPS
+        if port is None or not (commutes or (reader.type == "Subtract" and port == 1)):
+            return chain
+        e = idx.source(reader.id, reader.inputs[1 - port].id)
+        other = body.layer(e.from_layer) if e is not None else None
+        if other is None or e is None or ctx.shapes.output(other, e.from_port).shape != end:
+            return chain
+        if folded(body, idx, other) or not _view_of_input(ctx, body, idx, other, targets, invariant):
+            return chain
+        seen.add(reader.id)
+        chain.append(reader)
+        op = reader
 
 
 def _past_removed_reshapes(

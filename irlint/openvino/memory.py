@@ -55,7 +55,8 @@ class Overwrite:
     itself, through `views`); `back_edge` is the edge whose copy reads the memory (None for an invariant
     input); `fused` is a first op fused with `writer` into one node; `before` are the other readers of an
     invariant input that run before `writer`; `views` may hold Converts the plugin removes on the way
-    (PM414's scalar form); `scalar` marks that form.
+    (PM414's scalar form); `scalar` marks that form; `then` are the binary ops fused after `writer` into
+    its node, still in `param`'s memory (that form too).
     """
 
     kind: Kind
@@ -66,6 +67,7 @@ class Overwrite:
     fused: Layer | None = None
     before: tuple[Layer, ...] = ()
     scalar: bool = False
+    then: tuple[Layer, ...] = ()
 
 
 def overwrites(facts: Facts, layer: Layer, kinds: frozenset[Kind] = frozenset(Kind)) -> list[Overwrite]:
@@ -212,8 +214,9 @@ def _invariant_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphInd
         for first in idx.users(p):
             found = inplace.scalar_in_place(facts, body, idx, p, first, targets, invariant)
             if found is not None:
-                op, via, before = found
-                out.append(Overwrite(Kind.INVARIANT_WRITTEN, p, op, tuple(via), before=tuple(before), scalar=True))
+                op, via, before, then = found
+                out.append(Overwrite(Kind.INVARIANT_WRITTEN, p, op, tuple(via), before=tuple(before), scalar=True,
+                                     then=tuple(then)))
                 done.add(p.id)
                 break
     order: dict[int | None, int] | None = None

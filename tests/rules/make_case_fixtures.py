@@ -1823,6 +1823,33 @@ def _condition_result(lines: list[str]) -> int:
     return next(i for i, line in enumerate(lines) if i > body and f'<layer id="{rid}"' in line)
 
 
+def invariant_plus_two_slices(reader: str):
+    """y[k] = Sigmoid(Reshape(R(x + a[k], b[k]), [1])) in a TensorIterator, x a scalar invariant input ('xb'),
+    a and b sliced and reshaped to []: `reader` R is "add", "multiply", "maximum", "minimum" (the plugin fuses
+    it into the Add's node, which computes in x's memory) or "subtract-second" (b[k] - (x + a[k])); the
+    neighbours "subtract" ((x + a[k]) - b[k]), "divide" and "relu-operand" (R adds Relu(b[k])) leave x
+    alone."""
+    ov, ops = _ov()
+    xb, ab, bb = ops.parameter([], np.float32, name="xb"), ops.parameter([1], np.float32), ops.parameter([1],
+                                                                                                         np.float32)
+    scalar = ov.op.Constant(ov.Type.i64, ov.Shape([0]), [])
+    a_s, b_s = ops.reshape(ab, scalar, False), ops.reshape(bb, scalar, False)
+    s1 = ops.add(xb, a_s)
+    other = ops.relu(b_s) if reader == "relu-operand" else b_s
+    s2 = {"add": ops.add, "multiply": ops.multiply, "maximum": ops.maximum, "minimum": ops.minimum,
+          "subtract": ops.subtract, "divide": ops.divide, "relu-operand": ops.add,
+          "subtract-second": lambda u, v: ops.subtract(v, u)}[reader](s1, other)
+    r = ops.result(ops.sigmoid(ops.reshape(s2, ops.constant(np.array([1], np.int64)), False)))
+    x, a, b = (ops.parameter(shape, np.float32, name=n) for n, shape in (("x", []), ("a", [-1]), ("b", [-1])))
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([r], [xb, ab, bb]))
+    ti.set_invariant_input(xb, x.output(0))
+    ti.set_sliced_input(ab, a.output(0), 0, 1, 1, -1, 0)
+    ti.set_sliced_input(bb, b.output(0), 0, 1, 1, -1, 0)
+    y = ti.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y")], [x, a, b], "invariant_plus_two_slices")
+
+
 def _mark_xb(text: str) -> str:
     """Mark the invariant Parameter 'xb' whose memory the CPU plugin's Add writes over (PM414's cases)."""
     return _mark_line(text, 'name="xb" type="Parameter"', "PM414")
@@ -2088,6 +2115,11 @@ CASES = [
     Case("PM414", "pass-squeeze", lambda: invariant_plus_slice("squeeze")),
     Case("PM414", "pass-reduced", lambda: invariant_plus_slice("reduced")),
     Case("PM414", "pass-slice-read-twice", lambda: invariant_plus_slice("slice-read-twice")),
+    # x + a[k] read by an op of b[k] fused into its node: the node still computes in x's memory
+    *(Case("PM414", f"fail-fused-{r}", lambda r=r: invariant_plus_two_slices(r), _mark_xb)
+      for r in ("add", "multiply", "maximum", "minimum", "subtract-second")),
+    *(Case("PM414", f"pass-fused-{r}", lambda r=r: invariant_plus_two_slices(r))
+      for r in ("subtract", "divide", "relu-operand")),
     # Reshape(x, [2,1]) + ReduceSum(s[k]) with Tanh(x) run before (its Result first): added in x's memory
     Case("PM414", "fail-view", lambda: invariant_reshaped_plus_slice("t"),
          _mark_xb),

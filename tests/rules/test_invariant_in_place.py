@@ -315,3 +315,49 @@ def test_the_cpu_plugin_keeps_x_apart_from_a_static_invariant_read_elsewhere_whe
     cpu, ours = _invariant_both(path)
     np.testing.assert_array_equal(cpu, ours)
     np.testing.assert_array_equal(ours, [6, 6, 6, 6])
+
+
+A = np.array([0.17, 0.27, 0.5], np.float32)
+B = np.array([0.9, -0.47, 0.3], np.float32)
+
+
+def _fused(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The CPU plugin's y, irlint's y, and y as computed when x holds the previous iteration's y (in place)."""
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    x = np.float32(0.01)
+    inputs = {"x": x, "a": A, "b": B}
+    return (np.asarray(compiled(inputs)["y"]).ravel(), np.asarray(irlint.run(irlint.load(path), inputs)["y"]).ravel(),
+            x)
+
+
+REDUCERS = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "minimum": np.minimum,
+            "subtract-second": lambda u, v: v - u}
+
+
+@pytest.mark.parametrize("reader", sorted(REDUCERS))
+def test_the_cpu_plugin_computes_a_fused_reader_of_two_slices_in_x_where_pm414_warns(reader: str) -> None:
+    """x + a[k], read by an op of b[k] that the plugin fuses into the Add's node: the node writes y's value
+    into x, so iteration k reads y[k-1] as x (y = Sigmoid of the chain)."""
+    path = FIXTURES / f"fail-fused-{reader}.xml"
+    diags = irlint.check(path)
+    assert [d.code for d in diags] == ["PM414"] and "the plugin computes in the same node" in diags[0].message
+    cpu, ours, x = _fused(path)
+    op = REDUCERS[reader]
+    spec = 1 / (1 + np.exp(-op(x + A, B)))
+    np.testing.assert_allclose(ours, spec, rtol=1e-6)
+    in_place, prev = [], x
+    for k in range(3):
+        prev = 1 / (1 + np.exp(-op(prev + A[k], B[k])))
+        in_place.append(prev)
+    np.testing.assert_allclose(cpu, in_place, rtol=1e-5)
+
+
+@pytest.mark.parametrize("reader", ["subtract", "divide", "relu-operand"])
+def test_the_cpu_plugin_keeps_x_when_the_reader_takes_no_plain_slice_view_where_pm414_is_silent(reader: str) -> None:
+    """(x + a[k]) - b[k] and / b[k] become an Add or Multiply of a Multiply(b, -1) or Power(b, -1) node,
+    Relu(b[k]) is no view of a slice: the plugin computes the spec's values."""
+    path = FIXTURES / f"pass-fused-{reader}.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours, _ = _fused(path)
+    np.testing.assert_allclose(cpu, ours, rtol=1e-6)
