@@ -13,6 +13,7 @@ from irlint.rules.cpu_numerics import _constant
 from irlint.rules.pushed_constants import pushed_parameters
 from irlint.rules.unread_outputs import dropped_inputs
 
+from irlint import causes
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
@@ -101,8 +102,11 @@ def _widened_parameters(ctx: Context, graph: Graph, layer: Layer, plugin: str) -
     for be in layer.back_edges:
         par, res = layer.body.layer(be.to_layer), layer.body.layer(be.from_layer)
         got = info.params.get(be.to_layer) if be.to_layer is not None else None
-        if par is None or res is None or got is None or got.shape is not None or be.to_layer in info.poisoned:
+        if par is None or res is None or got is None or got.shape is not None:
             continue
+        poison = info.poisoned.get(be.to_layer)
+        if poison is not None and poison.key != causes.port(par, par.outputs[0].id if par.outputs else 0):
+            continue  # poisoned by another defect (its own declaration OpenVINO ignores: this finding is it)
         entry = next((e for e in layer.port_map if e.direction == "input" and e.internal_layer_id == be.to_layer
                       and e.axis is None and e.purpose is None), None)
         edge = idx.source(layer.id, entry.external_port_id) if entry is not None else None

@@ -292,6 +292,32 @@ def loop_widened_state(output_state: bool = True):
     return ov.Model([ops.result(loop.get_iter_value(out.output(0), -1), name="y")], [x], "loop_widened_state")
 
 
+def loop_state_of_other_rank():
+    """A Loop whose state p takes an initial x of [?,?] (of one element) and, over its back edge,
+    Sigmoid(Reshape(Reshape(p, [1]), [])) of shape [] (also the Loop's output): OpenVINO's core widens p to a dynamic rank whatever p declares. The failing
+    fixture's edit declares p as [] (the XML then contradicts what p receives, which OpenVINO ignores)."""
+    ov, ops = _ov()
+    x = ops.parameter([-1, -1], np.float32, name="x")
+    p = ops.parameter([], np.float32, name="p")
+    one = ops.reshape(p, ops.constant(np.array([1], np.int64)), False)
+    scalar = ov.op.Constant(ov.Type.i64, ov.Shape([0]), [])
+    state = ops.result(ops.sigmoid(ops.reshape(one, scalar, False)))
+    loop = ops.loop(ops.constant(np.int64(3)), ops.constant(np.bool_(True)))
+    loop.set_function(ov.Model([state, ops.result(ops.constant(np.bool_(True)))], [p]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_merged_input(p, x.output(0), state.output(0))
+    return ov.Model([ops.result(loop.get_iter_value(state.output(0), -1), name="y")], [x], "loop_state_of_other_rank")
+
+
+def _declare_scalar_state(text: str) -> str:
+    """Declare the body Parameter 'p' as [] (its <data> and its port) and mark it for T213."""
+    at = text.index('name="p" type="Parameter"')
+    end = text.index("</layer>", at)
+    layer = text[at:end].replace('shape="?,?"', 'shape=""').replace(
+        "\n\t\t\t\t\t\t\t\t<dim>-1</dim>\n\t\t\t\t\t\t\t\t<dim>-1</dim>", "")
+    return _mark_line(text[:at] + layer + text[end:], 'name="p" type="Parameter"', "T213")
+
+
 def iteration_loop(ops, ov, acc, etype, trip):
     """A Loop of `trip` iterations (an int or a tensor) adding its current_iteration Parameter, of element
     type `etype` and Converted to f32, to `acc` (a [?] f32 carried value); returns its last value."""
@@ -2033,6 +2059,7 @@ CASES = [
     Case("T213", "pass", param_dynamic_dims),
     Case("T213", "fail-loop", loop_widened_state, lambda text: _mark_body_param(text, "T213")),
     Case("T213", "pass-loop", lambda: loop_widened_state(False)),
+    Case("T213", "fail-declared-scalar", loop_state_of_other_rank, _declare_scalar_state),
     Case("T214", "fail", param_dynamic_type, lambda text: _mark_line(text, 'element_type="dynamic"', "T214")),
     Case("T214", "fail-undefined", param_dynamic_type, lambda text: _mark_line(
         text.replace('element_type="dynamic"', 'element_type="undefined"'), 'element_type="undefined"', "T214")),

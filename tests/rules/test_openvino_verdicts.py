@@ -19,6 +19,7 @@ REJECTED_AT_COMPILE = [
     ("SL604/fail-output-count.xml", "at least two different iterations numbers: 5 and 2"),
     ("SL604/fail-output-start.xml", "at least two different iterations numbers: 5 and 4"),
     ("T213/fail.xml", "doesn't support Parameter operation with dynamic rank"),
+    ("T213/fail-declared-scalar.xml", "doesn't support Parameter operation with dynamic rank"),
     ("T214/fail.xml", "Memory has not been allocated"),
     ("T214/fail-undefined.xml", "Memory has not been allocated"),
     ("PM420/fail.xml", "doesn't support Loop operation with dynamic rank"),
