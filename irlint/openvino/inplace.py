@@ -282,17 +282,25 @@ def _fused_into_reduce(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
 
 
 def _view_of_input(
-    ctx: Facts, body: Graph, idx: GraphIndex, layer: Layer, targets: set[int | None], invariant: set[int | None]
+    ctx: Facts,
+    body: Graph,
+    idx: GraphIndex,
+    layer: Layer,
+    targets: set[int | None],
+    invariant: set[int | None],
+    keep: dict[int | None, int | None] | None = None,
 ) -> bool:
     """Whether `layer` is a chain of Reshapes/Squeezes/Unsqueezes, each of them read by one layer, over a body
     Parameter that no back edge feeds (a slice or an invariant input) or over a value computed by a node that
     is no Eltwise node (a ReduceSum, a Gather, a Convert, a nested Loop's output...) and read only by the
     chain: the operand with which the plugin adds a scalar in place (measured; an Eltwise node such as a Tanh
     there takes the Add into its own node instead). An invariant input may have other readers where
-    `_invariant_readers_keep_in_place` says so."""
+    `_invariant_readers_keep_in_place` says so; one read by views OpenVINO merges (`keep`) is read once."""
     seen = 0
     visited = {layer.id}
     view = layer
+    if keep and (_merged_readers(body, idx, layer, keep) or 0) > 1:
+        return False  # its duplicates' readers are its readers once OpenVINO merges them
     while layer.type in VIEWS and layer.inputs:
         if len(idx.users(layer)) != 1 and (seen or not _readers_keep_in_place(body, idx, layer)):
             return False
@@ -304,6 +312,8 @@ def _view_of_input(
         visited.add(nxt.id)
     if seen == 0:
         return False
+    if layer.type == "Parameter" and keep and len({keep.get(u.to_layer, u.to_layer) for u in idx.users(layer)}) == 1:
+        return layer.id not in targets  # read twice only by views OpenVINO merges into one
     if layer.type == "Parameter" and len(idx.users(layer)) != 1:
         return (
             layer.id in invariant
@@ -315,6 +325,16 @@ def _view_of_input(
     if layer.type == "Parameter":
         return layer.id not in targets
     return layer.type not in ELTWISE and layer.type not in ("Const", "Result")
+
+
+def _merged_readers(body: Graph, idx: GraphIndex, layer: Layer, keep: dict[int | None, int | None]) -> int | None:
+    """How many distinct layers read `layer` once OpenVINO has merged it with its duplicates; None when it
+    has no duplicate."""
+    own = keep.get(layer.id, layer.id)
+    dups = [la for la in body.layers if keep.get(la.id, la.id) == own]
+    if len(dups) < 2:
+        return None
+    return len({keep.get(u.to_layer, u.to_layer) for d in dups for u in idx.users(d)})
 
 
 def _invariant_readers_keep_in_place(ctx: Facts, body: Graph, idx: GraphIndex, p: Layer, view: Layer) -> bool:
@@ -356,6 +376,7 @@ def _readers_keep_in_place(body: Graph, idx: GraphIndex, view: Layer) -> bool:
         ):
             return False
     return ops == 1
+
 
 
 def _consumers(ctx: Facts, body: Graph, idx: GraphIndex, others: list[tuple[Layer, Layer]]) -> list[Layer] | None:
@@ -414,12 +435,15 @@ def scalar_in_place(
     first: Edge,
     targets: set[int | None],
     invariant: set[int | None],
+    keep: dict[int | None, int | None] | None = None,
 ) -> tuple[Layer, list[Layer], list[Layer], list[Layer]] | None:
     """(the Add/Multiply, the removed Converts and views on the way, p's other readers, the binary ops fused
     after the op into its node) when the edge `first`
     from the scalar invariant Parameter `p` leads, on input 0 and through views and no-op Converts each read
     once, to an Add/Multiply of a view of a slice or invariant input that the CPU plugin computes in p's
-    memory; None otherwise."""
+    memory; None otherwise. `keep` maps each layer to the one OpenVINO merges it into (`shared.canonical`):
+    a duplicate of the op is no other reader of p, a duplicate of the slice's view no other reader of it."""
+    keep = keep or {}
     edge = first
     via: list[Layer] = []  # Converts the plugin removes and views between p and the op
     src, port = p, p.outputs[0].id
@@ -443,7 +467,7 @@ def scalar_in_place(
     end = ctx.shapes.output(src, port).shape  # x as the op reads it
     if other is None or e is None or end not in ((), (1,)) or ctx.shapes.output(other, e.from_port).shape != end:
         return None
-    if folded(body, idx, other) or not _view_of_input(ctx, body, idx, other, targets, invariant):
+    if folded(body, idx, other) or not _view_of_input(ctx, body, idx, other, targets, invariant, keep):
         return None
     then = _fused_view_readers(ctx, body, idx, op, end, targets, invariant)
     last = then[-1] if then else op
@@ -453,8 +477,10 @@ def scalar_in_place(
         return None  # the plugin fuses that reader into the op's node, which then writes elsewhere (measured)
     if any(t is not None and t.type == "Result" for t in (body.layer(u.to_layer) for u in idx.users(last))):
         return None  # a Result reading the op keeps it out of x's memory (measured)
+    merged_into_op = keep.get(op.id, op.id)
     readers = _past_removed_reshapes(
-        ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p) if u is not first]
+        ctx, body, idx, p, [body.layer(u.to_layer) for u in idx.users(p)
+                            if u is not first and keep.get(u.to_layer, u.to_layer) != merged_into_op]
     )
     before = [r for r in readers if r is not None]
     if len(before) != len(readers) or not _leave_memory_free(ctx, body, idx, p, op, before):

@@ -34,6 +34,7 @@ from irlint.ir.model import BackEdge, Graph, Layer
 from irlint.openvino import inplace
 from irlint.openvino.facts import Facts, fed_by, plugin_order, same_shape, shape
 from irlint.openvino.nodes import IN_PLACE_BINARY, VIEWS
+from irlint.openvino.shared import canonical
 
 
 class Kind(Enum):
@@ -207,12 +208,14 @@ def _invariant_overwrites(facts: Facts, layer: Layer, body: Graph, idx: GraphInd
     invariant = {pe.body_layer for pe in entries}
     out: list[Overwrite] = []
     done: set[int | None] = set()
+    keep: dict[int | None, int | None] | None = None
     for pe in entries:
         p = body.layer(pe.body_layer)
         if p is None or p.id in targets or not p.outputs or shape(facts, p) != ():
             continue
+        keep = canonical(body, idx) if keep is None else keep
         for first in idx.users(p):
-            found = inplace.scalar_in_place(facts, body, idx, p, first, targets, invariant)
+            found = inplace.scalar_in_place(facts, body, idx, p, first, targets, invariant, keep)
             if found is not None:
                 op, via, before, then = found
                 out.append(Overwrite(Kind.INVARIANT_WRITTEN, p, op, tuple(via), before=tuple(before), scalar=True,

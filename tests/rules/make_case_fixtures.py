@@ -294,8 +294,9 @@ def loop_widened_state(output_state: bool = True):
 
 def loop_state_of_other_rank():
     """A Loop whose state p takes an initial x of [?,?] (of one element) and, over its back edge,
-    Sigmoid(Reshape(Reshape(p, [1]), [])) of shape [] (also the Loop's output): OpenVINO's core widens p to a dynamic rank whatever p declares. The failing
-    fixture's edit declares p as [] (the XML then contradicts what p receives, which OpenVINO ignores)."""
+    Sigmoid(Reshape(Reshape(p, [1]), [])) of shape [] (also the Loop's output): OpenVINO's core widens p to
+    a dynamic rank whatever p declares. The failing fixture's edit declares p as [] (the XML then
+    contradicts what p receives, which OpenVINO ignores)."""
     ov, ops = _ov()
     x = ops.parameter([-1, -1], np.float32, name="x")
     p = ops.parameter([], np.float32, name="p")
@@ -1876,6 +1877,30 @@ def invariant_plus_two_slices(reader: str):
     return ov.Model([ops.result(y, name="y")], [x, a, b], "invariant_plus_two_slices")
 
 
+def invariant_two_readers(kind: str):
+    """y[k] = Sigmoid(Reshape(x + Reshape(s[k], []), [1])) in a TensorIterator (x a scalar invariant input 'xb',
+    s sliced), with a second output z (its Result first) of: "shared-chains" the same chain written again
+    (OpenVINO merges the two, so x has one reader and the Add computes in x's memory), "mul-chain" the chain
+    with a Multiply (x keeps two readers: no overwrite)."""
+    ov, ops = _ov()
+    xb, sb = ops.parameter([], np.float32, name="xb"), ops.parameter([1], np.float32, name="sb")
+    scalar, one = ov.op.Constant(ov.Type.i64, ov.Shape([0]), []), ops.constant(np.array([1], np.int64))
+
+    def chain(op):  # type: ignore[no-untyped-def]
+        return ops.sigmoid(ops.reshape(op(xb, ops.reshape(sb, scalar, False)), one, False))
+
+    r = ops.result(chain(ops.add))
+    rz = ops.result(chain(ops.add if kind == "shared-chains" else ops.multiply))
+    x, s = ops.parameter([], np.float32, name="x"), ops.parameter([-1], np.float32, name="s")
+    ti = ops.tensor_iterator()
+    ti.set_body(ov.Model([rz, r], [sb, xb]))
+    ti.set_sliced_input(sb, s.output(0), 0, 1, 1, -1, 0)
+    ti.set_invariant_input(xb, x.output(0))
+    y = ti.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    z = ti.get_iter_value(rz.output(0), -1)
+    return ov.Model([ops.result(y, name="y"), ops.result(z, name="z")], [x, s], "invariant_two_readers")
+
+
 def _mark_xb(text: str) -> str:
     """Mark the invariant Parameter 'xb' whose memory the CPU plugin's Add writes over (PM414's cases)."""
     return _mark_line(text, 'name="xb" type="Parameter"', "PM414")
@@ -2142,6 +2167,9 @@ CASES = [
     Case("PM414", "pass-squeeze", lambda: invariant_plus_slice("squeeze")),
     Case("PM414", "pass-reduced", lambda: invariant_plus_slice("reduced")),
     Case("PM414", "pass-slice-read-twice", lambda: invariant_plus_slice("slice-read-twice")),
+    # x read by two identical chains (merged by OpenVINO) or by two different ones
+    Case("PM414", "fail-shared-chains", lambda: invariant_two_readers("shared-chains"), _mark_xb),
+    Case("PM414", "pass-two-chains", lambda: invariant_two_readers("mul-chain")),
     # x + a[k] read by an op of b[k] fused into its node: the node still computes in x's memory
     *(Case("PM414", f"fail-fused-{r}", lambda r=r: invariant_plus_two_slices(r), _mark_xb)
       for r in ("add", "multiply", "maximum", "minimum", "subtract-second")),

@@ -361,3 +361,34 @@ def test_the_cpu_plugin_keeps_x_when_the_reader_takes_no_plain_slice_view_where_
     assert "PM414" not in {d.code for d in irlint.check(path)}
     cpu, ours, _ = _fused(path)
     np.testing.assert_allclose(cpu, ours, rtol=1e-6)
+
+
+S3 = np.array([0.5, 1.0, 2.0], np.float32)
+
+
+def _two_readers(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    core = ov.Core()
+    compiled = core.compile_model(core.read_model(str(path)), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    inputs = {"x": np.float32(0.3), "s": S3}
+    return np.asarray(compiled(inputs)["y"]).ravel(), np.asarray(irlint.run(irlint.load(path), inputs)["y"]).ravel()
+
+
+def _sigmoid(v: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-v))
+
+
+def test_the_cpu_plugin_computes_in_x_once_openvino_merges_two_identical_chains_where_pm414_warns() -> None:
+    """Two identical chains x + Reshape(s[k], []) are one after OpenVINO merges them (SharedOpOptimization):
+    x has one reader, and holds x + s[k-1] (the Add's value) from the second iteration on."""
+    path = FIXTURES / "fail-shared-chains.xml"
+    assert [d.code for d in irlint.check(path)] == ["PM414"]
+    cpu, ours = _two_readers(path)
+    np.testing.assert_allclose(ours, _sigmoid(0.3 + S3), rtol=1e-6)
+    np.testing.assert_allclose(cpu, _sigmoid(0.3 + np.cumsum(S3)), rtol=1e-5)
+
+
+def test_the_cpu_plugin_keeps_x_for_two_different_readers_where_pm414_is_silent() -> None:
+    path = FIXTURES / "pass-two-chains.xml"
+    assert "PM414" not in {d.code for d in irlint.check(path)}
+    cpu, ours = _two_readers(path)
+    np.testing.assert_allclose(cpu, ours, rtol=1e-6)
