@@ -254,6 +254,7 @@ class _Executor:
         self.runs_left = options.max_body_runs  # body executions the run may still make
         self.deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
         self.leaf: dict[int, bool] = {}  # id(Program) -> its body holds no loop or If
+        self.remapped: set[tuple[str, str]] = set()  # (If path, branch) whose outputs ran by OpenVINO's order
         self.wrapped: set[str] = set()  # layers whose narrow integer result wrapped (irlint.interp.overflow)
         self.shapes: Any = None  # the model's inferred shapes (a ShapeResult), False if inference failed
 
@@ -714,6 +715,9 @@ class _Executor:
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
         code = taken_branch(instr.layer, args, instr.constant_condition, self.merged_rank)
+        if code.remapped and (instr.layer.path, code.name) not in self.remapped:
+            self.remapped.add((instr.layer.path, code.name))
+            warnings.warn(DepartureWarning(code.remapped), stacklevel=2)
         body = self.bind(code.program, body=True)
         slots = body.slots
         for pos, slot in code.feeds:
