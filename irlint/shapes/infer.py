@@ -28,6 +28,7 @@ from irlint.controlflow import (
     resolve_entry,
 )
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.outputs import entry_of_port
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT, LoopPlan
 from irlint.controlflow.readings import never_slices, part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
@@ -405,14 +406,13 @@ class _Inferer:
                     poisons.setdefault(param, poison)
             self.graph(b.body, params, poisons)
             outs = produced[b.name] = {}
-            for e in b.port_map:
+            for port, e in entry_of_port(layer, b.port_map).items():  # by order where an id names no port
                 res_layer = b.body.layer(e.internal_layer_id)
-                if (e.direction == "output" and e.external_port_id is not None and res_layer is not None
-                        and res_layer.type == "Result" and res_layer.inputs):
-                    outs.setdefault(e.external_port_id, self.inputs_of(b.body, res_layer)[0])
+                if res_layer is not None and res_layer.type == "Result" and res_layer.inputs:
+                    outs[port] = self.inputs_of(b.body, res_layer)[0]  # type: ignore[index]
                     poison = self.input_poison(b.body, res_layer)
                     if poison is not None:
-                        self.res.poisoned.setdefault(port_key(layer, e.external_port_id), poison)
+                        self.res.poisoned.setdefault(port_key(layer, port), poison)
         then, other = produced.get("then", {}), produced.get("else", {})
         if flag is not None:
             for b in layer.branches:
