@@ -22,8 +22,9 @@ def output_ports(layer: Layer, entries: Iterable[PortMapEntry]) -> dict[PortMapE
     """Each `<output>` entry with a non-negative `external_port_id` -> the output port it gives (None: none):
     its id where every such id names an output port, else the port OpenVINO gives it by order."""
     ids = {p.id for p in layer.outputs}
-    mapped = [e for e in entries if e.direction == "output" and e.external_port_id is not None
-              and e.external_port_id >= 0]
+    mapped = [
+        e for e in entries if e.direction == "output" and e.external_port_id is not None and e.external_port_id >= 0
+    ]
     if all(e.external_port_id in ids for e in mapped):
         return {e: e.external_port_id for e in mapped}
     return ports_by_order(layer, mapped)
@@ -43,7 +44,8 @@ def ports_by_order(layer: Layer, entries: Iterable[PortMapEntry]) -> dict[PortMa
             seen[e.external_port_id] = e
     ports = [p.id for p in layer.outputs]
     out: dict[PortMapEntry, int | None] = {
-        e: ports[k] if k < len(ports) else None for k, (_id, e) in enumerate(sorted(seen.items()))}
+        e: ports[k] if k < len(ports) else None for k, (_id, e) in enumerate(sorted(seen.items()))
+    }
     out.update(dict.fromkeys(dropped))
     return out
 
