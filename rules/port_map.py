@@ -9,6 +9,7 @@ from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unre
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.outputs import output_ports
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -40,7 +41,11 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     `external_port_id="-1"` and a `purpose` are exempt.
 
     Why it matters:
-    OpenVINO rejects the model with an error that names an auto-generated layer and no line.
+    An input entry: OpenVINO rejects the model with an error that names an auto-generated layer
+    and no line. An output entry's id is never looked up: OpenVINO's reader gives the output
+    entries the layer's outputs in the order of their ids and runs the model (ids 9, 0 of
+    outputs 3, 4 give 4, 3); `irlint run` does the same and warns. The spec gives such an entry
+    no port, and other readers may map it otherwise.
 
     Example:
     ```xml
@@ -50,6 +55,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     How to fix:
     Use the id of the `<port>` this entry should connect, on the right side of the layer.
     """
+    by_order = output_ports(layer, layer.port_map)
     for e in layer.port_map:
         if e.external_port_id is None or e.external_port_id < 0 or is_special(layer, e):
             continue  # negative ids are PM406's business
@@ -61,8 +67,12 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         side = "input" if e.direction == "input" else "output"
         why = (f"port {e.external_port_id} is an {'output' if side == 'input' else 'input'} port"
                if wrong_side else f"there is no port {e.external_port_id}")
+        given = by_order.get(e) if e.direction == "output" else None
+        runs = ("" if given is None else
+                "; OpenVINO gives the output entries the layer's outputs in the order of their ids and runs the "
+                f"model: this entry gives output port {given} (so does `irlint run`)")
         yield Finding(
-            f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}",
+            f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}{runs}",
             e.loc, layer=layer.path, port=e.external_port_id,
             related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
             hint=f"external_port_id of an <{e.direction}> entry is the id of one of the layer's {side} ports",

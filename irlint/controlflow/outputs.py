@@ -63,3 +63,15 @@ def entry_of_port(layer: Layer, entries: Iterable[PortMapEntry]) -> dict[int | N
         if p is not None:
             out.setdefault(p, e)
     return out
+
+
+def order_departure(layer: Layer, entries: Iterable[PortMapEntry], where: str) -> str:
+    """What a run says where it gives `entries` (of `where`, the layer or one of its branches) their outputs by
+    OpenVINO's order and the spec gives none; "" where the readings agree."""
+    moved = remapped(layer, entries)
+    if not moved:
+        return ""
+    how = ", ".join(f"external_port_id {e.external_port_id} -> port {p}" for e, p in moved)
+    return (f"{where}: an <output> entry's external_port_id names no output port, so the spec gives the "
+            f"{layer.type} no output there; OpenVINO's IR reader gives the entries its outputs in the order of "
+            f"their ids ({how}) and runs it, and so does this run")

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from irlint.controlflow import scalar_flag
-from irlint.controlflow.outputs import entry_of_port, remapped
+from irlint.controlflow.outputs import entry_of_port, order_departure
 from irlint.interp.errors import ExecutionError
 from irlint.interp.program import Program, program_for, slot_getter
 from irlint.ir.model import Branch, Layer
@@ -133,18 +133,7 @@ def _compile(layer: Layer, branch: Branch, constant: bool, merged_rank: MergedRa
                       keys, slot_getter([program.params[k] for k in keys]), results,
                       slot_getter(list(program.result_slots.values())),
                       tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results), widen,
-                      _remapped(layer, branch))
-
-
-def _remapped(layer: Layer, branch: Branch) -> str:
-    """The departure message of a branch whose output entries OpenVINO maps by order, else ""."""
-    moved = remapped(layer, branch.port_map)
-    if not moved:
-        return ""
-    how = ", ".join(f"external_port_id {e.external_port_id} -> port {p}" for e, p in moved)
-    return (f"{layer.describe()}, {branch.name} branch: an <output> entry's external_port_id names no output port, "
-            "so the spec gives the If no output there; OpenVINO's IR reader gives the entries the If's outputs in "
-            f"the order of their ids ({how}) and runs it, and so does this run")
+                      order_departure(layer, branch.port_map, f"{layer.describe()}, {branch.name} branch"))
 
 
 def _widens(layer: Layer, branch: Branch, port: int | None, merged_rank: MergedRank | None) -> bool:

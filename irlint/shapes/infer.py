@@ -606,22 +606,23 @@ class _Inferer:
             if res_layer is None or res_layer.type != "Result" or not res_layer.inputs:
                 continue
             produced = self.inputs_of(body, res_layer)[0]
-            assert entry.external_port_id is not None
+            given = pe.port  # by order where an id names no output port (irlint.controlflow.outputs)
+            assert given is not None
             poison = conflicts.get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
                 or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None) \
                 or _negative_axis_poison(layer, pe)
             if poison is not None:
-                self.res.poisoned[port_key(layer, entry.external_port_id)] = poison
+                self.res.poisoned[port_key(layer, given)] = poison
             if pe.kind is EntryKind.CONCAT_OUTPUT:
                 sl = EntrySlicing(entry, produced)
                 info.slicing.append(sl)
-                outs[entry.external_port_id] = self.concatenated(produced, entry, info, sl)
+                outs[given] = self.concatenated(produced, entry, info, sl)
             else:
-                outs[entry.external_port_id] = TensorInfo(produced.etype, produced.shape)
+                outs[given] = TensorInfo(produced.etype, produced.shape)
             if info.plan.is_loop and _flag(info.condition) is False:  # as OpenVINO's core declares it
-                out = outs[entry.external_port_id]
+                out = outs[given]
                 static = out.shape is not None and all(d.is_static for d in out.shape)
-                outs[entry.external_port_id] = TensorInfo(out.etype, never_run_shape(
+                outs[given] = TensorInfo(out.etype, never_run_shape(
                     pe.kind is EntryKind.CONCAT_OUTPUT, out.shape, Dim.of(0), static))
         for port in layer.outputs:
             if port.id in outs:
