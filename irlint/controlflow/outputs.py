@@ -72,6 +72,8 @@ def order_departure(layer: Layer, entries: Iterable[PortMapEntry], where: str) -
     if not moved:
         return ""
     how = ", ".join(f"external_port_id {e.external_port_id} -> port {p}" for e, p in moved)
-    return (f"{where}: an <output> entry's external_port_id names no output port, so the spec gives the "
-            f"{layer.type} no output there; OpenVINO's IR reader gives the entries its outputs in the order of "
-            f"their ids ({how}) and runs it, and so does this run")
+    return (
+        f"{where}: an <output> entry's external_port_id names no output port, so the spec gives the "
+        f"{layer.type} no output there; OpenVINO's IR reader gives the entries its outputs in the order of "
+        f"their ids ({how}) and runs it, and so does this run"
+    )

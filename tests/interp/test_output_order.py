@@ -1,0 +1,148 @@
+"""Output entries whose `external_port_id` names no output port: OpenVINO's IR reader gives the entries of
+an If branch, a Loop or a TensorIterator the layer's outputs in the order of their ids, and runs the model.
+Models built with OpenVINO's API and saved, their output entries' ids then edited: `irlint run` gives what
+the CPU plugin (f32) gives, with a DepartureWarning; IF801/PM401 stay errors at the edited entries' lines
+and name the port OpenVINO gives them."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irlint
+from irlint.diagnostics import Severity
+from irlint.interp import DepartureWarning
+from tests import ifmodels
+
+ov = pytest.importorskip("openvino")
+o = pytest.importorskip("openvino.opset8")
+
+X2 = np.float32([1, 2])
+X32 = np.float32([[1, 2], [3, 4], [5, 6]])
+
+
+def _two_output_if():
+    """then: (x + 1, x * 10), else: (x - 1, x * -10); outputs A (port 2) and B (port 3)."""
+    cond = o.parameter([], np.bool_, name="cond")
+    x = o.parameter([2], np.float32, name="x")
+    tx, ex = o.parameter([2], np.float32), o.parameter([2], np.float32)
+    ta, tb = o.result(o.add(tx, o.constant(np.float32([1, 1])))), o.result(o.multiply(tx, o.constant(np.float32([10]))))
+    ea = o.result(o.subtract(ex, o.constant(np.float32([1, 1]))))
+    eb = o.result(o.multiply(ex, o.constant(np.float32([-10]))))
+    node = o.if_op(cond)
+    node.set_then_body(ov.Model([ta, tb], [tx]))
+    node.set_else_body(ov.Model([ea, eb], [ex]))
+    node.set_input(x.output(0), tx, ex)
+    a, b = node.set_output(ta, ea), node.set_output(tb, eb)
+    return ov.Model([o.result(a, name="A"), o.result(b, name="B")], [cond, x], "if2")
+
+
+def _two_output_loop(loop: bool):
+    """x [3,2] sliced on axis 0; outputs A (the last x_t + 1) and B (every x_t * 10, concatenated)."""
+    x = o.parameter([3, 2], np.float32, name="x")
+    xi = o.parameter([1, 2], np.float32)
+    ra = o.result(o.add(xi, o.constant(np.float32([[1, 1]]))))
+    rb = o.result(o.multiply(xi, o.constant(np.float32([[10, 10]]))))
+    if loop:
+        node = o.loop(o.constant(np.int64(3)), o.constant(True))
+        node.set_function(ov.Model([ra, rb, o.result(o.constant(True))], [xi]))
+        node.set_special_body_ports([-1, 2])
+    else:
+        node = o.tensor_iterator()
+        node.set_body(ov.Model([ra, rb], [xi]))
+    node.set_sliced_input(xi, x.output(0), 0, 1, 1, -1, 0)
+    a = node.get_iter_value(ra.output(0), -1)
+    b = node.get_concatenated_slices(rb.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([o.result(a, name="A"), o.result(b, name="B")], [x], "loop" if loop else "ti")
+
+
+def _shifted(path: Path, ids: dict[str, str]) -> tuple[Path, list[int]]:
+    """`path` with each data `<output>` entry's external_port_id replaced by `ids[old]`; the edited lines."""
+    lines = path.read_text().splitlines(keepends=True)
+    edited = []
+    for n, line in enumerate(lines, 1):
+        m = re.search(r'<output [^>]*external_port_id="(\d+)"', line)
+        if m and m.group(1) in ids:
+            lines[n - 1] = line.replace(f'external_port_id="{m.group(1)}"', f'external_port_id="{ids[m.group(1)]}"')
+            edited.append(n)
+    out = path.with_name(f"shifted-{path.name}")
+    out.write_text("".join(lines))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out, edited
+
+
+def _runs_as_the_cpu_plugin(path: Path, feeds: dict[str, np.ndarray], warned: str) -> None:
+    model = ov.Core().read_model(str(path))
+    want = ifmodels.reference(model, feeds)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = irlint.run(path, feeds)
+    departures = [str(w.message) for w in caught if issubclass(w.category, DepartureWarning)]
+    assert len(departures) == 1 and warned in departures[0], departures
+    assert sorted(got) == sorted(want)
+    for name, w in want.items():
+        np.testing.assert_array_equal(got[name], w, err_msg=name)
+
+
+def _errors(path: Path) -> list[tuple[str, int, str]]:
+    return sorted((d.code, d.loc.line, d.message) for d in irlint.check(path) if d.severity is Severity.ERROR)
+
+
+# output entry ids of outputs A, B (ports 2, 3) -> what the edit writes: 9 and 3 put B's entry first, so
+# OpenVINO gives it port 2 (A); 0 and 1 keep the order
+IF_SHIFTS = {"swapped": {"2": "9"}, "below": {"2": "0", "3": "1"}}
+
+
+@pytest.mark.parametrize("shift", sorted(IF_SHIFTS))
+@pytest.mark.parametrize("cond", [True, False])
+def test_if_output_entries_are_mapped_by_order(shift: str, cond: bool, tmp_path: Path) -> None:
+    ids = IF_SHIFTS[shift]
+    path, edited = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), ids)
+    assert len(edited) == 2 * len(ids)  # both branches
+    branch = "then" if cond else "else"
+    _runs_as_the_cpu_plugin(
+        path,
+        {"cond": np.bool_(cond), "x": X2},
+        f"{branch} branch: an <output> entry's external_port_id names no output port",
+    )
+
+
+def test_if_outputs_mapped_by_order_swap_the_branch_results(tmp_path: Path) -> None:
+    """With ids 9 (A's Result) and 3 (B's), port 2 gives B's value: x * 10 where the file's reading says x + 1."""
+    path, _ = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), {"2": "9"})
+    with pytest.warns(DepartureWarning, match=r"external_port_id 3 -> port 2, external_port_id 9 -> port 3"):
+        got = irlint.run(path, {"cond": np.bool_(True), "x": X2})
+    np.testing.assert_array_equal(got["A"], X2 * 10)
+    np.testing.assert_array_equal(got["B"], X2 + 1)
+
+
+def test_if_output_entry_naming_no_port_is_if801_saying_what_openvino_runs(tmp_path: Path) -> None:
+    path, edited = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), {"2": "9"})
+    errors = _errors(path)
+    assert [(c, line) for c, line, _ in errors] == [("IF801", n) for n in edited]
+    assert all(
+        "in the order of their ids and runs the model: this entry gives output port 3" in m for _, _, m in errors
+    )
+
+
+@pytest.mark.parametrize("loop", [True, False], ids=["Loop", "TensorIterator"])
+@pytest.mark.parametrize("ids", [("9", "0"), ("0", "9")], ids=["9-0", "0-9"])
+def test_loop_output_entries_are_mapped_by_order(loop: bool, ids: tuple[str, str], tmp_path: Path) -> None:
+    """Ids 9 (A's last value) and 0 (B's concatenation) swap the outputs, so each port's declared shape is
+    the other's (SL606 at both ports); 0 and 9 keep them."""
+    path = ifmodels.save(_two_output_loop(loop), tmp_path, "loop")
+    a, b = (3, 4) if loop else (1, 2)
+    path, edited = _shifted(path, {str(a): ids[0], str(b): ids[1]})
+    assert len(edited) == 2
+    _runs_as_the_cpu_plugin(path, {"x": X32}, "an <output> entry's external_port_id names no output port")
+    errors = _errors(path)
+    ports = [
+        n for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(r'<port [^>]*names="[AB]"', line)
+    ]
+    swapped = [("SL606", n) for n in ports] if ids == ("9", "0") else []
+    assert [(c, line) for c, line, _ in errors] == sorted([("PM401", n) for n in edited] + swapped)
+    assert all("in the order of their ids and runs the model" in m for c, _, m in errors if c == "PM401")
