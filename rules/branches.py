@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from irlint import causes
-from irlint.controlflow.outputs import output_ports
+from irlint.controlflow.outputs import entry_of_port, output_ports
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
@@ -217,7 +217,7 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                       f"{_what_runs(ctx, layer, port.id)} rank {len(merged)} ({format_shape(merged)})",
                       layer.port_loc(port), layer=layer.path, port=port.id,
                       related=tuple(Related(e.loc, f"the {b.name}_port_map entry") for b in layer.branches
-                                    for e in b.port_map if e.direction == "output" and e.external_port_id == port.id),
+                                    if (e := entry_of_port(layer, b.port_map).get(port.id)) is not None),
                       claims=(causes.port(layer, port.id),), because=(causes.port(layer, port.id),),
                       effect=f"makes output port {port.id} of {layer.describe()} {format_shape(merged)} instead of its "
                       f"declared {format_shape(declared)}")
