@@ -41,7 +41,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     `external_port_id="-1"` and a `purpose` are exempt.
 
     Why it matters:
-    An input entry: OpenVINO rejects the model with an error that names an auto-generated layer
+    An input entry: OpenVINO rejects the model at read ("vector::_M_range_check"), naming no entry
     and no line. An output entry's id is never looked up: OpenVINO's reader gives the output
     entries the layer's outputs in the order of their ids and runs the model (ids 9, 0 of
     outputs 3, 4 give 4, 3); `irlint run` does the same and warns. The spec gives such an entry
