@@ -139,16 +139,20 @@ def output_not_produced(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     """
     for b in layer.branches:
         mapped = {e.external_port_id for e in b.port_map if e.direction == "output"}
+        by_order = entry_of_port(layer, b.port_map)
         where = layer.branch_port_map_loc(b.name)
         for p in layer.outputs:
             if p.id is not None and p.id not in mapped:
+                other = by_order.get(p.id)
+                runs = ("" if other is None else f" (OpenVINO gives it the entry of external_port_id "
+                        f"{other.external_port_id}, by the order of the ids)")
                 yield Finding(f"output port {p.id} of {layer.describe()} has no <output> entry in its "
-                              f"{b.name}_port_map: the {b.name} branch does not produce it", layer.port_loc(p),
+                              f"{b.name}_port_map: the {b.name} branch does not produce it{runs}", layer.port_loc(p),
                               layer=layer.path, port=p.id,
                               related=((Related(where, f"the {b.name}_port_map"),) if where else ()),
                               because=(_entries(layer, b, "output"),),  # an entry meant for it names another
                               effect=f"leaves output port {p.id} of {layer.describe()} without a value from the "
-                              f"{b.name} branch")
+                              f"{b.name} branch{runs}")
 
 
 @rule("IF804", "if-branch-output-mismatch", types=IF, uses_shapes=True)

@@ -9,7 +9,7 @@ from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unre
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.controlflow.liveness import read_layers
-from irlint.controlflow.outputs import output_ports
+from irlint.controlflow.outputs import entry_of_port, output_ports
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -149,13 +149,18 @@ def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
                           claims=(causes.unmapped(layer, "input"),), because=(causes.entries(layer, "input"),),
                           effect=f"leaves input port {p.id} of {layer.describe()} without a port_map <input> entry")
+    by_order = entry_of_port(layer, layer.port_map)
     for p in layer.outputs:
         if p.id is not None and ("output", p.id) not in mapped:
-            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", layer.port_loc(p),
-                          layer=layer.path, port=p.id,
+            other = by_order.get(p.id)
+            runs = ("" if other is None else f" (OpenVINO gives it the entry of external_port_id "
+                    f"{other.external_port_id}, by the order of the ids)")
+            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry{runs}",
+                          layer.port_loc(p), layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
                           claims=(causes.unmapped(layer, "output"),), because=(causes.entries(layer, "output"),),
-                          effect=f"leaves output port {p.id} of {layer.describe()} without a port_map <output> entry")
+                          effect=f"leaves output port {p.id} of {layer.describe()} without a port_map <output> "
+                          f"entry{runs}")
 
 
 @rule("PM404", "port-map-internal-layer-missing", types=CONTROL_FLOW)
