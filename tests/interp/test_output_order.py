@@ -25,22 +25,6 @@ X2 = np.float32([1, 2])
 X32 = np.float32([[1, 2], [3, 4], [5, 6]])
 
 
-def _two_output_if():
-    """then: (x + 1, x * 10), else: (x - 1, x * -10); outputs A (port 2) and B (port 3)."""
-    cond = o.parameter([], np.bool_, name="cond")
-    x = o.parameter([2], np.float32, name="x")
-    tx, ex = o.parameter([2], np.float32), o.parameter([2], np.float32)
-    ta, tb = o.result(o.add(tx, o.constant(np.float32([1, 1])))), o.result(o.multiply(tx, o.constant(np.float32([10]))))
-    ea = o.result(o.subtract(ex, o.constant(np.float32([1, 1]))))
-    eb = o.result(o.multiply(ex, o.constant(np.float32([-10]))))
-    node = o.if_op(cond)
-    node.set_then_body(ov.Model([ta, tb], [tx]))
-    node.set_else_body(ov.Model([ea, eb], [ex]))
-    node.set_input(x.output(0), tx, ex)
-    a, b = node.set_output(ta, ea), node.set_output(tb, eb)
-    return ov.Model([o.result(a, name="A"), o.result(b, name="B")], [cond, x], "if2")
-
-
 def _two_output_loop(loop: bool):
     """x [3,2] sliced on axis 0; outputs A (the last x_t + 1) and B (every x_t * 10, concatenated)."""
     x = o.parameter([3, 2], np.float32, name="x")
@@ -58,21 +42,6 @@ def _two_output_loop(loop: bool):
     a = node.get_iter_value(ra.output(0), -1)
     b = node.get_concatenated_slices(rb.output(0), 0, 1, 1, -1, 0)
     return ov.Model([o.result(a, name="A"), o.result(b, name="B")], [x], "loop" if loop else "ti")
-
-
-def _shifted(path: Path, ids: dict[str, str]) -> tuple[Path, list[int]]:
-    """`path` with each data `<output>` entry's external_port_id replaced by `ids[old]`; the edited lines."""
-    lines = path.read_text().splitlines(keepends=True)
-    edited = []
-    for n, line in enumerate(lines, 1):
-        m = re.search(r'<output [^>]*external_port_id="(\d+)"', line)
-        if m and m.group(1) in ids:
-            lines[n - 1] = line.replace(f'external_port_id="{m.group(1)}"', f'external_port_id="{ids[m.group(1)]}"')
-            edited.append(n)
-    out = path.with_name(f"shifted-{path.name}")
-    out.write_text("".join(lines))
-    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
-    return out, edited
 
 
 def _runs_as_the_cpu_plugin(path: Path, feeds: dict[str, np.ndarray], warned: str) -> None:
@@ -101,7 +70,7 @@ IF_SHIFTS = {"swapped": {"2": "9"}, "below": {"2": "0", "3": "1"}}
 @pytest.mark.parametrize("cond", [True, False])
 def test_if_output_entries_are_mapped_by_order(shift: str, cond: bool, tmp_path: Path) -> None:
     ids = IF_SHIFTS[shift]
-    path, edited = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), ids)
+    path, edited = ifmodels.shifted_output_ids(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), ids)
     assert len(edited) == 2 * len(ids)  # both branches
     branch = "then" if cond else "else"
     _runs_as_the_cpu_plugin(
@@ -113,7 +82,7 @@ def test_if_output_entries_are_mapped_by_order(shift: str, cond: bool, tmp_path:
 
 def test_if_outputs_mapped_by_order_swap_the_branch_results(tmp_path: Path) -> None:
     """With ids 9 (A's Result) and 3 (B's), port 2 gives B's value: x * 10 where the file's reading says x + 1."""
-    path, _ = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), {"2": "9"})
+    path, _ = ifmodels.shifted_output_ids(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), {"2": "9"})
     with pytest.warns(DepartureWarning, match=r"external_port_id 3 -> port 2, external_port_id 9 -> port 3"):
         got = irlint.run(path, {"cond": np.bool_(True), "x": X2})
     np.testing.assert_array_equal(got["A"], X2 * 10)
@@ -121,7 +90,7 @@ def test_if_outputs_mapped_by_order_swap_the_branch_results(tmp_path: Path) -> N
 
 
 def test_if_output_entry_naming_no_port_is_if801_saying_what_openvino_runs(tmp_path: Path) -> None:
-    path, edited = _shifted(ifmodels.save(_two_output_if(), tmp_path, "if2"), {"2": "9"})
+    path, edited = ifmodels.shifted_output_ids(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), {"2": "9"})
     errors = _errors(path)
     assert [(c, line) for c, line, _ in errors] == [("IF801", n) for n in edited]
     assert all(
@@ -136,7 +105,7 @@ def test_loop_output_entries_are_mapped_by_order(loop: bool, ids: tuple[str, str
     the other's (SL606 at both ports); 0 and 9 keep them."""
     path = ifmodels.save(_two_output_loop(loop), tmp_path, "loop")
     a, b = (3, 4) if loop else (1, 2)
-    path, edited = _shifted(path, {str(a): ids[0], str(b): ids[1]})
+    path, edited = ifmodels.shifted_output_ids(path, {str(a): ids[0], str(b): ids[1]})
     assert len(edited) == 2
     _runs_as_the_cpu_plugin(path, {"x": X32}, "an <output> entry's external_port_id names no output port")
     errors = _errors(path)

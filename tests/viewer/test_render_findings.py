@@ -246,3 +246,26 @@ def test_real_dot_on_every_example(tmp_path: Path, name: str) -> None:
     res = cli("render", str(EXAMPLES / f"{name}.xml"), "-o", str(out), "--lint")
     assert res.returncode == 0, res.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_if_output_entries_are_drawn_where_openvino_gives_them(tmp_path: Path) -> None:
+    """Branch output entries 9 (A's Result) and 3 (B's): OpenVINO gives B's Result port 2 (read by Result A) and
+    A's port 3 (read by Result B), by the order of the ids; the stray entry's edge carries IF801, and its ghost
+    shows the port it names."""
+    from tests import ifmodels
+
+    pytest.importorskip("openvino")
+    path, _ = ifmodels.shifted_output_ids(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), {"2": "9"})
+    src, _ = lint_source(path)
+    st = statements(src)
+    model = irlint.load(path)
+    iff = next(la for la in model.graph.layers if la.type == "If")
+    res = {la.name: la.id for la in model.graph.layers if la.type == "Result"}
+    for b in iff.branches:
+        entry = {e.external_port_id: e.internal_layer_id for e in b.port_map if e.direction == "output"}
+        to_a = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[3]} -> L_{res['A']} ")]
+        to_b = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[9]} -> L_{res['B']} ")]
+        assert len(to_a) == 1 and "taillabel=2" in to_a[0] and "IF801" not in to_a[0]
+        assert len(to_b) == 1 and "taillabel=3" in to_b[0] and "IF801" in to_b[0] and RED in to_b[0]
+        ghost = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[9]} -> ghost_")]
+        assert len(ghost) == 1 and "IF801" in ghost[0]
