@@ -42,7 +42,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     An input entry would read a tensor that does not exist: OpenVINO rejects it at read ("node index
     is out of range", naming no entry). An output entry's id is never looked up: OpenVINO's reader
     gives a branch's output entries the If's outputs in the order of their ids and runs the model
-    (ids 0, 9 of outputs 2, 3 give 2, 3); `irlint run` does the same and warns. The spec gives such
+    (ids 0, 9 of outputs 2, 3 give 2, 3); irlint's interpreter does the same and warns. The spec gives such
     an entry no port, and other readers may map it otherwise.
 
     Example:
@@ -68,7 +68,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
             given = by_order.get(e) if e.direction == "output" else None
             runs = ("" if given is None else
                     f"; OpenVINO gives the {b.name} branch's output entries the If's outputs in the order of their "
-                    f"ids and runs the model: this entry gives output port {given} (so does `irlint run`)")
+                    f"ids and runs the model: this entry gives output port {given} (so does irlint's interpreter)")
             yield Finding(f"{_entry(b, e)} of {layer.describe()}: {why}; its data {e.direction} ports are "
                           f"{ports}{runs}",
                           e.loc, layer=layer.path, port=e.external_port_id,

@@ -44,7 +44,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     An input entry: OpenVINO rejects the model at read ("vector::_M_range_check"), naming no entry
     and no line. An output entry's id is never looked up: OpenVINO's reader gives the output
     entries the layer's outputs in the order of their ids and runs the model (ids 9, 0 of
-    outputs 3, 4 give 4, 3); `irlint run` does the same and warns. The spec gives such an entry
+    outputs 3, 4 give 4, 3); irlint's interpreter does the same and warns. The spec gives such an entry
     no port, and other readers may map it otherwise.
 
     Example:
@@ -70,7 +70,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         given = by_order.get(e) if e.direction == "output" else None
         runs = ("" if given is None else
                 "; OpenVINO gives the output entries the layer's outputs in the order of their ids and runs the "
-                f"model: this entry gives output port {given} (so does `irlint run`)")
+                f"model: this entry gives output port {given} (so does irlint's interpreter)")
         yield Finding(
             f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}{runs}",
             e.loc, layer=layer.path, port=e.external_port_id,

@@ -507,7 +507,7 @@ def test_conditional_tolerance_reads_the_message() -> None:
     assert tolerated("IF801: then_port_map <output external_port_id=9 internal_layer_id=4> of layer 3 'If_1' (If): "
                      "there is no output port 9; its data output ports are [4]; OpenVINO gives the then branch's "
                      "output entries the If's outputs in the order of their ids and runs the model: this entry "
-                     "gives output port 4 (so does `irlint run`)")
+                     "gives output port 4 (so does irlint's interpreter)")
     assert not tolerated("IF801: then_port_map <input external_port_id=9 internal_layer_id=1> of layer 3 'If_1' (If): "
                          "there is no input port 9; its data input ports are [1, 2]")
     # a Loop body Parameter's dims are re-inferred; a TensorIterator's where OpenVINO can re-infer them

@@ -1,6 +1,6 @@
 """Output entries whose `external_port_id` names no output port: OpenVINO's IR reader gives the entries of
 an If branch, a Loop or a TensorIterator the layer's outputs in the order of their ids, and runs the model.
-Models built with OpenVINO's API and saved, their output entries' ids then edited: `irlint run` gives what
+Models built with OpenVINO's API and saved, their output entries' ids then edited: `irlint.run` gives what
 the CPU plugin (f32) gives, with a DepartureWarning; IF801/PM401 stay errors at the edited entries' lines
 and name the port OpenVINO gives them."""
 
