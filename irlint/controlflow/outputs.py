@@ -8,7 +8,8 @@ k-th the layer's k-th output. Where the ids are the layer's output port ids, lis
 order, both readings agree; where an id names no port (0 where the If's output is port 1), the spec
 has no reading and OpenVINO runs the model by order. irlint runs such a model as OpenVINO does
 (`output_ports`); `remapped` lists the entries where the two readings differ, for the rules and
-the run's warning.
+the run's warning. Where the ids name ports listed out of their order, the spec decides and
+`listed_out_of_order` says where OpenVINO's order gives other ports.
 """
 
 from __future__ import annotations
@@ -56,6 +57,18 @@ def remapped(layer: Layer, entries: Iterable[PortMapEntry]) -> list[tuple[PortMa
     return [(e, p) for e, p in output_ports(layer, entries).items() if p is not None and p != e.external_port_id]
 
 
+def listed_out_of_order(layer: Layer, entries: Iterable[PortMapEntry]) -> list[tuple[PortMapEntry, int]]:
+    """Where every id names an output port: the entries OpenVINO gives another port, because the layer lists
+    its output ports out of the order of their ids (the k-th id gets the k-th port listed), with that port."""
+    mapped = [
+        e for e in entries if e.direction == "output" and e.external_port_id is not None and e.external_port_id >= 0
+    ]
+    ids = {p.id for p in layer.outputs}
+    if not all(e.external_port_id in ids for e in mapped):
+        return []
+    return [(e, p) for e, p in ports_by_order(layer, mapped).items() if p is not None and p != e.external_port_id]
+
+
 def entry_of_port(layer: Layer, entries: Iterable[PortMapEntry]) -> dict[int | None, PortMapEntry]:
     """Output port id -> the entry that gives it (the first, where the ids name ports and repeat one)."""
     out: dict[int | None, PortMapEntry] = {}
@@ -67,10 +80,20 @@ def entry_of_port(layer: Layer, entries: Iterable[PortMapEntry]) -> dict[int | N
 
 def order_departure(layer: Layer, entries: Iterable[PortMapEntry], where: str) -> str:
     """What a run says where it gives `entries` (of `where`, the layer or one of its branches) their outputs by
-    OpenVINO's order and the spec gives none; "" where the readings agree."""
+    OpenVINO's order and the spec gives none, or gives the spec's ports where OpenVINO's order differs; ""
+    where the readings agree."""
+    entries = list(entries)
     moved = remapped(layer, entries)
     if not moved:
-        return ""
+        unlisted = listed_out_of_order(layer, entries)
+        if not unlisted:
+            return ""
+        how = ", ".join(f"external_port_id {e.external_port_id} -> port {p}" for e, p in unlisted)
+        return (
+            f"{where}: each <output> entry gives the port its external_port_id names, as the spec says; the "
+            f"output ports are listed out of the order of their ids, and OpenVINO's IR reader gives the k-th id "
+            f"the k-th port listed ({how}), so its outputs are others"
+        )
     how = ", ".join(f"external_port_id {e.external_port_id} -> port {p}" for e, p in moved)
     return (
         f"{where}: an <output> entry's external_port_id names no output port, so the spec gives the "

@@ -115,3 +115,45 @@ def test_loop_output_entries_are_mapped_by_order(loop: bool, ids: tuple[str, str
     swapped = [("SL606", n) for n in ports] if ids == ("9", "0") else []
     assert [(c, line) for c, line, _ in errors] == sorted([("PM401", n) for n in edited] + swapped)
     assert all("in the order of their ids and runs the model" in m for c, _, m in errors if c == "PM401")
+
+
+def _listed_backwards(path: Path, layer_type: str) -> Path:
+    """`path` with the two output ports of its `layer_type` layer listed in the other order (ids, edges kept)."""
+    text = path.read_text()
+    at = text.index(f'type="{layer_type}"')
+    block = re.compile(r"(<output>\s*)(<port .*?</port>\s*)(<port .*?</port>\s*)(</output>)", re.S)
+    m = block.search(text, at)
+    assert m is not None
+    out = path.with_name(f"backwards-{path.name}")
+    out.write_text(text[: m.start(2)] + m.group(3).rstrip() + "\n" + m.group(2) + text[m.end(3) :])
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out
+
+
+def test_if_outputs_listed_out_of_order_keep_the_spec_and_warn(tmp_path: Path) -> None:
+    """Ports 3, 2 listed in that order, entries 2 (A's Result) and 3 (B's): the spec gives port 2 A's value and
+    so does the run; OpenVINO gives the k-th id the k-th port listed, so its port 2 holds B's: the run warns,
+    and G109 reports the listing."""
+    path = _listed_backwards(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), "If")
+    feeds = {"cond": np.bool_(True), "x": X2}
+    want = ifmodels.reference(ov.Core().read_model(str(path)), feeds)
+    np.testing.assert_array_equal(want["A"], X2 * 10)  # OpenVINO: swapped
+    with pytest.warns(DepartureWarning, match=r"listed out of the order of their ids.*external_port_id 2 -> port 3"):
+        got = irlint.run(path, feeds)
+    np.testing.assert_array_equal(got["A"], X2 + 1)
+    np.testing.assert_array_equal(got["B"], X2 * 10)
+    assert [c for c, _, _ in _errors(path)] == ["G109"]  # the ports listed out of order: an error of its own
+
+
+@pytest.mark.parametrize("loop", [True, False], ids=["Loop", "TensorIterator"])
+def test_loop_outputs_listed_out_of_order_keep_the_spec_and_warn(loop: bool, tmp_path: Path) -> None:
+    path = _listed_backwards(
+        ifmodels.save(_two_output_loop(loop), tmp_path, "loop"), "Loop" if loop else "TensorIterator"
+    )
+    want = ifmodels.reference(ov.Core().read_model(str(path)), {"x": X32})
+    assert want["A"].shape == (3, 2)  # OpenVINO: A holds the concatenation
+    with pytest.warns(DepartureWarning, match=r"listed out of the order of their ids"):
+        got = irlint.run(path, {"x": X32})
+    np.testing.assert_array_equal(got["A"], X32[-1:] + 1)
+    np.testing.assert_array_equal(got["B"], X32 * 10)
+    assert [c for c, _, _ in _errors(path)] == ["G109"]
