@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from irlint import causes
+from irlint.controlflow.outputs import entry_of_port, output_ports
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
@@ -38,8 +39,11 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     its output ports.
 
     Why it matters:
-    OpenVINO rejects the model at read ("Incorrect port index"-style errors that name no line and
-    no entry); the branch would read a tensor that does not exist.
+    An input entry would read a tensor that does not exist: OpenVINO rejects it at read ("node index
+    is out of range", naming no entry). An output entry's id is never looked up: OpenVINO's reader
+    gives a branch's output entries the If's outputs in the order of their ids and runs the model
+    (ids 0, 9 of outputs 2, 3 give 2, 3); irlint's interpreter does the same and warns. The spec gives such
+    an entry no port, and other readers may map it otherwise.
 
     Example:
     ```xml
@@ -52,6 +56,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     inputs = [p.id for p in layer.inputs if p.id != 0]
     outputs = [p.id for p in layer.outputs]
     for b in layer.branches:
+        by_order = output_ports(layer, b.port_map)
         for e in b.port_map:
             if e.external_port_id is None:
                 continue
@@ -60,7 +65,12 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
                 continue
             why = ("port 0 is the condition, which no branch receives" if e.direction == "input"
                    and e.external_port_id == 0 else f"there is no {e.direction} port {e.external_port_id}")
-            yield Finding(f"{_entry(b, e)} of {layer.describe()}: {why}; its data {e.direction} ports are {ports}",
+            given = by_order.get(e) if e.direction == "output" else None
+            runs = ("" if given is None else
+                    f"; OpenVINO gives the {b.name} branch's output entries the If's outputs in the order of their "
+                    f"ids and runs the model: this entry gives output port {given} (so does irlint's interpreter)")
+            yield Finding(f"{_entry(b, e)} of {layer.describe()}: {why}; its data {e.direction} ports are "
+                          f"{ports}{runs}",
                           e.loc, layer=layer.path, port=e.external_port_id,
                           related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
                           claims=(_entries(layer, b, e.direction),))
@@ -129,16 +139,20 @@ def output_not_produced(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     """
     for b in layer.branches:
         mapped = {e.external_port_id for e in b.port_map if e.direction == "output"}
+        by_order = entry_of_port(layer, b.port_map)
         where = layer.branch_port_map_loc(b.name)
         for p in layer.outputs:
             if p.id is not None and p.id not in mapped:
+                other = by_order.get(p.id)
+                runs = ("" if other is None else f" (OpenVINO gives it the entry of external_port_id "
+                        f"{other.external_port_id}, by the order of the ids)")
                 yield Finding(f"output port {p.id} of {layer.describe()} has no <output> entry in its "
-                              f"{b.name}_port_map: the {b.name} branch does not produce it", layer.port_loc(p),
+                              f"{b.name}_port_map: the {b.name} branch does not produce it{runs}", layer.port_loc(p),
                               layer=layer.path, port=p.id,
                               related=((Related(where, f"the {b.name}_port_map"),) if where else ()),
                               because=(_entries(layer, b, "output"),),  # an entry meant for it names another
                               effect=f"leaves output port {p.id} of {layer.describe()} without a value from the "
-                              f"{b.name} branch")
+                              f"{b.name} branch{runs}")
 
 
 @rule("IF804", "if-branch-output-mismatch", types=IF, uses_shapes=True)
@@ -207,7 +221,7 @@ def branch_output_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator
                       f"{_what_runs(ctx, layer, port.id)} rank {len(merged)} ({format_shape(merged)})",
                       layer.port_loc(port), layer=layer.path, port=port.id,
                       related=tuple(Related(e.loc, f"the {b.name}_port_map entry") for b in layer.branches
-                                    for e in b.port_map if e.direction == "output" and e.external_port_id == port.id),
+                                    if (e := entry_of_port(layer, b.port_map).get(port.id)) is not None),
                       claims=(causes.port(layer, port.id),), because=(causes.port(layer, port.id),),
                       effect=f"makes output port {port.id} of {layer.describe()} {format_shape(merged)} instead of its "
                       f"declared {format_shape(declared)}")

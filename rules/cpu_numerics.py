@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from irlint.rules.levels import input_entries, parents
 
+from irlint.controlflow.outputs import entry_of_port, output_ports
 from irlint.diagnostics import Related
 from irlint.engine.context import Context
 from irlint.ir.index import GraphIndex
@@ -183,8 +184,7 @@ def _producer(ctx: Context, graph: Graph, layer: Layer, port_id: int | None,
             return graph, src
         if len(idx.edges_out(src.id, e.from_port)) != 1:
             return None
-        entry = next((m for m in branch.port_map if m.direction == "output" and m.external_port_id == e.from_port),
-                     None)
+        entry = entry_of_port(src, branch.port_map).get(e.from_port)  # as OpenVINO maps the entries
         result = branch.body.layer(entry.internal_layer_id) if entry is not None else None
         if result is None or not result.inputs:
             return None
@@ -344,9 +344,8 @@ def _output_ports(owner: Layer, body: Graph, result: Layer) -> list[int]:
     """The output ports of `owner` that the body Result `result` gives."""
     entries = owner.port_map if owner.body is body else next(
         (b.port_map for b in owner.branches if b.body is body), ())
-    return [pe.external_port_id for pe in entries
-            if pe.direction == "output" and pe.internal_layer_id == result.id and pe.external_port_id is not None
-            and pe.purpose is None]
+    return [p for pe, p in output_ports(owner, entries).items()  # as OpenVINO maps the entries
+            if pe.internal_layer_id == result.id and p is not None and pe.purpose is None]
 
 
 def _body_results(owner: Layer, port: int | None) -> Iterator[tuple[Graph, Layer]]:
@@ -354,8 +353,8 @@ def _body_results(owner: Layer, port: int | None) -> Iterator[tuple[Graph, Layer
     maps = [(owner.body, owner.port_map)] if owner.body is not None else []
     maps += [(b.body, b.port_map) for b in owner.branches]
     for body, entries in maps:
-        for pe in entries:
-            if pe.direction == "output" and pe.external_port_id == port and pe.purpose is None:
+        for pe, given in output_ports(owner, entries).items():  # as OpenVINO maps the entries
+            if given == port and pe.purpose is None:
                 r = body.layer(pe.internal_layer_id)
                 if r is not None:
                     yield body, r

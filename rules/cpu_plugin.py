@@ -516,18 +516,17 @@ def _other_computed_output(ctx: Context, graph: Graph, layer: Layer, state_resul
     `state_result` is read and by no Result (IF811's case (b)); else None. Only an output of at least the
     state's size counts: smaller ones were measured to agree."""
     index = ctx.index(graph)
-    outputs = [pe for pe in layer.port_map if pe.direction == "output" and pe.purpose is None]
-    readers = [e for pe in outputs if pe.internal_layer_id == state_result
-               for e in index.edges_out(layer.id, pe.external_port_id)]
+    outputs = loop_plan(layer).data_outputs  # each with the port OpenVINO gives it
+    readers = [e for pe in outputs if pe.body_layer == state_result for e in index.edges_out(layer.id, pe.port)]
     if not readers or any((r := graph.layer(e.to_layer)) is None or r.type == "Result" for e in readers):
         return None
     body = layer.body
     assert body is not None
     body_index = ctx.index(body)
     for pe in outputs:
-        if pe.internal_layer_id == state_result or not index.edges_out(layer.id, pe.external_port_id):
+        if pe.body_layer == state_result or not index.edges_out(layer.id, pe.port):
             continue
-        res = body.layer(pe.internal_layer_id)
+        res = body.layer(pe.body_layer)
         e = body_index.source(res.id, res.inputs[0].id) if res is not None and res.inputs else None
         src = body.layer(e.from_layer) if e is not None else None
         if res is None or src is None or e is None or src.type in ("Parameter", "If", "Const"):

@@ -9,6 +9,7 @@ from irlint.rules.unread_outputs import lost_results, read_only_for_unread, unre
 from irlint import causes
 from irlint.controlflow import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.outputs import entry_of_port, output_ports
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
 from irlint.ir.declared import declared_info
@@ -40,7 +41,11 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     `external_port_id="-1"` and a `purpose` are exempt.
 
     Why it matters:
-    OpenVINO rejects the model with an error that names an auto-generated layer and no line.
+    An input entry: OpenVINO rejects the model at read ("vector::_M_range_check"), naming no entry
+    and no line. An output entry's id is never looked up: OpenVINO's reader gives the output
+    entries the layer's outputs in the order of their ids and runs the model (ids 9, 0 of
+    outputs 3, 4 give 4, 3); irlint's interpreter does the same and warns. The spec gives such an entry
+    no port, and other readers may map it otherwise.
 
     Example:
     ```xml
@@ -50,6 +55,7 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     How to fix:
     Use the id of the `<port>` this entry should connect, on the right side of the layer.
     """
+    by_order = output_ports(layer, layer.port_map)
     for e in layer.port_map:
         if e.external_port_id is None or e.external_port_id < 0 or is_special(layer, e):
             continue  # negative ids are PM406's business
@@ -61,8 +67,12 @@ def external_port_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
         side = "input" if e.direction == "input" else "output"
         why = (f"port {e.external_port_id} is an {'output' if side == 'input' else 'input'} port"
                if wrong_side else f"there is no port {e.external_port_id}")
+        given = by_order.get(e) if e.direction == "output" else None
+        runs = ("" if given is None else
+                "; OpenVINO gives the output entries the layer's outputs in the order of their ids and runs the "
+                f"model: this entry gives output port {given} (so does irlint's interpreter)")
         yield Finding(
-            f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}",
+            f"{entry_text(e)} of {layer.describe()}: {why}; its {side} ports are {[p.id for p in ports]}{runs}",
             e.loc, layer=layer.path, port=e.external_port_id,
             related=(Related(layer.loc, f"'{layer.name}' is declared here"),),
             hint=f"external_port_id of an <{e.direction}> entry is the id of one of the layer's {side} ports",
@@ -139,13 +149,18 @@ def port_not_mapped(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Findin
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
                           claims=(causes.unmapped(layer, "input"),), because=(causes.entries(layer, "input"),),
                           effect=f"leaves input port {p.id} of {layer.describe()} without a port_map <input> entry")
+    by_order = entry_of_port(layer, layer.port_map)
     for p in layer.outputs:
         if p.id is not None and ("output", p.id) not in mapped:
-            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry", layer.port_loc(p),
-                          layer=layer.path, port=p.id,
+            other = by_order.get(p.id)
+            runs = ("" if other is None else f" (OpenVINO gives it the entry of external_port_id "
+                    f"{other.external_port_id}, by the order of the ids)")
+            yield Finding(f"output port {p.id} of {layer.describe()} has no port_map <output> entry{runs}",
+                          layer.port_loc(p), layer=layer.path, port=p.id,
                           related=((Related(layer.port_map_loc, "the port_map"),) if layer.port_map_loc else ()),
                           claims=(causes.unmapped(layer, "output"),), because=(causes.entries(layer, "output"),),
-                          effect=f"leaves output port {p.id} of {layer.describe()} without a port_map <output> entry")
+                          effect=f"leaves output port {p.id} of {layer.describe()} without a port_map <output> "
+                          f"entry{runs}")
 
 
 @rule("PM404", "port-map-internal-layer-missing", types=CONTROL_FLOW)

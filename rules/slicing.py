@@ -16,6 +16,7 @@ from irlint.controlflow import (
     cpu_differs,
     cpu_plugin_plan,
     length_read_otherwise,
+    loop_plan,
     resolve,
     spec_plan,
 )
@@ -327,10 +328,6 @@ def _noted(poison: Poison | None) -> tuple[Related, ...]:
     return (poison.note(),) if poison is not None else ()
 
 
-def _outer_port(layer: Layer, e: PortMapEntry):  # type: ignore[no-untyped-def]
-    return layer.output(e.external_port_id) if e.external_port_id is not None else None
-
-
 @rule("SL606", "output-shape-mismatch", types=CONTROL_FLOW, uses_shapes=True)
 def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """An output port's declared dims differ from what the body produces.
@@ -355,10 +352,9 @@ def output_shape_mismatch(ctx: Context, graph: Graph, layer: Layer) -> Iterator[
     info = _loop(ctx, layer)
     if info is None:
         return
-    for e in layer.port_map:
-        if e.direction != "output" or e.purpose is not None:
-            continue
-        port = _outer_port(layer, e)
+    for pe in loop_plan(layer).data_outputs:
+        e = pe.entry
+        port = layer.output(pe.port) if pe.port is not None else None  # the port OpenVINO gives it
         if port is None or port.shape is None:
             continue
         inferred = ctx.shapes.output(layer, port.id)

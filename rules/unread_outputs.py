@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from irlint.controlflow import PlanEntry, loop_plan
 from irlint.controlflow.liveness import dead_inputs
+from irlint.controlflow.outputs import output_ports
 from irlint.engine.context import Context
 from irlint.ir.model import Branch, Graph, Layer
 
@@ -58,16 +59,16 @@ def _if_dropped(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     """The data input ports of an If whose Parameter, in every branch that maps it, is read only for
     outputs of the If nothing in `graph` reads."""
     idx = ctx.index(graph)
-    outs = {e.external_port_id for b in layer.branches for e in b.port_map if e.direction == "output"}
+    given = {b.name: output_ports(layer, b.port_map) for b in layer.branches}  # as OpenVINO maps them
+    outs = {p for ports in given.values() for p in ports.values()}
     unread = {p for p in outs if p is not None and not idx.edges_out(layer.id, p)}
     if not unread and not any(_nests(b.body) for b in layer.branches):
         return set()
     alive: dict[int, bool] = {}
     for branch in layer.branches:
-        dead = {e.internal_layer_id for e in branch.port_map
-                if e.direction == "output" and e.external_port_id in unread}
-        dead -= {e.internal_layer_id for e in branch.port_map
-                 if e.direction == "output" and e.external_port_id not in unread}
+        ports = given[branch.name]
+        dead = {e.internal_layer_id for e, p in ports.items() if p in unread}
+        dead -= {e.internal_layer_id for e, p in ports.items() if p not in unread}
         live = _live(ctx, branch.body, dead)
         for e in branch.port_map:
             if e.direction == "input" and e.external_port_id is not None and e.external_port_id != 0:
@@ -184,8 +185,6 @@ def _unread_results(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]
 def _unread_branch_results(ctx: Context, graph: Graph, layer: Layer, branch: Branch) -> set[int | None]:
     """The Results of an If branch that only give outputs of the If nothing in `graph` reads."""
     idx = ctx.index(graph)
-    outs = [e for e in branch.port_map if e.direction == "output"]
-    unread = {e.internal_layer_id for e in outs
-              if e.external_port_id is not None and not idx.edges_out(layer.id, e.external_port_id)}
-    return unread - {e.internal_layer_id for e in outs
-                     if e.external_port_id is None or idx.edges_out(layer.id, e.external_port_id)}
+    outs = output_ports(layer, branch.port_map)  # as OpenVINO maps them
+    unread = {e.internal_layer_id for e, p in outs.items() if p is not None and not idx.edges_out(layer.id, p)}
+    return unread - {e.internal_layer_id for e, p in outs.items() if p is None or idx.edges_out(layer.id, p)}

@@ -5,6 +5,7 @@ Each builder returns an `openvino.Model`; `save(model, dir, name)` writes it as 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -128,3 +129,37 @@ def reference(model, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     res = compiled({compiled.input(name): v for name, v in feeds.items()})
     return {r.get_friendly_name(): np.asarray(res[i]) for i, r in enumerate(model.get_results())}
+
+
+def two_output_if():
+    """then: (x + 1, x * 10), else: (x - 1, x * -10); outputs A (port 2) and B (port 3)."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    cond = o.parameter([], np.bool_, name="cond")
+    x = o.parameter([2], np.float32, name="x")
+    tx, ex = o.parameter([2], np.float32), o.parameter([2], np.float32)
+    ta, tb = o.result(o.add(tx, o.constant(np.float32([1, 1])))), o.result(o.multiply(tx, o.constant(np.float32([10]))))
+    ea = o.result(o.subtract(ex, o.constant(np.float32([1, 1]))))
+    eb = o.result(o.multiply(ex, o.constant(np.float32([-10]))))
+    node = o.if_op(cond)
+    node.set_then_body(ov.Model([ta, tb], [tx]))
+    node.set_else_body(ov.Model([ea, eb], [ex]))
+    node.set_input(x.output(0), tx, ex)
+    a, b = node.set_output(ta, ea), node.set_output(tb, eb)
+    return ov.Model([o.result(a, name="A"), o.result(b, name="B")], [cond, x], "if2")
+
+
+def shifted_output_ids(path: Path, ids: dict[str, str]) -> tuple[Path, list[int]]:
+    """`path` with each data `<output>` entry's external_port_id replaced by `ids[old]`; the edited lines."""
+    lines = path.read_text().splitlines(keepends=True)
+    edited = []
+    for n, line in enumerate(lines, 1):
+        m = re.search(r'<output [^>]*external_port_id="(\d+)"', line)
+        if m and m.group(1) in ids:
+            lines[n - 1] = line.replace(f'external_port_id="{m.group(1)}"', f'external_port_id="{ids[m.group(1)]}"')
+            edited.append(n)
+    out = path.with_name(f"shifted-{path.name}")
+    out.write_text("".join(lines))
+    out.with_suffix(".bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    return out, edited

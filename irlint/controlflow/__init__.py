@@ -7,6 +7,8 @@ rules — asks this package instead of reading `port_map`/`back_edges` on its ow
   reading that irlint follows, the core reference's reading, and the CPU plugin's reading.
 - `plan`: `LoopPlan`, each entry of one layer classified (sliced, merged, invariant input;
   concatenated, last-value output; Loop special ports) with its back edge.
+- `outputs`: which output port each `<output>` entry gives (a TI/Loop or an If branch), by its id
+  or, where an id names no output port, by the order of the ids as OpenVINO's reader maps them.
 - `bound`: how many iterations run — one function for the static view (shape inference, rules) and
   the concrete one (the interpreter).
 - `values`: the Loop's scalar ports read the same way statically and concretely.

@@ -7,6 +7,8 @@ over the iterations; one without gives the last iteration's value. A Loop adds t
 (`purpose="current_iteration"` on an input, `purpose="execution_condition"` on an output) and two
 unmapped input ports (0: trip count, 1: execution condition). Entries that are none of these
 (no external port, an unknown purpose) are `IGNORED`: the PM rules report them, nobody runs them.
+A data output's `port` is the one OpenVINO gives it (`irlint.controlflow.outputs`): its id, or where
+an id names no output port, the port at its rank among the ids.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import weakref
 from dataclasses import dataclass
 from enum import Enum
 
+from irlint.controlflow.outputs import output_ports
 from irlint.ir.model import CONTROL_FLOW, BackEdge, Layer, PortMapEntry
 
 __all__ = ["CONTROL_FLOW", "EntryKind", "LoopPlan", "PlanEntry", "loop_plan"]
@@ -40,14 +43,13 @@ class PlanEntry:
     entry: PortMapEntry
     kind: EntryKind
     back_edge: BackEdge | None = None
+    # an output entry: the output port it gives, by the order of the ids where one names no output port
+    # (OpenVINO's reading, `irlint.controlflow.outputs`); an input entry: its `external_port_id`
+    port: int | None = None
 
     @property
     def body_layer(self) -> int | None:
         return self.entry.internal_layer_id
-
-    @property
-    def port(self) -> int | None:
-        return self.entry.external_port_id
 
     @property
     def reversed(self) -> bool:
@@ -118,24 +120,30 @@ class LoopPlan:
         return next((p for p, r in self.back.items() if r == result_id), None)
 
 
-def _classify(e: PortMapEntry, back: dict[int | None, BackEdge]) -> PlanEntry:
+def _given(outs: dict[PortMapEntry, int | None], e: PortMapEntry) -> int | None:
+    """The output port a data output entry gives; its own id where the order gives none (a repeated id)."""
+    port = outs.get(e)
+    return e.external_port_id if port is None else port
+
+
+def _classify(e: PortMapEntry, back: dict[int | None, BackEdge], outs: dict[PortMapEntry, int | None]) -> PlanEntry:
+    port = e.external_port_id
     if e.direction == "input":
         if e.purpose == "current_iteration":
-            return PlanEntry(e, EntryKind.CURRENT_ITERATION)
-        if e.purpose is not None or e.external_port_id is None or e.external_port_id < 0 \
-                or e.internal_layer_id is None:
-            return PlanEntry(e, EntryKind.IGNORED)
+            return PlanEntry(e, EntryKind.CURRENT_ITERATION, port=port)
+        if e.purpose is not None or port is None or port < 0 or e.internal_layer_id is None:
+            return PlanEntry(e, EntryKind.IGNORED, port=port)
         if e.sliced:
-            return PlanEntry(e, EntryKind.SLICED_INPUT)
+            return PlanEntry(e, EntryKind.SLICED_INPUT, port=port)
         edge = back.get(e.internal_layer_id)
         if edge is not None:
-            return PlanEntry(e, EntryKind.MERGED_INPUT, edge)
-        return PlanEntry(e, EntryKind.INVARIANT_INPUT)
+            return PlanEntry(e, EntryKind.MERGED_INPUT, edge, port=port)
+        return PlanEntry(e, EntryKind.INVARIANT_INPUT, port=port)
     if e.purpose == "execution_condition":
-        return PlanEntry(e, EntryKind.CONDITION_OUTPUT)
-    if e.purpose is not None or e.external_port_id is None or e.external_port_id < 0:
-        return PlanEntry(e, EntryKind.IGNORED)
-    return PlanEntry(e, EntryKind.CONCAT_OUTPUT if e.sliced else EntryKind.LAST_VALUE_OUTPUT)
+        return PlanEntry(e, EntryKind.CONDITION_OUTPUT, port=port)
+    if e.purpose is not None or port is None or port < 0:
+        return PlanEntry(e, EntryKind.IGNORED, port=port)
+    return PlanEntry(e, EntryKind.CONCAT_OUTPUT if e.sliced else EntryKind.LAST_VALUE_OUTPUT, port=_given(outs, e))
 
 
 _PLANS: weakref.WeakKeyDictionary[Layer, LoopPlan] = weakref.WeakKeyDictionary()
@@ -147,7 +155,8 @@ def loop_plan(layer: Layer) -> LoopPlan:
     if plan is None:
         edges = {be.to_layer: be for be in layer.back_edges}
         is_loop = layer.type == "Loop"
-        entries = tuple(_classify(e, edges) for e in layer.port_map)
+        outs = output_ports(layer, layer.port_map)
+        entries = tuple(_classify(e, edges, outs) for e in layer.port_map)
         plan = LoopPlan(layer, is_loop, entries, {p: be.from_layer for p, be in edges.items()})
         _PLANS[layer] = plan
     return plan

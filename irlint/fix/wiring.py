@@ -2,8 +2,10 @@
 off, a Loop special entry without its `purpose`, and a `part_size` that contradicts the body.
 
 Ids are repaired only when exactly one neighbour (id - 1 or id + 1) fits: of the right type, not
-used by another entry or back edge. That is still a guess at what the author meant, and OpenVINO
-refused the model before, so these fixes are unsafe (`--unsafe-fixes`). A `-1` entry without a
+used by another entry or back edge. That is still a guess at what the author meant: OpenVINO refused
+the model before, or (an output entry naming no port) ran it with the entries given the outputs in
+the order of their ids, which the neighbour need not keep; so these fixes are unsafe
+(`--unsafe-fixes`). A `-1` entry without a
 purpose can only mean one thing per direction, so adding the purpose is safe when it is unique.
 """
 

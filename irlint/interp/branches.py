@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from irlint.controlflow import scalar_flag
+from irlint.controlflow.outputs import entry_of_port, order_departure
 from irlint.interp.errors import ExecutionError
 from irlint.interp.program import Program, program_for, slot_getter
 from irlint.ir.model import Branch, Layer
@@ -44,6 +45,9 @@ class BranchCode:
     # per output, True where the If's output is 1-D and this branch may give a scalar: OpenVINO's If
     # merges the two branches' shapes into one 1-D output and returns the scalar as (1,)
     widen: tuple[bool, ...] = ()
+    # where an output entry's id names no output port: how OpenVINO's order maps the entries (the run
+    # follows it and warns, once per layer and run), else ""
+    remapped: str = ""
 
     def outputs(self, slots: list[Any]) -> tuple[np.ndarray, ...]:
         """The If's outputs from the bound branch's slots, in port order."""
@@ -109,14 +113,12 @@ def _compile(layer: Layer, branch: Branch, constant: bool, merged_rank: MergedRa
         if program.params.get(p.id) not in feeds and p.id in read:  # unfed and unread: IF806 warns
             raise ExecutionError(f"{where}: {p.describe()} receives no value (no port map input feeds it)", layer)
     produced: dict[int | None, int] = {}
-    for e in branch.port_map:
-        if e.direction != "output":
-            continue
+    for port, e in entry_of_port(layer, branch.port_map).items():  # by order where an id names no port
         slot = program.result_slots.get(e.internal_layer_id)
         if slot is None:
             raise ExecutionError(f"{where}: a port map output reads body layer {e.internal_layer_id}, which is not "
                                  "a Result with an input", layer)
-        produced.setdefault(e.external_port_id, slot)
+        produced[port] = slot
     outs = []
     for port in layer.outputs:
         if port.id not in produced:
@@ -130,7 +132,8 @@ def _compile(layer: Layer, branch: Branch, constant: bool, merged_rank: MergedRa
     return BranchCode(branch.name, kind, program, tuple((pos, slot) for slot, pos in feeds.items()), tuple(outs),
                       keys, slot_getter([program.params[k] for k in keys]), results,
                       slot_getter(list(program.result_slots.values())),
-                      tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results), widen)
+                      tuple(f"{kind}/{k}" for k in keys), tuple(f"{kind}/{k}" for k in results), widen,
+                      order_departure(layer, branch.port_map, f"{layer.describe()}, {branch.name} branch"))
 
 
 def _widens(layer: Layer, branch: Branch, port: int | None, merged_rank: MergedRank | None) -> bool:
@@ -143,9 +146,9 @@ def _widens(layer: Layer, branch: Branch, port: int | None, merged_rank: MergedR
     return _scalar_meets_one(layer, branch, port)
 
 
-def _result_rank(branch: Branch, port: int | None) -> int | None:
+def _result_rank(layer: Layer, branch: Branch, port: int | None) -> int | None:
     """The rank of what a branch's Result for If output `port` declares, if known."""
-    entry = next((e for e in branch.port_map if e.direction == "output" and e.external_port_id == port), None)
+    entry = entry_of_port(layer, branch.port_map).get(port)
     res = branch.body.layer(entry.internal_layer_id) if entry is not None else None
     if res is None or not res.inputs or res.inputs[0].shape is None:
         return None
@@ -157,4 +160,4 @@ def _scalar_meets_one(layer: Layer, branch: Branch, port: int | None) -> bool:
     merges the two into a 1-D output and returns a scalar branch's value as (1,) (docs/semantics.md,
     "Where two shapes meet")."""
     other = next((b for b in layer.branches if b is not branch), None)
-    return other is not None and _result_rank(branch, port) == 0 and _result_rank(other, port) == 1
+    return other is not None and _result_rank(layer, branch, port) == 0 and _result_rank(layer, other, port) == 1

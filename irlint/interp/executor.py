@@ -41,6 +41,7 @@ from irlint.controlflow import (
     zero_iteration_source,
 )
 from irlint.controlflow.bound import concrete_limit
+from irlint.controlflow.outputs import order_departure
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.gcpause import paused_gc
 from irlint.interp import overflow
@@ -254,6 +255,7 @@ class _Executor:
         self.runs_left = options.max_body_runs  # body executions the run may still make
         self.deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
         self.leaf: dict[int, bool] = {}  # id(Program) -> its body holds no loop or If
+        self.remapped: set[str] = set()  # loop and If branch paths checked for outputs given by OpenVINO's order
         self.wrapped: set[str] = set()  # layers whose narrow integer result wrapped (irlint.interp.overflow)
         self.shapes: Any = None  # the model's inferred shapes (a ShapeResult), False if inference failed
 
@@ -714,6 +716,9 @@ class _Executor:
     def enter_branch(self, instr: Instr, args: list[np.ndarray]):  # type: ignore[no-untyped-def]
         """Both drivers: the taken branch compiled and bound, its Parameters filled from the If's inputs."""
         code = taken_branch(instr.layer, args, instr.constant_condition, self.merged_rank)
+        if code.remapped and f"{instr.layer.path}/{code.kind}" not in self.remapped:  # once per branch and run
+            self.remapped.add(f"{instr.layer.path}/{code.kind}")
+            warnings.warn(DepartureWarning(code.remapped), stacklevel=2)
         body = self.bind(code.program, body=True)
         slots = body.slots
         for pos, slot in code.feeds:
@@ -752,6 +757,11 @@ class _Executor:
     def start_loop(self, code: LoopCode, args: list[np.ndarray]) -> LoopRun:
         """Slice, count and set up the outputs of one execution (what `irlint.controlflow` says)."""
         layer, plan = code.layer, code.plan
+        if layer.path not in self.remapped:  # once per layer and run
+            self.remapped.add(layer.path)
+            moved = order_departure(layer, layer.port_map, layer.describe())
+            if moved:
+                warnings.warn(DepartureWarning(moved), stacklevel=3)
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
         slices, counts = self.slices(layer, code.sliced, outer)
         if not all(code.counted):  # a Loop's sliced input nothing reads: OpenVINO removes it (LoopCode.counted)
@@ -1069,7 +1079,7 @@ class _Executor:
             for k, p in enumerate(parts):
                 if p.ndim != parts[0].ndim or p.shape[:axis] + p.shape[axis + 1:] != first:
                     raise RaggedParts(
-                        f"{layer.describe()}: output port {e.external_port_id} concatenates parts that differ "
+                        f"{layer.describe()}: output port {pe.port} concatenates parts that differ "
                         f"off the axis {axis}: iteration 0 gives {list(parts[0].shape)}, the part at {k} gives "
                         f"{list(p.shape)}, so they cannot be joined (the spec requires equal parts); OpenVINO's CPU "
                         "plugin sizes its buffer from the first part and returns memory it did not write", layer,
@@ -1079,9 +1089,9 @@ class _Executor:
         info = declared_info(res) if res is None else TensorInfo(
             res.inputs[0].precision if res.inputs else None, res.inputs[0].shape if res.inputs else None)
         if info.shape is None or info.etype is None or info.etype.dtype is None:
-            info = self.inferred_output(layer, e.external_port_id)  # the port says nothing: as OpenVINO infers it
+            info = self.inferred_output(layer, pe.port)  # the port says nothing: as OpenVINO infers it
         if info.shape is None or info.etype is None or info.etype.dtype is None:
-            raise ExecutionError(f"{layer.describe()}: cannot shape the empty scan output {e.external_port_id}",
+            raise ExecutionError(f"{layer.describe()}: cannot shape the empty scan output {pe.port}",
                                  layer)
         shape = [d.value if d.value is not None else 0 for d in info.shape] or [1]
         shape[self.axis(layer, e, len(shape))] = 0

@@ -28,6 +28,7 @@ from irlint.controlflow import (
     resolve_entry,
 )
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.outputs import entry_of_port
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT, LoopPlan
 from irlint.controlflow.readings import never_slices, part_length
 from irlint.controlflow.values import scalar_flag, scalar_value
@@ -405,14 +406,13 @@ class _Inferer:
                     poisons.setdefault(param, poison)
             self.graph(b.body, params, poisons)
             outs = produced[b.name] = {}
-            for e in b.port_map:
+            for port, e in entry_of_port(layer, b.port_map).items():  # by order where an id names no port
                 res_layer = b.body.layer(e.internal_layer_id)
-                if (e.direction == "output" and e.external_port_id is not None and res_layer is not None
-                        and res_layer.type == "Result" and res_layer.inputs):
-                    outs.setdefault(e.external_port_id, self.inputs_of(b.body, res_layer)[0])
+                if res_layer is not None and res_layer.type == "Result" and res_layer.inputs:
+                    outs[port] = self.inputs_of(b.body, res_layer)[0]  # type: ignore[index]
                     poison = self.input_poison(b.body, res_layer)
                     if poison is not None:
-                        self.res.poisoned.setdefault(port_key(layer, e.external_port_id), poison)
+                        self.res.poisoned.setdefault(port_key(layer, port), poison)
         then, other = produced.get("then", {}), produced.get("else", {})
         if flag is not None:
             for b in layer.branches:
@@ -606,22 +606,23 @@ class _Inferer:
             if res_layer is None or res_layer.type != "Result" or not res_layer.inputs:
                 continue
             produced = self.inputs_of(body, res_layer)[0]
-            assert entry.external_port_id is not None
+            given = pe.port  # by order where an id names no output port (irlint.controlflow.outputs)
+            assert given is not None
             poison = conflicts.get(("output", entry.external_port_id)) or self.input_poison(body, res_layer) \
                 or (info.count_poison if pe.kind is EntryKind.CONCAT_OUTPUT else None) \
                 or _negative_axis_poison(layer, pe)
             if poison is not None:
-                self.res.poisoned[port_key(layer, entry.external_port_id)] = poison
+                self.res.poisoned[port_key(layer, given)] = poison
             if pe.kind is EntryKind.CONCAT_OUTPUT:
                 sl = EntrySlicing(entry, produced)
                 info.slicing.append(sl)
-                outs[entry.external_port_id] = self.concatenated(produced, entry, info, sl)
+                outs[given] = self.concatenated(produced, entry, info, sl)
             else:
-                outs[entry.external_port_id] = TensorInfo(produced.etype, produced.shape)
+                outs[given] = TensorInfo(produced.etype, produced.shape)
             if info.plan.is_loop and _flag(info.condition) is False:  # as OpenVINO's core declares it
-                out = outs[entry.external_port_id]
+                out = outs[given]
                 static = out.shape is not None and all(d.is_static for d in out.shape)
-                outs[entry.external_port_id] = TensorInfo(out.etype, never_run_shape(
+                outs[given] = TensorInfo(out.etype, never_run_shape(
                     pe.kind is EntryKind.CONCAT_OUTPUT, out.shape, Dim.of(0), static))
         for port in layer.outputs:
             if port.id in outs:

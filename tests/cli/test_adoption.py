@@ -269,7 +269,10 @@ def _renumber_ports(src: Path, dst: Path) -> None:
                 port.set("id", outs[port.get("id")])
             for entry in la.find("port_map") or []:
                 ext = entry.get("external_port_id", "")
-                entry.set("external_port_id", outs.get(ext, ext))
+                # an output entry naming no port moves with the others: OpenVINO gives output entries the
+                # outputs in the order of their ids, which the export keeps
+                stray = str(int(ext) + 10) if entry.tag == "output" and ext.isdigit() else ext
+                entry.set("external_port_id", outs.get(ext, stray))
             body = la.find("body")
             if body is not None:
                 inner = graph(body)

@@ -17,7 +17,7 @@ import pytest
 
 import irlint
 from irlint.diagnostics import Severity
-from irlint.interp import ExecutionError
+from irlint.interp import DepartureWarning, ExecutionError
 from irlint.ir.loader import LoadError
 from tests.corpus.onnx_models import ONNX_MODELS, to_ir
 from tests.corpus.third_party import IRS, ONNX, nested_if_xml
@@ -237,18 +237,17 @@ def test_a_loop_of_zero_iterations_runs_as_the_cpu_plugin(tmp_path: Path) -> Non
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ExecutionError,
-    reason="an If output entry's external_port_id names no output port (0, the output is port 1): "
-    "OpenVINO maps the branch Result to the If's output by order and runs it; irlint's run "
-    "stops ('output port 1 is produced by no port map output')",
-)
 def test_an_if_output_entry_is_mapped_by_order(tmp_path: Path) -> None:
-    """if_body_without_parameters.xml with a condition of one element ([1,1] inputs) instead of none."""
+    """if_body_without_parameters.xml with a condition of one element ([1,1] inputs) instead of none: its branch
+    output entries name port 0, the If's output is port 1; OpenVINO maps them by order and so does the run,
+    with a DepartureWarning per branch taken, and IF801 says so."""
     text = (THIRD_PARTY_DIR / "if_body_without_parameters.xml").read_text()
     text = text.replace('shape="1,0"', 'shape="1,1"').replace("<dim>0</dim>", "<dim>1</dim>")
-    assert_runs_as_the_cpu_plugin(_copy("if_body_without_parameters.xml", tmp_path, text))
+    path = _copy("if_body_without_parameters.xml", tmp_path, text)
+    with pytest.warns(DepartureWarning, match=r"order of their ids \(external_port_id 0 -> port 1\)"):
+        assert_runs_as_the_cpu_plugin(path)
+    assert findings(path) == {("IF801", 75), ("IF801", 78)}
+    assert all("this entry gives output port 1" in d.message for d in irlint.check(path) if d.code == "IF801")
 
 
 # ---- third-party ONNX models, converted by OpenVINO at test time ----

@@ -123,14 +123,12 @@ IRS: dict[str, IR] = {
         "src/core/tests/pass/serialization/tensor_iterator.cpp @5c76ae1, TiResnet",
         weights=lambda xml: laid_out(xml, 8396840, {0: [1, 512], 8396816: [1, 1, 512]}),
     ),
-    # the If condition is Squeeze(Less(x, y)) of [1,0]: shape [0], no value; the CPU plugin refuses it
+    # the If condition is Squeeze(Less(x, y)) of [1,0]: shape [0], no value; the CPU plugin refuses it. The
+    # branch output entries name port 0, the If's output is port 1: OpenVINO (and irlint) give them output 1
+    # by the order of their ids, so the output is the branches' scalar
     "if_body_without_parameters.xml": IR(
         "src/core/tests/models/ir/if_body_without_parameters.xml @7495949",
         frozenset({("IF805", 67), ("IF801", 75), ("IF801", 78)}),
-        disputed={
-            ("IF807", 72): "the branch Results map to the If's only output (OpenVINO does not read an output "
-            "entry's external_port_id): the output is a scalar, not of dynamic rank"
-        },
         weights=if_consts,
         refused=("compile", "number of values in the If condition constant"),
     ),

@@ -59,8 +59,12 @@ TOLERATED = {
 # Error codes tolerated only in the case their message states: (code, regular expression searched in the
 # message, what OpenVINO does). Outside that case OpenVINO refuses the model as irlint does.
 TOLERATED_WHEN = [
-    ("IF801", r"there is no output port",
-     "an If output entry's external_port_id is not read: each branch Result stays with its If output"),
+    ("IF801", r"in the order of their ids and runs the model",
+     "an If output entry naming no port: OpenVINO gives the branch's output entries the If's outputs in the "
+     "order of their ids"),
+    ("PM401", r"in the order of their ids and runs the model",
+     "a TensorIterator/Loop output entry naming no port: OpenVINO gives the output entries the layer's outputs "
+     "in the order of their ids"),
     ("IF801", r"there is no input port -\d+",
      "a negative external_port_id on an If input entry is read; the branch Parameter gets another input"),
     ("IF801", r"port 0 is the condition",

@@ -207,7 +207,7 @@ def test_textbook_model_agrees(seed: int, oracle: OpenVINO, tmp_path: Path) -> N
 PINNED_MUTATE: dict[int, str] = {
     7811783: "T213",  # a [?,?] input re-pointed at a Loop state declared [] whose back edge carries []: dynamic rank
     60292: "IF808",  # a negative axis on an If input entry: refused at read
-    60376: "IF801",  # an If output entry naming no port: read, its external_port_id ignored
+    60376: "IF801",  # an If output entry naming no port: read, the entries mapped by the order of their ids
     61523: "IF801",  # an If input entry of port -1: read, computes something else
     60214: "SL605",  # a Loop body Parameter declaring i64 for i32: the type is re-inferred
     60082: "SL605",  # a Loop body Parameter declaring [2] for a [1] slice: the dims are re-inferred
@@ -509,7 +509,9 @@ def test_tolerated_codes_are_error_rules() -> None:
 def test_conditional_tolerance_reads_the_message() -> None:
     # an If output entry naming no port is read past; an input entry naming no port is refused at read
     assert tolerated("IF801: then_port_map <output external_port_id=9 internal_layer_id=4> of layer 3 'If_1' (If): "
-                     "there is no output port 9; its data output ports are [4]")
+                     "there is no output port 9; its data output ports are [4]; OpenVINO gives the then branch's "
+                     "output entries the If's outputs in the order of their ids and runs the model: this entry "
+                     "gives output port 4 (so does irlint's interpreter)")
     assert not tolerated("IF801: then_port_map <input external_port_id=9 internal_layer_id=1> of layer 3 'If_1' (If): "
                          "there is no input port 9; its data input ports are [1, 2]")
     # a Loop body Parameter's dims are re-inferred; a TensorIterator's where OpenVINO can re-infer them

@@ -191,9 +191,10 @@ FIXTURES = [
                                                   ('<data element_type="i64" shape="1" offset="64"', 0, ("W302",))]),
     Fixture("W303", "ti", [Edit('offset="16" size="48"', 'offset="16" size="40"', ("W303",))]),
     # ---- port_map ----
-    Fixture("PM401", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />',
-                                 '<output external_port_id="7" internal_layer_id="10" />', ("PM401",))]),
-    # port 2, left without an entry (PM403), is a note of PM401
+    # the higher id: OpenVINO gives output entries the outputs in the order of their ids, so 7 still gives port 3
+    Fixture("PM401", "ti", [Edit('<output axis="1" external_port_id="3"', '<output axis="1" external_port_id="7"',
+                                 ("PM401",))]),
+    # port 3, left without an entry (PM403), is a note of PM401
     Fixture("PM402", "ti", [Edit('<output axis="1" external_port_id="3"', '<output axis="1" external_port_id="2"',
                                  ("PM402",))]),  # port 3 left unmapped and port 2's shapes are its notes
     Fixture("PM403", "ti", [Edit('<output external_port_id="2" internal_layer_id="10" />\n', '', ())],

@@ -45,7 +45,7 @@ COMPILED = ["PM412/pass.xml", "SL603/pass-output-reversed.xml", "T211/pass-dynam
             "T211/pass-stale-branch.xml", "T210/pass-dead-branch.xml", "PM407/fail-read.xml", "PM407/fail-unused.xml",
             "PM407/fail.xml",
             "IF806/fail-unused.xml", "IF808/pass-ignored-axis.xml", "IF808/pass-ignored-slicing.xml",
-            "IF801/fail-output.xml",
+            "IF801/fail-output.xml", "PM401/fail.xml",
             "IF809/fail.xml", "T210/pass-reshape-pattern.xml", "LP715/pass.xml", "LP715/pass-unread.xml",
             "LP716/pass.xml", "LP717/pass.xml",
             "LP714/pass-if.xml", "G120/pass-untaken-branch.xml", "G120/pass-computed-condition.xml",

@@ -52,7 +52,10 @@ def test_edge_and_port_map_findings_on_their_elements() -> None:
     g103 = [s for s in st if "G103" in s and "->" in s]
     assert len(g103) == 1 and g103[0].startswith("L_3_body_1 -> L_3_body_8") and RED in g103[0]
     pm401 = [s for s in st if "PM401" in s and "->" in s]
-    assert len(pm401) == 1 and "L_3_body_11 -> ghost_" in pm401[0]  # Result 11 to the missing TI port 9
+    # Result 11 to the missing TI port 9, and to where it runs: OpenVINO gives the output entries the outputs in
+    # the order of their ids (3, 5, 9 -> ports 3, 4, 5), so Result 11 gives port 5, read by layer 6
+    assert len(pm401) == 2 and "L_3_body_11 -> ghost_" in pm401[0]
+    assert pm401[1].startswith("L_3_body_11 -> L_6") and "taillabel=5" in pm401[1]
     ghost = pm401[0].split("-> ")[1].split(" ")[0]
     assert any(s.startswith(f"{ghost} [label=\"no port 9 on #3") and "dashed" in s for s in st)
     # the TensorIterator's cluster is not what shows these (only what is about the layer itself)
@@ -243,3 +246,26 @@ def test_real_dot_on_every_example(tmp_path: Path, name: str) -> None:
     res = cli("render", str(EXAMPLES / f"{name}.xml"), "-o", str(out), "--lint")
     assert res.returncode == 0, res.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_if_output_entries_are_drawn_where_openvino_gives_them(tmp_path: Path) -> None:
+    """Branch output entries 9 (A's Result) and 3 (B's): OpenVINO gives B's Result port 2 (read by Result A) and
+    A's port 3 (read by Result B), by the order of the ids; the stray entry's edge carries IF801, and its ghost
+    shows the port it names."""
+    from tests import ifmodels
+
+    pytest.importorskip("openvino")
+    path, _ = ifmodels.shifted_output_ids(ifmodels.save(ifmodels.two_output_if(), tmp_path, "if2"), {"2": "9"})
+    src, _ = lint_source(path)
+    st = statements(src)
+    model = irlint.load(path)
+    iff = next(la for la in model.graph.layers if la.type == "If")
+    res = {la.name: la.id for la in model.graph.layers if la.type == "Result"}
+    for b in iff.branches:
+        entry = {e.external_port_id: e.internal_layer_id for e in b.port_map if e.direction == "output"}
+        to_a = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[3]} -> L_{res['A']} ")]
+        to_b = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[9]} -> L_{res['B']} ")]
+        assert len(to_a) == 1 and "taillabel=2" in to_a[0] and "IF801" not in to_a[0]
+        assert len(to_b) == 1 and "taillabel=3" in to_b[0] and "IF801" in to_b[0] and RED in to_b[0]
+        ghost = [s for s in st if s.startswith(f"L_{iff.id}_{b.name}_body_{entry[9]} -> ghost_")]
+        assert len(ghost) == 1 and "IF801" in ghost[0]

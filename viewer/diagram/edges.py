@@ -11,6 +11,7 @@ from irlint.viewer.diagram.layout import port_tables_drawn, state_order
 from irlint.viewer.diagram.values import FIRST, LAST, REQUESTED, Value, branch_taken, edge_value, trace_value
 
 from irlint.controlflow import EntryKind, PlanEntry, loop_plan
+from irlint.controlflow.outputs import entry_of_port
 from irlint.ir.model import Branch, Graph, Layer, PortMapEntry
 
 
@@ -58,14 +59,17 @@ def draw_back_edges(sub: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -
 def branch_ends(layer: Layer, ctx: Ctx, level: int, direction: str, port: int | None
                  ) -> list[tuple[str, str, PortMapEntry | None, str]]:
     """Where an outer edge on `port` of an expanded If continues inside: each branch's body Parameter
-    (`direction` "input") or Result ("output") that its port map names, labelled with the branch, or
-    the entry's ghost node when the layer is missing."""
+    (`direction` "input") or Result ("output") that its port map gives it (outputs by the order of the
+    ids where one names no port, as OpenVINO reads them), labelled with the branch, or the entry's ghost
+    node when the layer is missing."""
     side, missing = ("in", "to a missing layer") if direction == "input" else ("out", "from a missing layer")
     skipped = not_taken_entries(ctx, layer, level)
     ends: list[tuple[str, str, PortMapEntry | None, str]] = []
     for b in layer.branches:
+        given = entry_of_port(layer, b.port_map) if direction == "output" else {}  # as OpenVINO maps outputs
         for entry in b.port_map:
-            if entry.direction != direction or entry.external_port_id != port:
+            if entry.direction != direction or (given.get(port) is not entry if given else
+                                                entry.external_port_id != port):
                 continue
             inner = b.body.layer(entry.internal_layer_id)
             ghost = ctx.entry_ghost.get(id(entry))
