@@ -73,7 +73,7 @@ def test_mutated_model_agrees(seed: int, oracle: OpenVINO, tmp_path: Path) -> No
 PINNED_BUILD: dict[int, str] = {
     7715628: "PM414",  # two identical x + Reshape(s[k]) chains in a nested TI: merged by OpenVINO, x written over
     7715787: "PM414",  # x + a[k] + b[k] in one fused node in a TI body: x holds the previous Sigmoid
-    7700738: "IF813",  # a u8 If output in a Loop body read by an Add, a Convert pair u8 -> i64 -> u8 later: stale memory
+    7700738: "IF813",  # a u8 If output in a Loop body read by an Add, a Convert pair u8 -> i64 -> u8 later
     50155: "T216",  # Convert f32 -> f16 -> f32 in a Loop body: the CPU plugin does not round
     50504: "LP713",  # a body condition of shape [?]: the CPU plugin fails at inference
     50459: "LP714",  # an unread output of a Loop in an If: the CPU plugin's removal of it fails
