@@ -38,7 +38,7 @@ def test_text_prints_the_notes_under_the_root_in_file_order() -> None:
     assert [n.split(":")[1] for n, _ in folded] == [
         " this also gives PM401",
         " this also leaves output port 1 of layer 2 'TensorIterator_18' (TensorIterator) without a port_map "
-        "<output> entry (PM403)",
+        "<output> entry (OpenVINO gives it the entry of external_port_id 2, by the order of the ids) (PM403)",
         " this also gives G103"]
 
 
