@@ -50,6 +50,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
+from math import isfinite
 from typing import Any
 
 import numpy as np
@@ -77,6 +78,7 @@ SIXTEEN = frozenset(np.dtype(t) for t in (np.int16, np.uint16))  # an integer Co
 # Ops whose inputs are not read as values here: a nested body's ops check what they read.
 NOT_READERS = frozenset({"Result", "Loop", "TensorIterator", "If", "ShapeOf", "ReadValue", "Assign"})
 F16 = np.dtype(np.float16)
+QUICK_SIZE = 64  # up to this many values a quick test reads them as a Python list
 # Ops whose f16 result the f32 recomputation says nothing about: a Convert's type is its attribute
 # (T216 covers its round trips), a Parameter or Const computes nothing.
 NOT_F16_OPS = NOT_READERS | {"Convert", "Parameter", "Const"}
@@ -142,11 +144,25 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     convert = kind == "Convert"
     f16_op = kind not in NOT_F16_OPS and not outputs_only
     narrow_op = kind in WATCHED
+    quick = _quick_exit(layer, outputs_only)
 
-    def watched(args: list[np.ndarray]) -> list[np.ndarray]:
-        outs = kernel(args)
-        if path in warned:  # (each check warns once per layer and run)
+    if quick is None:
+
+        def watched(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            if path not in warned:  # (each check warns once per layer and run)
+                check(args, outs)
             return outs
+
+    else:
+
+        def watched(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            if path not in warned and not quick(args, outs[0]):
+                check(args, outs)
+            return outs
+
+    def check(args: list[np.ndarray], outs: list[np.ndarray]) -> None:
         out = outs[0]
         dtype = out.dtype
         if reads:
@@ -166,11 +182,11 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         if f16_op and dtype == F16 and out.size and path not in warned:
             _f16_overflow(layer, compute, attrs, args, out, warned)
         if dtype not in NARROW or not narrow_op or path in warned or out.size == 0:
-            return outs
+            return
         if convert:
             if dtype in BYTES and args[0].dtype.kind == "f":
                 _convert_out_of_range(layer, args[0], out, warned)
-            return outs
+            return
         wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == dtype else a for a in args])[0])
         if wide.shape == out.shape and not np.array_equal(wide, out):
             warned.add(path)
@@ -179,10 +195,82 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: the {dtype} result wraps ({wide.ravel()[at]} is stored as "
                 f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
-                "values differ from here on"), stacklevel=2)
-        return outs
+                "values differ from here on"), stacklevel=3)
 
     return watched
+
+
+def _within(a: np.ndarray, lo: int, hi: int) -> bool:
+    """Every value of `a` finite and within [lo, hi]. Up to QUICK_SIZE values as a Python list (a third of
+    numpy's call on a few values): an inf or NaN makes their sum inf or NaN."""
+    if a.size <= QUICK_SIZE:
+        values = a.ravel().tolist()
+        return not values or (isfinite(sum(values)) and lo <= min(values) and max(values) <= hi)
+    return bool(lo <= a.min() and a.max() <= hi)
+
+
+def _quick_exit(layer: Layer, outputs_only: bool) -> Callable[[list[np.ndarray], np.ndarray], bool] | None:
+    """A cheap test, chosen once from the layer's declared types, that a call's result cannot depart
+    (True), where `watch`'s full check would look at it and find nothing; False sends the call on to that
+    check. None: the full check on every call (narrow integer arithmetic, reductions, undeclared types).
+    It trusts the declared input types, as `watch_plan` does; the result's type it tests per call."""
+    kind = layer.type
+    declared = [_declared(p) for p in layer.inputs]
+    port = layer.outputs[0] if layer.outputs else None
+    out_type = _declared(port) if port is not None else None
+    if out_type is None or (kind not in NOT_READERS and any(t is None for t in declared)):
+        return None
+    unsigned = [i for i, t in enumerate(declared) if t in UNSIGNED_WIDE] if kind not in NOT_READERS else []
+    if kind in REDUCED_IN_F32 or (kind in WATCHED and out_type in NARROW and kind != "Convert"):
+        return None
+    if kind == "Convert":
+        if unsigned or out_type not in KEPT_AS_I32 | BYTES:
+            return None
+        info = np.iinfo(out_type)
+        lo, hi = max(int(info.min), I32_MIN), min(int(info.max), I32_MAX)
+        return lambda args, out: out.dtype is out_type and _within(args[0], lo, hi)
+    if out_type is I64:
+        if unsigned:
+            return None
+        return lambda args, out: out.dtype is I64 and (
+            (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX))
+    if out_type is F16 and kind not in NOT_F16_OPS:
+        if unsigned:
+            return None
+        if outputs_only:
+            return lambda args, out: out.dtype is F16
+
+        def finite(args: list[np.ndarray], out: np.ndarray) -> bool:
+            if out.dtype is not F16:
+                return False
+            if out.size <= QUICK_SIZE:  # an inf or NaN anywhere makes the sum inf or NaN (f64 holds 64 f16 sums)
+                return isfinite(sum(out.ravel().tolist()))
+            return bool(np.isfinite(out).all())
+
+        return finite
+    if unsigned and out_type not in NARROW and out_type not in (I64, F16):
+        n = max(unsigned) + 1
+
+        def low_halves(args: list[np.ndarray], out: np.ndarray) -> bool:
+            """Every u32/u64 value read is the same in the plugin's i32 (below 2**31)."""
+            if out.dtype is not out_type or len(args) < n:
+                return False
+            for i in unsigned:
+                a = args[i]
+                if a.dtype in UNSIGNED_WIDE and a.size and (
+                        a.item() if a.size == 1 else max(a.ravel().tolist()) if a.size <= QUICK_SIZE else a.max()
+                ) > I32_MAX:
+                    return False
+            return True
+
+        return low_halves
+    return None
+
+
+def _declared(port: Any) -> np.dtype | None:
+    """A port's declared element type as numpy's (the same object as a result's dtype), if known."""
+    et = port.precision
+    return None if et is None or et.dtype is None else np.dtype(et.dtype)
 
 
 def _f16_overflow(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -207,7 +295,7 @@ def _f16_overflow(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], S
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the f16 result is {out.ravel()[at]} (f16 arithmetic, as the spec says); OpenVINO's "
         f"CPU plugin computes f16 ops in f32, where it is {wide.ravel()[at]:.6g}, and rounds to f16 only at the "
-        "model's outputs, so its values differ from here on"), stacklevel=3)
+        "model's outputs, so its values differ from here on"), stacklevel=4)
 
 
 def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
@@ -224,7 +312,7 @@ def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: 
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype}, outside the type's range: the "
         f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
         "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
-        "so its values differ from here on"), stacklevel=3)
+        "so its values differ from here on"), stacklevel=4)
 
 
 def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -250,7 +338,7 @@ def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]],
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: {why}; OpenVINO's CPU plugin computes an integer {layer.type} in f32 (16777217 is "
         "16777216 there, a sum outside the i32 range -2147483648), so its values may differ from here on; irlint "
-        "computes in integers, as the spec says"), stacklevel=3)
+        "computes in integers, as the spec says"), stacklevel=4)
 
 
 def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
@@ -267,7 +355,7 @@ def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the i64 result {v} is outside the i32 range; OpenVINO's CPU plugin computes i64 "
         f"tensors as i32 (Add, Subtract, Multiply wrap: {int(np.int64(v).astype(np.int32))}; a ReduceSum gives "
-        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=3)
+        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=4)
 
 
 def i64_input_outside_i32(layer: Layer, arr: np.ndarray) -> None:
@@ -319,7 +407,7 @@ def _unsigned_as_i32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]]
             f"{layer.describe()}: reads the {v.dtype} value {v}, outside the i32 range; OpenVINO's CPU plugin "
             f"computes u32 and u64 tensors as i32 ({v} is {int(np.asarray(v).astype(np.uint32).view(np.int32))} "
             f"there), so its result differs ({other.ravel()[at]} for {mine.ravel()[at]} here) and its values "
-            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=3)
+            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=4)
         return
 
 
@@ -347,4 +435,4 @@ def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: s
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype} ({out.ravel()[at]} here); OpenVINO's "
         f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, "
         f"{why}), so the ops after it see another value and its values differ from here on; the spec wraps an "
-        "integer to the type and leaves a float outside it undefined"), stacklevel=3)
+        "integer to the type and leaves a float outside it undefined"), stacklevel=4)
