@@ -144,23 +144,15 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     convert = kind == "Convert"
     f16_op = kind not in NOT_F16_OPS and not outputs_only
     narrow_op = kind in WATCHED
-    quick = _quick_exit(layer, outputs_only)
 
-    if quick is None:
+    def watched(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        slow(args, outs)
+        return outs
 
-        def watched(args: list[np.ndarray]) -> list[np.ndarray]:
-            outs = kernel(args)
-            if path not in warned:  # (each check warns once per layer and run)
-                check(args, outs)
-            return outs
-
-    else:
-
-        def watched(args: list[np.ndarray]) -> list[np.ndarray]:
-            outs = kernel(args)
-            if path not in warned and not quick(args, outs[0]):
-                check(args, outs)
-            return outs
+    def slow(args: list[np.ndarray], outs: list[np.ndarray]) -> None:
+        if path not in warned:  # (each check warns once per layer and run)
+            check(args, outs)
 
     def check(args: list[np.ndarray], outs: list[np.ndarray]) -> None:
         out = outs[0]
@@ -195,9 +187,9 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: the {dtype} result wraps ({wide.ravel()[at]} is stored as "
                 f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
-                "values differ from here on"), stacklevel=3)
+                "values differ from here on"), stacklevel=4)
 
-    return watched
+    return _quick_watch(layer, kernel, slow, outputs_only) or watched
 
 
 def _within(a: np.ndarray, lo: int, hi: int) -> bool:
@@ -209,11 +201,14 @@ def _within(a: np.ndarray, lo: int, hi: int) -> bool:
     return bool(lo <= a.min() and a.max() <= hi)
 
 
-def _quick_exit(layer: Layer, outputs_only: bool) -> Callable[[list[np.ndarray], np.ndarray], bool] | None:
-    """A cheap test, chosen once from the layer's declared types, that a call's result cannot depart
-    (True), where `watch`'s full check would look at it and find nothing; False sends the call on to that
-    check. None: the full check on every call (narrow integer arithmetic, reductions, undeclared types).
-    It trusts the declared input types, as `watch_plan` does; the result's type it tests per call."""
+def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
+                 outputs_only: bool) -> Kernel | None:
+    """`kernel` with a cheap test, chosen once from the layer's declared types, that a call's result
+    cannot depart, where `watch`'s full check would look at it and find nothing; a result it cannot pass
+    goes on to `slow` (that check). None: the full check on every call (narrow integer arithmetic,
+    reductions, undeclared types). It trusts the declared input types, as `watch_plan` does, and tests the
+    result's type per call. Each test is written out in its kernel: a watched op in a loop body runs it
+    every iteration, and a call level is a tenth of its cost."""
     kind = layer.type
     declared = [_declared(p) for p in layer.inputs]
     port = layer.outputs[0] if layer.outputs else None
@@ -228,40 +223,63 @@ def _quick_exit(layer: Layer, outputs_only: bool) -> Callable[[list[np.ndarray],
             return None
         info = np.iinfo(out_type)
         lo, hi = max(int(info.min), I32_MIN), min(int(info.max), I32_MAX)
-        return lambda args, out: out.dtype is out_type and _within(args[0], lo, hi)
+
+        def converted(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            if outs[0].dtype is not out_type or not _within(args[0], lo, hi):
+                slow(args, outs)
+            return outs
+
+        return converted
     if out_type is I64:
         if unsigned:
             return None
-        return lambda args, out: out.dtype is I64 and (
-            (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX))
+
+        def counted(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            out = outs[0]
+            if out.dtype is not I64 or not (
+                (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX)
+            ):
+                slow(args, outs)
+            return outs
+
+        return counted
     if out_type is F16 and kind not in NOT_F16_OPS:
         if unsigned:
             return None
-        if outputs_only:
-            return lambda args, out: out.dtype is F16
 
-        def finite(args: list[np.ndarray], out: np.ndarray) -> bool:
-            if out.dtype is not F16:
-                return False
-            if out.size <= QUICK_SIZE:  # an inf or NaN anywhere makes the sum inf or NaN (f64 holds 64 f16 sums)
-                return isfinite(sum(out.ravel().tolist()))
-            return bool(np.isfinite(out).all())
+        def finite(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            out = outs[0]
+            if out.dtype is not F16 or not (
+                outputs_only  # (the plugin rounds a value read by the outputs alone to inf as well)
+                or (isfinite(sum(out.ravel().tolist())) if out.size <= QUICK_SIZE else np.isfinite(out).all())
+            ):
+                slow(args, outs)
+            return outs
 
         return finite
     if unsigned and out_type not in NARROW and out_type not in (I64, F16):
         n = max(unsigned) + 1
 
-        def low_halves(args: list[np.ndarray], out: np.ndarray) -> bool:
+        def low_halves(args: list[np.ndarray]) -> list[np.ndarray]:
             """Every u32/u64 value read is the same in the plugin's i32 (below 2**31)."""
-            if out.dtype is not out_type or len(args) < n:
-                return False
-            for i in unsigned:
-                a = args[i]
-                if a.dtype in UNSIGNED_WIDE and a.size and (
-                        a.item() if a.size == 1 else max(a.ravel().tolist()) if a.size <= QUICK_SIZE else a.max()
-                ) > I32_MAX:
-                    return False
-            return True
+            outs = kernel(args)
+            if outs[0].dtype is not out_type or len(args) < n:
+                slow(args, outs)
+                return outs
+            try:
+                for i in unsigned:  # (any type: the full check looks at u32/u64 ones only, below 2**31 at none)
+                    a = args[i]
+                    size = a.size
+                    if size and (a.item() if size == 1 else max(a.ravel().tolist()) if size <= QUICK_SIZE
+                                 else a.max()) > I32_MAX:
+                        slow(args, outs)
+                        break
+            except TypeError:  # values that do not compare with a number (not u32/u64 then): the full check
+                slow(args, outs)
+            return outs
 
         return low_halves
     return None
@@ -295,7 +313,7 @@ def _f16_overflow(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], S
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the f16 result is {out.ravel()[at]} (f16 arithmetic, as the spec says); OpenVINO's "
         f"CPU plugin computes f16 ops in f32, where it is {wide.ravel()[at]:.6g}, and rounds to f16 only at the "
-        "model's outputs, so its values differ from here on"), stacklevel=4)
+        "model's outputs, so its values differ from here on"), stacklevel=5)
 
 
 def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
@@ -312,7 +330,7 @@ def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: 
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype}, outside the type's range: the "
         f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
         "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
-        "so its values differ from here on"), stacklevel=4)
+        "so its values differ from here on"), stacklevel=5)
 
 
 def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -338,7 +356,7 @@ def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]],
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: {why}; OpenVINO's CPU plugin computes an integer {layer.type} in f32 (16777217 is "
         "16777216 there, a sum outside the i32 range -2147483648), so its values may differ from here on; irlint "
-        "computes in integers, as the spec says"), stacklevel=4)
+        "computes in integers, as the spec says"), stacklevel=5)
 
 
 def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
@@ -355,7 +373,7 @@ def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the i64 result {v} is outside the i32 range; OpenVINO's CPU plugin computes i64 "
         f"tensors as i32 (Add, Subtract, Multiply wrap: {int(np.int64(v).astype(np.int32))}; a ReduceSum gives "
-        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=4)
+        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=5)
 
 
 def i64_input_outside_i32(layer: Layer, arr: np.ndarray) -> None:
@@ -407,7 +425,7 @@ def _unsigned_as_i32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]]
             f"{layer.describe()}: reads the {v.dtype} value {v}, outside the i32 range; OpenVINO's CPU plugin "
             f"computes u32 and u64 tensors as i32 ({v} is {int(np.asarray(v).astype(np.uint32).view(np.int32))} "
             f"there), so its result differs ({other.ravel()[at]} for {mine.ravel()[at]} here) and its values "
-            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=4)
+            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=5)
         return
 
 
@@ -435,4 +453,4 @@ def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: s
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype} ({out.ravel()[at]} here); OpenVINO's "
         f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, "
         f"{why}), so the ops after it see another value and its values differ from here on; the spec wraps an "
-        "integer to the type and leaves a float outside it undefined"), stacklevel=4)
+        "integer to the type and leaves a float outside it undefined"), stacklevel=5)

@@ -75,30 +75,45 @@ def _layer(kind: str, ins: list[type], out: type):  # type: ignore[no-untyped-de
     return SimpleNamespace(type=kind, inputs=[port(t) for t in ins], outputs=[port(out)])
 
 
+def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False):  # type: ignore[no-untyped-def]
+    """Whether a call whose inputs are `args` and whose result is `result` passes the layer's quick test
+    (else it goes on to the full check); None where the layer has no quick test."""
+    kernel = overflow._quick_watch(
+        _layer(kind, ins, out), lambda args: [args[-1]], lambda a, o: slowed.append(1), outputs_only
+    )
+    slowed: list[int] = []
+    if kernel is None:
+        return None
+
+    def passes(args: list[np.ndarray], result: np.ndarray) -> bool:
+        slowed.clear()
+        assert kernel([*args, result])[0] is result
+        return not slowed
+
+    return passes
+
+
 def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     """Each watched op's cheap per-call test (chosen from its declared types) says "cannot depart" only
     where the full check finds nothing; any doubt sends the call on to the full check."""
-    i64 = np.array
-    counter = overflow._quick_exit(_layer("Add", [np.int64, np.int64], np.int64), False)
-    assert counter([], i64(7)) and counter([], i64([1, -(2**31), 2**31 - 1]))
-    assert not counter([], i64(2**31)) and not counter([], i64(np.arange(100) * 2**26))  # (past 64 values: numpy)
-    assert not counter([], i64(5, np.int32))  # another type than declared: the full check decides
-    f16 = overflow._quick_exit(_layer("Multiply", [np.float16, np.float16], np.float16), False)
+    counter = _quick("Add", [np.int64, np.int64], np.int64)
+    assert counter([], np.array(7)) and counter([], np.array([1, -(2**31), 2**31 - 1]))
+    assert not counter([], np.array(2**31)) and not counter([], np.arange(100) * 2**26)  # (past 64 values: numpy)
+    assert not counter([], np.array(5, np.int32))  # another type than declared: the full check decides
+    f16 = _quick("Multiply", [np.float16, np.float16], np.float16)
     assert f16([], np.ones(8, np.float16)) and f16([], np.ones(100, np.float16))
     for bad in (np.inf, -np.inf, np.nan):
         assert not f16([], np.array([1, bad], np.float16)) and not f16([], np.full(100, bad, np.float16))
-    assert overflow._quick_exit(_layer("Multiply", [np.float16, np.float16], np.float16), True)(
-        [], np.array([np.inf], np.float16)
-    )  # read by the outputs alone: the plugin rounds to inf as well
-    u32 = overflow._quick_exit(_layer("Add", [np.uint32, np.uint32], np.uint32), False)
+    only_out = _quick("Multiply", [np.float16, np.float16], np.float16, outputs_only=True)
+    assert only_out([], np.array([np.inf], np.float16))  # read by the outputs alone: the plugin rounds to inf too
+    u32 = _quick("Add", [np.uint32, np.uint32], np.uint32)
     assert u32([np.array(2**31 - 1, np.uint32), np.array([0, 1], np.uint32)], np.array(0, np.uint32))
     assert not u32([np.array(1, np.uint32), np.array([0, 2**31], np.uint32)], np.array(0, np.uint32))
-    to_i16 = overflow._quick_exit(_layer("Convert", [np.float32], np.int16), False)
+    to_i16 = _quick("Convert", [np.float32], np.int16)
     assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.zeros(2, np.int16))
     for bad in (32768.0, -1e9, np.nan, np.inf):
         assert not to_i16([np.array([0.0, bad], np.float32)], np.zeros(2, np.int16))
-    to_u16 = overflow._quick_exit(_layer("Convert", [np.float32], np.uint16), False)
-    assert not to_u16([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))  # the plugin keeps -1
+    assert not _quick("Convert", [np.float32], np.uint16)([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))
     # narrow arithmetic and reductions have no quick test: the full check runs on every call
-    assert overflow._quick_exit(_layer("Add", [np.uint8, np.uint8], np.uint8), False) is None
-    assert overflow._quick_exit(_layer("ReduceSum", [np.int32, np.int64], np.int32), False) is None
+    assert _quick("Add", [np.uint8, np.uint8], np.uint8) is None
+    assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
