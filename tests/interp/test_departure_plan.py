@@ -109,6 +109,7 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     u32 = _quick("Add", [np.uint32, np.uint32], np.uint32)
     assert u32([np.array(2**31 - 1, np.uint32), np.array([0, 1], np.uint32)], np.array(0, np.uint32))
     assert not u32([np.array(1, np.uint32), np.array([0, 2**31], np.uint32)], np.array(0, np.uint32))
+    assert not u32([np.array("a"), np.array(1, np.uint32)], np.array(0, np.uint32))  # not a number: full check
     to_i16 = _quick("Convert", [np.float32], np.int16)
     assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.zeros(2, np.int16))
     for bad in (32768.0, -1e9, np.nan, np.inf):
