@@ -219,14 +219,15 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
     if kind in REDUCED_IN_F32 or (kind in WATCHED and out_type in NARROW and kind != "Convert"):
         return None
     if kind == "Convert":
-        if unsigned or out_type not in KEPT_AS_I32 | BYTES:
-            return None
+        if unsigned or out_type not in KEPT_AS_I32 | BYTES or not declared or declared[0].kind not in "biuf":
+            return None  # (numpy's own numbers only: bf16, f8, i4 or nf4 inputs take the full check)
         info = np.iinfo(out_type)
         lo, hi = max(int(info.min), I32_MIN), min(int(info.max), I32_MAX)
 
         def converted(args: list[np.ndarray]) -> list[np.ndarray]:
             outs = kernel(args)
-            if outs[0].dtype is not out_type or not _within(args[0], lo, hi):
+            x = args[0]
+            if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not _within(x, lo, hi):
                 slow(args, outs)
             return outs
 

@@ -115,6 +115,7 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     for bad in (32768.0, -1e9, np.nan, np.inf):
         assert not to_i16([np.array([0.0, bad], np.float32)], np.zeros(2, np.int16))
     assert not _quick("Convert", [np.float32], np.uint16)([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))
+    assert not to_i16([np.array([b"7"], object)], np.zeros(1, np.int16))  # not numbers: the full check decides
     # narrow arithmetic and reductions have no quick test: the full check runs on every call
     assert _quick("Add", [np.uint8, np.uint8], np.uint8) is None
     assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
