@@ -6,8 +6,9 @@ A model none of whose ops can depart from OpenVINO's CPU plugin runs bare kernel
 (`irlint.interp.overflow.watch_plan`), so its checks cost nothing. These models each hold a Loop of
 `--iterations` iterations whose body has ops the plan must watch (irlint.interp.overflow): an i64
 counter (`i64_counter`: n + 1 beside three f32 ops), f16 arithmetic (`f16_loop`: every op of the
-body), a u32 counter read by an op (`u32_counter`) and a float Convert to i16 and back
-(`convert_i16`), none of which departs on these inputs (so every call pays the check in full). Each
+body), a u32 counter read by an op (`u32_counter`), a float Convert to i16 and back
+(`convert_i16`) and an i16 counter (`i16_counter`, narrow arithmetic), none of which departs on
+these inputs (so every call pays the check in full). Each
 round times a run with the checks and one with `watch_plan` answering "nothing to watch", side by
 side (the order alternating), CPU time; prints per model the median over rounds of checked over
 bare, and both runs' fastest times.
@@ -83,6 +84,9 @@ MODELS: dict[str, Callable[[int], object]] = {
         _cell, "f32", n, ((np.zeros((), np.uint32), lambda p, ops: ops.add(p, ops.constant(np.uint32(1)))),)
     ),
     "convert_i16": lambda n: _loop_model(_quantised, "f32", n),
+    "i16_counter": lambda n: _loop_model(
+        _cell, "f32", n, ((np.zeros((), np.int16), lambda p, ops: ops.add(p, ops.constant(np.int16(1)))),)
+    ),
 }
 
 

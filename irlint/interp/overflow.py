@@ -205,8 +205,8 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
                  outputs_only: bool) -> Kernel | None:
     """`kernel` with a cheap test, chosen once from the layer's declared types, that a call's result
     cannot depart, where `watch`'s full check would look at it and find nothing; a result it cannot pass
-    goes on to `slow` (that check). None: the full check on every call (narrow integer arithmetic,
-    reductions, undeclared types). It trusts the declared input types, as `watch_plan` does, and tests the
+    goes on to `slow` (that check). None: the full check on every call (reductions, undeclared
+    types). It trusts the declared input types, as `watch_plan` does, and tests the
     result's type per call. Each test is written out in its kernel: a watched op in a loop body runs it
     every iteration, and a call level is a tenth of its cost."""
     kind = layer.type
@@ -216,6 +216,8 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
     if out_type is None or (kind not in NOT_READERS and any(t is None for t in declared)):
         return None
     unsigned = [i for i, t in enumerate(declared) if t in UNSIGNED_WIDE] if kind not in NOT_READERS else []
+    if kind in ("Add", "Subtract", "Multiply") and out_type in NARROW and len(declared) == 2 and not unsigned:
+        return _narrow_quick(kind, kernel, slow, out_type)
     if kind in REDUCED_IN_F32 or (kind in WATCHED and out_type in NARROW and kind != "Convert"):
         return None
     if kind == "Convert":
@@ -284,6 +286,48 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
 
         return low_halves
     return None
+
+
+def _span(a: np.ndarray) -> tuple[int, int]:
+    """The least and the greatest value of a non-empty integer array, as Python ints."""
+    if a.size == 1:
+        v = a.item()
+        return v, v
+    if a.size <= QUICK_SIZE:
+        values = a.ravel().tolist()
+        return min(values), max(values)
+    return int(a.min()), int(a.max())
+
+
+def _narrow_quick(kind: str, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
+                  out_type: np.dtype) -> Kernel:
+    """`kernel` of a narrow integer Add, Subtract or Multiply that sends a call to `slow` only where its
+    exact result may leave the type: the extremes of its inputs' values bound every element's."""
+    info = np.iinfo(out_type)
+    lo, hi = int(info.min), int(info.max)
+
+    def narrow(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        if len(args) != 2:
+            slow(args, outs)
+            return outs
+        a, b = args
+        if outs[0].dtype is not out_type or a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
+            slow(args, outs)
+        elif a.size and b.size:
+            (alo, ahi), (blo, bhi) = _span(a), _span(b)
+            if kind == "Add":
+                least, most = alo + blo, ahi + bhi
+            elif kind == "Subtract":
+                least, most = alo - bhi, ahi - blo
+            else:
+                ends = (alo * blo, alo * bhi, ahi * blo, ahi * bhi)
+                least, most = min(ends), max(ends)
+            if least < lo or most > hi:
+                slow(args, outs)
+        return outs
+
+    return narrow
 
 
 def _declared(port: Any) -> np.dtype | None:

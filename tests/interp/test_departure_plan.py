@@ -78,16 +78,17 @@ def _layer(kind: str, ins: list[type], out: type):  # type: ignore[no-untyped-de
 def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False):  # type: ignore[no-untyped-def]
     """Whether a call whose inputs are `args` and whose result is `result` passes the layer's quick test
     (else it goes on to the full check); None where the layer has no quick test."""
-    kernel = overflow._quick_watch(
-        _layer(kind, ins, out), lambda args: [args[-1]], lambda a, o: slowed.append(1), outputs_only
-    )
+    result: list[np.ndarray] = []
     slowed: list[int] = []
+    kernel = overflow._quick_watch(
+        _layer(kind, ins, out), lambda args: result, lambda a, o: slowed.append(1), outputs_only
+    )
     if kernel is None:
         return None
 
-    def passes(args: list[np.ndarray], result: np.ndarray) -> bool:
-        slowed.clear()
-        assert kernel([*args, result])[0] is result
+    def passes(args: list[np.ndarray], value: np.ndarray) -> bool:
+        result[:], slowed[:] = [value], []
+        assert kernel(args)[0] is value
         return not slowed
 
     return passes
@@ -116,6 +117,13 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
         assert not to_i16([np.array([0.0, bad], np.float32)], np.zeros(2, np.int16))
     assert not _quick("Convert", [np.float32], np.uint16)([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))
     assert not to_i16([np.array([b"7"], object)], np.zeros(1, np.int16))  # not numbers: the full check decides
-    # narrow arithmetic and reductions have no quick test: the full check runs on every call
-    assert _quick("Add", [np.uint8, np.uint8], np.uint8) is None
+    u8_add = _quick("Add", [np.uint8, np.uint8], np.uint8)  # the extremes of the inputs bound the result
+    assert u8_add([np.array([0, 200], np.uint8), np.array(55, np.uint8)], np.zeros(2, np.uint8))
+    assert not u8_add([np.array([0, 200], np.uint8), np.array(56, np.uint8)], np.zeros(2, np.uint8))
+    i8_mul = _quick("Multiply", [np.int8, np.int8], np.int8)
+    assert i8_mul([np.array([-8, 15], np.int8), np.array([-8, 8], np.int8)], np.zeros(2, np.int8))
+    assert not i8_mul([np.array([-8, 16], np.int8), np.array([-8, 8], np.int8)], np.zeros(2, np.int8))  # 128
+    i16_sub = _quick("Subtract", [np.int16, np.int16], np.int16)
+    assert not i16_sub([np.array(-32768, np.int16), np.array(1, np.int16)], np.zeros((), np.int16))
+    # reductions have no quick test: the full check runs on every call
     assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
