@@ -314,6 +314,10 @@ def _narrow_quick(kind: str, kernel: Kernel, slow: Callable[[list[np.ndarray], l
         a, b = args
         if outs[0].dtype is not out_type or a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
             slow(args, outs)
+        elif a.size == 1 and b.size == 1:  # (a counter and its step: no span to take)
+            x, y = a.item(), b.item()
+            if not lo <= (x + y if kind == "Add" else x - y if kind == "Subtract" else x * y) <= hi:
+                slow(args, outs)
         elif a.size and b.size:
             (alo, ahi), (blo, bhi) = _span(a), _span(b)
             if kind == "Add":

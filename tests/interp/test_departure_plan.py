@@ -125,5 +125,9 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     assert not i8_mul([np.array([-8, 16], np.int8), np.array([-8, 8], np.int8)], np.zeros(2, np.int8))  # 128
     i16_sub = _quick("Subtract", [np.int16, np.int16], np.int16)
     assert not i16_sub([np.array(-32768, np.int16), np.array(1, np.int16)], np.zeros((), np.int16))
+    assert i16_sub([np.array(-32767, np.int16), np.array(1, np.int16)], np.zeros((), np.int16))  # one value each
+    assert not _quick("Multiply", [np.int16, np.int16], np.int16)(
+        [np.array(256, np.int16), np.array(128, np.int16)], np.zeros((), np.int16)
+    )
     # reductions have no quick test: the full check runs on every call
     assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
