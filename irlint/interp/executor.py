@@ -415,14 +415,15 @@ class _Executor:
                 continue
             kernel = None
             if instr.kind == OP:
-                kernel = self.kernel(instr, [const_slots.get(s) for s in instr.srcs])
+                consts = [const_slots.get(s) for s in instr.srcs]
+                kernel = self.kernel(instr, consts)
                 if id(instr) in hoisted and isinstance(kernel, CellKernel):
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
                 elif unread is not None and id(instr) not in projected:  # may wrap or overflow: a departure
                     kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs,  # type: ignore[union-attr]
-                                            kernel, self.wrapped, outputs_only=top and unread)
+                                            kernel, self.wrapped, outputs_only=top and unread, consts=consts)
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1

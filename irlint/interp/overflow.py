@@ -132,10 +132,12 @@ def watch_plan(program: Program) -> tuple[bool | None, ...]:
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
-          kernel: Kernel, warned: set[str], outputs_only: bool = False) -> Kernel:
+          kernel: Kernel, warned: set[str], outputs_only: bool = False,
+          consts: Sequence[np.ndarray | None] = ()) -> Kernel:
     """`kernel`, which also warns the first time its narrow integer result differs from the exact one
     (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run;
-    `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there)."""
+    `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there);
+    `consts`: the values of its constant inputs (None for the others), the same in every call."""
 
     # What the layer's type decides, once (the dtypes below are the run's, tested per call).
     path, kind = layer.path, layer.type
@@ -189,7 +191,7 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
                 f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
                 "values differ from here on"), stacklevel=4)
 
-    return _quick_watch(layer, kernel, slow, outputs_only) or watched
+    return _quick_watch(layer, kernel, slow, outputs_only, consts) or watched
 
 
 def _within(a: np.ndarray, lo: int, hi: int) -> bool:
@@ -202,7 +204,7 @@ def _within(a: np.ndarray, lo: int, hi: int) -> bool:
 
 
 def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
-                 outputs_only: bool) -> Kernel | None:
+                 outputs_only: bool, consts: Sequence[np.ndarray | None] = ()) -> Kernel | None:
     """`kernel` with a cheap test, chosen once from the layer's declared types, that a call's result
     cannot depart, where `watch`'s full check would look at it and find nothing; a result it cannot pass
     goes on to `slow` (that check). None: the full check on every call (reductions, undeclared
@@ -265,6 +267,7 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
         return finite
     if unsigned and out_type not in NARROW and out_type not in (I64, F16):
         n = max(unsigned) + 1
+        unsigned = [i for i in unsigned if not _low_constant(consts[i] if i < len(consts) else None)]
 
         def low_halves(args: list[np.ndarray]) -> list[np.ndarray]:
             """Every u32/u64 value read is the same in the plugin's i32 (below 2**31)."""
@@ -332,6 +335,11 @@ def _narrow_quick(kind: str, kernel: Kernel, slow: Callable[[list[np.ndarray], l
         return outs
 
     return narrow
+
+
+def _low_constant(c: np.ndarray | None) -> bool:
+    """A constant input every value of which is an integer below 2**31 (the plugin reads it alike)."""
+    return c is not None and c.dtype.kind in "iu" and (c.size == 0 or int(c.max()) <= I32_MAX)
 
 
 def _declared(port: Any) -> np.dtype | None:

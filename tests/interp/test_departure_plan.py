@@ -75,13 +75,13 @@ def _layer(kind: str, ins: list[type], out: type):  # type: ignore[no-untyped-de
     return SimpleNamespace(type=kind, inputs=[port(t) for t in ins], outputs=[port(out)])
 
 
-def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False):  # type: ignore[no-untyped-def]
+def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False, consts=()):  # type: ignore[no-untyped-def]
     """Whether a call whose inputs are `args` and whose result is `result` passes the layer's quick test
     (else it goes on to the full check); None where the layer has no quick test."""
     result: list[np.ndarray] = []
     slowed: list[int] = []
     kernel = overflow._quick_watch(
-        _layer(kind, ins, out), lambda args: result, lambda a, o: slowed.append(1), outputs_only
+        _layer(kind, ins, out), lambda args: result, lambda a, o: slowed.append(1), outputs_only, consts
     )
     if kernel is None:
         return None
@@ -111,6 +111,13 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     assert u32([np.array(2**31 - 1, np.uint32), np.array([0, 1], np.uint32)], np.array(0, np.uint32))
     assert not u32([np.array(1, np.uint32), np.array([0, 2**31], np.uint32)], np.array(0, np.uint32))
     assert not u32([np.array("a"), np.array(1, np.uint32)], np.array(0, np.uint32))  # not a number: full check
+    step, big = np.array(1, np.uint32), np.array(2**31, np.uint32)  # constant inputs, tested once
+    assert _quick("Add", [np.uint32, np.uint32], np.uint32, consts=[None, step])(
+        [np.array(5, np.uint32), step], np.array(0, np.uint32)
+    )
+    assert not _quick("Add", [np.uint32, np.uint32], np.uint32, consts=[None, big])(
+        [np.array(5, np.uint32), big], np.array(0, np.uint32)
+    )
     to_i16 = _quick("Convert", [np.float32], np.int16)
     assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.zeros(2, np.int16))
     for bad in (32768.0, -1e9, np.nan, np.inf):
