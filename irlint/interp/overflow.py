@@ -205,12 +205,12 @@ def _within(a: np.ndarray, lo: int, hi: int) -> bool:
 
 def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
                  outputs_only: bool, consts: Sequence[np.ndarray | None] = ()) -> Kernel | None:
-    """`kernel` with a cheap test, chosen once from the layer's declared types, that a call's result
-    cannot depart, where `watch`'s full check would look at it and find nothing; a result it cannot pass
-    goes on to `slow` (that check). None: the full check on every call (reductions, undeclared
-    types). It trusts the declared input types, as `watch_plan` does, and tests the
-    result's type per call. Each test is written out in its kernel: a watched op in a loop body runs it
-    every iteration, and a call level is a tenth of its cost."""
+    """`kernel` with a cheap test, chosen once from the layer's declared types (and its `consts`), that a
+    call's result cannot depart, where `watch`'s full check would look at it and find nothing; a result
+    it cannot pass goes on to `slow` (that check). None: the full check on every call (reductions,
+    undeclared types). It trusts the declared input types, as `watch_plan` does, and tests the result's
+    type per call. Each test is written out in its kernel: a watched op in a loop body runs it every
+    iteration, and a call level is a tenth of its cost."""
     kind = layer.type
     declared = [_declared(p) for p in layer.inputs]
     port = layer.outputs[0] if layer.outputs else None
