@@ -84,7 +84,8 @@ def test_summaries() -> None:
     b = cr.Side(rounds=[[4.0, 4.0], [2.0, 6.0]], yardstick=[[1.0, 1.0], [1.0, 1.0]])
     assert a.x_yardstick() == 1.0 / 0.25  # fastest over fastest
     assert a.tracing() == pytest.approx(0.25)  # median of 1.5, 1.0, 1.0, 1.5 is 1.25
-    assert b.tracing() is None
+    assert a.tracing_of_minima() == pytest.approx(0.5)  # 1.5 over 1.0
+    assert b.tracing() is None and b.tracing_of_minima() is None
     assert cr.ratio(a, b) == 2.0  # per round 4/2 and 4/2
 
 
@@ -97,6 +98,7 @@ def test_table_parses_back() -> None:
     assert row["A ms (min / median)"] == "1 / 1.5"
     assert row["B ms (min / median)"] == "0.5 / 0.75"
     assert row["A x OpenVINO"] == "2.00x" and row["B x OpenVINO"] == "1.25x"
-    assert row["A tracing"] == "+10%" and row["B tracing"] == "+15%"
+    assert row["A tracing (median / minima)"] == "+10% / +10%"
+    assert row["B tracing (median / minima)"] == "+15% / +20%"  # pairs 1.2 and 1.1; 0.6 over 0.5
     assert row["B/A"] == "0.500" and row["B/A of minima"] == "0.500"
     assert cr.parse_table("no table here") == {}

@@ -124,6 +124,9 @@ _CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other op
 # read-only copy of its bytes from the .bin (irlint.ir.weights) is read once, not per run (reading and
 # checking it again cost a short run a fifth of its time); it holds what one run holds anyway.
 _CONST_VIEWS: weakref.WeakKeyDictionary[Graph, dict[str, tuple[np.ndarray, int]]] = weakref.WeakKeyDictionary()
+# What a Parameter declares (`declared_info`) and, where every dim is static, its shape as ints: read
+# once per layer, not per run (a short run's input checks cost it a twentieth of its time).
+_DECLARED: weakref.WeakKeyDictionary[Layer, tuple[TensorInfo, tuple[int, ...] | None]] = weakref.WeakKeyDictionary()
 DEFAULT_MAX_ITERATIONS = 100_000
 # Body executions (iterations of every Loop and TensorIterator, at every nesting depth) one run may make:
 # `--max-iterations` bounds each loop alone, so nested loops could otherwise multiply to 10^10.
@@ -289,7 +292,13 @@ class _Executor:
         return {i.layer.name: slots[i.srcs[0]] for i in bound.program.order if i.kind == RESULT and i.srcs}
 
     def check_input(self, layer: Layer, arr: np.ndarray) -> np.ndarray:
-        want = declared_info(layer)
+        got = _DECLARED.get(layer)
+        if got is None:
+            info = declared_info(layer)
+            static = None if info.shape is None or not all(d.is_static for d in info.shape) else tuple(
+                d.lo for d in info.shape)
+            got = _DECLARED[layer] = (info, static)
+        want, static = got
         if want.etype is not None and want.etype.name == "string":
             try:  # str (UTF-8) or bytes values: irlint's object array of bytes
                 arr = as_strings(arr)
@@ -298,7 +307,7 @@ class _Executor:
         if want.etype is not None and want.etype.dtype is not None and arr.dtype != want.etype.dtype:
             raise ExecutionError(f"input '{layer.name}' is {arr.dtype}, the Parameter is {want.etype}", layer,
                                  "RUN-INPUT")
-        if want.shape is not None:
+        if want.shape is not None and static != arr.shape:  # (a static shape: equal, or the dims decide)
             ok = len(want.shape) == arr.ndim and all(d.compatible(static_shape([n])[0])
                                                      for d, n in zip(want.shape, arr.shape))
             if not ok:
@@ -408,14 +417,15 @@ class _Executor:
                 continue
             kernel = None
             if instr.kind == OP:
-                kernel = self.kernel(instr, [const_slots.get(s) for s in instr.srcs])
+                consts = [const_slots.get(s) for s in instr.srcs]
+                kernel = self.kernel(instr, consts)
                 if id(instr) in hoisted and isinstance(kernel, CellKernel):
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
                     kernel = self.variables.kernel(instr.layer, kernel)
                 elif unread is not None and id(instr) not in projected:  # may wrap or overflow: a departure
                     kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs,  # type: ignore[union-attr]
-                                            kernel, self.wrapped, outputs_only=top and unread)
+                                            kernel, self.wrapped, outputs_only=top and unread, consts=consts)
             kind = instr.layer.type
             guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
             single = instr.dsts[0] if len(instr.dsts) == 1 else -1

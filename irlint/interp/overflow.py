@@ -50,6 +50,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
+from math import isfinite
 from typing import Any
 
 import numpy as np
@@ -77,6 +78,7 @@ SIXTEEN = frozenset(np.dtype(t) for t in (np.int16, np.uint16))  # an integer Co
 # Ops whose inputs are not read as values here: a nested body's ops check what they read.
 NOT_READERS = frozenset({"Result", "Loop", "TensorIterator", "If", "ShapeOf", "ReadValue", "Assign"})
 F16 = np.dtype(np.float16)
+QUICK_SIZE = 64  # up to this many values a quick test reads them as a Python list
 # Ops whose f16 result the f32 recomputation says nothing about: a Convert's type is its attribute
 # (T216 covers its round trips), a Parameter or Const computes nothing.
 NOT_F16_OPS = NOT_READERS | {"Convert", "Parameter", "Const"}
@@ -130,10 +132,12 @@ def watch_plan(program: Program) -> tuple[bool | None, ...]:
 
 
 def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
-          kernel: Kernel, warned: set[str], outputs_only: bool = False) -> Kernel:
+          kernel: Kernel, warned: set[str], outputs_only: bool = False,
+          consts: Sequence[np.ndarray | None] = ()) -> Kernel:
     """`kernel`, which also warns the first time its narrow integer result differs from the exact one
     (`compute` on the inputs widened to i64); `warned` holds the layers that have warned this run;
-    `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there)."""
+    `outputs_only`: the result reaches the model's outputs alone (the plugin stores it wrapped there);
+    `consts`: the values of its constant inputs (None for the others), the same in every call."""
 
     # What the layer's type decides, once (the dtypes below are the run's, tested per call).
     path, kind = layer.path, layer.type
@@ -145,8 +149,14 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
 
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)
-        if path in warned:  # (each check warns once per layer and run)
-            return outs
+        slow(args, outs)
+        return outs
+
+    def slow(args: list[np.ndarray], outs: list[np.ndarray]) -> None:
+        if path not in warned:  # (each check warns once per layer and run)
+            check(args, outs)
+
+    def check(args: list[np.ndarray], outs: list[np.ndarray]) -> None:
         out = outs[0]
         dtype = out.dtype
         if reads:
@@ -166,11 +176,11 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
         if f16_op and dtype == F16 and out.size and path not in warned:
             _f16_overflow(layer, compute, attrs, args, out, warned)
         if dtype not in NARROW or not narrow_op or path in warned or out.size == 0:
-            return outs
+            return
         if convert:
             if dtype in BYTES and args[0].dtype.kind == "f":
                 _convert_out_of_range(layer, args[0], out, warned)
-            return outs
+            return
         wide = np.asarray(compute(attrs, [a.astype(np.int64) if a.dtype == dtype else a for a in args])[0])
         if wide.shape == out.shape and not np.array_equal(wide, out):
             warned.add(path)
@@ -179,10 +189,163 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
             warnings.warn(DepartureWarning(
                 f"{layer.describe()}: the {dtype} result wraps ({wide.ravel()[at]} is stored as "
                 f"{out.ravel()[at]}), as the spec's integer arithmetic does; OpenVINO's CPU plugin {how}, so its "
-                "values differ from here on"), stacklevel=2)
+                "values differ from here on"), stacklevel=4)
+
+    return _quick_watch(layer, kernel, slow, outputs_only, consts) or watched
+
+
+def _within(a: np.ndarray, lo: int, hi: int) -> bool:
+    """Every value of `a` finite and within [lo, hi]. Up to QUICK_SIZE values as a Python list (a third of
+    numpy's call on a few values): an inf or NaN makes their sum inf or NaN."""
+    if a.size <= QUICK_SIZE:
+        values = a.ravel().tolist()
+        return not values or (isfinite(sum(values)) and lo <= min(values) and max(values) <= hi)
+    return bool(lo <= a.min() and a.max() <= hi)
+
+
+def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
+                 outputs_only: bool, consts: Sequence[np.ndarray | None] = ()) -> Kernel | None:
+    """`kernel` with a cheap test, chosen once from the layer's declared types (and its `consts`), that a
+    call's result cannot depart, where `watch`'s full check would look at it and find nothing; a result
+    it cannot pass goes on to `slow` (that check). None: the full check on every call (reductions,
+    undeclared types). It trusts the declared input types, as `watch_plan` does, and tests the result's
+    type per call. Each test is written out in its kernel: a watched op in a loop body runs it every
+    iteration, and a call level is a tenth of its cost."""
+    kind = layer.type
+    declared = [_declared(p) for p in layer.inputs]
+    port = layer.outputs[0] if layer.outputs else None
+    out_type = _declared(port) if port is not None else None
+    if out_type is None or (kind not in NOT_READERS and any(t is None for t in declared)):
+        return None
+    unsigned = [i for i, t in enumerate(declared) if t in UNSIGNED_WIDE] if kind not in NOT_READERS else []
+    if kind in ("Add", "Subtract", "Multiply") and out_type in NARROW and len(declared) == 2 and not unsigned:
+        return _narrow_quick(kind, kernel, slow, out_type)
+    if kind in REDUCED_IN_F32 or (kind in WATCHED and out_type in NARROW and kind != "Convert"):
+        return None
+    if kind == "Convert":
+        if unsigned or out_type not in KEPT_AS_I32 | BYTES or not declared or declared[0].kind not in "biuf":
+            return None  # (numpy's own numbers only: bf16, f8, i4 or nf4 inputs take the full check)
+        info = np.iinfo(out_type)
+        lo, hi = max(int(info.min), I32_MIN), min(int(info.max), I32_MAX)
+
+        def converted(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            x = args[0]
+            if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not _within(x, lo, hi):
+                slow(args, outs)
+            return outs
+
+        return converted
+    if out_type is I64:
+        if unsigned:
+            return None
+
+        def counted(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            out = outs[0]
+            if out.dtype is not I64 or not (
+                (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX)
+            ):
+                slow(args, outs)
+            return outs
+
+        return counted
+    if out_type is F16 and kind not in NOT_F16_OPS:
+        if unsigned:
+            return None
+
+        def finite(args: list[np.ndarray]) -> list[np.ndarray]:
+            outs = kernel(args)
+            out = outs[0]
+            if out.dtype is not F16 or not (
+                outputs_only  # (the plugin rounds a value read by the outputs alone to inf as well)
+                or (isfinite(sum(out.ravel().tolist())) if out.size <= QUICK_SIZE else np.isfinite(out).all())
+            ):
+                slow(args, outs)
+            return outs
+
+        return finite
+    if unsigned and out_type not in NARROW and out_type not in (I64, F16):
+        n = max(unsigned) + 1
+        unsigned = [i for i in unsigned if not _low_constant(consts[i] if i < len(consts) else None)]
+
+        def low_halves(args: list[np.ndarray]) -> list[np.ndarray]:
+            """Every u32/u64 value read is the same in the plugin's i32 (below 2**31)."""
+            outs = kernel(args)
+            if outs[0].dtype is not out_type or len(args) < n:
+                slow(args, outs)
+                return outs
+            try:
+                for i in unsigned:  # (any type: the full check looks at u32/u64 ones only, below 2**31 at none)
+                    a = args[i]
+                    size = a.size
+                    if size and (a.item() if size == 1 else max(a.ravel().tolist()) if size <= QUICK_SIZE
+                                 else a.max()) > I32_MAX:
+                        slow(args, outs)
+                        break
+            except TypeError:  # values that do not compare with a number (not u32/u64 then): the full check
+                slow(args, outs)
+            return outs
+
+        return low_halves
+    return None
+
+
+def _span(a: np.ndarray) -> tuple[int, int]:
+    """The least and the greatest value of a non-empty integer array, as Python ints."""
+    if a.size == 1:
+        v = a.item()
+        return v, v
+    if a.size <= QUICK_SIZE:
+        values = a.ravel().tolist()
+        return min(values), max(values)
+    return int(a.min()), int(a.max())
+
+
+def _narrow_quick(kind: str, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
+                  out_type: np.dtype) -> Kernel:
+    """`kernel` of a narrow integer Add, Subtract or Multiply that sends a call to `slow` only where its
+    exact result may leave the type: the extremes of its inputs' values bound every element's."""
+    info = np.iinfo(out_type)
+    lo, hi = int(info.min), int(info.max)
+
+    def narrow(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        if len(args) != 2:
+            slow(args, outs)
+            return outs
+        a, b = args
+        if outs[0].dtype is not out_type or a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
+            slow(args, outs)
+        elif a.size == 1 and b.size == 1:  # (a counter and its step: no span to take)
+            x, y = a.item(), b.item()
+            if not lo <= (x + y if kind == "Add" else x - y if kind == "Subtract" else x * y) <= hi:
+                slow(args, outs)
+        elif a.size and b.size:
+            (alo, ahi), (blo, bhi) = _span(a), _span(b)
+            if kind == "Add":
+                least, most = alo + blo, ahi + bhi
+            elif kind == "Subtract":
+                least, most = alo - bhi, ahi - blo
+            else:
+                ends = (alo * blo, alo * bhi, ahi * blo, ahi * bhi)
+                least, most = min(ends), max(ends)
+            if least < lo or most > hi:
+                slow(args, outs)
         return outs
 
-    return watched
+    return narrow
+
+
+def _low_constant(c: np.ndarray | None) -> bool:
+    """A constant input every value of which is an integer below 2**31 (the plugin reads it alike)."""
+    return c is not None and c.dtype.kind in "iu" and (c.size == 0 or int(c.max()) <= I32_MAX)
+
+
+def _declared(port: Any) -> np.dtype | None:
+    """A port's declared element type as numpy's (the same object as a result's dtype), if known."""
+    et = port.precision
+    return None if et is None or et.dtype is None else np.dtype(et.dtype)
 
 
 def _f16_overflow(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -207,7 +370,7 @@ def _f16_overflow(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], S
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the f16 result is {out.ravel()[at]} (f16 arithmetic, as the spec says); OpenVINO's "
         f"CPU plugin computes f16 ops in f32, where it is {wide.ravel()[at]:.6g}, and rounds to f16 only at the "
-        "model's outputs, so its values differ from here on"), stacklevel=3)
+        "model's outputs, so its values differ from here on"), stacklevel=5)
 
 
 def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: set[str]) -> None:
@@ -224,7 +387,7 @@ def _convert_out_of_range(layer: Layer, x: np.ndarray, out: np.ndarray, warned: 
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype}, outside the type's range: the "
         f"spec leaves the result undefined; irlint truncates and wraps ({out.ravel()[at]}), as OpenVINO's CPU "
         "plugin does at a model's top level, but inside a Loop, TensorIterator or If body the plugin saturates, "
-        "so its values differ from here on"), stacklevel=3)
+        "so its values differ from here on"), stacklevel=5)
 
 
 def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[np.ndarray]], attrs: Any,
@@ -250,7 +413,7 @@ def _reduced_in_f32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]],
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: {why}; OpenVINO's CPU plugin computes an integer {layer.type} in f32 (16777217 is "
         "16777216 there, a sum outside the i32 range -2147483648), so its values may differ from here on; irlint "
-        "computes in integers, as the spec says"), stacklevel=3)
+        "computes in integers, as the spec says"), stacklevel=5)
 
 
 def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
@@ -267,7 +430,7 @@ def _i64_outside_i32(layer: Layer, out: np.ndarray, warned: set[str]) -> None:
     warnings.warn(DepartureWarning(
         f"{layer.describe()}: the i64 result {v} is outside the i32 range; OpenVINO's CPU plugin computes i64 "
         f"tensors as i32 (Add, Subtract, Multiply wrap: {int(np.int64(v).astype(np.int32))}; a ReduceSum gives "
-        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=3)
+        "-2147483648), so its values differ from here on; irlint computes in i64, as the spec says"), stacklevel=5)
 
 
 def i64_input_outside_i32(layer: Layer, arr: np.ndarray) -> None:
@@ -319,7 +482,7 @@ def _unsigned_as_i32(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]]
             f"{layer.describe()}: reads the {v.dtype} value {v}, outside the i32 range; OpenVINO's CPU plugin "
             f"computes u32 and u64 tensors as i32 ({v} is {int(np.asarray(v).astype(np.uint32).view(np.int32))} "
             f"there), so its result differs ({other.ravel()[at]} for {mine.ravel()[at]} here) and its values "
-            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=3)
+            "differ from here on; irlint computes in the declared type, as the spec says"), stacklevel=5)
         return
 
 
@@ -347,4 +510,4 @@ def _convert_kept_as_i32(layer: Layer, x: np.ndarray, out: np.ndarray, warned: s
         f"{layer.describe()}: converts {x.dtype} {x.ravel()[at]} to {out.dtype} ({out.ravel()[at]} here); OpenVINO's "
         f"CPU plugin keeps it as the i32 value {theirs.ravel()[at]} (i16, u16, u32 and u64 are computed as i32, "
         f"{why}), so the ops after it see another value and its values differ from here on; the spec wraps an "
-        "integer to the type and leaves a float outside it undefined"), stacklevel=3)
+        "integer to the type and leaves a float outside it undefined"), stacklevel=5)

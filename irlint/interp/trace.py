@@ -22,6 +22,7 @@ is read.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import zipfile
@@ -124,6 +125,33 @@ def _stats_from_row(shape: list[int], dtype: str, row: np.ndarray | None) -> dic
     return out
 
 
+def _iteration_hook(what: str) -> Callable[..., None]:
+    """`Trace.iteration_started` ("in") or `Trace.iteration_finished` ("out"): `Trace._keep` written
+    out, since a loop whose body holds a nested loop calls both once per iteration (the call level
+    saved is about a point of tracing a Loop inside a TensorIterator)."""
+
+    def hook(
+        self: Trace,
+        layer: Layer,
+        iteration: int,
+        keys: Sequence[int | None],
+        values: Sequence[np.ndarray],
+        frames: Frames,
+    ) -> None:
+        size = len(values) * TENSOR_BYTES
+        for v in values:
+            size += v.nbytes
+        total = self.in_memory + size
+        if total <= self.budget:
+            self.in_memory = total
+            self._log.append((layer, frames, what, keys, values))
+            self._position += len(values)
+        else:
+            self._one_by_one(layer, frames, what, keys, values)
+
+    return hook
+
+
 @dataclass
 class Trace:
     """Recorded tensors: in memory up to `budget` bytes (bookkeeping counted), then spilled to a temp dir.
@@ -209,13 +237,8 @@ class Trace:
 
         return take
 
-    def iteration_started(self, layer: Layer, iteration: int, keys: Sequence[int | None],
-                          values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep(layer, "in", keys, values, frames)
-
-    def iteration_finished(self, layer: Layer, iteration: int, keys: Sequence[int | None],
-                           values: Sequence[np.ndarray], frames: Frames) -> None:
-        self._keep(layer, "out", keys, values, frames)
+    iteration_started = _iteration_hook("in")
+    iteration_finished = _iteration_hook("out")
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         names = self._ports.get(layer)
@@ -556,6 +579,7 @@ class Trace:
         self._store.close()
 
 
+@functools.cache  # a run asks once per loop; layouts are few and their counters keep no state
 def _batch_counter(layout: tuple[int, ...]) -> Callable[[list[np.ndarray], int], int]:
     """The exact bytes of a flat batch of `n` records laid out as `layout` (irlint.interp.events) says:
     a FRESH position's tensors are read one by one, a FIXED one's once, and a back edge's are its

@@ -2,8 +2,9 @@
 
 A prepared kernel is bound per layer and run; it must give exactly what `compute` gives on valid
 inputs. Where the output's shape depends only on the input's shape and constant inputs (Squeeze,
-Unsqueeze, Reshape with a constant shape), the checked `compute` runs once per input shape and
-later calls only reshape.
+Unsqueeze, Reshape with a constant shape, the splits), the checked `compute` runs once per input
+shape and later calls only reshape or slice; what it decided is kept across runs (`_decided`), so a
+short run does not pay `compute` again for every such op.
 """
 
 from __future__ import annotations
@@ -16,11 +17,34 @@ import numpy as np
 
 from irlint.ops.base import Op
 
+# (op type, id(attrs), the constant inputs after x) -> (attrs, {x.shape: what compute decided}); the
+# entry holds attrs, so its id is not reused while the entry lives. Cleared when full.
+_DECIDED: dict[tuple[Any, ...], tuple[Any, dict[Any, Any]]] = {}
+_MAX_DECIDED = 4096
+_MAX_KEY_BYTES = 1024  # constant inputs larger than this are not keyed: their kernel decides per run
+
+
+def _decided(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> dict[Any, Any]:
+    """The memo of what `compute` decided per input shape for this op, attributes and constant inputs
+    after the first (the same across runs of a model, whose programs keep their attributes)."""
+    rest = consts[1:]
+    if any(c is None or c.nbytes > _MAX_KEY_BYTES or c.dtype.kind not in "biu" for c in rest):
+        return {}
+    key = (type(op), id(attrs), *((c.dtype.str, c.shape, c.tobytes()) for c in rest))  # type: ignore[union-attr]
+    got = _DECIDED.get(key)
+    if got is not None and got[0] is attrs:
+        return got[1]
+    if len(_DECIDED) >= _MAX_DECIDED:
+        _DECIDED.clear()
+    memo: dict[Any, Any] = {}
+    _DECIDED[key] = (attrs, memo)
+    return memo
+
 
 def reshaper(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callable[[list[np.ndarray]], list[np.ndarray]]:
     """A kernel for an op whose result is `x.reshape(S)`, S a function of x.shape alone (the other
     inputs constant): `compute` decides S (and checks) the first time a shape is seen."""
-    shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
+    shapes: dict[tuple[int, ...], tuple[int, ...]] = _decided(op, attrs, consts)
 
     def fast(args: list[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
@@ -56,7 +80,7 @@ def splitter(op: Op, attrs: Any, consts: Sequence[np.ndarray | None]) -> Callabl
     x.shape alone: `compute` runs (and checks) the first time a shape is seen, and gives the points.
     When every dim before the axis is 1, each part of a C-contiguous x is a C-contiguous block of it,
     so the parts are returned as views with one contiguity test per call instead of one per part."""
-    cuts: dict[tuple[int, ...], tuple[tuple[tuple[slice, ...], ...], bool]] = {}
+    cuts: dict[tuple[int, ...], tuple[tuple[tuple[slice, ...], ...], bool]] = _decided(op, attrs, consts)
     axis = int(np.asarray(consts[1]).reshape(-1)[0])
 
     def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:

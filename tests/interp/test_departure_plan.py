@@ -68,3 +68,73 @@ def test_the_plugin_reads_a_whole_range_entry_as_the_spec_does(dim: int) -> None
     plugin and places the same slices, so only parts of another length can make it refuse."""
     assert cpu_plugin_iterations(dim, 0, -1, 1) == dim
     assert cpu_plugin_plan(dim, 0, -1, 1, 1) == (0, dim, 1)
+
+
+def _layer(kind: str, ins: list[type], out: type):  # type: ignore[no-untyped-def]
+    port = lambda t: SimpleNamespace(precision=SimpleNamespace(dtype=t))  # noqa: E731
+    return SimpleNamespace(type=kind, inputs=[port(t) for t in ins], outputs=[port(out)])
+
+
+def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False, consts=()):  # type: ignore[no-untyped-def]
+    """Whether a call whose inputs are `args` and whose result is `result` passes the layer's quick test
+    (else it goes on to the full check); None where the layer has no quick test."""
+    result: list[np.ndarray] = []
+    slowed: list[int] = []
+    kernel = overflow._quick_watch(
+        _layer(kind, ins, out), lambda args: result, lambda a, o: slowed.append(1), outputs_only, consts
+    )
+    if kernel is None:
+        return None
+
+    def passes(args: list[np.ndarray], value: np.ndarray) -> bool:
+        result[:], slowed[:] = [value], []
+        assert kernel(args)[0] is value
+        return not slowed
+
+    return passes
+
+
+def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
+    """Each watched op's cheap per-call test (chosen from its declared types) says "cannot depart" only
+    where the full check finds nothing; any doubt sends the call on to the full check."""
+    counter = _quick("Add", [np.int64, np.int64], np.int64)
+    assert counter([], np.array(7)) and counter([], np.array([1, -(2**31), 2**31 - 1]))
+    assert not counter([], np.array(2**31)) and not counter([], np.arange(100) * 2**26)  # (past 64 values: numpy)
+    assert not counter([], np.array(5, np.int32))  # another type than declared: the full check decides
+    f16 = _quick("Multiply", [np.float16, np.float16], np.float16)
+    assert f16([], np.ones(8, np.float16)) and f16([], np.ones(100, np.float16))
+    for bad in (np.inf, -np.inf, np.nan):
+        assert not f16([], np.array([1, bad], np.float16)) and not f16([], np.full(100, bad, np.float16))
+    only_out = _quick("Multiply", [np.float16, np.float16], np.float16, outputs_only=True)
+    assert only_out([], np.array([np.inf], np.float16))  # read by the outputs alone: the plugin rounds to inf too
+    u32 = _quick("Add", [np.uint32, np.uint32], np.uint32)
+    assert u32([np.array(2**31 - 1, np.uint32), np.array([0, 1], np.uint32)], np.array(0, np.uint32))
+    assert not u32([np.array(1, np.uint32), np.array([0, 2**31], np.uint32)], np.array(0, np.uint32))
+    assert not u32([np.array("a"), np.array(1, np.uint32)], np.array(0, np.uint32))  # not a number: full check
+    step, big = np.array(1, np.uint32), np.array(2**31, np.uint32)  # constant inputs, tested once
+    assert _quick("Add", [np.uint32, np.uint32], np.uint32, consts=[None, step])(
+        [np.array(5, np.uint32), step], np.array(0, np.uint32)
+    )
+    assert not _quick("Add", [np.uint32, np.uint32], np.uint32, consts=[None, big])(
+        [np.array(5, np.uint32), big], np.array(0, np.uint32)
+    )
+    to_i16 = _quick("Convert", [np.float32], np.int16)
+    assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.zeros(2, np.int16))
+    for bad in (32768.0, -1e9, np.nan, np.inf):
+        assert not to_i16([np.array([0.0, bad], np.float32)], np.zeros(2, np.int16))
+    assert not _quick("Convert", [np.float32], np.uint16)([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))
+    assert not to_i16([np.array([b"7"], object)], np.zeros(1, np.int16))  # not numbers: the full check decides
+    u8_add = _quick("Add", [np.uint8, np.uint8], np.uint8)  # the extremes of the inputs bound the result
+    assert u8_add([np.array([0, 200], np.uint8), np.array(55, np.uint8)], np.zeros(2, np.uint8))
+    assert not u8_add([np.array([0, 200], np.uint8), np.array(56, np.uint8)], np.zeros(2, np.uint8))
+    i8_mul = _quick("Multiply", [np.int8, np.int8], np.int8)
+    assert i8_mul([np.array([-8, 15], np.int8), np.array([-8, 8], np.int8)], np.zeros(2, np.int8))
+    assert not i8_mul([np.array([-8, 16], np.int8), np.array([-8, 8], np.int8)], np.zeros(2, np.int8))  # 128
+    i16_sub = _quick("Subtract", [np.int16, np.int16], np.int16)
+    assert not i16_sub([np.array(-32768, np.int16), np.array(1, np.int16)], np.zeros((), np.int16))
+    assert i16_sub([np.array(-32767, np.int16), np.array(1, np.int16)], np.zeros((), np.int16))  # one value each
+    assert not _quick("Multiply", [np.int16, np.int16], np.int16)(
+        [np.array(256, np.int16), np.array(128, np.int16)], np.zeros((), np.int16)
+    )
+    # reductions have no quick test: the full check runs on every call
+    assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
