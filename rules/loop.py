@@ -782,7 +782,7 @@ def constant_input_plugin_error(ctx: Context, graph: Graph, layer: Layer) -> Ite
     instead of passing it in.
     """
     body = layer.body
-    cur = _iterating_current_iteration(ctx, graph, layer)
+    cur = loop_plan(layer).current_iteration  # the plugin fails at compile, whatever the trip count
     if body is None or cur is None:
         return
     params = body.parameters()

@@ -1334,7 +1334,8 @@ def loop_constant_input(kind: str):
     """A Loop (current_iteration set) whose body Parameter xb, listed before the current_iteration one, takes a
     constant invariant input: OpenVINO pushes the constant into the body and removes xb, and the CPU plugin fails
     to compile (LP715). `kind` "fail": the constant is a Const; "in-if": the Loop is in an If branch whose input is
-    a Const; "middle": another Parameter follows the current_iteration one; "shapeof": the input is the shape of
+    a Const; "one-iteration": "fail" with a trip count of 1 (the removal happens before anything runs);
+    "middle": another Parameter follows the current_iteration one; "shapeof": the input is the shape of
     the model input (static, so folded). "pass": Loops that compile: the
     current_iteration Parameter first, the input fed by the model input, a sliced and a merged constant input, a
     constant Parameter the body does not read ("unread", which PM410 reports as unused)."""
@@ -1342,14 +1343,14 @@ def loop_constant_input(kind: str):
     x = ops.parameter([1], np.float32, name="x")
     cst = ops.constant(np.array([0.5], np.float32)).output(0)
 
-    def loop(src, order=("xb", "it"), how="invariant", read=True, other=None):
+    def loop(src, order=("xb", "it"), how="invariant", read=True, other=None, trip=3):
         xb, it, ob = ops.parameter([1], np.float32), ops.parameter([], np.int64), ops.parameter([1], np.float32)
         step = ops.convert(ops.unsqueeze(it, ops.constant(np.array([0], np.int64))), ov.Type.f32)
         value = ops.add(ops.relu(xb), step) if read else step
         r = ops.result(ops.add(value, ob) if other is not None else value)
         c = ops.result(ops.constant(np.array(True)))
         params = [dict(xb=xb, it=it, ob=ob)[k] for k in order]
-        lp = ops.loop(ops.constant(np.int64(3)), ops.constant(np.array(True)))
+        lp = ops.loop(ops.constant(np.int64(trip)), ops.constant(np.array(True)))
         lp.set_function(ov.Model([r, c], params))
         lp.set_special_body_ports([params.index(it), 1])
         if how == "sliced":
@@ -1362,8 +1363,9 @@ def loop_constant_input(kind: str):
             lp.set_invariant_input(ob, other)
         return lp.get_iter_value(r.output(0), -1)
 
-    if kind == "fail":
-        return ov.Model([ops.result(ops.add(loop(cst), x), name="y")], [x], "loop_constant_input")
+    if kind in ("fail", "one-iteration"):
+        y = ops.add(loop(cst, trip=1 if kind == "one-iteration" else 3), x)
+        return ov.Model([ops.result(y, name="y")], [x], "loop_constant_input")
     if kind == "middle":
         y = loop(cst, ("xb", "it", "ob"), other=x.output(0))
         return ov.Model([ops.result(y, name="y")], [x], "loop_constant_input_middle")
@@ -2267,6 +2269,8 @@ CASES = [
     Case("LP715", "fail-middle", lambda: loop_constant_input("middle"),
          _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "fail-shapeof", lambda: loop_constant_input("shapeof"),
+         _mark_picked("LP715", _first_body_parameter)),
+    Case("LP715", "fail-one-iteration", lambda: loop_constant_input("one-iteration"),
          _mark_picked("LP715", _first_body_parameter)),
     Case("LP715", "pass", lambda: loop_constant_input("pass")),
     Case("LP716", "fail", lambda: loop_folded_nested("fail"),

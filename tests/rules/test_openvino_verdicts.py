@@ -29,6 +29,7 @@ REJECTED_AT_COMPILE = [
     ("LP714/fail-nested.xml", "vector::_M_range_check"),
     ("LP714/fail-if.xml", "vector::_M_range_check"),
     ("LP715/fail.xml", "vector::_M_range_check"),
+    ("LP715/fail-one-iteration.xml", "vector::_M_range_check"),
     ("LP715/fail-in-if.xml", "vector::_M_range_check"),
     ("LP715/fail-shapeof.xml", "vector::_M_range_check"),
     ("LP715/fail-middle.xml", "memory::data_type::s32"),
