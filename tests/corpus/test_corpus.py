@@ -150,12 +150,6 @@ def test_third_party_ir_has_only_its_documented_defects(name: str, tmp_path: Pat
     assert findings(_copy(name, tmp_path)) == IRS[name].defects
 
 
-@pytest.mark.parametrize("name", sorted(n for n in IRS if IRS[n].disputed))
-def test_the_disputed_findings_are_what_irlint_reports(name: str, tmp_path: Path) -> None:
-    """What irlint reports today on the files with a disputed finding (the report's evidence)."""
-    assert findings(_copy(name, tmp_path)) == IRS[name].defects | set(IRS[name].disputed)
-
-
 @pytest.mark.parametrize("name", sorted(IRS))
 def test_openvino_verdict_on_the_third_party_irs(name: str, tmp_path: Path) -> None:
     """OpenVINO 2026 reads each file; it compiles and runs it, or refuses it where the entry says."""
