@@ -14,6 +14,7 @@ from irlint.rules.unread_outputs import dropped_inputs, kept_layers, read_only_f
 from irlint import causes
 from irlint.controlflow import EntryKind, PlanEntry, loop_plan
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.plan import CONDITION_PORT
 from irlint.controlflow.readings import names_sub_range, sub_range, unread
 from irlint.diagnostics import Related, Severity
 from irlint.engine.context import Context
@@ -169,13 +170,23 @@ def condition_output_missing(ctx: Context, graph: Graph, layer: Layer) -> Iterat
                       related=(Related(entries[0].loc, "the first one"),))
 
 
-def _dynamic_input(ctx: Context, graph: Graph, layer: Layer) -> int | None:
-    """The first input port of the Loop whose shape is not static, or None. The CPU plugin prepares such a
-    Loop at its first run, not at compile, and checks its special ports' types then (measured on 2026.4)."""
+def _deferred_by(ctx: Context, graph: Graph, layer: Layer, by_condition: bool) -> str | None:
+    """Why the CPU plugin checks a special port's type at the Loop's first run rather than at compile: an
+    input port of dynamic shape, or (`by_condition`: for the body condition's type) an execution condition
+    (input port 1) whose value is not known before the model runs with an output of dynamic shape
+    (measured on 2026.4: either alone is checked at compile, a current_iteration type is checked at
+    compile then, and a trip count from a model input defers nothing). None when the check happens at
+    compile."""
     for p in layer.inputs:
         info = _input(ctx, graph, layer, p.id)
         if info is not None and (info.shape is None or any(not d.is_static for d in info.shape)):
-            return p.id
+            return f"input port {p.id} of the Loop being of dynamic shape"
+    cond = _input(ctx, graph, layer, CONDITION_PORT) if by_condition else None
+    dynamic_out = next((p.id for p in layer.outputs if (o := ctx.shapes.output(layer, p.id)).shape is None
+                        or any(not d.is_static for d in o.shape)), None)
+    if cond is not None and cond.value is None and dynamic_out is not None:
+        return (f"the Loop's execution condition (input port {CONDITION_PORT}) being computed when the model runs "
+                f"and its output port {dynamic_out} of dynamic shape")
     return None
 
 
@@ -192,11 +203,12 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     BodyExecutionCondition output must be equal to 0 or 1") and reads any element type; its CPU
     plugin runs a u8 condition, nonzero as true (2, 4 and 255 continue, 0 stops), and refuses every
     other type (i8, i32, i64, f16, f32: "Check 'mem->getDataType() == memory::data_type::u8'
-    failed"): at compile, or, when an input of the Loop has a dynamic shape, at the first inference
-    that runs the Loop (compile_model accepts it; a Loop in an If branch no inference takes is never
-    refused). A Loop no Result reads (its outputs read only by outputs of the layers around it that
-    nothing reads) is removed before the CPU plugin sees it: the model compiles and runs (measured
-    with an i32 and an f32 condition); a rank above 1 is still refused at read.
+    failed"): at compile, or, when an input of the Loop has a dynamic shape (or an output has one
+    and the execution condition is computed at run time), at the first inference that runs the Loop
+    (compile_model accepts it; a Loop in an If branch no inference takes is never refused). A Loop no Result
+    reads (its outputs read only by outputs of the layers around it that nothing reads) is removed
+    before the CPU plugin sees it: the model compiles and runs (measured with an i32 and an f32
+    condition); a rank above 1 is still refused at read.
 
     Example:
     ```xml
@@ -221,10 +233,10 @@ def body_condition_type(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Fi
     elif problem and etype == U8:  # the type is what _check_port names first
         problem += "; OpenVINO's CPU plugin runs it, reading a nonzero value as true"
     elif problem and etype is not None and etype != BOOL:
-        dynamic = _dynamic_input(ctx, graph, layer)
-        problem += ("; OpenVINO's CPU plugin takes only boolean or u8 and refuses it at compile" if dynamic is None else
-                    f"; OpenVINO's CPU plugin takes only boolean or u8; input port {dynamic} of the Loop being of "
-                    "dynamic shape, it compiles the Loop and refuses it at the first inference that runs the Loop")
+        deferred = _deferred_by(ctx, graph, layer, by_condition=True)
+        problem += ("; OpenVINO's CPU plugin takes only boolean or u8 and refuses it at compile" if deferred is None
+                    else f"; OpenVINO's CPU plugin takes only boolean or u8; {deferred}, it compiles the Loop and "
+                    "refuses it at the first inference that runs the Loop")
     if problem:
         res = layer.body.layer(entry.internal_layer_id)
         if res is None:
@@ -303,12 +315,12 @@ def _refused_current_iteration(ctx: Context, graph: Graph, layer: Layer) -> str:
     """When the CPU plugin refuses a current_iteration Parameter of another type: at compile, or, in a Loop
     with an input of dynamic shape (a static Loop in the body of a dynamic one is checked at compile),
     when an inference runs an iteration."""
-    dynamic = _dynamic_input(ctx, graph, layer)
+    deferred = _deferred_by(ctx, graph, layer, by_condition=False)
     takes = "it takes only i16, u16, i32, u32, i64 or u64"
-    if dynamic is None:
+    if deferred is None:
         return f"; OpenVINO's CPU plugin refuses it at compile ({takes})"
-    return (f"; OpenVINO's CPU plugin refuses it ({takes}); input port {dynamic} of the Loop being of dynamic "
-            "shape, it compiles the Loop and refuses it at the first inference that runs an iteration of the Loop")
+    return (f"; OpenVINO's CPU plugin refuses it ({takes}); {deferred}, it compiles the Loop and refuses it at the "
+            "first inference that runs an iteration of the Loop")
 
 
 def _removed_current_iteration(layer: Layer, param: Layer) -> str:

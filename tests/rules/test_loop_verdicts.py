@@ -295,3 +295,36 @@ def test_a_body_condition_of_another_type_in_a_loop_nothing_reads(read: bool, tm
 
     _removed_unless_read("LP704", loop_condition_nested(np.int32, read), read,
                          r"mem->getDataType\(\) == memory::data_type::u8", tmp_path)
+
+
+def loop_condition_from_input(body_type):
+    """A Loop (3 iterations) whose execution condition is a model input `ec` and whose body condition is an
+    invariant input of `body_type` (a [1] tensor of 1); y stacks x plus 1 per iteration (of dynamic length)."""
+    import openvino.opset13 as ops
+
+    x, ec, t = ops.parameter([2], np.float32, name="x"), ops.parameter([], np.bool_, name="ec"), ops.parameter(
+        [1], body_type, name="t")
+    tb, xb = ops.parameter([1], body_type), ops.parameter([2], np.float32)
+    r, cr = ops.result(ops.add(xb, ops.constant(np.float32(1)))), ops.result(tb)
+    loop = ops.loop(ops.constant(np.int64(3)), ec)
+    loop.set_function(ov.Model([r, cr], [tb, xb]))
+    loop.set_special_body_ports([-1, 1])
+    loop.set_invariant_input(tb, t.output(0))
+    loop.set_merged_input(xb, x.output(0), r.output(0))
+    y = loop.get_concatenated_slices(r.output(0), 0, 1, 1, -1, 0)
+    return ov.Model([ops.result(y, name="y")], [x, ec, t], "condition_input")
+
+
+def test_a_body_condition_of_another_type_is_refused_at_the_first_run_when_the_loop_condition_is_an_input(
+        tmp_path: Path) -> None:
+    """An execution condition the model computes (here a model input), with an output of dynamic shape, makes
+    the CPU plugin check the body condition's type at the first inference, not at compile (the third-party
+    loop_port1_unconnected.xml)."""
+    path = tmp_path / "m.xml"
+    ov.save_model(loop_condition_from_input(np.int64), str(path), compress_to_fp16=False)
+    compiled = ov.Core().compile_model(str(path), "CPU", CPU)  # compile_model accepts it
+    with pytest.raises(Exception, match=r"mem->getDataType\(\) == memory::data_type::u8"):
+        compiled({"x": np.ones(2, np.float32), "ec": np.array(True), "t": np.ones(1, np.int64)})
+    (found,) = [d for d in irlint.check(path) if d.code == "LP704"]
+    assert "execution condition (input port 1) being computed when the model runs" in found.message
+    assert "at the first inference that runs the Loop" in found.message and "at compile" not in found.message
