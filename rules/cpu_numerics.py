@@ -259,7 +259,12 @@ def _taken_branch(ctx: Context, holder: Graph, owner: Layer) -> Branch | None:
 def _compiled_apart(ctx: Context, graph: Graph) -> bool:
     """Whether the CPU plugin compiles `graph` as a subgraph of its own: a TensorIterator/Loop body, or
     an If branch whose condition is not constant (OpenVINO folds an If of constant condition into the
-    level holding it, so a branch of one at the top level is compiled with the top level)."""
+    level holding it, so a branch of one at the top level is compiled with the top level). Once per level:
+    every eltwise op of the level asks."""
+    return ctx.memo("compiled-apart", graph, lambda: _apart(ctx, graph))
+
+
+def _apart(ctx: Context, graph: Graph) -> bool:
     holders = parents(ctx)
     while id(graph) in holders:
         holder, owner = holders[id(graph)]

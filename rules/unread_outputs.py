@@ -77,9 +77,12 @@ def _if_dropped(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     return {p for p, on in alive.items() if not on}
 
 
+_NESTING = frozenset({"Loop", "TensorIterator", "If"})
+
+
 def _nests(body: Graph) -> bool:
     """True when `body` holds a layer with bodies of its own, whose removals can cascade out."""
-    return any(la.type in ("Loop", "TensorIterator", "If") for la in body.layers)
+    return any(la.type in _NESTING for la in body.layers)
 
 
 def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
@@ -94,9 +97,15 @@ def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
         if lid in live:
             continue
         live.add(lid)
+        feeds = into.get(lid)
+        if feeds is None:
+            continue
         inner = body.layer(lid)
-        dropped = dropped_inputs(ctx, body, inner) if inner is not None else set()
-        todo += [src for src, port in into.get(lid, []) if port not in dropped]
+        if inner is None or inner.type not in _NESTING:  # only these drop inputs (`dropped_inputs`)
+            todo += [src for src, _ in feeds]
+            continue
+        dropped = dropped_inputs(ctx, body, inner)
+        todo += [src for src, port in feeds if port not in dropped]
     return live
 
 

@@ -124,9 +124,11 @@ def in_place_view(
 ) -> tuple[Layer, Layer, Layer | None] | None:
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
     over the memory of a body Parameter of `params`; None otherwise."""
-    if any(len(idx.users(src)) != 1 for src in (fed_by(body, idx, e, i) for i in (0, 1)) if src is not None):
-        return None
     first, other = fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)
+    if not _may_write_over(first, other):
+        return None
+    if any(len(idx.users(src)) != 1 for src in (first, other) if src is not None):
+        return None
     view = _view_of(ctx, body, idx, first, params)
     if view is not None:
         kept = (
@@ -153,6 +155,15 @@ def in_place_view(
         if view is not None and same_shape(ctx, srcs[0], e) and _takes_place(ctx, body, idx, rest, view[1], states):
             return (*view, f)
     return None
+
+
+def _may_write_over(first: Layer | None, other: Layer | None) -> bool:
+    """What every case of `in_place_view` needs of E's operands: a view on input 0 (`_view_of`), or an
+    operand that is a binary op (`_weighted_view`'s F, the fused first op): a cheap test that spares the
+    walks for the many Adds of a body that read no view."""
+    if first is not None and first.type in VIEWS:
+        return True
+    return any(f is not None and (f.type in IN_PLACE_BINARY or f.type in FUSED_FIRST_OPS) for f in (first, other))
 
 
 def _weighted_view(
