@@ -211,9 +211,8 @@ def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """
     if layer.body is None:
         return
-    kept = kept_layers(ctx)
     for inner, via in _folded_layers(ctx, layer.body, ()):
-        if inner.type != "TensorIterator" or id(inner) not in kept:
+        if inner.type != "TensorIterator" or id(inner) not in kept_layers(ctx):  # (a walk of the model, once)
             continue
         where = "nested directly in the body" if not via else \
             f"in the branch {via[-1].describe()} takes (its condition is a constant, so OpenVINO folds it), in the body"

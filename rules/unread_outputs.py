@@ -87,9 +87,7 @@ def _nests(body: Graph) -> bool:
 
 def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
     """The layers of `body` some Result other than the `dead` ones reads, through inputs OpenVINO keeps."""
-    into: dict[int | None, list[tuple[int | None, int | None]]] = {}
-    for e in body.edges:
-        into.setdefault(e.to_layer, []).append((e.from_layer, e.to_port))
+    idx = ctx.index(body)
     live: set[int | None] = set()
     todo = [r.id for r in body.results() if r.id not in dead]
     while todo:
@@ -97,15 +95,15 @@ def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
         if lid in live:
             continue
         live.add(lid)
-        feeds = into.get(lid)
-        if feeds is None:
+        feeds = idx.edges_into_layer(lid)
+        if not feeds:
             continue
         inner = body.layer(lid)
         if inner is None or inner.type not in _NESTING:  # only these drop inputs (`dropped_inputs`)
-            todo += [src for src, _ in feeds]
+            todo += [e.from_layer for e in feeds]
             continue
         dropped = dropped_inputs(ctx, body, inner)
-        todo += [src for src, port in feeds if port not in dropped]
+        todo += [e.from_layer for e in feeds if e.to_port not in dropped]
     return live
 
 

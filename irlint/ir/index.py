@@ -68,6 +68,11 @@ class GraphIndex:
         """Every edge ending in an input port (normally one), in file order."""
         return _at(self._into, layer_id, port_id, True)
 
+    def edges_into_layer(self, layer_id: int | None) -> Sequence[Edge]:
+        """Every edge ending in any input port of a layer, in file order."""
+        got = self._into.get(layer_id)
+        return () if got is None else got if isinstance(got, tuple) else (got,)
+
     def is_fed(self, layer_id: int | None, port_id: int | None) -> bool:
         return self.source(layer_id, port_id) is not None
 

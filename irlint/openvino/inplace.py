@@ -125,7 +125,7 @@ def in_place_view(
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
     over the memory of a body Parameter of `params`; None otherwise."""
     first, other = fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)
-    if not _may_write_over(first, other):
+    if not may_write_over(first, other):
         return None
     if any(len(idx.users(src)) != 1 for src in (first, other) if src is not None):
         return None
@@ -157,10 +157,10 @@ def in_place_view(
     return None
 
 
-def _may_write_over(first: Layer | None, other: Layer | None) -> bool:
-    """What every case of `in_place_view` needs of E's operands: a view on input 0 (`_view_of`), or an
-    operand that is a binary op (`_weighted_view`'s F, the fused first op): a cheap test that spares the
-    walks for the many Adds of a body that read no view."""
+def may_write_over(first: Layer | None, other: Layer | None) -> bool:
+    """What every case of `in_place_view` needs of E's operands (`first` on input 0, `other` on input 1):
+    a view on input 0 (`_view_of`), or an operand that is a binary op (`_weighted_view`'s F, the fused
+    first op). A cheap test that spares the walks for the many Adds of a body that read no view."""
     if first is not None and first.type in VIEWS:
         return True
     return any(f is not None and (f.type in IN_PLACE_BINARY or f.type in FUSED_FIRST_OPS) for f in (first, other))
