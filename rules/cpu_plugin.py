@@ -316,6 +316,8 @@ def swish_fusion_beta_not_scalar(ctx: Context, graph: Graph, layer: Layer) -> It
     Make b a scalar (a Reshape or Squeeze to shape []), or write the model with Swish (beta a
     scalar) directly.
     """
+    if not ctx.memo("has-sigmoid", graph, lambda: any(la.type == "Sigmoid" for la in graph.layers)):
+        return  # once per level: the pattern reads a Sigmoid of this level
     idx = ctx.index(graph)
     ins = [_source(graph, idx, layer, p.id) for p in layer.inputs[:2]]
     if len(ins) != 2 or None in ins:
@@ -450,6 +452,9 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     body = layer.body
     if body is None:
         return
+    ifs = [la for la in body.layers if la.type == "If" and not _branch_shapes_differ(ctx, la)]
+    if not ifs:
+        return  # before the maps of the body's edges: most bodies hold no If
     out: dict[int | None, set[int | None]] = {}
     into: dict[int | None, set[int | None]] = {}
     for e in body.edges:
@@ -467,9 +472,6 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
                     todo.append(nxt)
         return seen
 
-    ifs = [la for la in body.layers if la.type == "If" and not _branch_shapes_differ(ctx, la)]
-    if not ifs:
-        return
     reported: set[int | None] = set()
     for be in layer.back_edges:
         param = body.layer(be.to_layer)
