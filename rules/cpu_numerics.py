@@ -99,8 +99,8 @@ ANY_INT_TYPES = CHAINED_INT_TYPES | FUSED_INT_TYPES
 READERS = {**FUSING_OPS, **{t: (0,) for t in sorted(FLOAT_ACTIVATIONS)}}
 
 
-@rule("T219", "int-activation-fused-into-eltwise", severity="warning", types=tuple(READERS), uses_shapes=True)
-def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("T219", "int-activation-fused-into-eltwise", severity="warning", scope="graph", uses_shapes=True)
+def int_activation_fused_into_eltwise(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An integer Sigmoid (Tanh, Exp ...) read only by an eltwise op in a body or another one: the plugin rounds once.
 
     What it checks:
@@ -127,11 +127,16 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     rounding), or let another op read the activation.
     """
     if not _int_activations(ctx):
-        return
+        return  # one pass over the level, and none for a model without integer activations
     apart = _compiled_apart(ctx, graph)
+    for layer in graph.layers:
+        if layer.type in READERS and (apart or layer.type in FLOAT_ACTIVATIONS):
+            yield from _fused_into(ctx, graph, layer, apart)
+
+
+def _fused_into(ctx: Context, graph: Graph, layer: Layer, apart: bool) -> Iterator[Finding]:
+    """T219's finding on `layer`, an eltwise op or activation of `graph` (`apart`: compiled as a subgraph)."""
     chained = layer.type in FLOAT_ACTIVATIONS
-    if not apart and not chained:
-        return
     for port in READERS[layer.type]:
         if port >= len(layer.inputs):
             continue
@@ -269,12 +274,7 @@ def _taken_branch(ctx: Context, holder: Graph, owner: Layer) -> Branch | None:
 def _compiled_apart(ctx: Context, graph: Graph) -> bool:
     """Whether the CPU plugin compiles `graph` as a subgraph of its own: a TensorIterator/Loop body, or
     an If branch whose condition is not constant (OpenVINO folds an If of constant condition into the
-    level holding it, so a branch of one at the top level is compiled with the top level). Once per level:
-    every eltwise op of the level asks."""
-    return ctx.memo("compiled-apart", graph, lambda: _apart(ctx, graph))
-
-
-def _apart(ctx: Context, graph: Graph) -> bool:
+    level holding it, so a branch of one at the top level is compiled with the top level)."""
     holders = parents(ctx)
     while id(graph) in holders:
         holder, owner = holders[id(graph)]
