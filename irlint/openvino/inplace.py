@@ -70,7 +70,7 @@ def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     if layer.type in VIEWS:
         return True
     if layer.type in TAIL_OPS:  # extra inputs that are Consts are attributes of the node (Swish's beta)
-        return all(
+        return len(layer.inputs) == 1 or all(
             k is not None and k.type in ("Const", "Constant")
             for k in (fed_by(body, idx, layer, i) for i in range(1, len(layer.inputs)))
         )
