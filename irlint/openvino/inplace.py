@@ -82,13 +82,17 @@ def changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge)
     """The back edges' Parameters whose Result does not read the Parameter itself (the plugin copies a new value
     into their memory after each iteration) and whose Parameter and Result both come before those of the back
     edge `before` in the body (measured: in any other order the plugin passes `before`'s value on first)."""
-    pos = {lay.id: i for i, lay in enumerate(body.layers)}
+    pos: dict[int | None, int] | None = None
     out: set[int | None] = set()
     for be in layer.back_edges:
+        if be is before:
+            continue
         res = body.layer(be.from_layer)
         src = fed_by(body, idx, res, 0) if res is not None and res.type == "Result" else None
-        if src is None or src.id == be.to_layer or be is before:
+        if src is None or src.id == be.to_layer:
             continue
+        if pos is None:  # the body's order, built only when another back edge asks
+            pos = {lay.id: i for i, lay in enumerate(body.layers)}
         if pos.get(be.to_layer, -1) < pos.get(before.to_layer, -1) and pos.get(be.from_layer, -1) < pos.get(
             before.from_layer, -1
         ):
