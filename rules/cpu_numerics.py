@@ -95,11 +95,12 @@ FUSING_OPS = {"Add": (0, 1), "Multiply": (0, 1), "Subtract": (0, 1), "Divide": (
 # An activation read only by another one is fused into it (the chain computed in f32, rounded once) for
 # these types at every level, and for FUSED_INT_TYPES in a body compiled apart (measured on 2026.4).
 CHAINED_INT_TYPES = frozenset({"i16", "i32", "i64", "u16", "u32", "u64"})
+ANY_INT_TYPES = CHAINED_INT_TYPES | FUSED_INT_TYPES
 READERS = {**FUSING_OPS, **{t: (0,) for t in sorted(FLOAT_ACTIVATIONS)}}
 
 
-@rule("T219", "int-activation-fused-into-eltwise", severity="warning", types=tuple(READERS), uses_shapes=True)
-def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("T219", "int-activation-fused-into-eltwise", severity="warning", scope="graph", uses_shapes=True)
+def int_activation_fused_into_eltwise(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """An integer Sigmoid (Tanh, Exp ...) read only by an eltwise op in a body or another one: the plugin rounds once.
 
     What it checks:
@@ -125,10 +126,17 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
     Compute the activation in f32 and Convert it explicitly (a Round first keeps the spec's
     rounding), or let another op read the activation.
     """
+    if not _int_activations(ctx):
+        return  # one pass over the level, and none for a model without integer activations
     apart = _compiled_apart(ctx, graph)
+    for layer in graph.layers:
+        if layer.type in READERS and (apart or layer.type in FLOAT_ACTIVATIONS):
+            yield from _fused_into(ctx, graph, layer, apart)
+
+
+def _fused_into(ctx: Context, graph: Graph, layer: Layer, apart: bool) -> Iterator[Finding]:
+    """T219's finding on `layer`, an eltwise op or activation of `graph` (`apart`: compiled as a subgraph)."""
     chained = layer.type in FLOAT_ACTIVATIONS
-    if not apart and not chained:
-        return
     for port in READERS[layer.type]:
         if port >= len(layer.inputs):
             continue
@@ -165,6 +173,13 @@ def int_activation_fused_into_eltwise(ctx: Context, graph: Graph, layer: Layer) 
                       related=(Related(act.loc, f"'{act.name}' is the {act.type}"),),
                       hint="compute the activation in f32 and Convert it explicitly, if the spec's rounding matters")
         return
+
+
+def _int_activations(ctx: Context) -> bool:
+    """Whether some level holds a Sigmoid (Tanh, Exp ...) of an integer type T219 looks at: without one no
+    eltwise op needs its producer resolved. Once per model."""
+    return ctx.memo("int-activations", ctx.model.graph, lambda: any(
+        la.type in FLOAT_ACTIVATIONS and _out_type(ctx, la) in ANY_INT_TYPES for _g, la in ctx.model.layers()))
 
 
 def _producer(ctx: Context, graph: Graph, layer: Layer, port_id: int | None,

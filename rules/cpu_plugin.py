@@ -287,8 +287,8 @@ def if_output_dynamic_rank(ctx: Context, graph: Graph, layer: Layer) -> Iterator
 SWISH = "Swish input with beta must be scalar"
 
 
-@rule("T218", "swish-fusion-beta-not-scalar", severity="warning", types=("Multiply",), uses_shapes=True)
-def swish_fusion_beta_not_scalar(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("T218", "swish-fusion-beta-not-scalar", severity="warning", scope="graph", uses_shapes=True)
+def swish_fusion_beta_not_scalar(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """x * Sigmoid(x * b) with b a computed tensor of shape [1]: the CPU plugin fuses it into a Swish it refuses.
 
     What it checks:
@@ -316,7 +316,16 @@ def swish_fusion_beta_not_scalar(ctx: Context, graph: Graph, layer: Layer) -> It
     Make b a scalar (a Reshape or Squeeze to shape []), or write the model with Swish (beta a
     scalar) directly.
     """
+    if not any(la.type == "Sigmoid" for la in graph.layers):
+        return  # one pass over the level, and none without a Sigmoid, which the pattern reads
     idx = ctx.index(graph)
+    for layer in graph.layers:
+        if layer.type == "Multiply":
+            yield from _swish(ctx, graph, idx, layer)
+
+
+def _swish(ctx: Context, graph: Graph, idx: GraphIndex, layer: Layer) -> Iterator[Finding]:
+    """T218's finding on `layer`, a Multiply of `graph`."""
     ins = [_source(graph, idx, layer, p.id) for p in layer.inputs[:2]]
     if len(ins) != 2 or None in ins:
         return
@@ -450,6 +459,9 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
     body = layer.body
     if body is None:
         return
+    ifs = [la for la in body.layers if la.type == "If" and not _branch_shapes_differ(ctx, la)]
+    if not ifs:
+        return  # before the maps of the body's edges: most bodies hold no If
     out: dict[int | None, set[int | None]] = {}
     into: dict[int | None, set[int | None]] = {}
     for e in body.edges:
@@ -467,9 +479,6 @@ def if_value_in_dynamic_loop_state(ctx: Context, graph: Graph, layer: Layer) -> 
                     todo.append(nxt)
         return seen
 
-    ifs = [la for la in body.layers if la.type == "If" and not _branch_shapes_differ(ctx, la)]
-    if not ifs:
-        return
     reported: set[int | None] = set()
     for be in layer.back_edges:
         param = body.layer(be.to_layer)

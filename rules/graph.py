@@ -337,9 +337,6 @@ def duplicate_port_id(ctx: Context, graph: Graph) -> Iterator[Finding]:
 
 def _unsorted(ports: tuple[Port, ...]) -> Port | None:
     """The first port listed after one with a larger id (None when the ids ascend)."""
-    ids = [p.id for p in ports if p.id is not None]
-    if ids == sorted(ids):
-        return None
     last = None
     for p in ports:
         if p.id is None:
@@ -527,13 +524,20 @@ def unknown_layer_type(ctx: Context) -> Iterator[Finding]:
     """
     seen: dict[tuple[str, str], Layer] = {}
     count: dict[tuple[str, str], int] = {}
+    unknown: dict[tuple[str, str], bool] = {}  # asked once per type and version, not per layer
     for _g, layer in ctx.model.layers():
-        if not layer.type or layer.type in STRUCTURAL_TYPES or not opset_holds(layer.type, layer.version):
-            continue  # no type, no opset, not in the opset: IR006/IR007/IR009 report the layer
         key = (layer.type, layer.version)
-        if key not in seen and lookup(layer.type, layer.version) is None:
-            seen[key] = layer
-        if key in seen:
+        found = unknown.get(key)
+        if found is None:
+            # no type, no opset, not in the opset: IR006/IR007/IR009 report the layer
+            found = unknown[key] = bool(
+                layer.type
+                and layer.type not in STRUCTURAL_TYPES
+                and opset_holds(layer.type, layer.version)
+                and lookup(layer.type, layer.version) is None
+            )
+        if found:
+            seen.setdefault(key, layer)
             count[key] = count.get(key, 0) + 1
     for key, layer in seen.items():
         n = count[key]

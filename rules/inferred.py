@@ -124,15 +124,13 @@ def declared_output_mismatch(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """
     shapes = ctx.shapes
     dynamic = ctx.memo("declared_dynamic_ranks", graph, lambda: declared_dynamic_ranks(graph, ctx.index(graph)))
-    for layer in graph.layers:  # one pass over the level (no per-layer dispatch)
-        if layer.type not in SKIP:
-            yield from _output_mismatches(shapes, layer, dynamic)
-
-
-def _output_mismatches(shapes: ShapeResult, layer: Layer, dynamic: frozenset[int]) -> Iterator[Finding]:
-    for port in layer.outputs:
-        f = _port_mismatch(shapes, layer, port, dynamic)
-        if f is not None:
+    for layer in graph.layers:  # one pass over the level (no per-layer dispatch, no generator per layer)
+        if layer.type in SKIP:
+            continue
+        for port in layer.outputs:
+            f = _port_mismatch(shapes, layer, port, dynamic)
+            if f is None:
+                continue
             poison = shapes.poison(layer, port.id)
             if poison is None:  # another rule that reports this port (IF804) carries it, or it stands
                 key = causes.port(layer, port.id)
@@ -143,6 +141,8 @@ def _output_mismatches(shapes: ShapeResult, layer: Layer, dynamic: frozenset[int
 
 def _port_mismatch(shapes: ShapeResult, layer: Layer, port: Port, dynamic: frozenset[int]) -> Finding | None:
     info = shapes.output(layer, port.id)
+    if info.shape == port.shape and info.etype == port.precision:
+        return None  # the common case: what the port declares is what the op computes
     if info.etype is not None and port.precision is not None and not info.etype.is_dynamic \
             and not port.precision.is_dynamic and info.etype != port.precision:
         return Finding(f"output port {port.id} of {layer.describe()} declares {port.precision.precision}, "
@@ -211,9 +211,8 @@ def ti_in_ti(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
     """
     if layer.body is None:
         return
-    kept = kept_layers(ctx)
     for inner, via in _folded_layers(ctx, layer.body, ()):
-        if inner.type != "TensorIterator" or id(inner) not in kept:
+        if inner.type != "TensorIterator" or id(inner) not in kept_layers(ctx):  # (a walk of the model, once)
             continue
         where = "nested directly in the body" if not via else \
             f"in the branch {via[-1].describe()} takes (its condition is a constant, so OpenVINO folds it), in the body"

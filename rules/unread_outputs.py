@@ -19,9 +19,25 @@ from irlint.ir.model import Branch, Graph, Layer
 
 def unread_outputs(ctx: Context, graph: Graph, layer: Layer) -> list[int]:
     """The output ports of `layer` (data outputs of its port_map) that no edge leaves."""
-    idx = ctx.index(graph)
-    return sorted(p for pe in loop_plan(layer).data_outputs
-                  if (p := pe.port) is not None and not idx.edges_out(layer.id, p))
+    read = _read_ports(ctx, graph, layer)
+    return sorted(p for pe in loop_plan(layer).data_outputs if (p := pe.port) is not None and p not in read)
+
+
+def _read_ports(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
+    """The output ports of `layer` some edge of `graph` leaves. For the TensorIterators, Loops and Ifs of a
+    level one pass over its edges finds them all: the index by producer is not built for a large level."""
+    def compute() -> dict[int | None, set[int | None]]:
+        ids = {la.id for la in graph.layers if la.type in _NESTING}
+        out: dict[int | None, set[int | None]] = {}
+        for e in graph.edges if ids else ():
+            if e.from_layer in ids:
+                out.setdefault(e.from_layer, set()).add(e.from_port)
+        return out
+
+    if layer.type not in _NESTING:
+        idx = ctx.index(graph)
+        return {p.id for p in layer.outputs if idx.edges_out(layer.id, p.id)}
+    return ctx.memo("nesting-read-ports", graph, compute).get(layer.id, set())
 
 
 def read_only_for_unread(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
@@ -58,10 +74,10 @@ def dropped_inputs(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
 def _if_dropped(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     """The data input ports of an If whose Parameter, in every branch that maps it, is read only for
     outputs of the If nothing in `graph` reads."""
-    idx = ctx.index(graph)
+    read = _read_ports(ctx, graph, layer)
     given = {b.name: output_ports(layer, b.port_map) for b in layer.branches}  # as OpenVINO maps them
     outs = {p for ports in given.values() for p in ports.values()}
-    unread = {p for p in outs if p is not None and not idx.edges_out(layer.id, p)}
+    unread = {p for p in outs if p is not None and p not in read}
     if not unread and not any(_nests(b.body) for b in layer.branches):
         return set()
     alive: dict[int, bool] = {}
@@ -77,16 +93,17 @@ def _if_dropped(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]:
     return {p for p, on in alive.items() if not on}
 
 
+_NESTING = frozenset({"Loop", "TensorIterator", "If"})
+
+
 def _nests(body: Graph) -> bool:
     """True when `body` holds a layer with bodies of its own, whose removals can cascade out."""
-    return any(la.type in ("Loop", "TensorIterator", "If") for la in body.layers)
+    return any(la.type in _NESTING for la in body.layers)
 
 
 def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
     """The layers of `body` some Result other than the `dead` ones reads, through inputs OpenVINO keeps."""
-    into: dict[int | None, list[tuple[int | None, int | None]]] = {}
-    for e in body.edges:
-        into.setdefault(e.to_layer, []).append((e.from_layer, e.to_port))
+    idx = ctx.index(body)
     live: set[int | None] = set()
     todo = [r.id for r in body.results() if r.id not in dead]
     while todo:
@@ -94,9 +111,15 @@ def _live(ctx: Context, body: Graph, dead: set[int | None]) -> set[int | None]:
         if lid in live:
             continue
         live.add(lid)
+        feeds = idx.edges_into_layer(lid)
+        if not feeds:
+            continue
         inner = body.layer(lid)
-        dropped = dropped_inputs(ctx, body, inner) if inner is not None else set()
-        todo += [src for src, port in into.get(lid, []) if port not in dropped]
+        if inner is None or inner.type not in _NESTING:  # only these drop inputs (`dropped_inputs`)
+            todo += [e.from_layer for e in feeds]
+            continue
+        dropped = dropped_inputs(ctx, body, inner)
+        todo += [e.from_layer for e in feeds if e.to_port not in dropped]
     return live
 
 
@@ -184,7 +207,7 @@ def _unread_results(ctx: Context, graph: Graph, layer: Layer) -> set[int | None]
 
 def _unread_branch_results(ctx: Context, graph: Graph, layer: Layer, branch: Branch) -> set[int | None]:
     """The Results of an If branch that only give outputs of the If nothing in `graph` reads."""
-    idx = ctx.index(graph)
+    read = _read_ports(ctx, graph, layer)
     outs = output_ports(layer, branch.port_map)  # as OpenVINO maps them
-    unread = {e.internal_layer_id for e, p in outs.items() if p is not None and not idx.edges_out(layer.id, p)}
-    return unread - {e.internal_layer_id for e, p in outs.items() if p is None or idx.edges_out(layer.id, p)}
+    unread = {e.internal_layer_id for e, p in outs.items() if p is not None and p not in read}
+    return unread - {e.internal_layer_id for e, p in outs.items() if p is None or p in read}

@@ -19,7 +19,12 @@ from irlint.types import ElementType, Shape, element_type, format_shape, parse_s
 
 
 def _by_id(ctx: Context) -> tuple[dict[str, list[Layer]], dict[str, list[Layer]]]:
-    """ReadValues and Assigns of every level, by variable_id, in document order."""
+    """ReadValues and Assigns of every level, by variable_id, in document order (one walk of the model
+    shared by the four rules below; they only read it)."""
+    return ctx.memo("variables-by-id", ctx.model.graph, lambda: _collect(ctx))
+
+
+def _collect(ctx: Context) -> tuple[dict[str, list[Layer]], dict[str, list[Layer]]]:
     reads: dict[str, list[Layer]] = {}
     assigns: dict[str, list[Layer]] = {}
     for _g, layer in ctx.model.layers():

@@ -159,8 +159,8 @@ def _string_layout(raw: bytes, elements: int) -> str:
     return ""
 
 
-@rule("W304", "string-const-malformed", types=("Const",))
-def string_const_malformed(ctx: Context, graph: Graph, layer: Layer) -> Iterator[Finding]:
+@rule("W304", "string-const-malformed", scope="graph")
+def string_const_malformed(ctx: Context, graph: Graph) -> Iterator[Finding]:
     """A string Const's bytes are not the packed string tensor its shape needs.
 
     What it checks:
@@ -184,8 +184,13 @@ def string_const_malformed(ctx: Context, graph: Graph, layer: Layer) -> Iterator
     Write the Const with OpenVINO (`ov.Tensor` of a numpy string array, `save_model`), or fix
     `size`/`offset` to the bytes it wrote.
     """
-    if layer.data.get("element_type") != "string":
-        return
+    for layer in graph.layers:  # one pass over the level: string Consts are rare
+        if layer.type == "Const" and layer.data.get("element_type") == "string":
+            yield from _malformed_strings(ctx, layer)
+
+
+def _malformed_strings(ctx: Context, layer: Layer) -> Iterator[Finding]:
+    """W304's finding on `layer`, a string Const."""
     w = ctx.model.weights
     off, size = _int(layer, "offset"), _int(layer, "size")
     try:

@@ -15,25 +15,35 @@ from irlint.controlflow.plan import CONTROL_FLOW, EntryKind, loop_plan
 from irlint.ir.model import Graph, Layer
 
 _DEAD: weakref.WeakKeyDictionary[Layer, frozenset[int]] = weakref.WeakKeyDictionary()
+_READ: weakref.WeakKeyDictionary[Graph, frozenset[int | None]] = weakref.WeakKeyDictionary()
 _NEVER_DEAD = (EntryKind.CURRENT_ITERATION, EntryKind.IGNORED)
+_NESTING = frozenset({*CONTROL_FLOW, "If"})  # the only types `dead_inputs` can find inputs of
 
 
-def read_layers(graph: Graph) -> set[int | None]:
-    """The ids of the layers of `graph` whose output some edge carries to an input that reads it."""
+def read_layers(graph: Graph) -> frozenset[int | None]:
+    """The ids of the layers of `graph` whose output some edge carries to an input that reads it (once per
+    graph: the shape inference, the memory analysis and several rules ask of the same body)."""
+    got = _READ.get(graph)
+    if got is None:
+        got = _READ[graph] = _read_layers(graph)
+    return got
+
+
+def _read_layers(graph: Graph) -> frozenset[int | None]:
     by_id = {la.id: la for la in graph.layers}
     read: set[int | None] = set()
     for e in graph.edges:
         to = by_id.get(e.to_layer)
-        if to is None or e.to_port is None or e.to_port not in dead_inputs(to):
+        if to is None or e.to_port is None or to.type not in _NESTING or e.to_port not in dead_inputs(to):
             read.add(e.from_layer)
-    return read
+    return frozenset(read)
 
 
 def dead_inputs(layer: Layer) -> frozenset[int]:
     """The input ports of a TensorIterator, Loop or If that its port maps give only to body Parameters
     nothing reads (OpenVINO removes them); empty for other ops. A port no entry maps is not counted
     here: the port-map rules report it."""
-    if layer.type not in CONTROL_FLOW and layer.type != "If":
+    if layer.type not in _NESTING:
         return frozenset()
     got = _DEAD.get(layer)
     if got is None:

@@ -49,7 +49,10 @@ def run_rules_forked(model: Model, rules: Sequence[Rule], options: RunOptions | 
     ctx = Context(model)
     with paused_gc():  # what both halves need, built once before the fork
         for g in model.graphs():
-            ctx.index(g).sorted_layers()
+            idx = ctx.index(g)
+            idx.sorted_layers()
+            if g.is_body:  # the rules of both halves ask a body for its layers' readers
+                idx.index_producers()
     try:
         read_end, write_end = os.pipe()
         pid = forksafe.fork()  # an interrupt meanwhile is raised here, not lost

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from xml.sax.saxutils import quoteattr
 
 from irlint.fix.edits import Edit
 
@@ -49,6 +48,8 @@ class Tag:
     def set_attr(self, name: str, value: str) -> Edit:
         """Change `name`'s value, or add ` name="value"` after the last attribute when it is absent."""
         span = self.attr_span(name)
+        from xml.sax.saxutils import quoteattr  # here: it imports urllib.request, which a plain check never needs
+
         escaped = quoteattr(value, {'"': "&quot;"})[1:-1]
         if span is not None:
             if self.data[span[0] - 1:span[0]] == b"'":

@@ -3,7 +3,8 @@
 Sized for 100,000-edge levels: edges are filed under a layer id (an int the layers already hold,
 so no key object is made), and a layer fed by one edge maps to that `Edge` itself, one fed by
 several to a tuple of them (4 MB at 100,000 edges, where (layer, port) keys took 11 MB). The
-index by producer is built only when a rule asks for it (few do, and only on bodies).
+index by producer is built only when a rule asks for it (few do, and only on bodies), and for
+bodies before the two-core check forks (irlint.engine.parallel), whose halves both ask.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ class GraphIndex:
         """Every edge ending in an input port (normally one), in file order."""
         return _at(self._into, layer_id, port_id, True)
 
+    def edges_into_layer(self, layer_id: int | None) -> Sequence[Edge]:
+        """Every edge ending in any input port of a layer, in file order."""
+        got = self._into.get(layer_id)
+        return () if got is None else got if isinstance(got, tuple) else (got,)
+
     def is_fed(self, layer_id: int | None, port_id: int | None) -> bool:
         return self.source(layer_id, port_id) is not None
 
@@ -98,8 +104,13 @@ class GraphIndex:
     def edges_out(self, layer_id: int | None, port_id: int | None) -> Sequence[Edge]:
         """Every edge leaving an output port."""
         if self._out is None:
+            self.index_producers()
+        return _at(self._out, layer_id, port_id, False)  # type: ignore[arg-type]
+
+    def index_producers(self) -> None:
+        """Build the index by producer now (before a fork, so that both processes share one)."""
+        if self._out is None:
             self._out = _index(self.graph.edges, into=False)
-        return _at(self._out, layer_id, port_id, False)
 
     def users(self, layer: Layer) -> list[Edge]:
         """Every edge leaving any output port of `layer`."""

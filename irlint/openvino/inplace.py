@@ -70,7 +70,7 @@ def _joins_node_before(body: Graph, idx: GraphIndex, layer: Layer) -> bool:
     if layer.type in VIEWS:
         return True
     if layer.type in TAIL_OPS:  # extra inputs that are Consts are attributes of the node (Swish's beta)
-        return all(
+        return len(layer.inputs) == 1 or all(
             k is not None and k.type in ("Const", "Constant")
             for k in (fed_by(body, idx, layer, i) for i in range(1, len(layer.inputs)))
         )
@@ -82,13 +82,17 @@ def changed_states(body: Graph, idx: GraphIndex, layer: Layer, before: BackEdge)
     """The back edges' Parameters whose Result does not read the Parameter itself (the plugin copies a new value
     into their memory after each iteration) and whose Parameter and Result both come before those of the back
     edge `before` in the body (measured: in any other order the plugin passes `before`'s value on first)."""
-    pos = {lay.id: i for i, lay in enumerate(body.layers)}
+    pos: dict[int | None, int] | None = None
     out: set[int | None] = set()
     for be in layer.back_edges:
+        if be is before:
+            continue
         res = body.layer(be.from_layer)
         src = fed_by(body, idx, res, 0) if res is not None and res.type == "Result" else None
-        if src is None or src.id == be.to_layer or be is before:
+        if src is None or src.id == be.to_layer:
             continue
+        if pos is None:  # the body's order, built only when another back edge asks
+            pos = {lay.id: i for i, lay in enumerate(body.layers)}
         if pos.get(be.to_layer, -1) < pos.get(before.to_layer, -1) and pos.get(be.from_layer, -1) < pos.get(
             before.from_layer, -1
         ):
@@ -124,9 +128,11 @@ def in_place_view(
 ) -> tuple[Layer, Layer, Layer | None] | None:
     """(the view, its Parameter, the fused first op or None) where E (alone, or fused with that op) writes
     over the memory of a body Parameter of `params`; None otherwise."""
-    if any(len(idx.users(src)) != 1 for src in (fed_by(body, idx, e, i) for i in (0, 1)) if src is not None):
-        return None
     first, other = fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)
+    if not may_write_over(first, other):
+        return None
+    if any(len(idx.users(src)) != 1 for src in (first, other) if src is not None):
+        return None
     view = _view_of(ctx, body, idx, first, params)
     if view is not None:
         kept = (
@@ -153,6 +159,15 @@ def in_place_view(
         if view is not None and same_shape(ctx, srcs[0], e) and _takes_place(ctx, body, idx, rest, view[1], states):
             return (*view, f)
     return None
+
+
+def may_write_over(first: Layer | None, other: Layer | None) -> bool:
+    """What every case of `in_place_view` needs of E's operands (`first` on input 0, `other` on input 1):
+    a view on input 0 (`_view_of`), or an operand that is a binary op (`_weighted_view`'s F, the fused
+    first op). A cheap test that spares the walks for the many Adds of a body that read no view."""
+    if first is not None and first.type in VIEWS:
+        return True
+    return any(f is not None and (f.type in IN_PLACE_BINARY or f.type in FUSED_FIRST_OPS) for f in (first, other))
 
 
 def _weighted_view(

@@ -169,7 +169,11 @@ def _written_in_place(
     states = inplace.changed_states(body, idx, layer, be)
     chain = inplace.chain_to(body, idx, fed_by(body, idx, res, 0))
     for i, e in enumerate(chain):
-        if e.type not in IN_PLACE_BINARY or len(e.inputs) != 2 or (i and len(idx.users(e)) != 1):
+        if e.type not in IN_PLACE_BINARY or len(e.inputs) != 2:
+            continue
+        if not inplace.may_write_over(fed_by(body, idx, e, 0), fed_by(body, idx, e, 1)):
+            continue  # in_place_view would say None: tested first, as it is the cheapest
+        if i and len(idx.users(e)) != 1:
             continue
         if i and not same_shape(facts, e, chain[0]):
             continue  # the tail gives the back edge another shape

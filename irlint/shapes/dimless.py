@@ -42,6 +42,8 @@ def known_scalar_source(layer: Layer) -> bool | None:
 def declared_dynamic_ranks(graph: Graph, index: GraphIndex) -> frozenset[int]:
     """Ids of the layers of one level whose outputs without `<dim>` the file itself declares to be of
     dynamic rank: Parameters of `shape="..."`, and ops fed through a dims-less input by one of them."""
+    if not any(la.type == "Parameter" and known_scalar_source(la) is False for la in graph.layers):
+        return frozenset()  # nothing declares a dynamic rank: no need to walk the level in order
     dynamic: set[int] = set()
     for layer in index.topological_order():
         if layer.id is None:

@@ -135,8 +135,8 @@ def _contradicts_itself(layer: Layer, info: TensorInfo) -> Poison | None:
     (T203/T204 report it): OpenVINO builds the tensor from `<data>`, so the ports written downstream
     for the port's declaration disagree with what flows."""
     port = layer.outputs[0] if layer.outputs else None
-    if port is None:
-        return None
+    if port is None or (info.etype == port.precision and info.shape == port.shape):
+        return None  # (the common case: the port declares what <data> does)
     etype = info.etype
     if etype is not None and port.precision is not None and etype != port.precision and not etype.is_dynamic \
             and not port.precision.is_dynamic:
