@@ -2,11 +2,14 @@
 
 The kernel is this interpreter (the test's venv): a kernelspec naming `sys.executable` is written into a
 temporary directory for the run, so neither a global Jupyter setup nor PATH decides which Python runs it.
+nbclient runs in a child process of its own: in a pytest worker that earlier tests left with event loops
+or threads (Textual's, Playwright's), its synchronous wrapper can wait forever.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,13 +54,13 @@ def test_the_committed_notebook_has_no_outputs() -> None:
 
 
 def test_the_notebook_runs_headless_and_shows_results_inline(tmp_path: Path) -> None:
-    nb = nbformat.read(NOTEBOOK, as_version=4)
     work = tmp_path / "work"
     work.mkdir()
-    client = nbclient.NotebookClient(
-        nb, km=kernel_manager(tmp_path), timeout=600, resources={"metadata": {"path": str(work)}}
-    )
-    client.execute()
+    executed = tmp_path / "executed.ipynb"
+    run = subprocess.run([sys.executable, "-m", "tests.test_notebook", str(tmp_path), str(work), str(executed)],
+                         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    nb = nbformat.read(executed, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert errors == []
@@ -79,3 +82,15 @@ def test_the_notebook_runs_headless_and_shows_results_inline(tmp_path: Path) -> 
         f"iteration {k}" for k in range(5)
     ]
     assert list(work.iterdir()) == []  # the notebook writes nothing
+
+
+def _execute(tmp: Path, work: Path, executed: Path) -> None:
+    """Execute the notebook with its kernel under `tmp`, in `work`, and write the result to `executed`."""
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbclient.NotebookClient(nb, km=kernel_manager(tmp), timeout=600,
+                            resources={"metadata": {"path": str(work)}}).execute()
+    nbformat.write(nb, executed)
+
+
+if __name__ == "__main__":
+    _execute(*(Path(a) for a in sys.argv[1:4]))
