@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import irlint
+from tests.viewer.browser import CHROMIUM, chromium_page
 
 HERE = Path(__file__).resolve().parent
 KERAS = HERE / "fixtures" / "keras_lstm.xml"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
     pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed"),
     pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="Debian's chromium is not installed"),
@@ -38,56 +38,47 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_panel_fit_click_and_search(page_file: Path) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
     model = irlint.load(KERAS)
     loop = next(la for la in model.graph.layers if la.type == "Loop")
     counter = next(la for la in loop.body.layers if la.name.endswith("while_loop_counter"))
     const = next(la for la in loop.body.layers if la.name == "Constant_744")
     errors: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=60_000, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.set_default_timeout(30_000)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(page_file.as_uri())
-            page.wait_for_function("document.querySelector('#view svg').style.transform !== ''")
-            # fitted: the whole drawing inside the area beside the panel, centred in it
-            svg, view = (page.locator(s).bounding_box() for s in ("#view svg", "#view"))
-            assert svg is not None and view is not None
-            assert svg["x"] >= view["x"] - 1 and svg["y"] >= view["y"] - 1
-            assert svg["x"] + svg["width"] <= view["x"] + view["width"] + 1
-            assert svg["y"] + svg["height"] <= view["y"] + view["height"] + 1
-            assert abs((svg["x"] + svg["width"] / 2) - (view["x"] + view["width"] / 2)) < 2
+    with chromium_page(errors) as page:
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.querySelector('#view svg').style.transform !== ''")
+        # fitted: the whole drawing inside the area beside the panel, centred in it
+        svg, view = (page.locator(s).bounding_box() for s in ("#view svg", "#view"))
+        assert svg is not None and view is not None
+        assert svg["x"] >= view["x"] - 1 and svg["y"] >= view["y"] - 1
+        assert svg["x"] + svg["width"] <= view["x"] + view["width"] + 1
+        assert svg["y"] + svg["height"] <= view["y"] + view["height"] + 1
+        assert abs((svg["x"] + svg["width"] / 2) - (view["x"] + view["width"] / 2)) < 2
 
-            # a click on a port table's row: that layer, selected, with its line and value at iteration 2
-            row = page.locator(f"#a_L_{loop.id}_body_{counter.id}")
-            row.dispatch_event("click")
-            assert page.locator("#info h2").inner_text() == f"Parameter '{counter.name}'"
-            assert row.evaluate("el => el.classList.contains('sel')")
-            cells = page.locator("#info td").all_inner_texts()
-            assert cells[cells.index("XML line") + 1] == str(counter.loc.line)
-            assert cells[cells.index("input") + 1] == "it 2: 2"  # the i32[] counter at iteration 2
+        # a click on a port table's row: that layer, selected, with its line and value at iteration 2
+        row = page.locator(f"#a_L_{loop.id}_body_{counter.id}")
+        row.dispatch_event("click")
+        assert page.locator("#info h2").inner_text() == f"Parameter '{counter.name}'"
+        assert row.evaluate("el => el.classList.contains('sel')")
+        cells = page.locator("#info td").all_inner_texts()
+        assert cells[cells.index("XML line") + 1] == str(counter.loc.line)
+        assert cells[cells.index("input") + 1] == "it 2: 2"  # the i32[] counter at iteration 2
 
-            # a Const: its value
-            node = page.locator("#view g.node", has=page.locator("title", has_text=f"L_{loop.id}_body_{const.id}"))
-            node.first.dispatch_event("click")
-            cells = page.locator("#info td").all_inner_texts()
-            assert cells[cells.index("value") + 1] == "int32[1] [0]"
-            assert node.first.evaluate("el => el.classList.contains('sel')")
-            assert not row.evaluate("el => el.classList.contains('sel')")  # one selection at a time
+        # a Const: its value
+        node = page.locator("#view g.node", has=page.locator("title", has_text=f"L_{loop.id}_body_{const.id}"))
+        node.first.dispatch_event("click")
+        cells = page.locator("#info td").all_inner_texts()
+        assert cells[cells.index("value") + 1] == "int32[1] [0]"
+        assert node.first.evaluate("el => el.classList.contains('sel')")
+        assert not row.evaluate("el => el.classList.contains('sel')")  # one selection at a time
 
-            # search lands on the layer (the row, not the table `L_16_inputs`) and moves the view to it
-            page.fill("#search", "while_loop_counter")
-            page.wait_for_function("document.getElementById('count').textContent !== ''")
-            page.press("#search", "Enter")
-            assert page.locator("#info h2").inner_text() == f"Parameter '{counter.name}'"
-            box, view = row.bounding_box(), page.locator("#view").bounding_box()
-            assert box is not None and view is not None
-            assert abs((box["x"] + box["width"] / 2) - (view["x"] + view["width"] / 2)) < 3
-            assert abs((box["y"] + box["height"] / 2) - (view["y"] + view["height"] / 2)) < 3
-            assert row.evaluate("el => el.classList.contains('sel') && el.classList.contains('hit')")
-        finally:
-            browser.close()
+        # search lands on the layer (the row, not the table `L_16_inputs`) and moves the view to it
+        page.fill("#search", "while_loop_counter")
+        page.wait_for_function("document.getElementById('count').textContent !== ''")
+        page.press("#search", "Enter")
+        assert page.locator("#info h2").inner_text() == f"Parameter '{counter.name}'"
+        box, view = row.bounding_box(), page.locator("#view").bounding_box()
+        assert box is not None and view is not None
+        assert abs((box["x"] + box["width"] / 2) - (view["x"] + view["width"] / 2)) < 3
+        assert abs((box["y"] + box["height"] / 2) - (view["y"] + view["height"] / 2)) < 3
+        assert row.evaluate("el => el.classList.contains('sel') && el.classList.contains('hit')")
     assert not errors, errors

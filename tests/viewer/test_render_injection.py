@@ -18,6 +18,7 @@ import pytest
 
 import irlint
 from tests.viewer import irs
+from tests.viewer.browser import CHROMIUM, chromium_page
 
 HOSTILE = [
     "@DETAILS@",
@@ -30,7 +31,6 @@ HOSTILE = [
     "a\\Nb\\lc\\G",
     "x\u2028y\u2029z --> <!--",
 ]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
 
 
@@ -128,43 +128,34 @@ def test_html_page_fills_its_slots_once_and_has_a_strict_policy(tmp_path: Path) 
 @needs_dot
 @pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="Debian's chromium is not installed")
 def test_no_script_from_a_layer_name_runs_in_the_browser(tmp_path: Path) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
     html = tmp_path / "h.html"
     res = cli("render", str(hostile_model(tmp_path)), "-o", str(html))
     assert res.returncode == 0, res.stderr
     dialogs: list[str] = []
     errors: list[str] = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, timeout=60_000, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.set_default_timeout(30_000)
-            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.goto(html.as_uri())
-            page.wait_for_function("document.querySelectorAll('#view svg g.node').length > 0")
-            # hover and click every node and link: an injected handler would fire here
-            page.evaluate("""() => document.querySelectorAll('#view svg a, #view svg g.node').forEach(el => {
-                for (const t of ['mouseover', 'mouseenter', 'focus']) el.dispatchEvent(new Event(t));
-            })""")
-            for node in page.locator("#view svg g.node").all()[:12]:
-                node.dispatch_event("click")
-            # the page's own script runs (the policy admits it by hash) and shows a name as text
-            title = page.locator("#view svg g.node", has=page.locator("title", has_text="L_0")).first
-            title.dispatch_event("click")
-            assert page.locator("#info h2").inner_text() == "Parameter '@DETAILS@'"
-            # the policy refuses what an injection would need: inline handlers and inline scripts
-            page.evaluate("""() => {
-                document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.pwned = 1">');
-                const s = document.createElement('script'); s.textContent = 'window.pwned = 2';
-                document.body.appendChild(s);
-            }""")
-            page.wait_for_timeout(300)  # the image's load event, had a handler been allowed
-            assert page.evaluate("window.pwned") is None
-            assert page.evaluate("document.querySelectorAll('[onmouseover], [onerror], [onload]').length") == 1
-        finally:
-            browser.close()
+    with chromium_page(errors) as page:
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(html.as_uri())
+        page.wait_for_function("document.querySelectorAll('#view svg g.node').length > 0")
+        # hover and click every node and link: an injected handler would fire here
+        page.evaluate("""() => document.querySelectorAll('#view svg a, #view svg g.node').forEach(el => {
+            for (const t of ['mouseover', 'mouseenter', 'focus']) el.dispatchEvent(new Event(t));
+        })""")
+        for node in page.locator("#view svg g.node").all()[:12]:
+            node.dispatch_event("click")
+        # the page's own script runs (the policy admits it by hash) and shows a name as text
+        title = page.locator("#view svg g.node", has=page.locator("title", has_text="L_0")).first
+        title.dispatch_event("click")
+        assert page.locator("#info h2").inner_text() == "Parameter '@DETAILS@'"
+        # the policy refuses what an injection would need: inline handlers and inline scripts
+        page.evaluate("""() => {
+            document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.pwned = 1">');
+            const s = document.createElement('script'); s.textContent = 'window.pwned = 2';
+            document.body.appendChild(s);
+        }""")
+        page.wait_for_timeout(300)  # the image's load event, had a handler been allowed
+        assert page.evaluate("window.pwned") is None
+        assert page.evaluate("document.querySelectorAll('[onmouseover], [onerror], [onload]').length") == 1
     assert not dialogs, dialogs
     assert all("Content Security Policy" in e for e in errors), errors  # only the test's own refused injections
     assert any("Content Security Policy" in e for e in errors)
