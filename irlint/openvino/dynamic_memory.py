@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from irlint.ir.index import GraphIndex
 from irlint.ir.model import Graph, Layer
 from irlint.openvino.facts import Facts, plugin_order
-from irlint.openvino.precision import EXECUTED_AS, executed_as, plugin_bytes
+from irlint.openvino.precision import EXECUTED_AS, WIDEST, executed_as, plugin_bytes
 
 # Ops whose output shapes the plugin infers from values: they cut a dynamic graph into sections.
 SYNC_TYPES = frozenset({"If", "Loop", "TensorIterator", "NonZero", "Unique"})
@@ -76,8 +76,8 @@ def overtaking(facts: Facts, graph: Graph, layer: Layer, port: int | None, top_l
     (static, read only by Results)."""
     etype = _etype(facts, layer, port)
     size = plugin_bytes(etype) if etype is not None else None
-    if size is None or not _dynamic(facts, layer, port):
-        return None
+    if size is None or size >= WIDEST or not _dynamic(facts, layer, port):
+        return None  # nothing the plugin holds is wider than 4 bytes an element
     idx: GraphIndex = facts.index(graph)
     readers = [r for e in idx.edges_out(layer.id, port) if (r := graph.layer(e.to_layer)) is not None]
     if not readers or all(r.type == "Result" for r in readers):

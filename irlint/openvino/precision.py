@@ -16,6 +16,7 @@ EXECUTED_AS: dict[str, str] = {
 }
 # Bytes per element of the types the plugin computes tensors in (boolean is held as u8).
 _BYTES = {"u8": 1, "i8": 1, "boolean": 1, "bf16": 2, "f32": 4, "i32": 4}
+WIDEST = max(_BYTES.values())
 
 
 def executed_as(etype: str) -> str:
