@@ -1,4 +1,4 @@
-"""The body the CPU plugin builds its graph from, once OpenVINO has merged its identical ops.
+"""Which ops OpenVINO merges into an identical one before the CPU plugin builds its graph.
 
 OpenVINO's SharedOpOptimization (src/common/transformations/src/transformations/common_optimizations/
 shared_ops_optimization.cpp) replaces, among the readers of one output, each op of the same type and
