@@ -19,7 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from irlint.interp.program import BRANCH, LOOP, OP, Instr
+from irlint.ops.direct import UNARY_FLOATS, Direct, direct_of
 
 # How an op's output is checked against the memory budget before it runs.
 GUARD_ALWAYS, GUARD_BY_SIZE, GUARD_NEVER = 0, 1, 2
@@ -56,23 +59,31 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
     constants; `assigns`: the level's Assign layers to commit at its end (falsy: none).
     Returns `run(frames)`; with `known_only`, None unless an earlier binding of the same body (a
     previous run) compiled its code already, which then costs nothing to reuse."""
-    key = (tuple((kind, id(instr), guard) for kind, _k, instr, guard in ops), tuple(const_bytes.items()), threshold,
-           bool(assigns))
+    directs = [direct_of(kernel) if kind == OP and len(instr.dsts) == 1 else None
+               for kind, kernel, instr, _guard in ops]
+    key = (tuple((kind, id(instr), guard, _form(d, instr)) for (kind, _k, instr, guard), d in zip(ops, directs)),
+           tuple(const_bytes.items()), threshold, bool(assigns))
     got = _SOURCES.get(key)
     if got is None:
         if known_only:
             return None
         if len(_SOURCES) >= _MAX_COMPILED:
             _SOURCES.clear()
-        got = _SOURCES[key] = (*_source(ops, const_bytes, threshold, assigns), tuple(i for _, _, i, _ in ops))
+        got = _SOURCES[key] = (*_source(ops, directs, const_bytes, threshold, assigns),
+                               tuple(i for _, _, i, _ in ops))
     env: dict[str, Any] = {"s": slots, "zip": zip, "len": len, "G": calls.guard, "LOOP": calls.loop,
-                           "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns}
-    for n, (kind, kernel, instr, _guard) in enumerate(ops):
+                           "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns,
+                           "ND": np.ndarray, "F32": UNARY_FLOATS[0], "F64": UNARY_FLOATS[1]}
+    for n, ((kind, kernel, instr, _guard), direct) in enumerate(zip(ops, directs)):
         env[f"I{n}"] = instr
         if kind == OP:
             env[f"K{n}"] = kernel
         if len(instr.dsts) != 1:
             env[f"D{n}"] = instr.dsts
+        if direct is not None and _form(direct, instr) is not None:
+            env[f"U{n}"] = direct.fn
+            if direct.const is not None:
+                env[f"C{n}"], env[f"T{n}"] = direct.const, direct.const.dtype
     code, failing = got[0], got[1]
 
     def fail(err: Exception) -> BaseException | None:
@@ -101,8 +112,34 @@ class _Code:
         self.code = compile(source, "<irlint body>", "exec")
 
 
-def _source(ops: Sequence[tuple[int, Any, Instr, int]], const_bytes: dict[int, int], threshold: int,
-            assigns: Any) -> tuple[Any, dict[int, Instr]]:
+def _form(direct: Direct | None, instr: Instr) -> tuple[int, int] | None:
+    """How the op's `Direct` is written inline (its arity and constant position), or None when it is
+    not: no Direct, or inputs other than it expects."""
+    if direct is None:
+        return None
+    want = 1 if direct.arity == 1 else 2
+    if len(instr.srcs) != want or (direct.const is None) != (direct.at < 0):
+        return None
+    return direct.arity, direct.at
+
+
+def _direct_call(n: int, direct: Direct, srcs: Sequence[int]) -> tuple[str, list[str]]:
+    """The inline call of op n's `Direct` with its test, falling back to the kernel: the expression,
+    and the locals it reads (bound from the slots by the caller)."""
+    if direct.arity == 1:
+        return (f"U{n}(x) if x.__class__ is ND and x.ndim and (x.dtype is F32 or x.dtype is F64) "
+                f"else K{n}((x,))[0]"), ["x"]
+    if direct.const is None:
+        return (f"U{n}(x, y) if x.__class__ is ND is y.__class__ and x.dtype is y.dtype and (x.ndim or y.ndim) "
+                f"else K{n}((x, y))[0]"), ["x", "y"]
+    call = f"U{n}(x, C{n})" if direct.at == 1 else f"U{n}(C{n}, x)"
+    both = ", ".join(f"s[{i}]" for i in srcs)
+    return (f"{call} if x.__class__ is ND and x.dtype is T{n} and x.ndim >= {direct.rank} "
+            f"else K{n}(({both}))[0]"), ["x"]
+
+
+def _source(ops: Sequence[tuple[int, Any, Instr, int]], directs: Sequence[Direct | None],
+            const_bytes: dict[int, int], threshold: int, assigns: Any) -> tuple[Any, dict[int, Instr]]:
     """The compiled body for `generate` and the line of each kernel call with its op."""
     lines = ["def run(frames):", " try:"]
     failing: dict[int, Instr] = {}  # line number of a kernel call -> its op
@@ -111,9 +148,24 @@ def _source(ops: Sequence[tuple[int, Any, Instr, int]], const_bytes: dict[int, i
         lines.append("  " + text)
         return len(lines)
 
-    for n, (kind, _kernel, instr, guard) in enumerate(ops):
+    for n, ((kind, _kernel, instr, guard), direct) in enumerate(zip(ops, directs)):
         args = "(" + "".join(f"s[{i}], " for i in instr.srcs) + ")"
         emit(f"# {instr.layer.describe()!a}")  # ASCII-escaped: no name can end the comment
+        if kind == OP and direct is not None and _form(direct, instr) is not None:
+            call, names = _direct_call(n, direct, instr.srcs)
+            # x (and y): the inputs that are not the constant, read once into locals
+            read = [instr.srcs[1 - direct.at]] if direct.const is not None else list(instr.srcs)
+            local = dict(zip(read, names))
+            dynamic = [i for i in instr.srcs if i not in const_bytes]
+            fixed = sum(const_bytes[i] for i in instr.srcs if i in const_bytes)
+            emit(", ".join(names) + " = " + ", ".join(f"s[{i}]" for i in read))
+            if guard == GUARD_ALWAYS or (guard == GUARD_BY_SIZE and not dynamic and fixed > threshold):
+                emit(f"G(I{n}, {args})")
+            elif guard == GUARD_BY_SIZE and dynamic:
+                size = " + ".join(f"{local.get(i, f's[{i}]')}.nbytes" for i in dynamic)
+                emit(f"if {size} > {threshold - fixed}: G(I{n}, {args})")
+            failing[emit(f"s[{instr.dsts[0]}] = {call}")] = instr
+            continue
         if kind == OP:
             dynamic = [i for i in instr.srcs if i not in const_bytes]
             fixed = sum(const_bytes[i] for i in instr.srcs if i in const_bytes)

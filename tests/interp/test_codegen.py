@@ -216,3 +216,34 @@ def test_a_body_without_ops_runs_and_matches_the_cpu_plugin(generate: bool, tmp_
     assert np.array_equal(got["all"], want[0]) and np.array_equal(got["all"], x)
     assert np.array_equal(got["last"], want[1]) and np.array_equal(got["last"], x[2:])
     assert np.array_equal(event_run(model, {"X": x})["all"], x)
+
+
+@pytest.mark.parametrize(("shape", "dtype"), [((4,), np.float32), ((2, 3), np.float64), ((), np.float32),
+                                              ((4,), np.float16)])
+def test_direct_calls_agree_with_the_kernels(shape, dtype, tmp_path: Path) -> None:
+    # x * 0.5 + b through Tanh: inline numpy calls, which test their inputs and hand 0-d values to the
+    # kernels; f16 ops keep their watched kernels (the f16 overflow check); every way gives the
+    # interpreter's bits
+    def body(a, b):
+        half = ops.constant(np.full([1] * max(len(shape), 1), 0.5, dtype))
+        return ops.tanh(ops.add(ops.multiply(a, half) if shape else ops.multiply(a, ops.constant(dtype(0.5))), b))
+
+    def typed(fn):
+        def build(a, b):
+            return fn(ops.convert(a, dtype), ops.convert(b, dtype)) if dtype != np.float32 else fn(a, b)
+        return build
+
+    model = saved(loop_of(typed(body), shape=shape), tmp_path)
+    inputs = {"a": np.asarray(RNG_CG.standard_normal(shape) * 3, np.float32),
+              "b": np.asarray(RNG_CG.standard_normal(shape), np.float32)}
+    sources = generated_sources(model, inputs)
+    assert len(sources) == 1
+    inline = [line for line in sources[0].splitlines() if " if x.__class__ is ND" in line]
+    assert len(inline) == (0 if dtype == np.float16 else 3)
+    got = run(model, inputs)["y"]
+    want = run(model, inputs, INTERPRETED)["y"]
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert np.array_equal(got, event_run(model, inputs)["y"])
+
+
+RNG_CG = np.random.default_rng(5)

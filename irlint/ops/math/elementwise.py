@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import NoAttrs, NotComputable, Op, OpError, TensorInfo
+from irlint.ops.direct import Direct, direct_of
 from irlint.ops.lowp import in_f32, narrow, refuse_nf4
 from irlint.ops.movement.dims import broadcast_shapes
 from irlint.ops.registry import register
@@ -109,6 +110,8 @@ def _float(fn: Callable[[Array], Array], native: Callable[[Array], Array] | None
         return [out if type(out) is np.ndarray else np.asarray(out)]
 
     run.kernel = kernel  # type: ignore[attr-defined]
+    if native is not None:  # an f32/f64 x of rank >= 1 is `native(x)`: the kernel's first branch
+        kernel.direct = Direct(native, 1)  # type: ignore[attr-defined]
     return run
 
 
@@ -173,6 +176,7 @@ def _sigmoid_f32_first(run: Callable[[Array], Array]) -> Callable[[Array], Array
             return [np.reciprocal(t, t)]
         return general(args)
 
+    kernel.direct = getattr(general, "direct", None)  # type: ignore[attr-defined]  # the same bits for f32
     run.kernel = kernel  # type: ignore[attr-defined]
     return run
 
@@ -285,6 +289,9 @@ COMPARISON: dict[str, Callable[[Array, Array], Array]] = {
     "Greater": np.greater,
     "GreaterEqual": np.greater_equal,
 }
+# Binary ufuncs whose result has their inputs' dtype whenever both have one dtype (a prepared kernel
+# of one of them may be called inline: irlint.ops.direct).
+CLOSED_UFUNCS = frozenset({np.add, np.subtract, np.multiply})
 LOGICAL: dict[str, Callable[[Array, Array], Array]] = {
     "LogicalAnd": np.logical_and,
     "LogicalOr": np.logical_or,
@@ -306,18 +313,22 @@ def scalar_operand(kernel: Callable[[Sequence[Array]], list[Array]], consts: Seq
     if c.size != 1 or rank == 0:
         return kernel
     c0 = c.reshape(())
+    inner = direct_of(kernel)
+    direct = None if inner is None else Direct(inner.fn, 2, c0, at, rank)
 
     if at:
         def second(args: Sequence[Array]) -> list[Array]:
             a = args[0]
             return kernel((a, c0) if a.ndim >= rank else args)
 
+        second.direct = direct  # type: ignore[attr-defined]
         return second
 
     def first(args: Sequence[Array]) -> list[Array]:
         b = args[1]
         return kernel((c0, b) if b.ndim >= rank else args)
 
+    first.direct = direct  # type: ignore[attr-defined]
     return first
 
 
@@ -416,6 +427,8 @@ class Binary(Op):
                 out = np.asarray(out).astype(a.dtype, copy=False)
             return [out]
 
+        if fn in CLOSED_UFUNCS:  # one dtype in, an ndarray of it out: `same` returns fn's result as it is
+            same.direct = Direct(fn, 2)  # type: ignore[attr-defined]
         return scalar_operand(same, consts)
 
     def bound(self, attrs: BroadcastAttrs) -> Callable[[Array, Array], Array]:
