@@ -41,7 +41,6 @@ from irlint.controlflow import (
     zero_iteration_source,
 )
 from irlint.controlflow.bound import concrete_limit
-from irlint.controlflow.outputs import order_departure
 from irlint.controlflow.plan import CONDITION_PORT, TRIP_COUNT_PORT
 from irlint.gcpause import paused_gc
 from irlint.interp import overflow
@@ -767,34 +766,40 @@ class _Executor:
     def start_loop(self, code: LoopCode, args: list[np.ndarray]) -> LoopRun:
         """Slice, count and set up the outputs of one execution (what `irlint.controlflow` says)."""
         layer, plan = code.layer, code.plan
-        if layer.path not in self.remapped:  # once per layer and run
+        is_loop = plan.is_loop
+        if code.moved is not None and layer.path not in self.remapped:  # once per layer and run
             self.remapped.add(layer.path)
-            moved = order_departure(layer, layer.port_map, layer.describe())
-            if moved:
-                warnings.warn(DepartureWarning(moved), stacklevel=3)
+            warnings.warn(DepartureWarning(code.moved), stacklevel=3)
         outer = {p.id: a for p, a in zip(layer.inputs, args)}
-        slices, counts = self.slices(layer, code.sliced, outer)
+        slices, counts = self.slices(layer, code.sliced, outer) if code.sliced else ({}, [])
         if not all(code.counted):  # a Loop's sliced input nothing reads: OpenVINO removes it (LoopCode.counted)
             counts = [c for c, counts_it in zip(counts, code.counted) if counts_it]
-        if not plan.is_loop and len({n for n, _ in counts}) > 1:
+        if not is_loop and len({n for n, _ in counts}) > 1:
             raise ExecutionError(f"{layer.describe()}: sliced inputs give different iteration counts "
                                  f"{[n for n, _ in counts]}", layer)
-        trip = scalar_value(outer.get(TRIP_COUNT_PORT)) if plan.is_loop else None
-        first = scalar_flag(outer.get(CONDITION_PORT)) if plan.is_loop else None
-        bound = iteration_bound(plan.is_loop, counts, trip, first, sliced=bool(code.sliced),
-                                unsliced=1 if code.sliced or plan.is_loop else plan.unsliced_count)
-        limit = concrete_limit(bound, plan.is_loop)
-        unbounded = plan.is_loop and bound.limit is None
+        trip = first = None
+        if is_loop:
+            trip = scalar_value(outer.get(TRIP_COUNT_PORT))
+            first = scalar_flag(outer.get(CONDITION_PORT))
+        if is_loop and not counts and first is not False:  # `iteration_bound`'s answer without its record
+            bound = None
+            limit: int | float = int(trip) if trip is not None and trip >= 0 else math.inf
+            unbounded = limit == math.inf
+        else:
+            bound = iteration_bound(is_loop, counts, trip, first, sliced=bool(code.sliced),
+                                    unsliced=1 if code.sliced or is_loop else plan.unsliced_count)
+            limit = concrete_limit(bound, is_loop)
+            unbounded = is_loop and bound.limit is None
         state = {}
         for pe in code.states:
             if pe.port not in outer:
                 raise ExecutionError(f"{layer.describe()}: a port_map entry reads input port {pe.port}, which the "
                                      f"layer does not have", layer)
             state[pe.body_layer] = outer[pe.port]
-        count = None if plan.is_loop else int(limit)
         buffers = {}
-        for pe, _slot in code.outputs:
-            if pe.kind is CONCAT:
+        if code.concat_outputs:
+            count = None if is_loop else int(limit)
+            for pe, _slot in code.concat_outputs:
                 buffers[pe.port] = ConcatBuffer(layer, pe, count, limit, self.axis_of(layer, pe.entry),
                                                 self.allocate, self.options.memory_budget)
         # The `state` dict is kept as the events show it when someone reads params as a dict.
@@ -803,16 +808,18 @@ class _Executor:
         else:
             keep_state = self.listening
         run = LoopRun(code, limit, unbounded, state, slices, buffers, keep_state)  # type: ignore[arg-type]
+        if not is_loop:
+            return run
         run.entry_false = first is False
-        if plan.is_loop and counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
+        if counts and bound is not None and bound.limit is not None and (trip is None or trip < 0
+                                                                         or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
-        if plan.is_loop:
-            run.trip = math.inf if trip is None or trip < 0 else int(trip)
-            port = self.condition_state_port(layer)  # (decided once per layer)
-            if port is not None and scalar_flag(outer.get(port)) is True and math.isfinite(run.trip):
-                self.sized_for_trip[id(run)] = int(run.trip)
-        if plan.is_loop and code.sliced:
+        run.trip = math.inf if trip is None or trip < 0 else int(trip)
+        port = self.condition_state_port(layer)  # (decided once per layer)
+        if port is not None and scalar_flag(outer.get(port)) is True and math.isfinite(run.trip):
+            self.sized_for_trip[id(run)] = int(run.trip)
+        if code.sliced:
             run.cpu_slices = fewest_loop_slices([
                 LoopSlices(pe.port, slices[pe.body_layer][2].dim, slices[pe.body_layer][1],
                            1 if pe.entry.stride is None else pe.entry.stride)

@@ -28,6 +28,7 @@ from irlint.controlflow import (
     loop_plan,
 )
 from irlint.controlflow.liveness import read_layers
+from irlint.controlflow.outputs import order_departure
 from irlint.controlflow.values import CACHED_ITERATIONS
 from irlint.interp.cpuloops import LoopSlices
 from irlint.interp.errors import ExecutionError
@@ -92,6 +93,12 @@ class LoopCode:
     # Which of the CPU plugin's run-time refusals (`irlint.interp.cpuloops`) an execution must look for,
     # decided once from the port map (`cpu_checks`): NO_CPU_CHECKS, REGULAR_CPU_CHECKS or ALL_CPU_CHECKS.
     cpu_checks: int = ALL_CPU_CHECKS
+    # Read at every execution, so made once: the output entries that concatenate (with their Result's
+    # slot), the (port, slot) of those that give the last value, and the warning that OpenVINO gives the
+    # output entries the layer's ports in another order (`order_departure`; None when it does not).
+    concat_outputs: tuple[tuple[PlanEntry, int], ...] = ()
+    finals: tuple[tuple[int | None, int], ...] = ()
+    moved: str | None = None
 
 
 
@@ -163,7 +170,10 @@ def loop_code(layer: Layer) -> LoopCode:
                     () if plan.is_loop else hoistable(body, sliced), tuple(plan.sliced_inputs),
                     tuple(plan.state_inputs), _one_element_params(layer, back_slots, body),
                     _counted(plan.is_loop, plan.sliced_inputs, body),
-                    cpu_checks(plan.is_loop, plan.sliced_inputs, [pe for pe, _s in outputs if pe.kind is CONCAT]))
+                    cpu_checks(plan.is_loop, plan.sliced_inputs, [pe for pe, _s in outputs if pe.kind is CONCAT]),
+                    tuple((pe, slot) for pe, slot in outputs if pe.kind is CONCAT),
+                    tuple((pe.port, slot) for pe, slot in outputs if pe.kind is not CONCAT),
+                    order_departure(layer, layer.port_map, layer.describe()) or None)
     _CODE[layer] = code
     return code
 
@@ -496,17 +506,22 @@ class LoopRun:
         self.buffers = buffers  # output port -> buffer of a concatenated output
         self.last: dict[int | None, np.ndarray] = {}
         self.events = events  # someone listens: keep `state` as the IterationStarted events show it
-        prefix = {pid: (slice(None),) * axis for pid, (_a, axis, _s) in slices.items()}
-        self.parts = [(pid, arr, prefix[pid], spec) for pid, (arr, _axis, spec) in slices.items()]
-        self.fills = [(slot, p.id, slices[p.id][0], prefix[p.id], slices[p.id][2]) for p, slot, how in code.fed
-                      if how == FROM_SLICE and slot is not None]
-        # `fill`'s form of the same: (slot, array, prefix or None for axis 0, first, step, part size); part k
-        # is [first + k * step, + part size) along the axis, `SliceSpec.bounds` unrolled.
-        self.reads = [(slot, arr, pre or None, *_walk(spec)) for slot, _pid, arr, pre, spec in self.fills]
+        self.parts: Sequence[tuple] = ()
+        self.fills: Sequence[tuple] = ()
+        self.reads: Sequence[tuple] = ()
+        if slices:
+            prefix = {pid: (slice(None),) * axis for pid, (_a, axis, _s) in slices.items()}
+            self.parts = [(pid, arr, prefix[pid], spec) for pid, (arr, _axis, spec) in slices.items()]
+            self.fills = [(slot, p.id, slices[p.id][0], prefix[p.id], slices[p.id][2]) for p, slot, how in code.fed
+                          if how == FROM_SLICE and slot is not None]
+            # `fill`'s form of the same: (slot, array, prefix or None for axis 0, first, step, part size);
+            # part k is [first + k * step, + part size) along the axis, `SliceSpec.bounds` unrolled.
+            self.reads = [(slot, arr, pre or None, *_walk(spec)) for slot, _pid, arr, pre, spec in self.fills]
         self.projected: list[ProjectedCell] = []
-        # `advance`'s: (slot, buffer) of each concatenated output, (port, slot) of each last-value output.
-        self.concats = [(slot, buffers[pe.port]) for pe, slot in code.outputs if pe.port in buffers]
-        self.finals = [(pe.port, slot) for pe, slot in code.outputs if pe.port not in buffers]
+        # `advance`'s: (slot, buffer) of each concatenated output (`buffers` holds one for each), (port,
+        # slot) of each last-value output.
+        self.concats = [(slot, buffers[pe.port]) for pe, slot in code.concat_outputs] if buffers else ()
+        self.finals = code.finals
         self.iterations: list[np.ndarray] = []  # the current-iteration values' table (`enter`, `current`)
         self.cur_slots = code.cur_slots
         # A Loop whose slices run out before its trip count (or without one): what stops it, for the

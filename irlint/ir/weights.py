@@ -131,7 +131,14 @@ class Weights:
         data = self.raw(offset, size)
         if etype.bits < 8:
             return unpack(data, etype, count).reshape(shape)
-        return np.frombuffer(data, dtype=etype.dtype.newbyteorder("<"), count=count).reshape(shape)
+        return np.frombuffer(data, dtype=_little(etype.dtype), count=count).reshape(shape)
+
+
+def _little(dtype: np.dtype) -> np.dtype:
+    """The little-endian form of `dtype`: numpy's own dtype object where that is already little-endian
+    (a new instance, equal but not identical, would miss every `dtype is` fast test of the kernels)."""
+    little = dtype.newbyteorder("<")
+    return dtype if little == dtype else little
 
 
 def _read_at(fd: int, into: memoryview, offset: int) -> int:

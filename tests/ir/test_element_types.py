@@ -74,3 +74,17 @@ def test_consts_of_every_loadable_type_read_back_as_openvino_reads_them(tmp_path
         assert value.dtype == et.dtype
         np.testing.assert_array_equal(value.astype(np.float32), expected[name], err_msg=name)
         np.testing.assert_array_equal(value.astype(np.float32), np.array(VALUES[name], np.float32), err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["f32", "f64", "f16", "i32", "i64", "u8", "boolean"])
+def test_a_const_read_from_the_bin_has_numpys_own_dtype(name: str, tmp_path: Path) -> None:
+    # An equal dtype that is another object fails every `dtype is F32` fast test of the kernels (and
+    # generated loop bodies call them inline only behind such a test)
+    et = ELEMENT_TYPES[name]
+    value = np.arange(3).astype(et.dtype)
+    path = tmp_path / "c.xml"
+    ov.save_model(ov.Model([ops.result(ops.constant(value, name="c"))], []), str(path), compress_to_fp16=False)
+    model = irlint.load(path)
+    (const,) = [la for la in model.graph.layers if la.type == "Const"]
+    got = model.weights.array(int(const.data["offset"]), int(const.data["size"]), et, (3,))
+    assert got.dtype is np.dtype(et.dtype.name) and np.array_equal(got, value)
