@@ -73,6 +73,7 @@ def test_the_notebook_runs_headless_and_shows_results_inline(tmp_path: Path) -> 
     )
     diagram = by_source["irlint.render(model)"]
     assert "<svg" in diagram["image/svg+xml"] and "Loop" in diagram["image/svg+xml"]
+    assert "LP720" in diagram["image/svg+xml"]  # the check's finding, drawn on the Loop's output
     plot = by_source['traced.plot("h")']
     assert "<svg" in plot["image/svg+xml"]
     at_2 = by_source["irlint.render(traced, iteration=2)"]["image/svg+xml"]
