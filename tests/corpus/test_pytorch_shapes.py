@@ -35,6 +35,7 @@ TRIPS = {
     "lstm_in_if": [],
     "sequences_in_if_in_loop": ["x.size(0)"],
     "loop_in_loop_break": ["x.size(0)", "INT64_MAX"],
+    "recurrence": ["x.size(0)"],
 }
 SEQUENCES = {
     "lstm_in_loop": {"LSTMSequence"},
