@@ -86,6 +86,23 @@ def test_diagnostics_show_as_escaped_html(quiet_dirs: tuple[Path, Path]) -> None
     assert "<code>&lt;edge from-layer=&quot;8&quot; to-layer=&quot;2&quot; /&gt;</code>" in page
 
 
+def test_diagnostics_as_text_say_where_their_lines_are() -> None:
+    """`.text()` and IPython's plain-text display: `irlint check`'s output, with the serialised XML's lines."""
+    pretty = pytest.importorskip("IPython.lib.pretty").pretty
+    diags = irlint.check(unused_state_loop())
+    text = diags.text()
+    assert text.startswith(
+        "<openvino.Model 'unused_state'>: lines and columns of the XML openvino.serialize writes for it, "
+        "layers by friendly name\n\n<openvino.Model 'unused_state'>:34:5: BE506 [warning] "
+    )
+    assert '34 | <edge from-layer="8" to-layer="2" />' in text and "note: the unused Parameter" in text
+    assert text.endswith("Found 1 warning in 1 file.\n")
+    assert pretty(diags) == text.rstrip("\n")
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken" / "lstm_ti_broken.xml"
+    from_file = irlint.check(broken).text()
+    assert from_file.startswith(f"{broken}:") and "openvino.serialize" not in from_file
+
+
 def test_a_clean_model_says_so_in_html() -> None:
     p = ops.parameter([1], np.float32, name="p")
     html = irlint.check(ov.Model([ops.result(ops.relu(p))], [p], "fine"))._repr_html_()
@@ -177,3 +194,35 @@ def test_without_graphviz_the_diagram_says_what_to_install(tmp_path: Path, monke
     monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` on it
     with pytest.raises(RuntimeError, match="needs Graphviz's `dot` program"):
         diagram._repr_svg_()
+
+
+def test_an_interruption_leaves_nothing_behind(quiet_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while OpenVINO serialises the model, or while compare's OpenVINO child runs on its temporary
+    copy: KeyboardInterrupt reaches the caller and the temporary directories are gone."""
+    import irlint.comparison.openvino as ov_side
+
+    model, x = unused_state_loop(), {"x": np.array([1.0, 2.0], np.float32)}
+    real_serialize = ov.serialize
+
+    def interrupted_serialize(m: object, xml: str, bin_: str) -> None:
+        real_serialize(m, xml, bin_)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ov, "serialize", interrupted_serialize)
+    for call in (lambda: irlint.check(model), lambda: irlint.run(model, x), lambda: irlint.render(model)):
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        assert all(not any(p.iterdir()) for p in quiet_dirs)
+    monkeypatch.setattr(ov, "serialize", real_serialize)
+
+    during: list[str] = []
+
+    def interrupted_child(*args: object, **kwargs: object) -> None:
+        during.extend(sorted(p.name.rsplit("-", 1)[0] for p in quiet_dirs[0].iterdir()))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ov_side.subprocess, "run", interrupted_child)
+    with pytest.raises(KeyboardInterrupt):
+        irlint.compare(model, x)
+    assert during == ["irlint-compare", "irlint-compare-model"]  # the inputs, and the model's copy
+    assert all(not any(p.iterdir()) for p in quiet_dirs)
