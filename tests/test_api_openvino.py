@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import irlint
+from irlint.comparison import CompareError
 from irlint.diagnostics import Severity
 from irlint.interp.events import IterationStarted, RunFinished
 from irlint.ir.ovmodel import is_openvino_model, serialized_xml
@@ -144,9 +145,18 @@ def test_the_temporary_directory_is_removed_when_serialising_fails(
         raise RuntimeError("Check 'something' failed")
 
     monkeypatch.setattr(ov, "serialize", half_written)
-    diags = irlint.check(unused_state_loop("broken"))
+    model = unused_state_loop("broken")
+    diags = irlint.check(model)
     assert [(d.code, d.loc.path) for d in diags] == [("IR001", "<openvino.Model 'broken'>")]
     assert "openvino could not serialise it: Check 'something' failed" in diags[0].message
+    x = {"x": np.array([1.0, 2.0], np.float32)}
+    said = "<openvino.Model 'broken'>: openvino could not serialise it: Check 'something' failed"
+    for call in (lambda: irlint.run(model, x), lambda: irlint.step(model, x), lambda: irlint.render(model)):
+        with pytest.raises(irlint.api.LoadError) as refused:
+            call()
+        assert str(refused.value) == said
+    with pytest.raises(CompareError, match="openvino could not serialise it"):
+        irlint.compare(model, x)
     assert all(not any(p.iterdir()) for p in quiet_dirs)
 
 
