@@ -1,7 +1,9 @@
-"""The Python API on an `openvino.Model` in memory: check, run, step, trace and render it without a file.
+"""The Python API on an `openvino.Model` in memory: check, run, step, trace, render and compare it without a file.
 
-The model is serialised into a temporary directory that is always removed (irlint.ir.ovmodel); these
-tests point the temporary directory and the working directory at empty folders and look at them after.
+The model is serialised into a temporary directory that is always removed (irlint.ir.ovmodel), and compare's
+OpenVINO child reads a temporary copy; these tests point the temporary directory (this process's and its
+children's) and the working directory at empty folders and look at them after, also after a failure and
+after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -42,11 +44,13 @@ def unused_state_loop(name: str = "unused_state") -> object:
 
 @pytest.fixture
 def quiet_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """An empty temporary directory (tempfile's) and an empty working directory, both watched."""
+    """An empty temporary directory (tempfile's, and TMPDIR for child processes) and an empty working
+    directory, both watched."""
     tmp, cwd = tmp_path / "tmp", tmp_path / "cwd"
     tmp.mkdir()
     cwd.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.chdir(cwd)
     return tmp, cwd
 
@@ -110,7 +114,7 @@ def test_a_clean_model_says_so_in_html() -> None:
     assert html == "<p><b>irlint</b>: no findings in &lt;openvino.Model &#x27;fine&#x27;&gt;.</p>"
 
 
-def test_run_step_trace_and_render_take_the_model(quiet_dirs: tuple[Path, Path]) -> None:
+def test_run_step_trace_render_and_compare_take_the_model(quiet_dirs: tuple[Path, Path]) -> None:
     model = unused_state_loop()
     x = np.array([1.0, -2.0], np.float32)
     want = np.asarray(ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})({"x": x})[0])
@@ -134,6 +138,12 @@ def test_run_step_trace_and_render_take_the_model(quiet_dirs: tuple[Path, Path])
         assert "<svg" in svg
         plot = run.plot()._repr_svg_()
         assert plot.lstrip().startswith("<?xml") and "<svg" in plot
+
+    result = irlint.compare(model, {"x": x}, inside=[])  # OpenVINO's child reads a temporary copy
+    assert result.ok and result.report["model"] == "<openvino.Model 'unused_state'>", result.text()
+    assert result.report["inside"]["compared"]
+    two = irlint.compare(model, {"x": x}, unused_state_loop(), openvino=True)
+    assert two.ok and two.report["changes"] == [], two.text()
     assert all(not any(p.iterdir()) for p in quiet_dirs)
 
 
