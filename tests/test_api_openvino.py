@@ -1,7 +1,9 @@
-"""The Python API on an `openvino.Model` in memory: check, run, step, trace and render it without a file.
+"""The Python API on an `openvino.Model` in memory: check, run, step, trace, render and compare it without a file.
 
-The model is serialised into a temporary directory that is always removed (irlint.ir.ovmodel); these
-tests point the temporary directory and the working directory at empty folders and look at them after.
+The model is serialised into a temporary directory that is always removed (irlint.ir.ovmodel), and compare's
+OpenVINO child reads a temporary copy; these tests point the temporary directory (this process's and its
+children's) and the working directory at empty folders and look at them after, also after a failure and
+after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 import pytest
 
 import irlint
+from irlint.comparison import CompareError
 from irlint.diagnostics import Severity
 from irlint.interp.events import IterationStarted, RunFinished
 from irlint.ir.ovmodel import is_openvino_model, serialized_xml
@@ -41,11 +44,13 @@ def unused_state_loop(name: str = "unused_state") -> object:
 
 @pytest.fixture
 def quiet_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """An empty temporary directory (tempfile's) and an empty working directory, both watched."""
+    """An empty temporary directory (tempfile's, and TMPDIR for child processes) and an empty working
+    directory, both watched."""
     tmp, cwd = tmp_path / "tmp", tmp_path / "cwd"
     tmp.mkdir()
     cwd.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.chdir(cwd)
     return tmp, cwd
 
@@ -86,13 +91,30 @@ def test_diagnostics_show_as_escaped_html(quiet_dirs: tuple[Path, Path]) -> None
     assert "<code>&lt;edge from-layer=&quot;8&quot; to-layer=&quot;2&quot; /&gt;</code>" in page
 
 
+def test_diagnostics_as_text_say_where_their_lines_are() -> None:
+    """`.text()` and IPython's plain-text display: `irlint check`'s output, with the serialised XML's lines."""
+    pretty = pytest.importorskip("IPython.lib.pretty").pretty
+    diags = irlint.check(unused_state_loop())
+    text = diags.text()
+    assert text.startswith(
+        "<openvino.Model 'unused_state'>: lines and columns of the XML openvino.serialize writes for it, "
+        "layers by friendly name\n\n<openvino.Model 'unused_state'>:34:5: BE506 [warning] "
+    )
+    assert '34 | <edge from-layer="8" to-layer="2" />' in text and "note: the unused Parameter" in text
+    assert text.endswith("Found 1 warning in 1 file.\n")
+    assert pretty(diags) == text.rstrip("\n")
+    broken = Path(__file__).resolve().parents[1] / "examples" / "broken" / "lstm_ti_broken.xml"
+    from_file = irlint.check(broken).text()
+    assert from_file.startswith(f"{broken}:") and "openvino.serialize" not in from_file
+
+
 def test_a_clean_model_says_so_in_html() -> None:
     p = ops.parameter([1], np.float32, name="p")
     html = irlint.check(ov.Model([ops.result(ops.relu(p))], [p], "fine"))._repr_html_()
     assert html == "<p><b>irlint</b>: no findings in &lt;openvino.Model &#x27;fine&#x27;&gt;.</p>"
 
 
-def test_run_step_trace_and_render_take_the_model(quiet_dirs: tuple[Path, Path]) -> None:
+def test_run_step_trace_render_and_compare_take_the_model(quiet_dirs: tuple[Path, Path]) -> None:
     model = unused_state_loop()
     x = np.array([1.0, -2.0], np.float32)
     want = np.asarray(ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})({"x": x})[0])
@@ -116,6 +138,12 @@ def test_run_step_trace_and_render_take_the_model(quiet_dirs: tuple[Path, Path])
         assert "<svg" in svg
         plot = run.plot()._repr_svg_()
         assert plot.lstrip().startswith("<?xml") and "<svg" in plot
+
+    result = irlint.compare(model, {"x": x}, inside=[])  # OpenVINO's child reads a temporary copy
+    assert result.ok and result.report["model"] == "<openvino.Model 'unused_state'>", result.text()
+    assert result.report["inside"]["compared"]
+    two = irlint.compare(model, {"x": x}, unused_state_loop(), openvino=True)
+    assert two.ok and two.report["changes"] == [], two.text()
     assert all(not any(p.iterdir()) for p in quiet_dirs)
 
 
@@ -127,9 +155,18 @@ def test_the_temporary_directory_is_removed_when_serialising_fails(
         raise RuntimeError("Check 'something' failed")
 
     monkeypatch.setattr(ov, "serialize", half_written)
-    diags = irlint.check(unused_state_loop("broken"))
+    model = unused_state_loop("broken")
+    diags = irlint.check(model)
     assert [(d.code, d.loc.path) for d in diags] == [("IR001", "<openvino.Model 'broken'>")]
     assert "openvino could not serialise it: Check 'something' failed" in diags[0].message
+    x = {"x": np.array([1.0, 2.0], np.float32)}
+    said = "<openvino.Model 'broken'>: openvino could not serialise it: Check 'something' failed"
+    for call in (lambda: irlint.run(model, x), lambda: irlint.step(model, x), lambda: irlint.render(model)):
+        with pytest.raises(irlint.api.LoadError) as refused:
+            call()
+        assert str(refused.value) == said
+    with pytest.raises(CompareError, match="openvino could not serialise it"):
+        irlint.compare(model, x)
     assert all(not any(p.iterdir()) for p in quiet_dirs)
 
 
@@ -177,3 +214,35 @@ def test_without_graphviz_the_diagram_says_what_to_install(tmp_path: Path, monke
     monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` on it
     with pytest.raises(RuntimeError, match="needs Graphviz's `dot` program"):
         diagram._repr_svg_()
+
+
+def test_an_interruption_leaves_nothing_behind(quiet_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while OpenVINO serialises the model, or while compare's OpenVINO child runs on its temporary
+    copy: KeyboardInterrupt reaches the caller and the temporary directories are gone."""
+    import irlint.comparison.openvino as ov_side
+
+    model, x = unused_state_loop(), {"x": np.array([1.0, 2.0], np.float32)}
+    real_serialize = ov.serialize
+
+    def interrupted_serialize(m: object, xml: str, bin_: str) -> None:
+        real_serialize(m, xml, bin_)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ov, "serialize", interrupted_serialize)
+    for call in (lambda: irlint.check(model), lambda: irlint.run(model, x), lambda: irlint.render(model)):
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        assert all(not any(p.iterdir()) for p in quiet_dirs)
+    monkeypatch.setattr(ov, "serialize", real_serialize)
+
+    during: list[str] = []
+
+    def interrupted_child(*args: object, **kwargs: object) -> None:
+        during.extend(sorted(p.name.rsplit("-", 1)[0] for p in quiet_dirs[0].iterdir()))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ov_side.subprocess, "run", interrupted_child)
+    with pytest.raises(KeyboardInterrupt):
+        irlint.compare(model, x)
+    assert during == ["irlint-compare", "irlint-compare-model"]  # the inputs, and the model's copy
+    assert all(not any(p.iterdir()) for p in quiet_dirs)

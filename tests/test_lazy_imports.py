@@ -3,9 +3,12 @@ imported only by the commands that use them."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "lstm_ti.xml"
 HEAVY = ["textual", "graphviz", "networkx", "irlint.interp", "irlint.viewer", "openvino"]
@@ -45,4 +48,26 @@ def test_running_and_rendering_a_file_never_import_openvino() -> None:
         f"irlint.render({str(EXAMPLE)!r})"
     )
     assert loaded["irlint.interp"] and loaded["irlint.viewer"], loaded  # the probe did run both
+    assert not loaded["openvino"], loaded
+
+
+def test_no_module_of_the_python_api_imports_openvino() -> None:
+    """Importing what the API is made of (the facade, the viewer's diagram, compare, tracing, stepping)
+    leaves openvino out: it stays optional."""
+    loaded = loaded_after(
+        "import irlint, irlint.api, irlint.viewer.notebook, irlint.comparison.api, irlint.traced\n"
+        "import irlint.interp.stepper, irlint.ir.ovmodel, irlint.report.notebook\n"
+        "for name in irlint.__all__: getattr(irlint, name)"
+    )
+    assert loaded["irlint.viewer"] and not loaded["openvino"], loaded
+
+
+@pytest.mark.skipif(importlib.util.find_spec("openvino") is None, reason="compare runs OpenVINO")
+def test_compare_runs_openvino_only_in_its_child() -> None:
+    inputs = EXAMPLE.parent / "inputs" / "lstm_ti.npz"
+    loaded = loaded_after(
+        "import numpy as np, irlint\n"
+        f"result = irlint.compare({str(EXAMPLE)!r}, dict(np.load({str(inputs)!r})))\n"
+        "assert result.ok and result.report['precision']['openvino'], result.text()"
+    )
     assert not loaded["openvino"], loaded

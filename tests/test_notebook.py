@@ -71,8 +71,10 @@ def test_the_notebook_runs_headless_and_shows_results_inline(tmp_path: Path) -> 
         and "1 warning in &lt;openvino.Model &#x27;while_break_stack&#x27;&gt;" in lint["text/html"]
         and "LP720" in lint["text/html"]  # the CPU plugin's 51 GB reservation for the constant trip count
     )
+    assert lint["text/plain"].startswith("<openvino.Model 'while_break_stack'>: lines and columns of the XML")
     diagram = by_source["irlint.render(model)"]
     assert "<svg" in diagram["image/svg+xml"] and "Loop" in diagram["image/svg+xml"]
+    assert "LP720" in diagram["image/svg+xml"]  # the check's finding, drawn on the Loop's output
     plot = by_source['traced.plot("h")']
     assert "<svg" in plot["image/svg+xml"]
     at_2 = by_source["irlint.render(traced, iteration=2)"]["image/svg+xml"]

@@ -1,17 +1,20 @@
-"""`Diagnostics`: the list `irlint.check` returns, shown in Jupyter as a table (`_repr_html_`).
+"""`Diagnostics`: the list `irlint.check` returns, shown in Jupyter as a table (`_repr_html_`), in IPython's
+plain text and by `.text()` as `irlint check` prints it.
 
 A plain list in every other respect. Each finding's row gives the code, severity, `path:line:col`, the
 layer, the message, the hint, related places and the XML line it points at; every string that comes
 from the model (names, messages quoting attributes, the XML itself) is HTML-escaped. The lines of a
-model serialised from an `openvino.Model` are read from the bytes in memory, those of a file from the file.
+model serialised from an `openvino.Model` are read from the bytes in memory, those of a file from the
+file, and both forms say that the locations are those of the serialised XML.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import Any
 
-from irlint.diagnostics import Diagnostic, Location
+from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Model
 from irlint.report.sourcelines import SourceLines
 
@@ -31,16 +34,31 @@ class Diagnostics(list[Diagnostic]):
         """Pickled (to a worker process and back) as the plain list: the model holds readers, not data."""
         return (list, (list(self),))
 
-    def _lines(self) -> SourceLines | dict[int, str]:
+    def _lines(self, shown: list[Diagnostic]) -> SourceLines:
         xml = _in_memory(self.model)
-        if xml is not None:
-            return dict(enumerate(xml.splitlines(), start=1))
-        return SourceLines(d.loc for d in self[:MAX_ROWS])
+        if xml is not None and self.model is not None:
+            return _SerializedLines(self.model.path, xml)
+        return SourceLines(loc for d in shown for loc in (d.loc, *(r.loc for r in d.related)))
 
-    def _line(self, lines: SourceLines | dict[int, str], loc: Location) -> str | None:
-        if isinstance(lines, dict):
-            return lines.get(loc.line) if self.model is not None and loc.path == self.model.path else None
-        return lines.text(loc.path, loc.line)
+    def _where(self) -> str:
+        """Where the locations point: said for a model serialised from an `openvino.Model`."""
+        if _in_memory(self.model) is None:
+            return ""
+        return " (lines and columns of the XML openvino.serialize writes for it, layers by friendly name)"
+
+    def text(self) -> str:
+        """The findings as `irlint check` prints them: each with its XML line, notes and hint, then a summary."""
+        from irlint.report.text import Painter, format_diagnostic, summary
+
+        where = self.model.path if self.model is not None else ""
+        head = f"{where}: {self._where().strip(' ()')}\n\n" if self._where() else ""
+        lines, paint = self._lines(list(self)), Painter(False)
+        body = "".join("\n".join(format_diagnostic(d, lines, paint)) + "\n\n" for d in self)
+        return head + body + summary(self, 1) + "\n"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        """IPython's plain-text display (a terminal, or a notebook front end without HTML)."""
+        p.text("[...]" if cycle else self.text().rstrip("\n"))
 
     def _layer(self, d: Diagnostic) -> str:
         """The layer's id path and name (the friendly name, for an openvino.Model)."""
@@ -57,14 +75,10 @@ class Diagnostics(list[Diagnostic]):
             return f"<p><b>irlint</b>: no findings{' in ' + where if where else ''}.</p>"
         counts = {s: sum(1 for d in self if d.severity.value == s) for s in _COLOURS}
         said = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n)
-        lines = self._lines()
-        rows = [_row(d, self._line(lines, d.loc), self._layer(d)) for d in self[:MAX_ROWS]]
+        lines = self._lines(self[:MAX_ROWS])
+        rows = [_row(d, lines.text(d.loc.path, d.loc.line), self._layer(d)) for d in self[:MAX_ROWS]]
         more = f"<p>… and {len(self) - MAX_ROWS} more (all in the list).</p>" if len(self) > MAX_ROWS else ""
-        note = (
-            " (lines and columns of the XML openvino.serialize writes for it, layers by friendly name)"
-            if isinstance(lines, dict)
-            else ""
-        )
+        note = self._where()
         return (
             f"<div class='irlint-diagnostics'><p><b>irlint</b>: {said}{' in ' + where if where else ''}{note}</p>"
             "<table><thead><tr><th>code</th><th>severity</th><th>location</th><th>layer</th>"
@@ -72,6 +86,21 @@ class Diagnostics(list[Diagnostic]):
             + "".join(rows)
             + f"</tbody></table>{more}</div>"
         )
+
+
+class _SerializedLines(SourceLines):
+    """The lines of the XML serialised from an `openvino.Model`, from memory; no file is ever opened for
+    its label (a file of that name in the working directory is someone else's)."""
+
+    def __init__(self, path: str, xml: str) -> None:
+        super().__init__()
+        self._path = path
+        self._xml = xml.encode("utf-8").splitlines()
+
+    def line(self, path: str, n: int) -> bytes | None:
+        if path != self._path:
+            return None
+        return self._xml[n - 1] if 0 < n <= len(self._xml) else None
 
 
 def _in_memory(model: Model | None) -> str | None:

@@ -297,6 +297,34 @@ def sequences_in_if_in_loop() -> tuple[Any, dict[str, np.ndarray]]:
     return ov.Model(outs, [x, h0], "sequences_in_if_in_loop"), inputs
 
 
+def recurrence() -> tuple[Any, dict[str, np.ndarray]]:
+    """docs/pytorch.md's module: `ys = []` / `for t in range(x.size(0)): h = tanh(self.w(h) + x[t]);
+    ys.append(h)` / `return h, torch.stack(ys)`, with x and h inputs (the names `forward` gives them)."""
+    ov, ops = _ov()
+    rng = _rng(9)
+    x = ops.parameter([-1, 2, H], np.float32, name="x")  # time, batch, features
+    h0 = ops.parameter([2, H], np.float32, name="h")
+    trip = ops.gather(ops.shape_of(x), _scalar_i64(0), _scalar_i64(0))  # x.size(0)
+    ci = ops.parameter([], np.int64, name="t")
+    xb, hb = ops.parameter([-1, 2, H], np.float32, name="x_in"), ops.parameter([2, H], np.float32, name="h_in")
+    w = ops.constant(rng.uniform(-0.8, 0.8, (H, H)).astype(np.float32))
+    b = ops.constant(rng.uniform(-0.1, 0.1, H).astype(np.float32))
+    linear = ops.add(ops.matmul(hb, w, False, True), b)  # self.w(h): h @ W.T + b
+    h1 = ops.tanh(ops.add(linear, ops.gather(xb, ci, _scalar_i64(0))))  # x[t]
+    h1.set_friendly_name("aten::tanh")
+    r_h, r_cond = ops.result(h1), ops.result(ops.constant(np.bool_(True)))
+    r_y = ops.result(ops.unsqueeze(h1, _i64(0)))  # ys.append(h)
+    loop = _loop(trip, [r_h, r_cond, r_y], [ci, xb, hb], ci, r_cond)
+    loop.set_invariant_input(xb, x.output(0))
+    loop.set_merged_input(hb, h0.output(0), r_h.output(0))
+    outs = [
+        ops.result(loop.get_iter_value(r_h.output(0), -1), name="h_last"),
+        ops.result(loop.get_concatenated_slices(r_y.output(0), 0, 1, 1, -1, 0), name="ys"),
+    ]
+    inputs = {"x": rng.uniform(-1, 1, (6, 2, H)).astype(np.float32), "h": np.zeros((2, H), np.float32)}
+    return ov.Model(outs, [x, h0], "recurrence"), inputs
+
+
 def loop_in_loop_break() -> tuple[Any, dict[str, np.ndarray]]:
     """`for i in range(x.size(0)): j = 0; while True: s = s + x[i]; j += 1; if j > i: break`: a
     while/break Loop (INT64_MAX) inside a for Loop (ShapeOf → Gather), the inner bound read from the outer
@@ -335,4 +363,5 @@ PYTORCH_SHAPES: dict[str, Callable[[], tuple[Any, dict[str, np.ndarray]]]] = {
     "lstm_in_if": lstm_in_if,
     "sequences_in_if_in_loop": sequences_in_if_in_loop,
     "loop_in_loop_break": loop_in_loop_break,
+    "recurrence": recurrence,
 }

@@ -1,6 +1,7 @@
 """Models shaped as OpenVINO's PyTorch front end writes scripted loops (pytorch_shapes.py): they have the
-front end's shapes, lint clean, run as the CPU plugin runs them (f32), step to the same outputs, and render,
-with a trace too. All in memory: the tests hand irlint the `openvino.Model`.
+front end's shapes, lint clean, run as the CPU plugin runs them (f32), step to the same outputs, render
+(with a trace too), and `irlint.compare` finds them equal to the CPU plugin, outputs and body layers per
+iteration, and to a second conversion of themselves. All in memory: the tests hand irlint the `openvino.Model`.
 
 One disagreement is the CPU plugin's, tested as such: on a Loop whose trip count is a constant INT64_MAX
 or INT32_MAX (`while True` ... `break`) with a concatenated output (list append + stack), it allocates the
@@ -34,6 +35,7 @@ TRIPS = {
     "lstm_in_if": [],
     "sequences_in_if_in_loop": ["x.size(0)"],
     "loop_in_loop_break": ["x.size(0)", "INT64_MAX"],
+    "recurrence": ["x.size(0)"],
 }
 SEQUENCES = {
     "lstm_in_loop": {"LSTMSequence"},
@@ -141,10 +143,54 @@ def test_they_render_with_findings_and_with_a_trace(shaped: tuple[str, Any, dict
     name, model, inputs = shaped
     svg = irlint.render(model).svg
     assert svg.lstrip().startswith("<?xml") and f"openvino.Model &#39;{name}&#39;" in svg
+    assert ("LP720" in svg) == (name in CPU_PREALLOCATES)  # the findings drawn where they are
     if TRIPS[name]:
         with irlint.trace(model, inputs) as run:
             at_1 = irlint.render(run, iteration=1).svg
         assert "it 1:" in at_1 and "it 1:" not in svg
+
+
+def test_they_compare_equal_to_the_cpu_plugin_inside_too(shaped: tuple[str, Any, dict[str, np.ndarray]]) -> None:
+    """`irlint.compare(model, inputs, inside=[])`: every output and every body layer per iteration agree,
+    the recurrent sequences inside If branches and Loop bodies among them."""
+    name, model, inputs = shaped
+    if name in CPU_PREALLOCATES:  # compare says why OpenVINO fails, then compares the loop it can run
+        refused = irlint.compare(model, inputs)
+        assert refused.ok or "Failed to allocate 51539607528 bytes" in refused.report["openvino_error"]
+        model = while_break_stack(trip_count=-1)[0]
+    result = irlint.compare(model, inputs, inside=[])
+    assert result.ok, result.text()
+    assert result.report["model"] == f"<openvino.Model {model.get_friendly_name()!r}>"
+    assert [o["name"] for o in result.report["outputs"]] == [r.get_friendly_name() for r in model.get_results()]
+    compared = result.report["inside"]["compared"]
+    assert compared and all(c["verdict"] == "ok" for c in compared)
+    if TRIPS[name]:  # a Loop's body layers, one row per iteration
+        assert max(len(c["rows"]) for c in compared) > 1
+    if name in SEQUENCES:
+        assert SEQUENCES[name] & {c["type"] for c in compared}, sorted({c["type"] for c in compared})
+
+
+def test_two_conversions_compare_layer_by_layer(shaped: tuple[str, Any, dict[str, np.ndarray]]) -> None:
+    """Two `openvino.Model`s of one function, as two conversions give: no change, every layer matched."""
+    name, model, inputs = shaped
+    result = irlint.compare(model, inputs, PYTORCH_SHAPES[name]()[0])
+    assert result.ok and result.report["changes"] == [], result.text()
+    assert [o["verdict"] for o in result.report["outputs"]] == ["ok"] * len(model.get_results())
+
+
+def test_compare_names_the_trip_count_a_while_true_differs_by() -> None:
+    """`while True` with INT64_MAX against the same loop with -1: the constant is the one change, and the
+    outputs agree (the count never stops it, the break does), in irlint and in OpenVINO."""
+    model, inputs = while_break_stack()
+    result = irlint.compare(model, inputs, while_break_stack(trip_count=-1)[0])
+    (change,) = result.report["changes"]
+    assert change["kind"] == "const" and change["read_by"] == [f"{loop_name(model)}:0"], change
+    assert [o["verdict"] for o in result.report["outputs"]] == ["ok", "ok"], result.text()
+
+
+def loop_name(model: Any) -> str:
+    (loop,) = [n for n, _d in nodes(model) if n.get_type_name() == "Loop"]
+    return str(loop.get_friendly_name())
 
 
 def test_the_cpu_plugin_preallocates_a_constant_int64_max_trip_count() -> None:
