@@ -566,7 +566,8 @@ class _Executor:
         if limit <= 0:
             return self.finish(run, 0)[0]
         body, value = self.first_iteration(code, run)
-        slots, fill, current, advance = body.slots, run.fill, run.current, run.advance
+        slots, fill, current, advance = body.slots, run.fill, run.current, run.plain_advance()
+        fills = bool(run.reads or run.projected)  # else `fill` has nothing to do
         cond_slot = code.cond_slot
         cur = code.has_cur and bool(code.cur_slots)
         cap, charged = self.checkpoint(run, 0, 0)
@@ -589,7 +590,8 @@ class _Executor:
                 if k and cur:
                     value = current(slots, k)
                 if started is None:
-                    fill(slots, k)  # (with a batch hook the body has no nested loop: `frames` are not read)
+                    if fills:  # (with a batch hook the body has no nested loop: `frames` are not read)
+                        fill(slots, k)
                 else:
                     inner = (*frames, (layer.path, k))
                     if code.param_keys is not None:
@@ -599,7 +601,11 @@ class _Executor:
                         params = run.params(slots, k, value)
                         started(layer, k, tuple(params), tuple(params.values()), inner)
                 body.run(inner)
-                cond = scalar_flag(slots[cond_slot]) if cond_slot is not None else None
+                if cond_slot is not None:  # `scalar_flag`, its common case inline
+                    c = slots[cond_slot]
+                    cond = bool(c.item()) if c.__class__ is np.ndarray and c.size == 1 else scalar_flag(c)
+                else:
+                    cond = None
                 if finished is not None:
                     finished(layer, k, code.result_keys, code.result_values(slots), inner)
                 k += 1

@@ -635,6 +635,29 @@ class LoopRun:
                     self.state[pid] = v
         return last
 
+    def plain_advance(self) -> Callable[[list, int, bool | None], bool]:
+        """`advance`, or a shorter equivalent where this execution has no concatenated output, no
+        listener's `state` to keep, and back edges that neither swap nor reshape (the plain driver's
+        common case, once per iteration)."""
+        code = self.code
+        if self.concats or self.events or code.back_swap or code.back_one:
+            return self.advance
+        limit, back, finals, last_values = self.limit, code.back_slots, self.finals, self.last
+
+        def advance(slots: list, k: int, cond: bool | None) -> bool:
+            if cond is False or k >= limit:
+                self.exhausted = cond is not False
+                for port, slot in finals:
+                    last_values[port] = slots[slot]
+                for dst, src in back:
+                    slots[dst] = slots[src]
+                return True
+            for dst, src in back:
+                slots[dst] = slots[src]
+            return False
+
+        return advance
+
     def regular(self, k: int) -> bool:
         """After `k` iterations of a loop whose entries are whole-range in steps of one
         (`REGULAR_CPU_CHECKS`): True if every concatenated output got parts one element long on its axis
