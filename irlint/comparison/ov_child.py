@@ -132,12 +132,17 @@ def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, A
         # original outputs as they were, so that the departure is still there to be located.
         _stage("instrument: looking for probes that keep the outputs as they were")
         faithful = _faithful(core, model_path, weights, job, feed, placed, names, arrays)
-        if faithful and faithful != placed:
+        effect = {"probes": [i for i in placed if i not in faithful], "instrumented_same": same,
+                  "instrumented_max_abs": apart}
+        if not faithful:  # every probe changes the outputs: comparing its values would compare another model
+            data["observer_effect"] = effect
+            data.update(placed=[], instrumented_same=None, instrumented_max_abs=None)
+            return data
+        if faithful != placed:
             res_f = _attempt(core, model_path, weights, job, feed, faithful, {})[1]
             same_f, apart_f = _against(res_f, names, arrays)
             if all(same_f):
-                data["observer_effect"] = {"probes": [i for i in placed if i not in faithful],
-                                           "instrumented_same": same, "instrumented_max_abs": apart}
+                data["observer_effect"] = effect
                 placed, res = faithful, res_f
                 data.update(placed=placed, instrumented_same=same_f, instrumented_max_abs=apart_f)
     for j, i in enumerate(placed):

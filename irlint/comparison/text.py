@@ -65,7 +65,8 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     lines = ["", f"inside the bodies: {len(compared)} layer output{'s' if len(compared) != 1 else ''} compared "
              "per iteration"]
     w = min(64, max([len(safe(_title(x))) for x in compared] + [12]))
-    lines.append(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
+    if compared:
+        lines.append(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
     for x in compared:
         rows = x["rows"]
         if x["problem"]:
@@ -98,9 +99,11 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
         gaps = ", ".join(f"{safe(n)} by up to {g:.3g}" for n, s, g in
                          zip(names, observer["outputs_same_with_all"], observer["outputs_max_abs_with_all"])
                          if not s and g is not None)
+        kept = ("Left out so that the departure stays in sight" if compared else
+                "No set of these probes keeps the outputs as they were, so none is compared (without LAYERs, "
+                "--inside probes every body layer and compares those that keep them); left out")
         lines.append(safe(f"observer effect: with every probe exposed, OpenVINO's own outputs changed ({gaps}): "
-                          "its memory reuse depends on what is read. Left out so that the departure stays in "
-                          f"sight: {', '.join(observer['left_out'])}"))
+                          f"its memory reuse depends on what is read. {kept}: {', '.join(observer['left_out'])}"))
         for d in observer.get("in_place", []):
             what = (f"'{d['writer']}' is computed in place in the memory of '{d['memory_of']}'" if d["writer"] else
                     f"'{d['memory_of']}' is passed on")
