@@ -84,8 +84,9 @@ def _default_options(timeout: float) -> Options:
     return Options(memory_budget=DEFAULT_BUDGET, time_limit=timeout)
 
 
-def _job(precision: str, probes: list[Any]) -> dict[str, Any]:
-    return {"precision": None if precision == "default" else precision, "probes": [p.as_job() for p in probes]}
+def _job(precision: str, probes: list[Any], rtol: float = 1e-4, atol: float = 1e-5) -> dict[str, Any]:
+    return {"precision": None if precision == "default" else precision, "probes": [p.as_job() for p in probes],
+            "rtol": rtol, "atol": atol}
 
 
 def run_ours(model: Model, inputs: dict[str, np.ndarray], options: Options, rec: Recorder) -> dict[str, np.ndarray]:
@@ -115,7 +116,7 @@ def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Seque
     report: dict[str, Any] = {"model": model.path, "precision": {"asked": precision}, "rtol": rtol, "atol": atol}
     title = f"irlint compare: {model.name or model.path}"
     with model_files(model) as (xml, weights):
-        got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, probes))
+        got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, probes, rtol, atol))
         if isinstance(got_ov, str) and probes and ("(stage: instrument" in got_ov or "instrumented)" in got_ov):
             crash = got_ov  # OpenVINO died on the instrumented copy: the plain comparison still stands
             got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, []))

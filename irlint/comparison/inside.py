@@ -244,11 +244,7 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     for la, chain in sel.layers:
         path = la.path
         if path in rec.dropped:
-            held = rec.dropped_bytes.get(path, 0)
-            sel.left_out[la.describe()] = (
-                f"left out to fit --memory-budget: --inside keeps {rec.budget} bytes (a quarter of it), and its "
-                f"values {'alone passed that' if held > rec.budget else 'made the kept values pass it'} at "
-                f"{held} bytes")
+            sel.left_out[la.describe()] = budget_reason(rec, path)
             continue
         seen = rec.values.get(path)
         if not seen:
@@ -277,6 +273,16 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
             per_step = tuple(None if c.type == "If" else next(steps) for c in chain)
             probes.append(Probe(la, port, chain, first[port].shape, str(first[port].dtype), per_step))
     return probes
+
+
+def budget_reason(rec: Recorder, path: str) -> str:
+    """Why a layer was left out for --memory-budget, with what its values over the whole run take."""
+    need, runs = rec.needed.get(path, 0), rec.evaluations.get(path, 0)
+    each = f" ({need // runs:,} bytes each of its {runs:,} runs)" if runs > 1 else ""
+    why = ("alone more than that" if need > rec.budget else
+           "more than was left beside the layers before it")
+    return (f"left out to fit --memory-budget: --inside keeps {rec.budget:,} bytes of values (a quarter of it); "
+            f"its values take {need:,} bytes{each}, {why}")
 
 
 def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorder, rtol: float, atol: float

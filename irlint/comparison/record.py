@@ -39,6 +39,8 @@ class Recorder:
         self.bytes: dict[str, int] = {}
         self.dropped: list[str] = []
         self.dropped_bytes: dict[str, int] = {}  # what a dropped layer's values held when it was dropped
+        self.needed: dict[str, int] = {}  # what each wanted layer's values over the whole run take, dropped or not
+        self.evaluations: dict[str, int] = {}  # how often each wanted layer was computed
         self.layer_of: dict[str, Layer] = {}
 
     @property
@@ -59,10 +61,15 @@ class Recorder:
 
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         path = layer.path
-        if path not in self.wanted or path in self.dropped:
+        if path not in self.wanted:
+            return
+        self.evaluations[path] = self.evaluations.get(path, 0) + 1
+        if path in self.dropped:  # counted, not kept: the report says what keeping it would have taken
+            self.needed[path] += sum(getattr(o, "nbytes", 0) for o in outputs)
             return
         outs = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in outputs)
         size = sum(o.nbytes for o in outs)
+        self.needed[path] = self.needed.get(path, 0) + size
         self.kept += size
         self.bytes[path] = self.bytes.get(path, 0) + size
         its = iterations_of(frames)
