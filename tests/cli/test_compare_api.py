@@ -176,3 +176,22 @@ def test_an_openvino_model_in_memory_is_compared(tmp_path: Path, monkeypatch: py
     two = compare(scaled_ti(0.5), X, scaled_ti(0.5001))
     assert [c["kind"] for c in two.report["changes"]] == ["const"]
     assert list(spill.iterdir()) == []  # nothing left behind
+
+
+def test_the_comparison_package_never_imports_the_cli() -> None:
+    """One-way: `irlint compare` (irlint/cli) is a thin command over irlint.comparison, never the reverse;
+    OpenVINO is imported only inside the child process' functions."""
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "irlint" / "comparison"
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert not name.startswith(("irlint.cli", "irlint.viewer", "viewer")), (path.name, name)
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        modules = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
+        modules += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
+        assert not [m for m in modules if m.split(".")[0] == "openvino"], path
