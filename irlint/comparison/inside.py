@@ -280,7 +280,7 @@ def budget_reason(rec: Recorder, path: str) -> str:
     need, runs = rec.needed.get(path, 0), rec.evaluations.get(path, 0)
     each = f" ({need // runs:,} bytes each of its {runs:,} runs)" if runs > 1 else ""
     why = ("alone more than that" if need > rec.budget else
-           "more than was left beside the layers before it")
+           "more than was left beside the layers kept")
     return (f"left out to fit --memory-budget: --inside keeps {rec.budget:,} bytes of values (a quarter of it); "
             f"its values take {need:,} bytes{each}, {why}")
 

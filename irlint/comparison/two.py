@@ -5,7 +5,7 @@ run by irlint, compared layer by layer and iteration by iteration, after what ch
 Layers are matched by name: a layer's key is its name, after the names of the TensorIterators, Loops
 and If branches around it (ids differ between two conversions; names usually survive). Both runs
 record every layer's outputs within a quarter of `--memory-budget` each (`irlint.comparison.record`:
-past it, the last layers of the file are dropped and listed). The first (iteration, layer, port,
+past it, the fastest-growing layers are dropped and listed). The first (iteration, layer, port,
 element) where they part is the first in A's order of computation. With `--openvino`, both models
 also run in OpenVINO (`--precision`), and its outputs for A and B are compared too.
 """

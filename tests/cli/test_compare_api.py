@@ -119,6 +119,18 @@ def test_a_layer_too_big_for_the_budget_does_not_push_out_the_others() -> None:
     assert set(rec.values) == {"small0", "small2", "small3"}
 
 
+def test_a_big_layer_that_fits_alone_does_not_push_out_the_small_ones_after_it() -> None:
+    """Ten small layers (80 bytes over 10 runs each) and one of 400 after the first: all fit but the big
+    one; dropping the small ones from the end would keep 7 layers, dropping the big one keeps 10."""
+    wanted = ["small0", "big", *[f"small{i}" for i in range(1, 10)]]
+    rec = Recorder({p: i for i, p in enumerate(wanted)}, budget=1000)
+    for it in range(10):
+        for path in wanted:
+            value = np.zeros(10 if path == "big" else 2, np.float32)
+            rec.layer_evaluated(_Layer(path), [value], (("1", it),))  # type: ignore[arg-type]
+    assert rec.dropped == ["big"] and len(rec.values) == 10 and rec.kept == 800
+
+
 def test_a_layer_left_out_for_the_budget_is_said_with_what_its_whole_run_takes() -> None:
     """Dropped in its first run, the layer is still counted: the report gives all its runs' bytes, not the
     bytes held when it was dropped."""
@@ -126,15 +138,15 @@ def test_a_layer_left_out_for_the_budget_is_said_with_what_its_whole_run_takes()
 
     rec = Recorder({"small": 0, "huge": 1, "late": 2, "later": 3}, budget=1000)
     small = np.zeros(10, np.float32)  # 40 bytes a run, 400 over 10 runs: two of them fit, three do not
-    for _ in range(10):
+    for it in range(10):
         for path, value in (("small", small), ("huge", np.zeros(1000)), ("late", small), ("later", small)):
-            rec.layer_evaluated(_Layer(path), [value], ())  # type: ignore[arg-type]
+            rec.layer_evaluated(_Layer(path), [value], (("1", it),))  # type: ignore[arg-type]
     assert rec.dropped == ["huge", "later"] and rec.needed == {"small": 400, "huge": 80000, "late": 400, "later": 400}
     assert budget_reason(rec, "huge").endswith("its values take 80,000 bytes (8,000 bytes each of its 10 runs), "
                                                "alone more than that")
     assert "keeps 1,000 bytes" in budget_reason(rec, "huge")
     assert budget_reason(rec, "later").endswith("400 bytes (40 bytes each of its 10 runs), more than was left "
-                                                "beside the layers before it")
+                                                "beside the layers kept")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
