@@ -139,10 +139,18 @@ def change_lines(changes: list[dict[str, Any]]) -> list[str]:
     """What changed between A and B, the likely causes, before any number."""
     if not changes:
         return ["changes: none (the same layers, types, attributes and constants by name)"]
-    causes = [c for c in changes if c["kind"] != "renamed"]
-    lines = [f"changes: {len(causes)} layer{'s' if len(causes) != 1 else ''} changed"
-             + (f", {len(changes) - len(causes)} renamed" if len(causes) != len(changes) else "")]
+    count = {k: sum(c["kind"] == k for c in changes) for k in ("renamed", "removed", "added")}
+    changed = len(changes) - sum(count.values())
+    lines = [f"changes: {changed} layer{'s' if changed != 1 else ''} changed"
+             + (f", {count['renamed']} renamed" if count["renamed"] else "")
+             + (f", {count['removed']} only in A" if count["removed"] else "")
+             + (f", {count['added']} only in B" if count["added"] else "")]
     for c in changes[:20]:
+        if c["kind"] in ("removed", "added"):
+            side = "A" if c["kind"] == "removed" else "B"
+            lines.append(safe(f"    only in {side}: '{c['layer']}' ({c['type']}, {side} {c['path']}), "
+                              f"matched by neither name nor place"))
+            continue
         where = f"'{c['layer']}' (A {c['path_a']}, B {c['path_b']})"
         if c["kind"] == "type":
             text = f"type of {where}: {c['a']} in A, {c['b']} in B"

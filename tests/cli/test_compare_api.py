@@ -207,3 +207,46 @@ def test_the_comparison_package_never_imports_the_cli() -> None:
         modules = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
         modules += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
         assert not [m for m in modules if m.split(".")[0] == "openvino"], path
+
+
+def test_a_layer_only_in_b_is_a_change(tmp_path: Path) -> None:
+    """An added Multiply by 1 changes no number, but B is not A: listed first, exit 1."""
+    import openvino.opset13 as ops
+
+    def body(extra: bool):  # type: ignore[no-untyped-def]
+        def make(xi):  # type: ignore[no-untyped-def]
+            d = ops.multiply(xi, ops.constant(np.array(2, np.float32)), name="double")
+            if extra:
+                d = ops.multiply(d, ops.constant(np.array(1, np.float32)), name="times_one")
+            return ops.tanh(d, name="squash")
+        return make
+
+    a, b = _two(tmp_path, _ti(body(False), [1, 6, 3], np.float32, "e"), _ti(body(True), [1, 6, 3], np.float32, "e"))
+    result = compare(a, X, b)
+    (change,) = result.report["changes"]
+    assert (change["kind"], change["layer"], change["b"]) == ("added", "times_one", "Multiply (opset1)")
+    assert not result.ok and all(o["verdict"] == "ok" for o in result.report["outputs"])
+    assert "only in B: 'times_one' (Multiply (opset1), B 1/body/4)" in result.text()
+    assert compare(b, X, a).report["changes"][0]["kind"] == "removed"
+
+
+def test_two_conversions_with_made_up_names_are_matched_inside_their_if_and_loop(tmp_path: Path) -> None:
+    """Two builds of one model: every If, Loop and body layer has a made-up name (If_19 in A, If_45 in B).
+    The If and Loop are matched by place, the layers inside them through them, and a changed body
+    constant is the one change."""
+    from tests.ifmodels import loop_in_if
+
+    a, b = _two(tmp_path, loop_in_if(), loop_in_if())
+    bin_b = tmp_path / "b.bin"
+    raw = bin_b.read_bytes()
+    two = np.float32(2).tobytes()
+    assert raw.count(two) == 1
+    bin_b.write_bytes(raw.replace(two, np.float32(2.5).tobytes()))
+    inputs = {"cond": np.array(True), "x": np.arange(4, dtype=np.float32).reshape(2, 2)}
+    result = compare(a, inputs, b)
+    (change,) = result.report["changes"]
+    assert change["kind"] == "const" and change["max_abs"] == 0.5 and change["read_by"][0].startswith("Multiply_")
+    assert result.report["unmatched"]["only_in_a"] == [] and result.report["unmatched"]["only_in_b"] == []
+    first = result.report["first_difference"]
+    assert (first["type"], first["iteration"]) == ("Multiply", "0.0")  # inside the Loop, inside the If
+    assert {x["type"] for x in result.report["layers"]} == {"If", "Loop", "Multiply", "Add"}
