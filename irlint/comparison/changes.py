@@ -4,8 +4,10 @@ difference, listed first in the two-model report.
 Layers are matched by name key (`irlint.comparison.two`). For each matched pair: a changed type or opset
 version, a Const whose element type, shape or bytes changed, changed attributes. Layers only in A and
 only in B that hold the same place (same enclosing loops, same type, fed by the same producers; for a
-Const, read by the same layers) are taken as one layer renamed: they are compared under both names,
-and the rename is said (a Const's by its value only: converters make its name up).
+Const, read by the same layers; a body Parameter, by its position) are taken as one layer renamed: they
+are compared under both names, and the rename is said (a Const's by its value only: converters make its
+name up); a loop or If matched so carries the layers inside it along. The computing layers left over
+are listed as only in A ("removed") or only in B ("added").
 """
 
 from __future__ import annotations
