@@ -170,11 +170,18 @@ def test_exit_codes_of_what_cannot_be_compared(tmp_path: Path) -> None:
     np.savez(tmp_path / "in.npz", **X)
     res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
     assert res.returncode == 2 and "input 'X' is declared [1, 6, 4]" in res.stderr and "Traceback" not in res.stderr
+    b = str(save(scaled_ti(0.25), tmp_path / "b.xml"))
+    (tmp_path / "b.bin").unlink()  # B without its .bin: could not check either
+    res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
+    assert res.returncode == 2 and "W301" in res.stderr and "Traceback" not in res.stderr
+    with pytest.raises(CompareError, match="W301"):
+        compare(a, X, b)
+
+
 def test_irlint_compare_is_the_function() -> None:
     import irlint
 
     assert callable(irlint.compare) and callable(irlint.compare)  # twice: no submodule shadows it
-
 
 
 def test_an_openvino_model_in_memory_is_compared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
