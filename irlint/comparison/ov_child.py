@@ -109,7 +109,9 @@ def _run_instrumented(core: Any, model_path: str, weights: str, job: dict[str, A
     """Read the model again, instrument it, run it: the probes' arrays go into `arrays` ("p<i>"); the
     report's entries: which probes were placed, why others were not (placing failed, or OpenVINO failed
     with them: `_viable` drops those and keeps the rest), and how far the instrumented model's
-    original outputs are from the original's."""
+    original outputs are from the original's. When observing changes those outputs (the observer
+    effect), only the probes that keep them bit-identical are kept (`_faithful`), and none when no
+    set does and the change passes the comparison's tolerance (rtol, atol in the job)."""
     import numpy as np
 
     _stage("instrument")
