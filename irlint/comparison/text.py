@@ -196,5 +196,7 @@ def _layers(r: dict[str, Any]) -> list[str]:
     for what, names in unmatched.items():
         if names:
             shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-            lines.append(safe(f"{what.replace('_', ' ')} ({len(names)}): {shown}"))
+            why = (f"; each run keeps {r['memory_kept_bytes']:,} bytes of values, a quarter of --memory-budget"
+                   if what == "left_out_for_memory" and "memory_kept_bytes" in r else "")
+            lines.append(safe(f"{what.replace('_', ' ')} ({len(names)}{why}): {shown}"))
     return lines

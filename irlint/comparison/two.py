@@ -94,6 +94,7 @@ def compare_two(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray], *
     report["layers"] = layers
     report["first_difference"] = first
     report["unmatched"] = unmatched
+    report["memory_kept_bytes"] = options.memory_budget // 4  # per run, for the layers' values
     differs = (any(o["verdict"] != "ok" for o in outs) or first is not None or bool(report["outputs_only_in_a"])
                or bool(report["outputs_only_in_b"]) or any(c["kind"] != "renamed" for c in report["changes"]))
     if openvino:

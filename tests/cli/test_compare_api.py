@@ -257,3 +257,12 @@ def test_two_conversions_with_made_up_names_are_matched_inside_their_if_and_loop
     first = result.report["first_difference"]
     assert (first["type"], first["iteration"]) == ("Multiply", "0.0")  # inside the Loop, inside the If
     assert {x["type"] for x in result.report["layers"]} == {"If", "Loop", "Multiply", "Add"}
+
+
+def test_two_irs_say_what_each_run_keeps_when_layers_are_left_out_for_memory(tmp_path: Path) -> None:
+    from irlint.interp import Options
+
+    a = str(save(scaled_ti(0.5), tmp_path / "a.xml"))
+    result = compare(a, X, a, options=Options(memory_budget=800, time_limit=60))
+    assert result.report["memory_kept_bytes"] == 200 and result.report["unmatched"]["left_out_for_memory"]
+    assert "each run keeps 200 bytes of values, a quarter of --memory-budget" in result.text()
