@@ -58,6 +58,18 @@ def _title(x: dict[str, Any]) -> str:
     return f"{x['layer']} ({x['type']}, {x['path']}) out{x['port']}"
 
 
+def brief(why: str) -> str:
+    """One line of a reason that quotes OpenVINO's many-line message: its head and its last line, the one that
+    says what failed (the "Exception from src/..." lines between are where)."""
+    lines = [line.strip() for line in why.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return why.strip()
+    head = lines[0]
+    cut = head.find("Exception from ")
+    head = head[:cut] if cut > 0 else head + " "
+    return f"{head}{lines[-1]} (the whole message in --format json)"
+
+
 def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     if "error" in inside:
         return ["", *error_lines(f"{model}: ", inside["error"])]
@@ -90,7 +102,7 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     left = inside["left_out"]
     if left:
         lines.append(f"left out ({len(left)}):")
-        lines += [safe(f"    {x['layer']}: {x['why']}") for x in left[:20]]
+        lines += [safe(f"    {x['layer']}: {brief(x['why'])}") for x in left[:20]]
         if len(left) > 20:
             lines.append(f"    ... and {len(left) - 20} more (all in --format json)")
     observer = inside.get("observer_effect")

@@ -169,3 +169,15 @@ def test_a_paddle_while_inside_a_cond_is_compared_inside(tmp_path: Path, taken: 
         assert set(compared) == {"relu_else"}
         never = {x["layer"].split("'")[1] for x in inside["left_out"] if "never ran" in x["why"]}
         assert body | {"while_0"} <= never
+
+
+def test_a_dropped_probe_is_said_in_one_line_with_openvinos_reason() -> None:
+    from irlint.comparison.text import brief
+
+    why = ("OpenVINO could not expose it: OpenVINO failed with this probe, so it was dropped and the others kept: "
+           "RuntimeError: Exception from src/inference/src/cpp/core.cpp:117:\nException from src/plugin.cpp:54:\n"
+           "Unexpected: CPU plug-in doesn't support If operation with dynamic rank. Operation name: If_25\n\n")
+    assert brief(why) == ("OpenVINO could not expose it: OpenVINO failed with this probe, so it was dropped and the "
+                          "others kept: RuntimeError: Unexpected: CPU plug-in doesn't support If operation with "
+                          "dynamic rank. Operation name: If_25 (the whole message in --format json)")
+    assert brief("never ran (its If branch was not taken)") == "never ran (its If branch was not taken)"
