@@ -181,3 +181,31 @@ def test_a_dropped_probe_is_said_in_one_line_with_openvinos_reason() -> None:
                           "others kept: RuntimeError: Unexpected: CPU plug-in doesn't support If operation with "
                           "dynamic rank. Operation name: If_25 (the whole message in --format json)")
     assert brief("never ran (its If branch was not taken)") == "never ran (its If branch was not taken)"
+
+
+def test_a_probe_openvinos_process_dies_with_is_dropped_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crash cannot be caught inside OpenVINO's process: the probes are bisected over new processes, the
+    one it dies with is dropped and said, the others compared. (The crash is simulated: OpenVINO's real
+    run stands behind every other probe set.)"""
+    import irlint
+    from irlint.comparison import openvino as ov_run
+
+    real = ov_run.run_openvino
+    calls = []
+
+    def dies_with_twice(model, weights, inputs, timeout, job):  # type: ignore[no-untyped-def]
+        calls.append([p["layer"] for p in job["probes"]])
+        if any(p["layer"] == "twice" for p in job["probes"]):
+            return "OpenVINO crashed with SIGSEGV (stage: instrument)"
+        return real(model, weights, inputs, timeout, job)
+
+    monkeypatch.setattr(ov_run, "run_openvino", dies_with_twice)
+    xml = while_in_cond(tmp_path / "w.xml")
+    inputs = {"cond": np.array(True), "x": np.arange(4, dtype=np.float32).reshape(2, 2)}
+    result = irlint.compare(xml, inputs, inside=[])
+    inside = result.report["inside"]
+    assert result.ok and "error" not in inside
+    assert {x["layer"] for x in inside["compared"]} >= {"next_i", "plus1", "more"}
+    (why,) = [x["why"] for x in inside["left_out"] if x["layer"].startswith("twice (Multiply")]
+    assert "process died with this probe, so it was dropped and the others kept" in why and "SIGSEGV" in why
+    assert len(calls) < 2 * len(calls[0])  # halves, not one process per probe
