@@ -4,9 +4,10 @@ Errors span many decades and are often exactly 0 or infinite, so each panel is a
 bands of its own: 0 is drawn on a floor band below the smallest error (labelled "0"), an infinite
 error on a ceiling band above the largest (labelled "inf", red triangles). Past `MAX_POINTS`
 iterations the rows are binned: each bin shows its largest error as the line and its smallest as
-the lower edge of a shaded band, so 1,000+ iterations stay readable. The legend sits outside the
-data, right of the axes. matplotlib is imported only here and only when a plot is asked for;
-the picture is written atomically.
+the lower edge of a shaded band, so 1,000+ iterations stay readable; an iteration (or bin) beyond
+the tolerance is marked on its max abs error, never on the 0 band. The legend sits outside the
+data, right of the axes, and the picture is cropped to what is drawn. matplotlib is imported only
+here and only when a plot is asked for; the picture is written atomically.
 """
 
 from __future__ import annotations
@@ -62,6 +63,24 @@ def _clamp(v: np.ndarray, floor: float, ceiling: float) -> np.ndarray:
     return np.where(~np.isfinite(v), ceiling, np.where(v <= 0, floor, v))
 
 
+def tick_step(n: int, most: int = 10) -> int:
+    """A round step (1, 2 or 5 times a power of 10) that puts at most `most` labels on `n` iterations, so that
+    four-digit labels do not run into each other."""
+    base = 1
+    while True:
+        for m in (1, 2, 5):
+            if n <= base * m * most:
+                return base * m
+        base *= 10
+
+
+def beyond_marks(rows: list[ErrorRow], floor: float, ceiling: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where the iterations (or bins) with elements beyond the tolerance are marked: at their max abs error."""
+    s = series(rows, "max_abs", floor, ceiling)
+    flags = np.array([any(r.beyond for r in rows[a:b]) for a, b in bins(len(rows))], bool)
+    return s.x[flags], s.high[flags]
+
+
 def limits(rows: list[ErrorRow], rtol: float) -> tuple[float, float]:
     """The floor (where 0 is drawn) and ceiling (where inf is drawn): a decade below the smallest positive
     finite error (or rtol) and a decade above the largest."""
@@ -113,21 +132,21 @@ def _panel(ax: Any, name: str, rows: list[ErrorRow], rtol: float) -> None:
     ax2.set_ylim(0.25, ulp_top * 2)
     ax2.set_ylabel("ULP distance (0 at the bottom)", fontsize=8)
     ax2.tick_params(axis="y", labelsize=7)
-    bad = np.array([i for i, r in enumerate(rows) if r.beyond])
-    if bad.size and not binned:
-        ax.scatter(bad, _clamp(np.array([rows[i].max_abs for i in bad]), floor, ceiling), color="#cc0000",
-                   marker="x", s=30, zorder=3, label="beyond tolerance")
-    elif bad.size:
-        ax.plot(bad, np.full(bad.size, floor), "|", color="#cc0000", markersize=8, label="beyond tolerance")
+    xs, ys = beyond_marks(rows, floor, ceiling)
+    if xs.size:  # on the abs line, never on the 0 band (that would read as an error of 0)
+        dense = xs.size > 50
+        ax.scatter(xs, ys, color="#cc0000", marker="x", s=10 if dense else 30, linewidths=0.8 if dense else 1.5,
+                   alpha=0.7 if dense else 1.0, zorder=3,
+                   label="beyond tolerance" + (" (bins holding one)" if binned else ""))
     ax.set_title(name + (f" ({len(rows)} iterations, binned: line = max, band = min..max)" if binned else ""),
                  fontsize=9, loc="left")
-    step = max(1, len(rows) // 12)
+    step = tick_step(len(rows))
     xs = list(range(0, len(rows), step))
     ax.set_xticks(xs, [rows[i].iteration for i in xs], fontsize=7)
     ax.set_xlabel("iteration (0-based)", fontsize=8)
     handles, labels = ax.get_legend_handles_labels()
     handles2, labels2 = ax2.get_legend_handles_labels()
-    ax.legend(handles + handles2, labels + labels2, fontsize=7, loc="upper left", bbox_to_anchor=(1.1, 1.0),
+    ax.legend(handles + handles2, labels + labels2, fontsize=7, loc="upper left", bbox_to_anchor=(1.17, 1.0),
               borderaxespad=0)
     ax.grid(alpha=0.3)
 
@@ -137,6 +156,6 @@ def save(panels: list[tuple[str, list[ErrorRow]]], title: str, rtol: float, path
     fig = figure(panels, title, rtol)
     fmt = path.rpartition(".")[2].lower()
     try:
-        atomic_write(path, lambda f: fig.savefig(f, dpi=110, format=fmt))
+        atomic_write(path, lambda f: fig.savefig(f, dpi=110, format=fmt, bbox_inches="tight"))
     finally:
         plt.close(fig)

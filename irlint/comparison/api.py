@@ -9,7 +9,7 @@ OpenVINO's failure included, is in the returned `Comparison`.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,6 +20,7 @@ from irlint.comparison.record import Recorder
 from irlint.comparison.result import Comparison
 
 if TYPE_CHECKING:
+    from irlint.comparison.openvino import OvRun
     from irlint.interp import Options
     from irlint.ir.model import Model
 
@@ -84,8 +85,9 @@ def _default_options(timeout: float) -> Options:
     return Options(memory_budget=DEFAULT_BUDGET, time_limit=timeout)
 
 
-def _job(precision: str, probes: list[Any]) -> dict[str, Any]:
-    return {"precision": None if precision == "default" else precision, "probes": [p.as_job() for p in probes]}
+def _job(precision: str, probes: list[Any], rtol: float = 1e-4, atol: float = 1e-5) -> dict[str, Any]:
+    return {"precision": None if precision == "default" else precision, "probes": [p.as_job() for p in probes],
+            "rtol": rtol, "atol": atol}
 
 
 def run_ours(model: Model, inputs: dict[str, np.ndarray], options: Options, rec: Recorder) -> dict[str, np.ndarray]:
@@ -115,10 +117,15 @@ def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Seque
     report: dict[str, Any] = {"model": model.path, "precision": {"asked": precision}, "rtol": rtol, "atol": atol}
     title = f"irlint compare: {model.name or model.path}"
     with model_files(model) as (xml, weights):
-        got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, probes))
-        if isinstance(got_ov, str) and probes and ("(stage: instrument" in got_ov or "instrumented)" in got_ov):
+        def run(which: list[int]) -> OvRun | str:
+            return run_openvino(xml, weights, inputs, timeout, _job(precision, [probes[i] for i in which], rtol, atol))
+
+        got_ov = run(list(range(len(probes))))
+        if isinstance(got_ov, str) and probes and _crashed_instrumented(got_ov):
+            got_ov = _without_crashing_probes(run, len(probes), got_ov)
+        if isinstance(got_ov, str) and probes and _instrumented(got_ov):
             crash = got_ov  # OpenVINO died on the instrumented copy: the plain comparison still stands
-            got_ov = run_openvino(xml, weights, inputs, timeout, _job(precision, []))
+            got_ov = run([])
             if not isinstance(got_ov, str):
                 got_ov.instrument_error = crash
     if isinstance(got_ov, str):
@@ -140,6 +147,46 @@ def _against_openvino(model: Model, inputs: dict[str, np.ndarray], inside: Seque
     if any(len(rows) > 1 for _t, rows in panels):  # tensors made by iterations; one point says little
         panels = [(t, rows) for t, rows in panels if len(rows) > 1]
     return Comparison("openvino", f"{title} (OpenVINO {got_ov.precision})", report, panels, differs)
+
+
+def _instrumented(error: str) -> bool:
+    """Whether OpenVINO's failure happened on the instrumented copy (the plain model ran first)."""
+    return "(stage: instrument" in error or "instrumented)" in error
+
+
+def _crashed_instrumented(error: str) -> bool:
+    """A crash of OpenVINO's process on the instrumented copy (a timeout is not retried: it would cost a
+    timeout per try)."""
+    return _instrumented(error) and error.startswith(("OpenVINO crashed", "OpenVINO's process exited"))
+
+
+def _without_crashing_probes(run: Callable[[list[int]], OvRun | str], n: int, crash: str) -> OvRun | str:
+    """OpenVINO's process died with the probes: a crash cannot be caught inside it, so the probes are split
+    in halves over new processes until each one it dies with stands alone; those are dropped (said in
+    `skipped`) and the others run. The run's probe numbers are mapped back to `range(n)`."""
+    dropped: dict[int, str] = {}
+
+    def viable(which: list[int], error: str) -> list[int]:
+        if len(which) == 1:
+            dropped[which[0]] = ("OpenVINO's process died with this probe, so it was dropped and the others kept: "
+                                 f"{error}")
+            return []
+        half = len(which) // 2
+        keep: list[int] = []
+        for group in (which[:half], which[half:]):
+            got = run(group)
+            keep += viable(group, got) if isinstance(got, str) and _crashed_instrumented(got) else group
+        return keep
+
+    keep = viable(list(range(n)), crash)
+    got = run(keep)
+    if isinstance(got, str):
+        return got
+    got.probes = {keep[j]: v for j, v in got.probes.items()}
+    got.skipped = {**{keep[j]: why for j, why in got.skipped.items()}, **dropped}
+    if got.observer_effect:
+        got.observer_effect["probes"] = [keep[j] for j in got.observer_effect["probes"]]
+    return got
 
 
 def _check_inputs(model: Model, inputs: Mapping[str, np.ndarray]) -> None:

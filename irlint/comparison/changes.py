@@ -4,8 +4,10 @@ difference, listed first in the two-model report.
 Layers are matched by name key (`irlint.comparison.two`). For each matched pair: a changed type or opset
 version, a Const whose element type, shape or bytes changed, changed attributes. Layers only in A and
 only in B that hold the same place (same enclosing loops, same type, fed by the same producers; for a
-Const, read by the same layers) are taken as one layer renamed: they are compared under both names,
-and the rename is said (a Const's by its value only: converters make its name up).
+Const, read by the same layers; a body Parameter, by its position) are taken as one layer renamed: they
+are compared under both names, and the rename is said (a Const's by its value only: converters make its
+name up); a loop or If matched so carries the layers inside it along. The computing layers left over
+are listed as only in A ("removed") or only in B ("added").
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ CONSTS = ("Const", "Constant")
 _PLACEMENT = ("offset", "size")  # where a Const's bytes sit in the .bin says nothing about its value
 
 
-def changes(model_a: Model, model_b: Model, keys_a: Keys, keys_b: Keys) -> list[dict[str, Any]]:
-    """Every change between A and B, in A's file order: kind "type", "const", "attributes" or "renamed"."""
+def changes(model_a: Model, model_b: Model, keys_a: Keys, keys_b: Keys
+            ) -> tuple[list[dict[str, Any]], dict[NameKey, NameKey]]:
+    """Every change between A and B, in A's file order: kind "type", "const", "attributes" or "renamed"; then
+    the layers only in A ("removed") and only in B ("added"). Also the layers matched by place rather than
+    name key (A's key -> B's; `translate` carries a renamed loop's or If's key to the layers inside it)."""
     by_path_a, by_key_a, graphs_a, dup_a = keys_a
     by_path_b, by_key_b, graphs_b, dup_b = keys_b
     out: list[dict[str, Any]] = []
@@ -34,14 +39,43 @@ def changes(model_a: Model, model_b: Model, keys_a: Keys, keys_b: Keys) -> list[
         if lb is None or key in dup_a or key in dup_b:
             continue
         out += _pair(model_a, model_b, key, la, lb)
-    for ka, kb in _renames(by_path_a, by_key_a, graphs_a, by_path_b, by_key_b, graphs_b, dup_a | dup_b).items():
+    renames = _renames(by_path_a, by_key_a, graphs_a, by_path_b, by_key_b, graphs_b, dup_a | dup_b)
+    for ka, kb in renames.items():
         la, lb = by_key_a[ka], by_key_b[kb]
-        if la.type in CONSTS:  # a Const's name is mostly made up by the converter: its value is what counts
-            out += _pair(model_a, model_b, ka, la, lb)
-        elif not (_made_up(la) and _made_up(lb)):  # Result_12 against Result_31 says nothing
+        out += _pair(model_a, model_b, ka, la, lb)
+        # a Const's name is mostly made up by the converter, and Result_12 against Result_31 says nothing;
+        # a layer whose loop or If alone was renamed keeps its own name
+        if la.type not in CONSTS and la.name != lb.name and not (_made_up(la) and _made_up(lb)):
             out.append(_entry("renamed", ka, la, lb, la.name, lb.name, key_b=list(kb)))
     order = {la.path: i for i, la in enumerate(by_key_a.values())}
-    return sorted(out, key=lambda c: order.get(c["path_a"], 0))
+    out = sorted(out, key=lambda c: order.get(c["path_a"], 0))
+    return out + _lone(by_key_a, by_key_b, renames, dup_a | dup_b), renames
+
+
+def translate(key: NameKey, renamed: dict[NameKey, NameKey]) -> NameKey:
+    """A's name key in B's names: its longest renamed prefix (the layer, or a loop or If around it) replaced."""
+    for end in range(len(key), 0, -1):
+        hit = renamed.get(key[:end])
+        if hit is not None:
+            return (*hit, *key[end:])
+    return key
+
+
+def _lone(by_key_a: dict[NameKey, Layer], by_key_b: dict[NameKey, Layer], renames: dict[NameKey, NameKey],
+          ambiguous: set[NameKey]) -> list[dict[str, Any]]:
+    """Computing layers only in A ("removed") or only in B ("added"), matched neither by name nor by place.
+    Constants, Parameters and Results are left to the layers that read them and to the outputs' lists."""
+    renamed_b = set(renames.values())
+    out = []
+    for side, mine, other, taken in (("removed", by_key_a, by_key_b, set(renames)), ("added", by_key_b, by_key_a,
+                                                                                      renamed_b)):
+        for key, la in mine.items():
+            if key in other or key in taken or key in ambiguous or la.type in (*CONSTS, "Parameter", "Result"):
+                continue
+            where = f"{la.type} ({la.version})"
+            out.append({"kind": side, "layer": la.name, "key": list(key), "path": la.path, "type": where,
+                        "a": where if side == "removed" else None, "b": where if side == "added" else None})
+    return out
 
 
 def _entry(kind: str, key: NameKey, la: Layer, lb: Layer, a: str, b: str, **more: Any) -> dict[str, Any]:
@@ -119,21 +153,25 @@ def _renames(by_path_a: dict[str, NameKey], by_key_a: dict[NameKey, Layer], grap
              by_path_b: dict[str, NameKey], by_key_b: dict[NameKey, Layer], graphs_b: dict[str, Graph],
              ambiguous: set[NameKey]) -> dict[NameKey, NameKey]:
     """Unmatched layers of A and B with the same place: enclosing key, type and producers, or for a layer
-    fed by nothing (a Const) its readers (two passes, so that a layer fed by a renamed one is found too)."""
+    fed by nothing (a Const) its readers (pass after pass, so that a layer fed by a renamed one is found too)."""
     only_a = [k for k in by_key_a if k not in by_key_b and k not in ambiguous]
     only_b = {k for k in by_key_b if k not in by_key_a and k not in ambiguous}
     renamed: dict[NameKey, NameKey] = {}
-    for _pass in range(2):
+    taken: set[NameKey] = set()
+    while True:  # until nothing more is found: a layer fed by a renamed one is found on the next pass
+        found = len(renamed)
         sigs_b: dict[tuple[Any, ...], list[NameKey]] = {}
-        for k in only_b - set(renamed.values()):
+        for k in only_b - taken:
             sigs_b.setdefault(_signature(by_key_b[k], k, graphs_b, by_path_b, {}), []).append(k)
         for k in only_a:
             if k in renamed:
                 continue
             hits = sigs_b.get(_signature(by_key_a[k], k, graphs_a, by_path_a, renamed), [])
-            if len(hits) == 1:
+            if len(hits) == 1 and hits[0] not in taken:
                 renamed[k] = hits[0]
-    return renamed
+                taken.add(hits[0])
+        if len(renamed) == found:
+            return renamed
 
 
 def _signature(layer: Layer, key: NameKey, graphs: dict[str, Graph], by_path: dict[str, NameKey],
@@ -145,7 +183,10 @@ def _signature(layer: Layer, key: NameKey, graphs: dict[str, Graph], by_path: di
             feeds.append((e.to_port, _key_of(graph, e.from_layer, by_path, renamed), e.from_port))
         elif e.from_layer == layer.id and layer.type in CONSTS:
             reads.append((e.from_port, _key_of(graph, e.to_layer, by_path, renamed), e.to_port))
-    return (key[:-1], layer.type, layer.version, tuple(sorted(feeds, key=repr)), tuple(sorted(reads, key=repr)))
+    # a body Parameter (fed by nothing, its name made up) is placed by its position among the body's inputs
+    place = [i for i, q in enumerate(graph.parameters()) if q is layer] if layer.type == "Parameter" else []
+    return (translate(key[:-1], renamed), layer.type, layer.version, tuple(place), tuple(sorted(feeds, key=repr)),
+            tuple(sorted(reads, key=repr)))
 
 
 def _key_of(graph: Graph, layer_id: int | None, by_path: dict[str, NameKey], renamed: dict[NameKey, NameKey]
@@ -154,4 +195,4 @@ def _key_of(graph: Graph, layer_id: int | None, by_path: dict[str, NameKey], ren
     if other is not None and other.type in CONSTS:
         return ("Const",)  # Consts are placed by their readers, not their made-up names
     key = by_path.get(other.path) if other is not None else None
-    return renamed.get(key, key) if key is not None else None
+    return translate(key, renamed) if key is not None else None

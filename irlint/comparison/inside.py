@@ -30,6 +30,11 @@ def branch_of(if_layer: Layer, layer: Layer) -> str:
     return "then" if layer.path.startswith(f"{if_layer.path}/then_body/") else "else"
 
 
+def placed(layer: Layer) -> str:
+    """A layer as the report names it: its name, type and id path (ids repeat from one body to the next)."""
+    return f"{layer.name} ({layer.type}, {layer.path})"
+
+
 def loop_positions(chain: list[Layer]) -> list[int]:
     """The positions in `chain` of TensorIterators/Loops: an If adds an iteration 0 to irlint's frames
     (docs/trace-format.md) but no axis to OpenVINO's probe array."""
@@ -51,7 +56,7 @@ class Probe:
     @property
     def title(self) -> str:
         port = self.layer.outputs[self.port_index].id
-        return f"{self.layer.name} ({self.layer.type}, {self.layer.path}) out{port}"
+        return f"{placed(self.layer)} out{port}"
 
     def as_job(self) -> dict[str, object]:
         chain: list[object] = [{"name": c.name, "branch": branch_of(c, self.layer)} if c.type == "If" else c.name
@@ -102,10 +107,10 @@ def select(model: Model, names: list[str]) -> Selection:
     for la, chain, _in_branch in chosen:
         if la.type in SKIPPED_TYPES:
             if names:
-                sel.left_out[la.describe()] = f"a {la.type} is not compared (nothing is computed there)"
+                sel.left_out[placed(la)] = f"a {la.type} is not compared (nothing is computed there)"
             continue
         if not unique_names(model, la, chain):
-            sel.left_out[la.describe()] = "its name, or an enclosing loop's, is not unique in its body"
+            sel.left_out[placed(la)] = "its name, or an enclosing loop's, is not unique in its body"
             continue
         if not la.outputs:
             continue
@@ -244,22 +249,18 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
     for la, chain in sel.layers:
         path = la.path
         if path in rec.dropped:
-            held = rec.dropped_bytes.get(path, 0)
-            sel.left_out[la.describe()] = (
-                f"left out to fit --memory-budget: --inside keeps {rec.budget} bytes (a quarter of it), and its "
-                f"values {'alone passed that' if held > rec.budget else 'made the kept values pass it'} at "
-                f"{held} bytes")
+            sel.left_out[placed(la)] = budget_reason(rec, path)
             continue
         seen = rec.values.get(path)
         if not seen:
-            sel.left_out[la.describe()] = ("never ran (its If branch was not taken)" if any(
+            sel.left_out[placed(la)] = ("never ran (its If branch was not taken)" if any(
                 c.type == "If" for c in chain) else "never ran (a loop around it ran zero times)")
             continue
         counts = [{n for (p, _o), n in rec.runs.items() if p == chain[i].path} for i in loop_positions(chain)]
         whole = int(np.prod([next(iter(c)) for c in counts])) if all(len(c) == 1 for c in counts) else -1
         in_branch = len(counts) != len(chain)  # only the iterations in which its branch ran
         if whole < 0 or (len(seen) > whole if in_branch else len(seen) != whole):
-            sel.left_out[la.describe()] = ("an enclosing loop runs a different number of iterations from one "
+            sel.left_out[placed(la)] = ("an enclosing loop runs a different number of iterations from one "
                                            "outer iteration to the next")
             rec.values.pop(path, None)
             continue
@@ -270,13 +271,23 @@ def probes_for(sel: Selection, rec: Recorder) -> list[Probe]:
             shapes = {outs[port].shape for outs in seen.values()}
             kinds = {outs[port].dtype.kind for outs in seen.values()}
             if len(shapes) != 1 or not kinds <= set("fiub"):
-                sel.left_out[f"{la.describe()} out{la.outputs[port].id}"] = (
+                sel.left_out[f"{placed(la)} out{la.outputs[port].id}"] = (
                     "its shape changes between iterations" if len(shapes) != 1 else "not a numeric tensor")
                 continue
             steps = iter(next(iter(c)) for c in counts)
             per_step = tuple(None if c.type == "If" else next(steps) for c in chain)
             probes.append(Probe(la, port, chain, first[port].shape, str(first[port].dtype), per_step))
     return probes
+
+
+def budget_reason(rec: Recorder, path: str) -> str:
+    """Why a layer was left out for --memory-budget, with what its values over the whole run take."""
+    need, runs = rec.needed.get(path, 0), rec.evaluations.get(path, 0)
+    each = f" ({need // runs:,} bytes each of its {runs:,} runs)" if runs > 1 else ""
+    why = ("alone more than that" if need > rec.budget else
+           "more than was left beside the layers kept")
+    return (f"left out to fit --memory-budget: --inside keeps {rec.budget:,} bytes of values (a quarter of it); "
+            f"its values take {need:,} bytes{each}, {why}")
 
 
 def inside_report(sel: Selection, probes: list[Probe], got_ov: Any, rec: Recorder, rtol: float, atol: float

@@ -3,10 +3,11 @@
 
 A listener of the plain driver (`irlint.interp.run(..., listener=)`), as `irlint run --trace-all`
 records, but only the layers asked for: a 1,000-iteration body of 50 layers recorded whole would hold
-every intermediate tensor of the run. When the kept values pass the budget, the layers of least
-priority (the last asked for) are dropped whole, and never taken again (a layer whose values alone pass
-the budget is dropped first, so that it does not push out the layers after it): a layer is compared over all
-of its iterations or not at all, and `dropped` says which were left out.
+every intermediate tensor of the run. When the kept values pass the budget, layers are dropped whole and
+never taken again, so that as many as can be are kept: first a layer whose values alone pass the budget,
+else the one whose values grow fastest (bytes per outermost iteration: one big layer, not the many small
+ones after it), of equals the least wanted (the last asked for). A layer is compared over all of its
+iterations or not at all, and `dropped` says which were left out.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class Recorder:
         self.bytes: dict[str, int] = {}
         self.dropped: list[str] = []
         self.dropped_bytes: dict[str, int] = {}  # what a dropped layer's values held when it was dropped
+        self.needed: dict[str, int] = {}  # what each wanted layer's values over the whole run take, dropped or not
+        self.evaluations: dict[str, int] = {}  # how often each wanted layer was computed
         self.layer_of: dict[str, Layer] = {}
 
     @property
@@ -57,12 +60,23 @@ class Recorder:
                            values: Sequence[np.ndarray], frames: Frames) -> None:
         """Nothing: the counts come from the starts (a failing iteration still counts where it began)."""
 
+    def _rate(self, path: str) -> float:
+        """How fast a layer's values grow: bytes per outermost iteration it ran in (a layer of an inner loop
+        takes all its inner runs' bytes in one)."""
+        outer = {its[0] if its else 0 for its in self.values[path]}
+        return self.bytes[path] / len(outer)
+
     def layer_evaluated(self, layer: Layer, outputs: Sequence[np.ndarray], frames: Frames) -> None:
         path = layer.path
-        if path not in self.wanted or path in self.dropped:
+        if path not in self.wanted:
+            return
+        self.evaluations[path] = self.evaluations.get(path, 0) + 1
+        if path in self.dropped:  # counted, not kept: the report says what keeping it would have taken
+            self.needed[path] += sum(getattr(o, "nbytes", 0) for o in outputs)
             return
         outs = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in outputs)
         size = sum(o.nbytes for o in outs)
+        self.needed[path] = self.needed.get(path, 0) + size
         self.kept += size
         self.bytes[path] = self.bytes.get(path, 0) + size
         its = iterations_of(frames)
@@ -71,8 +85,10 @@ class Recorder:
         self.order[(path, its)] = len(self.order)
         while self.kept > self.budget and self.values:
             # a layer that alone passes the budget can never be kept: drop it, not the others after it;
-            # else the least wanted layer held
-            worst = path if self.bytes[path] > self.budget else max(self.values, key=self.wanted.__getitem__)
+            # else the layer taking the most bytes a run (one big layer, not the many small ones after it),
+            # of equals the least wanted
+            worst = path if self.bytes[path] > self.budget else max(
+                self.values, key=lambda p: (self._rate(p), self.wanted[p]))
             self.dropped_bytes[worst] = self.bytes[worst]
             self.kept -= self.bytes.pop(worst)
             del self.values[worst]

@@ -58,6 +58,18 @@ def _title(x: dict[str, Any]) -> str:
     return f"{x['layer']} ({x['type']}, {x['path']}) out{x['port']}"
 
 
+def brief(why: str) -> str:
+    """One line of a reason that quotes OpenVINO's many-line message: its head and its last line, the one that
+    says what failed (the "Exception from src/..." lines between are where)."""
+    lines = [line.strip() for line in why.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return why.strip()
+    head = lines[0]
+    cut = head.find("Exception from ")
+    head = head[:cut] if cut > 0 else head + " "
+    return f"{head}{lines[-1]} (the whole message in --format json)"
+
+
 def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     if "error" in inside:
         return ["", *error_lines(f"{model}: ", inside["error"])]
@@ -65,7 +77,8 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     lines = ["", f"inside the bodies: {len(compared)} layer output{'s' if len(compared) != 1 else ''} compared "
              "per iteration"]
     w = min(64, max([len(safe(_title(x))) for x in compared] + [12]))
-    lines.append(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
+    if compared:
+        lines.append(f"{'layer output':<{w}} {'iters':>6} {'max abs':>11} {'max rel':>11} {'max ULP':>11}  verdict")
     for x in compared:
         rows = x["rows"]
         if x["problem"]:
@@ -89,7 +102,7 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
     left = inside["left_out"]
     if left:
         lines.append(f"left out ({len(left)}):")
-        lines += [safe(f"    {x['layer']}: {x['why']}") for x in left[:20]]
+        lines += [safe(f"    {x['layer']}: {brief(x['why'])}") for x in left[:20]]
         if len(left) > 20:
             lines.append(f"    ... and {len(left) - 20} more (all in --format json)")
     observer = inside.get("observer_effect")
@@ -98,9 +111,11 @@ def _inside(model: str, inside: dict[str, Any]) -> list[str]:
         gaps = ", ".join(f"{safe(n)} by up to {g:.3g}" for n, s, g in
                          zip(names, observer["outputs_same_with_all"], observer["outputs_max_abs_with_all"])
                          if not s and g is not None)
+        kept = ("Left out so that the departure stays in sight" if compared else
+                "No set of these probes keeps the outputs as they were, so none is compared (without LAYERs, "
+                "--inside probes every body layer and compares those that keep them); left out")
         lines.append(safe(f"observer effect: with every probe exposed, OpenVINO's own outputs changed ({gaps}): "
-                          "its memory reuse depends on what is read. Left out so that the departure stays in "
-                          f"sight: {', '.join(observer['left_out'])}"))
+                          f"its memory reuse depends on what is read. {kept}: {', '.join(observer['left_out'])}"))
         for d in observer.get("in_place", []):
             what = (f"'{d['writer']}' is computed in place in the memory of '{d['memory_of']}'" if d["writer"] else
                     f"'{d['memory_of']}' is passed on")
@@ -136,10 +151,18 @@ def change_lines(changes: list[dict[str, Any]]) -> list[str]:
     """What changed between A and B, the likely causes, before any number."""
     if not changes:
         return ["changes: none (the same layers, types, attributes and constants by name)"]
-    causes = [c for c in changes if c["kind"] != "renamed"]
-    lines = [f"changes: {len(causes)} layer{'s' if len(causes) != 1 else ''} changed"
-             + (f", {len(changes) - len(causes)} renamed" if len(causes) != len(changes) else "")]
+    count = {k: sum(c["kind"] == k for c in changes) for k in ("renamed", "removed", "added")}
+    changed = len(changes) - sum(count.values())
+    lines = [f"changes: {changed} layer{'s' if changed != 1 else ''} changed"
+             + (f", {count['renamed']} renamed" if count["renamed"] else "")
+             + (f", {count['removed']} only in A" if count["removed"] else "")
+             + (f", {count['added']} only in B" if count["added"] else "")]
     for c in changes[:20]:
+        if c["kind"] in ("removed", "added"):
+            side = "A" if c["kind"] == "removed" else "B"
+            lines.append(safe(f"    only in {side}: '{c['layer']}' ({c['type']}, {side} {c['path']}), "
+                              f"matched by neither name nor place"))
+            continue
         where = f"'{c['layer']}' (A {c['path_a']}, B {c['path_b']})"
         if c["kind"] == "type":
             text = f"type of {where}: {c['a']} in A, {c['b']} in B"
@@ -185,5 +208,7 @@ def _layers(r: dict[str, Any]) -> list[str]:
     for what, names in unmatched.items():
         if names:
             shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-            lines.append(safe(f"{what.replace('_', ' ')} ({len(names)}): {shown}"))
+            why = (f"; each run keeps {r['memory_kept_bytes']:,} bytes of values, a quarter of --memory-budget"
+                   if what == "left_out_for_memory" and "memory_kept_bytes" in r else "")
+            lines.append(safe(f"{what.replace('_', ' ')} ({len(names)}{why}): {shown}"))
     return lines

@@ -5,7 +5,7 @@ run by irlint, compared layer by layer and iteration by iteration, after what ch
 Layers are matched by name: a layer's key is its name, after the names of the TensorIterators, Loops
 and If branches around it (ids differ between two conversions; names usually survive). Both runs
 record every layer's outputs within a quarter of `--memory-budget` each (`irlint.comparison.record`:
-past it, the last layers of the file are dropped and listed). The first (iteration, layer, port,
+past it, the fastest-growing layers are dropped and listed). The first (iteration, layer, port,
 element) where they part is the first in A's order of computation. With `--openvino`, both models
 also run in OpenVINO (`--precision`), and its outputs for A and B are compared too.
 """
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from irlint.comparison.changes import changes
+from irlint.comparison.changes import changes, translate
 from irlint.comparison.errors import CompareError
 from irlint.comparison.inside import SKIPPED_TYPES, upstream, walk
 from irlint.comparison.outputs import TWO_MODELS, compare_output
@@ -83,18 +83,18 @@ def compare_two(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray], *
     out_a = run_ours(model_a, inputs, options, rec_a)
     out_b = run_ours(model_b, inputs, options, rec_b)
     report: dict[str, Any] = {"model": model_a.path, "model_b": model_b.path, "rtol": rtol, "atol": atol}
-    report["changes"] = changes(model_a, model_b, _keys(model_a), _keys(model_b))
+    report["changes"], matched = changes(model_a, model_b, _keys(model_a), _keys(model_b))
     iterations = rec_a.top_iterations
     outs = [compare_output(model_a, name, out_a[name], out_b[name], rtol, atol, iterations, TWO_MODELS)
             for name in out_a if name in out_b]
     report["outputs"] = outs
     report["outputs_only_in_a"] = sorted(set(out_a) - set(out_b))
     report["outputs_only_in_b"] = sorted(set(out_b) - set(out_a))
-    renamed = {tuple(r["key_a"]): tuple(r["key_b"]) for r in report["changes"] if r["kind"] == "renamed"}
-    layers, first, unmatched = _compare_layers(model_a, model_b, rec_a, rec_b, rtol, atol, renamed)
+    layers, first, unmatched = _compare_layers(model_a, model_b, rec_a, rec_b, rtol, atol, matched)
     report["layers"] = layers
     report["first_difference"] = first
     report["unmatched"] = unmatched
+    report["memory_kept_bytes"] = options.memory_budget // 4  # per run, for the layers' values
     differs = (any(o["verdict"] != "ok" for o in outs) or first is not None or bool(report["outputs_only_in_a"])
                or bool(report["outputs_only_in_b"]) or any(c["kind"] != "renamed" for c in report["changes"]))
     if openvino:
@@ -112,10 +112,11 @@ def compare_two(model_a: Model, model_b: Model, inputs: dict[str, np.ndarray], *
 def _compare_layers(model_a: Model, model_b: Model, rec_a: Recorder, rec_b: Recorder, rtol: float, atol: float,
                     renamed: dict[NameKey, NameKey]
                     ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, dict[str, list[str]]]:
-    """Layer outputs matched by name key (a renamed layer by its key in B), compared per iteration."""
+    """Layer outputs matched by name key (a layer matched by place, or inside a loop or If matched so, by
+    its key in B), compared per iteration."""
     key_a, _layers_a, graphs_a, dup_a = _keys(model_a)
     key_b, layers_b, _graphs_b, dup_b = _keys(model_b)
-    key_a = {p: renamed.get(k, k) for p, k in key_a.items()}
+    key_a = {p: translate(k, renamed) for p, k in key_a.items()}
     keys_b = set(key_b.values())
     unmatched = {"only_in_a": [], "only_in_b": [], "ambiguous": [], "left_out_for_memory": [],
                  "never_ran_in_b": []}  # type: dict[str, list[str]]

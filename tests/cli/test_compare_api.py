@@ -119,6 +119,36 @@ def test_a_layer_too_big_for_the_budget_does_not_push_out_the_others() -> None:
     assert set(rec.values) == {"small0", "small2", "small3"}
 
 
+def test_a_big_layer_that_fits_alone_does_not_push_out_the_small_ones_after_it() -> None:
+    """Ten small layers (80 bytes over 10 runs each) and one of 400 after the first: all fit but the big
+    one; dropping the small ones from the end would keep 7 layers, dropping the big one keeps 10."""
+    wanted = ["small0", "big", *[f"small{i}" for i in range(1, 10)]]
+    rec = Recorder({p: i for i, p in enumerate(wanted)}, budget=1000)
+    for it in range(10):
+        for path in wanted:
+            value = np.zeros(10 if path == "big" else 2, np.float32)
+            rec.layer_evaluated(_Layer(path), [value], (("1", it),))  # type: ignore[arg-type]
+    assert rec.dropped == ["big"] and len(rec.values) == 10 and rec.kept == 800
+
+
+def test_a_layer_left_out_for_the_budget_is_said_with_what_its_whole_run_takes() -> None:
+    """Dropped in its first run, the layer is still counted: the report gives all its runs' bytes, not the
+    bytes held when it was dropped."""
+    from irlint.comparison.inside import budget_reason
+
+    rec = Recorder({"small": 0, "huge": 1, "late": 2, "later": 3}, budget=1000)
+    small = np.zeros(10, np.float32)  # 40 bytes a run, 400 over 10 runs: two of them fit, three do not
+    for it in range(10):
+        for path, value in (("small", small), ("huge", np.zeros(1000)), ("late", small), ("later", small)):
+            rec.layer_evaluated(_Layer(path), [value], (("1", it),))  # type: ignore[arg-type]
+    assert rec.dropped == ["huge", "later"] and rec.needed == {"small": 400, "huge": 80000, "late": 400, "later": 400}
+    assert budget_reason(rec, "huge").endswith("its values take 80,000 bytes (8,000 bytes each of its 10 runs), "
+                                               "alone more than that")
+    assert "keeps 1,000 bytes" in budget_reason(rec, "huge")
+    assert budget_reason(rec, "later").endswith("400 bytes (40 bytes each of its 10 runs), more than was left "
+                                                "beside the layers kept")
+
+
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "irlint", "compare", *args], capture_output=True, text=True,
                           timeout=180)
@@ -140,11 +170,18 @@ def test_exit_codes_of_what_cannot_be_compared(tmp_path: Path) -> None:
     np.savez(tmp_path / "in.npz", **X)
     res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
     assert res.returncode == 2 and "input 'X' is declared [1, 6, 4]" in res.stderr and "Traceback" not in res.stderr
+    b = str(save(scaled_ti(0.25), tmp_path / "b.xml"))
+    (tmp_path / "b.bin").unlink()  # B without its .bin: could not check either
+    res = cli(a, b, "--inputs", str(tmp_path / "in.npz"))
+    assert res.returncode == 2 and "W301" in res.stderr and "Traceback" not in res.stderr
+    with pytest.raises(CompareError, match="W301"):
+        compare(a, X, b)
+
+
 def test_irlint_compare_is_the_function() -> None:
     import irlint
 
     assert callable(irlint.compare) and callable(irlint.compare)  # twice: no submodule shadows it
-
 
 
 def test_an_openvino_model_in_memory_is_compared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,3 +195,74 @@ def test_an_openvino_model_in_memory_is_compared(tmp_path: Path, monkeypatch: py
     two = compare(scaled_ti(0.5), X, scaled_ti(0.5001))
     assert [c["kind"] for c in two.report["changes"]] == ["const"]
     assert list(spill.iterdir()) == []  # nothing left behind
+
+
+def test_the_comparison_package_never_imports_the_cli() -> None:
+    """One-way: `irlint compare` (irlint/cli) is a thin command over irlint.comparison, never the reverse;
+    OpenVINO is imported only inside the child process' functions."""
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "irlint" / "comparison"
+    for path in sorted(package.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert not name.startswith(("irlint.cli", "irlint.viewer", "viewer")), (path.name, name)
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        modules = [a.name for n in top if isinstance(n, ast.Import) for a in n.names]
+        modules += [n.module or "" for n in top if isinstance(n, ast.ImportFrom)]
+        assert not [m for m in modules if m.split(".")[0] == "openvino"], path
+
+
+def test_a_layer_only_in_b_is_a_change(tmp_path: Path) -> None:
+    """An added Multiply by 1 changes no number, but B is not A: listed first, exit 1."""
+    import openvino.opset13 as ops
+
+    def body(extra: bool):  # type: ignore[no-untyped-def]
+        def make(xi):  # type: ignore[no-untyped-def]
+            d = ops.multiply(xi, ops.constant(np.array(2, np.float32)), name="double")
+            if extra:
+                d = ops.multiply(d, ops.constant(np.array(1, np.float32)), name="times_one")
+            return ops.tanh(d, name="squash")
+        return make
+
+    a, b = _two(tmp_path, _ti(body(False), [1, 6, 3], np.float32, "e"), _ti(body(True), [1, 6, 3], np.float32, "e"))
+    result = compare(a, X, b)
+    (change,) = result.report["changes"]
+    assert (change["kind"], change["layer"], change["b"]) == ("added", "times_one", "Multiply (opset1)")
+    assert not result.ok and all(o["verdict"] == "ok" for o in result.report["outputs"])
+    assert "only in B: 'times_one' (Multiply (opset1), B 1/body/4)" in result.text()
+    assert compare(b, X, a).report["changes"][0]["kind"] == "removed"
+
+
+def test_two_conversions_with_made_up_names_are_matched_inside_their_if_and_loop(tmp_path: Path) -> None:
+    """Two builds of one model: every If, Loop and body layer has a made-up name (If_19 in A, If_45 in B).
+    The If and Loop are matched by place, the layers inside them through them, and a changed body
+    constant is the one change."""
+    from tests.ifmodels import loop_in_if
+
+    a, b = _two(tmp_path, loop_in_if(), loop_in_if())
+    bin_b = tmp_path / "b.bin"
+    raw = bin_b.read_bytes()
+    two = np.float32(2).tobytes()
+    assert raw.count(two) == 1
+    bin_b.write_bytes(raw.replace(two, np.float32(2.5).tobytes()))
+    inputs = {"cond": np.array(True), "x": np.arange(4, dtype=np.float32).reshape(2, 2)}
+    result = compare(a, inputs, b)
+    (change,) = result.report["changes"]
+    assert change["kind"] == "const" and change["max_abs"] == 0.5 and change["read_by"][0].startswith("Multiply_")
+    assert result.report["unmatched"]["only_in_a"] == [] and result.report["unmatched"]["only_in_b"] == []
+    first = result.report["first_difference"]
+    assert (first["type"], first["iteration"]) == ("Multiply", "0.0")  # inside the Loop, inside the If
+    assert {x["type"] for x in result.report["layers"]} == {"If", "Loop", "Multiply", "Add"}
+
+
+def test_two_irs_say_what_each_run_keeps_when_layers_are_left_out_for_memory(tmp_path: Path) -> None:
+    from irlint.interp import Options
+
+    a = str(save(scaled_ti(0.5), tmp_path / "a.xml"))
+    result = compare(a, X, a, options=Options(memory_budget=800, time_limit=60))
+    assert result.report["memory_kept_bytes"] == 200 and result.report["unmatched"]["left_out_for_memory"]
+    assert "each run keeps 200 bytes of values, a quarter of --memory-budget" in result.text()

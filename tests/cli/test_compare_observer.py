@@ -53,3 +53,21 @@ def test_the_departure_is_located_despite_instrumentation(tmp_path: Path) -> Non
     assert "sum (Add)" in first["upstream_not_compared"]
     (why,) = inside["observer_effect"]["in_place"]  # the memory model (irlint/openvino) says why
     assert (why["writer"], why["memory_of"]) == ("sum", "x_t") and "next slice" in why["how"]
+
+
+def test_a_named_layer_whose_observation_removes_the_departure_is_not_called_ok(tmp_path: Path) -> None:
+    """`--inside sum`: the one probe asked for changes OpenVINO's outputs, so no probe set keeps the departure:
+    nothing is compared (its values would be another computation's), and the memory model says why."""
+    xml = textbook_rnn(tmp_path / "rnn.xml")
+    rng = np.random.default_rng(0)
+    np.savez(tmp_path / "in.npz", x=rng.standard_normal((3, 1, 4)).astype(np.float32), h0=np.zeros((1, 4), np.float32))
+    npz = str(tmp_path / "in.npz")
+    args = [sys.executable, "-m", "irlint", "compare", str(xml), "--inputs", npz, "--inside", "sum"]
+    res = subprocess.run([*args, "--format", "json"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1, res.stdout + res.stderr
+    inside = json.loads(res.stdout)["inside"]
+    assert inside["compared"] == [] and "first_difference" not in inside
+    assert inside["observer_effect"]["left_out"] == ["sum (Add, 2/body/4) out2"]
+    assert [(d["writer"], d["memory_of"]) for d in inside["observer_effect"]["in_place"]] == [("sum", "x_t")]
+    text = subprocess.run(args, capture_output=True, text=True, timeout=300).stdout
+    assert "No set of these probes keeps the outputs as they were" in text and "not bit-identical" not in text

@@ -47,3 +47,28 @@ def test_the_figure_labels_its_axes_and_keeps_the_legend_outside() -> None:
     assert box.x0 > 1.0  # right of the data
     assert "binned" in ax.get_title(loc="left")
     assert all(len(line.get_xdata()) <= MAX_POINTS for line in ax.get_lines() if len(line.get_xdata()) > 2)
+
+
+def test_iterations_beyond_the_tolerance_are_marked_on_their_error_never_on_the_zero_band() -> None:
+    """Binned or not, a mark sits at the (bin's) max abs error: on the 0 band it would read as no error."""
+    from irlint.cli.compare_plot import beyond_marks, figure
+
+    values = [0.0] * 1500
+    values[777] = 5e-2
+    rows = _rows(values)
+    floor, ceiling = limits(rows, 1e-4)
+    xs, ys = beyond_marks(rows, floor, ceiling)
+    assert xs.size == 1 and abs(xs[0] - 777) < 8 and ys[0] == 5e-2
+    fig = figure([("long", rows)], "t", 1e-4)
+    marks = [c for c in fig.axes[0].collections if c.get_label().startswith("beyond tolerance")]
+    (offsets,) = [m.get_offsets() for m in marks]
+    assert offsets[:, 1].min() > floor * 1.5  # above the 0 band
+
+
+def test_iteration_labels_are_few_and_round() -> None:
+    from irlint.cli.compare_plot import figure, tick_step
+
+    assert [tick_step(n) for n in (8, 12, 1200, 1500, 20000)] == [1, 2, 200, 200, 2000]
+    fig = figure([("long", _rows([1e-6] * 1500))], "t", 1e-4)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == [str(i) for i in range(0, 1500, 200)]
