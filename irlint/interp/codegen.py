@@ -38,7 +38,7 @@ _MAX_COMPILED = 256
 # threshold and whether it commits Assigns: each run binds its bodies afresh, and writing the source
 # out again cost a short run a tenth of its time. The ops themselves are kept with the entry, so the
 # ids in its key stay theirs.
-_SOURCES: dict[tuple[Any, ...], tuple[Any, dict[int, Instr], tuple[Instr, ...]]] = {}
+_SOURCES: dict[tuple[Any, ...], tuple[Any, dict[int, Instr], tuple[tuple[str, ...], ...], tuple[Instr, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,20 +71,7 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
             _SOURCES.clear()
         got = _SOURCES[key] = (*_source(ops, directs, const_bytes, threshold, assigns),
                                tuple(i for _, _, i, _ in ops))
-    env: dict[str, Any] = {"s": slots, "zip": zip, "len": len, "G": calls.guard, "LOOP": calls.loop,
-                           "BRANCH": calls.branch, "COMMIT": calls.commit, "ASSIGNS": assigns,
-                           "ND": np.ndarray, "F32": UNARY_FLOATS[0], "F64": UNARY_FLOATS[1]}
-    for n, ((kind, kernel, instr, _guard), direct) in enumerate(zip(ops, directs)):
-        env[f"I{n}"] = instr
-        if kind == OP:
-            env[f"K{n}"] = kernel
-        if len(instr.dsts) != 1:
-            env[f"D{n}"] = instr.dsts
-        if direct is not None and _form(direct, instr) is not None:
-            env[f"U{n}"] = direct.fn
-            if direct.const is not None:
-                env[f"C{n}"], env[f"T{n}"] = direct.const, direct.const.dtype
-    code, failing = got[0], got[1]
+    code, failing, needs = got[0], got[1], got[2]
 
     def fail(err: Exception) -> BaseException | None:
         """A kernel's failure explained with its inputs (read again from the slots, which the failed
@@ -95,24 +82,48 @@ def generate(ops: Sequence[tuple[int, Any, Instr, int]], slots: list[Any], const
             return None
         return calls.explain(instr, [slots[i] for i in instr.srcs], err)
 
-    env["FAIL"] = fail
-    exec(code.code, env)  # defines run(); the source holds slot numbers and comments only
-    run: Callable[[Any], None] = env.pop("run")  # not left in its own globals: no reference cycle
+    # `make`'s arguments, in the order of its parameters (`_HEAD`, then each op's names)
+    args: list[Any] = [slots, calls.guard, calls.loop, calls.branch, calls.commit, assigns, fail, np.ndarray,
+                       UNARY_FLOATS[0], UNARY_FLOATS[1]]
+    add = args.append
+    for (_kind, kernel, instr, _guard), direct, need in zip(ops, directs, needs):
+        add(instr)
+        for name in need:
+            if name == "K":
+                add(kernel)
+            elif name == "D":
+                add(instr.dsts)
+            elif name == "U":
+                add(direct.fn)  # type: ignore[union-attr]
+            elif name == "C":
+                add(direct.const)  # type: ignore[union-attr]
+            else:
+                add(direct.dtype if direct.dtype is not None else direct.const.dtype)  # type: ignore[union-attr]
+    run: Callable[[Any], None] = code.make(*args)
     run.source = code.source  # type: ignore[attr-defined]  # for debugging and the tests
     return run
 
 
-class _Code:
-    """A compiled body source and the source itself."""
+# The parameters of every generated `make` before its ops' own: the slots, the callbacks, the
+# failure's explainer and the names the inline calls test types with.
+_HEAD = ("s", "G", "LOOP", "BRANCH", "COMMIT", "ASSIGNS", "FAIL", "ND", "F32", "F64")
 
-    __slots__ = ("code", "source")
+
+class _Code:
+    """A compiled body source, the source itself, and its `make`: called with the run's slots,
+    callbacks, kernels and constants, it returns the body's `run(frames)` (a closure over them: a run
+    binds its bodies afresh, and a call costs far less than executing the source again)."""
+
+    __slots__ = ("make", "source")
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.code = compile(source, "<irlint body>", "exec")
+        scope: dict[str, Any] = {}
+        exec(compile(source, "<irlint body>", "exec"), scope)  # defines make(); the source holds slot numbers only
+        self.make: Callable[..., Callable[[Any], None]] = scope["make"]
 
 
-def _form(direct: Direct | None, instr: Instr) -> tuple[int, int] | None:
+def _form(direct: Direct | None, instr: Instr) -> tuple[int, int, int, bool] | None:
     """How the op's `Direct` is written inline (its arity and constant position), or None when it is
     not: no Direct, or inputs other than it expects."""
     if direct is None:
@@ -120,7 +131,7 @@ def _form(direct: Direct | None, instr: Instr) -> tuple[int, int] | None:
     want = 1 if direct.arity == 1 else 2
     if len(instr.srcs) != want or (direct.const is None) != (direct.at < 0):
         return None
-    return direct.arity, direct.at
+    return direct.arity, direct.at, direct.rank, direct.exact_rank
 
 
 def _direct_call(n: int, direct: Direct, srcs: Sequence[int]) -> tuple[str, list[str]]:
@@ -134,24 +145,36 @@ def _direct_call(n: int, direct: Direct, srcs: Sequence[int]) -> tuple[str, list
                 f"else K{n}((x, y))[0]"), ["x", "y"]
     call = f"U{n}(x, C{n})" if direct.at == 1 else f"U{n}(C{n}, x)"
     both = ", ".join(f"s[{i}]" for i in srcs)
-    return (f"{call} if x.__class__ is ND and x.dtype is T{n} and x.ndim >= {direct.rank} "
-            f"else K{n}(({both}))[0]"), ["x"]
+    rank = f"x.ndim {'==' if direct.exact_rank else '>='} {direct.rank}"
+    return f"{call} if x.__class__ is ND and x.dtype is T{n} and {rank} else K{n}(({both}))[0]", ["x"]
 
 
 def _source(ops: Sequence[tuple[int, Any, Instr, int]], directs: Sequence[Direct | None],
-            const_bytes: dict[int, int], threshold: int, assigns: Any) -> tuple[Any, dict[int, Instr]]:
-    """The compiled body for `generate` and the line of each kernel call with its op."""
-    lines = ["def run(frames):", " try:"]
+            const_bytes: dict[int, int], threshold: int, assigns: Any
+            ) -> tuple[_Code, dict[int, Instr], tuple[tuple[str, ...], ...]]:
+    """The compiled body for `generate`, the line of each kernel call with its op, and the names each op
+    passes to `make` after its I{n} (K: kernel, D: destinations, U, C, T: its `Direct`'s function,
+    constant and type)."""
+    lines = ["", " def run(frames):", "  try:"]  # the first line, make's signature, is written last
     failing: dict[int, Instr] = {}  # line number of a kernel call -> its op
+    needs: list[tuple[str, ...]] = []
 
     def emit(text: str) -> int:
-        lines.append("  " + text)
+        lines.append("   " + text)
         return len(lines)
 
     for n, ((kind, _kernel, instr, guard), direct) in enumerate(zip(ops, directs)):
         args = "(" + "".join(f"s[{i}], " for i in instr.srcs) + ")"
         emit(f"# {instr.layer.describe()!a}")  # ASCII-escaped: no name can end the comment
-        if kind == OP and direct is not None and _form(direct, instr) is not None:
+        inline = kind == OP and direct is not None and _form(direct, instr) is not None
+        need = ("K",) if kind == OP else ()
+        if len(instr.dsts) != 1:
+            need += ("D",)
+        if inline:
+            need += ("U", "C", "T") if direct.const is not None else ("U",)  # type: ignore[union-attr]
+        needs.append(need)
+        if inline:
+            assert direct is not None
             call, names = _direct_call(n, direct, instr.srcs)
             # x (and y): the inputs that are not the constant, read once into locals
             read = [instr.srcs[1 - direct.at]] if direct.const is not None else list(instr.srcs)
@@ -199,11 +222,16 @@ def _source(ops: Sequence[tuple[int, Any, Instr, int]], directs: Sequence[Direct
         emit("COMMIT(ASSIGNS)")
     if not ops and not assigns:
         emit("pass")  # a body of Parameters and Results only: the try block still needs a statement
-    lines += [" except Exception as e:", "  x = FAIL(e)", "  if x is None: raise", "  raise x from e"]
+    lines += ["  except Exception as e:", "   x = FAIL(e)", "   if x is None: raise", "   raise x from e",
+              " return run"]
+    params = [*_HEAD]
+    for n, need in enumerate(needs):
+        params += [f"I{n}", *(f"{name}{n}" for name in need)]
+    lines[0] = f"def make({', '.join(params)}):"
     source = "\n".join(lines) + "\n"
     code = _COMPILED.get(source)
     if code is None:
         if len(_COMPILED) >= _MAX_COMPILED:
             _COMPILED.clear()
         code = _COMPILED[source] = _Code(source)
-    return code, failing
+    return code, failing, tuple(needs)

@@ -119,6 +119,12 @@ BOUNDED = frozenset({
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
 _CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other ops skip its (weakref) lookup
+# Every other prepared kernel, kept per layer with the constant inputs it was prepared from (the same
+# objects in every run while the model lives: `_CONST_VIEWS`). A prepared kernel holds only what its
+# attributes and constants decide, and memos of it by input shape or rank, so a later run reuses it
+# rather than preparing every op again (a fifth of a ten-step run's time).
+_KERNELS: weakref.WeakKeyDictionary[Layer, tuple[tuple[np.ndarray | None, ...], Kernel]] = (
+    weakref.WeakKeyDictionary())
 # A Const's value and its bytes by layer path, per graph, kept across runs while the model lives: the
 # read-only copy of its bytes from the .bin (irlint.ir.weights) is read once, not per run (reading and
 # checking it again cost a short run a fifth of its time); it holds what one run holds anyway.
@@ -460,16 +466,22 @@ class _Executor:
         op, attrs = instr.step.op, instr.step.attrs
         assert op is not None
         if not self.options.checked_kernels:
-            cell = _CELL_KERNELS.get(instr.layer) if instr.layer.type in _CELL_TYPES else None
+            layer = instr.layer
+            cell = _CELL_KERNELS.get(layer) if layer.type in _CELL_TYPES else None
             if cell is not None:
                 return cell
+            kept = _KERNELS.get(layer)
+            if kept is not None and len(kept[0]) == len(consts) and all(a is b for a, b in zip(kept[0], consts)):
+                return kept[1]
             try:
                 fast = op.prepare(attrs, consts)
             except OpError as e:
-                raise ExecutionError(f"{instr.layer.describe()}: {e}", instr.layer) from e
+                raise ExecutionError(f"{layer.describe()}: {e}", layer) from e
             if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
-                _CELL_KERNELS[instr.layer] = fast
-                _CELL_TYPES.add(instr.layer.type)
+                _CELL_KERNELS[layer] = fast
+                _CELL_TYPES.add(layer.type)
+            elif fast is not None:
+                _KERNELS[layer] = (tuple(consts), fast)
             if fast is not None:
                 return fast
         compute = op.compute

@@ -27,14 +27,18 @@ class Direct:
     - arity 1: `fn(x)` for an f32/f64 ndarray x of rank >= 1;
     - arity 2, `const` None: `fn(a, b)` for ndarrays of one dtype, one of them of rank >= 1 (numpy then
       gives an ndarray of that dtype: `fn` is add, subtract or multiply);
-    - arity 2 with `const`: the kernel's constant operand as a 0-d array at position `at`; `fn` of it
-      and the other input x when x is an ndarray of the constant's dtype and of rank >= `rank`."""
+    - arity 2 with `const`: the kernel's constant operand (as the kernel uses it: a 0-d array for a
+      scalar operand, a transposed view for MatMul's weights) at position `at`; `fn` of it and the
+      other input x when x is an ndarray of dtype `dtype` (default: the constant's) and of rank
+      >= `rank` (== `rank` with `exact_rank`)."""
 
     fn: Callable[..., Any]
     arity: int
     const: np.ndarray | None = None
     at: int = -1
     rank: int = 1
+    exact_rank: bool = False
+    dtype: np.dtype | None = None
 
 
 def direct_of(kernel: Any) -> Direct | None:

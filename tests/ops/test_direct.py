@@ -103,3 +103,24 @@ def test_an_op_with_its_own_rules_has_no_direct() -> None:
         op = lookup(name, "opset1")
         kernel = op.prepare(op.Attrs(), [None, None])
         assert direct_of(kernel) is None, name
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32])
+@pytest.mark.parametrize("a_shape", [(1, 8), (3, 8), (8,), (2, 1, 8)])
+@pytest.mark.parametrize("tb", [False, True])
+def test_matmul_direct_is_the_kernel(dtype, a_shape, tb: bool) -> None:
+    op = lookup("MatMul", "opset1")
+    b = data((5, 8) if tb else (8, 5), dtype)
+    kernel = op.prepare(op.Attrs(transpose_a=False, transpose_b=tb), [None, b])
+    direct = direct_of(kernel)
+    if np.dtype(dtype) not in UNARY_FLOATS:  # a narrow float or an integer B: no direct product
+        assert direct is None
+        return
+    assert direct is not None and direct.exact_rank and direct.rank == 2 and direct.at == 1
+    for x_dtype in (dtype, np.float32, np.float64):
+        a = data(a_shape, x_dtype)
+        want = kernel([a, b])[0]
+        if a.dtype is direct.dtype and a.ndim == direct.rank:
+            same_output(direct.fn(a, direct.const), want)
+        else:
+            assert a.ndim != 2 or a.dtype != np.dtype(dtype)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from irlint.ops.base import Op, OpError, TensorInfo
+from irlint.ops.direct import Direct
 from irlint.ops.lowp import narrow
 from irlint.ops.movement.dims import broadcast_shapes, merge
 from irlint.ops.movement.folding import fold
@@ -113,6 +114,7 @@ class MatMul(Op):
                 return [np.dot(a, b_view)]
             return general(a, b)
 
+        fast.direct = Direct(np.dot, 2, b_view, 1, 2, exact_rank=True, dtype=direct)  # type: ignore[attr-defined]
         return fast
 
 
