@@ -119,11 +119,14 @@ BOUNDED = frozenset({
 # they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
 _CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
 _CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other ops skip its (weakref) lookup
-# Every other prepared kernel, kept per layer with the constant inputs it was prepared from (the same
-# objects in every run while the model lives: `_CONST_VIEWS`). A prepared kernel holds only what its
-# attributes and constants decide, and memos of it by input shape or rank, so a later run reuses it
-# rather than preparing every op again (a fifth of a ten-step run's time).
-_KERNELS: weakref.WeakKeyDictionary[Layer, tuple[tuple[np.ndarray | None, ...], Kernel]] = (
+# What binding a program decides without its run, kept per program (by its graph, checked against the
+# program) while the model lives: per op its instruction, whether it may depart (`overflow.watch_plan`),
+# its memory guard, single destination slot and input getter, which of its inputs are constants, and
+# its prepared kernel with the constants it was prepared from (the same objects in every run:
+# `_CONST_VIEWS`). A prepared kernel holds only what its attributes and constants decide and memos of
+# it by input shape or rank, so later runs reuse it (preparing every op again, and making its getter,
+# cost a ten-step run a fifth of its time). Also the level's Assigns.
+_BINDINGS: weakref.WeakKeyDictionary[Graph, tuple[Program, list[list[Any]], tuple[tuple[str, Layer], ...]]] = (
     weakref.WeakKeyDictionary())
 # A Const's value and its bytes by layer path, per graph, kept across runs while the model lives: the
 # read-only copy of its bytes from the .bin (irlint.ir.weights) is read once, not per run (reading and
@@ -227,8 +230,9 @@ class _Bound:
     __slots__ = ("assigns", "const_bytes", "ops", "program", "projected", "run", "runs", "slots", "steps")
 
     def __init__(self, program: Program, slots: list[Any], ops: list[tuple[Any, ...]],
-                 projected: dict[int, ProjectedCell], const_bytes: dict[int, int]):
-        self.assigns = assigns_of([i.layer for i in program.order])  # committed when the level finishes
+                 projected: dict[int, ProjectedCell], const_bytes: dict[int, int],
+                 assigns: tuple[tuple[str, Layer], ...]):
+        self.assigns = assigns  # committed when the level finishes
         self.program = program
         self.slots = slots
         self.ops = ops  # (kind, kernel, inputs getter, single dst or -1, dsts, instr, guard), no Results
@@ -415,15 +419,20 @@ class _Executor:
             slots[slot] = const_slots[slot] = self.const(layer, views)
         ops, projected = [], {}
         hoisted = {id(instr) for instr, _pid in hoists}
-        departs = overflow.watch_plan(program)  # the ops that may depart, decided once per program
         top = program.graph is self.model.graph
-        for instr, unread in zip(program.order, departs):
-            if instr.kind == RESULT:
-                continue
+        keep = not self.options.checked_kernels
+        plan, assigns = self.binding(program)
+        for entry in plan:
+            instr, unread, guard, single, getter, at_consts, kept_consts, kept = entry
             kernel = None
             if instr.kind == OP:
-                consts = [const_slots.get(s) for s in instr.srcs]
-                kernel = self.kernel(instr, consts)
+                consts = [const_slots.get(s) for s in instr.srcs] if at_consts else kept_consts
+                if keep and kept is not None and all(consts[i] is kept_consts[i] for i in at_consts):
+                    kernel = kept
+                else:
+                    kernel = self.kernel(instr, consts)
+                    if keep and not isinstance(kernel, CellKernel):  # (cells are kept by `kernel` itself)
+                        entry[6], entry[7] = consts, kernel
                 if id(instr) in hoisted and isinstance(kernel, CellKernel):
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
                 if instr.layer.type in STATEFUL:  # ReadValue/Assign read and write the run's variables
@@ -431,12 +440,9 @@ class _Executor:
                 elif unread is not None and id(instr) not in projected:  # may wrap or overflow: a departure
                     kernel = overflow.watch(instr.layer, instr.step.op.compute, instr.step.attrs,  # type: ignore[union-attr]
                                             kernel, self.wrapped, outputs_only=top and unread, consts=consts)
-            kind = instr.layer.type
-            guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
-            single = instr.dsts[0] if len(instr.dsts) == 1 else -1
-            ops.append((instr.kind, kernel, slot_getter(instr.srcs), single, instr.dsts, instr, guard))
+            ops.append((instr.kind, kernel, getter, single, instr.dsts, instr, guard))
         bound = self.bound[id(program)] = _Bound(program, slots, ops, projected,
-                                                 {s: v.nbytes for s, v in const_slots.items()})
+                                                 {s: v.nbytes for s, v in const_slots.items()}, assigns)
         listener = self.listener
         if (body and self.plain and self.options.generate_bodies and len(ops) <= MAX_GENERATED_OPS
                 and not (listener is not None and listener.layers)):
@@ -444,6 +450,28 @@ class _Executor:
         else:
             bound.run = lambda frames: self.ops(bound, frames)
         return bound
+
+    @staticmethod
+    def binding(program: Program) -> tuple[list[list[Any]], tuple[tuple[str, Layer], ...]]:
+        """`_BINDINGS`' entry of `program`: per op (Results left out) [instr, may depart (the watch plan's
+        answer), guard, single destination or -1, input getter, positions of its constant inputs, the
+        constants and kernel kept (None, None until a binding prepares it)], and its Assigns."""
+        got = _BINDINGS.get(program.graph)
+        if got is not None and got[0] is program:
+            return got[1], got[2]
+        consts = {slot for _layer, slot in program.consts}
+        plan = []
+        for instr, unread in zip(program.order, overflow.watch_plan(program)):
+            if instr.kind == RESULT:
+                continue
+            kind = instr.layer.type
+            guard = GUARD_ALWAYS if kind in EXPLOSIVE else GUARD_NEVER if kind in BOUNDED else GUARD_BY_SIZE
+            at = tuple(i for i, s in enumerate(instr.srcs) if s in consts)
+            plan.append([instr, unread, guard, instr.dsts[0] if len(instr.dsts) == 1 else -1, slot_getter(instr.srcs),
+                         at, [None] * len(instr.srcs), None])
+        assigns = assigns_of([i.layer for i in program.order])
+        _BINDINGS[program.graph] = (program, plan, assigns)
+        return plan, assigns
 
     def warm_up(self, bound: _Bound, frames: Frames) -> None:
         """A body's driver for its first executions: interpreted, then replaced by its generated code
@@ -470,9 +498,6 @@ class _Executor:
             cell = _CELL_KERNELS.get(layer) if layer.type in _CELL_TYPES else None
             if cell is not None:
                 return cell
-            kept = _KERNELS.get(layer)
-            if kept is not None and len(kept[0]) == len(consts) and all(a is b for a, b in zip(kept[0], consts)):
-                return kept[1]
             try:
                 fast = op.prepare(attrs, consts)
             except OpError as e:
@@ -480,8 +505,6 @@ class _Executor:
             if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
                 _CELL_KERNELS[layer] = fast
                 _CELL_TYPES.add(layer.type)
-            elif fast is not None:
-                _KERNELS[layer] = (tuple(consts), fast)
             if fast is not None:
                 return fast
         compute = op.compute
