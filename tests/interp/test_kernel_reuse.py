@@ -1,4 +1,4 @@
-"""Prepared kernels are kept per layer across runs (while the model lives) with the constant inputs
+"""Prepared kernels are kept across runs (per program, while the model lives) with the constant inputs
 they were prepared from: a second run prepares nothing again, and gives the same bits."""
 
 from __future__ import annotations
