@@ -143,7 +143,8 @@ def test_run_step_trace_render_and_compare_take_the_model(quiet_dirs: tuple[Path
     assert result.ok and result.report["model"] == "<openvino.Model 'unused_state'>", result.text()
     assert result.report["inside"]["compared"]
     two = irlint.compare(model, {"x": x}, unused_state_loop(), openvino=True)
-    assert two.ok and two.report["changes"] == [], two.text()
+    # a second build names its layers anew: renamed, matched and compared as one layer each, nothing else
+    assert two.ok and {c["kind"] for c in two.report["changes"]} <= {"renamed"}, two.text()
     assert all(not any(p.iterdir()) for p in quiet_dirs)
 
 
