@@ -66,6 +66,7 @@ class Ctx:
     focus_chain: set[str] | None = None  # id paths of the focus and the TI/Loop/If holding it (the only expanded)
     focus_rest: dict[str, int] = field(default_factory=dict)  # node standing for layers outside the focus -> count
     drawn: dict[str, str] = field(default_factory=dict)  # layer path -> its node's or cluster's DOT name
+    weights: dict[str, list[tuple[int | None, Layer]]] = field(default_factory=dict)  # layer path -> Consts listed
 
 
 def node_id(layer: Layer) -> str:

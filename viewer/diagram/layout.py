@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import graphviz
 from irlint.viewer.diagram.context import NAME_LIMIT, PORT_TABLE_AT, Ctx, is_expanded, node_id
-from irlint.viewer.diagram.describe import const_value
+from irlint.viewer.diagram.describe import const_value, edge_type
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.scopes import MIN_LAYERS, Scope, expanded
 
@@ -111,6 +111,58 @@ def fold_loop_consts(graph: Graph, ctx: Ctx, level: int) -> None:
             ctx.folded[layer.path] = f"{value} from {ctx.short_edge.get(layer.name, layer.name)}"
 
 
+WEIGHTS_AT = 3  # Consts feeding one layer only, from which its node lists them instead of a node each
+WEIGHTS_LINE = 40  # characters of a line of that list
+
+
+def fold_weights(graph: Graph, ctx: Ctx, level: int) -> None:
+    """A layer fed by three or more Consts that feed nothing else (an LSTMCell's W, R and B, a PyTorch
+    LSTMSequence's five) lists them in its node (`weights` below) instead of a node per Const: side by
+    side in the rank above their consumer they make it the widest of the drawing (a PyTorch LSTM in
+    each branch of an If: 2,147 px wide, 1,500 with them listed). A Const with a finding, or on an edge
+    with one, stays a node; the HTML page shows a listed Const's details on its consumer's node."""
+    uses: dict[int | None, list[tuple[int | None, int | None]]] = {}
+    claimed: set[int | None] = set()
+    for e in graph.edges:
+        uses.setdefault(e.from_layer, []).append((e.to_layer, e.to_port))
+        if ctx.claims.get(id(e)):
+            claimed.add(e.from_layer)
+    fed: dict[int | None, list[tuple[int | None, Layer]]] = {}
+    for layer in graph.layers:
+        if (layer.type != "Const" or layer.path in ctx.hidden_in or layer.path in ctx.folded
+                or ctx.by_layer.get(layer.path) or layer.id in claimed):
+            continue
+        targets = uses.get(layer.id, [])
+        if len(targets) == 1:
+            fed.setdefault(targets[0][0], []).append((targets[0][1], layer))
+    for dst_id, consts in fed.items():
+        dst = graph.layer(dst_id)
+        if (len(consts) < WEIGHTS_AT or dst is None or dst.type in ("Parameter", "Result") or dst.path in ctx.rows
+                or dst.path in ctx.hidden_in or dst.path in ctx.folded or is_expanded(dst, level, ctx)):
+            continue
+        consts.sort(key=lambda pc: (pc[0] is None, pc[0] or 0))
+        ctx.weights[dst.path] = consts
+        for _port, const in consts:
+            ctx.hidden_in[const.path] = node_id(dst)
+
+
+def weights(ctx: Ctx, layer: Layer) -> str:
+    """The Consts `fold_weights` listed in `layer`'s node: `in3,4,5 ← Consts` then their types, shapes
+    and one-element values, as the debugger's inspector writes Const-fed inputs."""
+    consts = ctx.weights.get(layer.path)
+    if not consts:
+        return ""
+    lines = [f"in{','.join('?' if p is None else str(p) for p, _c in consts)} ← Consts"]
+    for _port, const in consts:
+        item = " ".join(x for x in (edge_type(ctx, const, const.outputs[0].id if const.outputs else None),
+                                    const_value(ctx.model, const)) if x)
+        if len(lines) > 1 and len(lines[-1]) + len(item) + 2 <= WEIGHTS_LINE:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return "\n".join(lines)
+
+
 def port_tables_drawn(loop: Layer) -> bool:
     """Whether the body's Parameters and Results are drawn as port tables (either side has many)."""
     assert loop.body is not None
@@ -187,8 +239,8 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
              and not {p.path, r.path} & special]
     if not drawn or len(drawn) != len(ends):
         return edges
-    if ctx.opts.rankdir != "TB" or any(la.path in special for la in (*params, *results)):
-        # left to right, holding the states in order among themselves in one rank each is enough
+    if ctx.opts.rankdir not in ("TB", "LR") or any(la.path in special for la in (*params, *results)):
+        # holding the states in order among themselves in one rank each
         for column in (0, 1):
             names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
             with g.subgraph() as same:
@@ -202,6 +254,8 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
         right = [pair[column] for pair in drawn[half:]]
         middle = [la for la in layers if la not in left and la not in right]
         names = list(dict.fromkeys(node_id(la) for la in (*left, *middle, *right)))
+        if ctx.opts.rankdir == "LR":  # dot turns TB's left-to-right order into bottom-to-top
+            names.reverse()
         with g.subgraph() as same:
             same.attr(rank=rank)
             for name in names:

@@ -25,12 +25,14 @@ from irlint.viewer.diagram.focus import plan_focus
 from irlint.viewer.diagram.layout import (
     absorb_consts,
     fold_loop_consts,
+    fold_weights,
     hide_twin_inputs,
     plan_scopes,
     port_order,
     port_tables_drawn,
     results_last,
     scope_label,
+    weights,
 )
 from irlint.viewer.diagram.scopes import MIN_LAYERS, Scope, pinned, scope_tree
 from irlint.viewer.diagram.twins import same_shapes
@@ -52,6 +54,7 @@ def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials
     plan_scopes(tree, ctx, whole, names, 1)
     absorb_consts(graph, ctx)
     fold_loop_consts(graph, ctx, level)
+    fold_weights(graph, ctx, level)
     draw_scope(g, tree, ctx, level, specials, whole, graph, names, 1)
 
 
@@ -119,7 +122,8 @@ def draw_layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: Ctx, level: i
             hidden = ctx.twin_inputs.get(node_id(layer), 0)
             if hidden:
                 same += f"\nand {hidden} layer{'s' if hidden != 1 else ''} feeding only it"
-            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same))
+            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same,
+                                                      weights(ctx, layer)))
             g.node(node_id(layer), label, **attrs)
             ctx.drawn[layer.path] = node_id(layer)
 
