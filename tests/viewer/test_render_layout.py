@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from irlint.viewer.diagram import DiagramOptions, build_diagram, style
 from irlint.viewer.diagram.buffers import carried_buffers, counters
+from irlint.viewer.diagram.context import node_id
 
 import irlint
 from tests.viewer.svggeometry import crossings, edges, svg_of
@@ -181,3 +182,32 @@ def test_v10_ports_without_precision_take_the_inferred_type(tmp_path: Path) -> N
     src = build_diagram(model).source
     assert "?[" not in src
     assert "f32[1,512]" in src and "f32[1,25,256]" in src
+
+
+def test_a_layer_fed_by_three_consts_lists_them_in_its_node(tmp_path: Path) -> None:
+    """An LSTMCell's W, R and B feed nothing else: its node lists them (`in3,4,5 ← Consts` and their
+    types), no node of theirs is drawn, and the HTML panel finds each on the cell's node. A Const
+    feeding two layers, or a layer fed by two Consts, keeps its nodes."""
+    pytest.importorskip("openvino")
+    import openvino as ov
+
+    from tests.viewer import frontends
+
+    path = tmp_path / "ti.xml"
+    ov.save_model(frontends.ti_single(), str(path), compress_to_fp16=False)
+    model = irlint.load(path)
+    ti = next(la for la in model.graph.layers if la.body is not None)
+    cell = next(la for la in ti.body.layers if la.type == "LSTMCell")
+    into_cell = {e.from_layer for e in ti.body.edges if e.to_layer == cell.id}
+    weights = [la for la in ti.body.layers if la.type == "Const" and la.id in into_cell]
+    assert len(weights) == 3
+    diagram = build_diagram(model)
+    src = diagram.source
+    node = re.search(rf'\t{node_id(cell)} \[label="([^"]*)"', src)
+    assert node is not None
+    assert "in3,4,5 ← Consts\nf32[16,3], f32[16,4], f32[16]" in node[1], node[1]
+    for w in weights:
+        assert not re.search(rf"\t{node_id(w)}[ \[]", src)  # no node, no edge of its own
+        assert diagram.irlint_panel()[node_id(w)]["where"] == ["node", node_id(cell)]
+    others = [la for la in ti.body.layers if la.type == "Const" and la not in weights]
+    assert others and all(re.search(rf"\t{node_id(la)} \[label=", src) for la in others)  # a Squeeze's axes

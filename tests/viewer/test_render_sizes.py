@@ -14,6 +14,8 @@ import pytest
 from irlint.viewer.diagram.twins import twins
 
 import irlint
+from tests.corpus.pytorch_shapes import PYTORCH_SHAPES
+from tests.corpus.third_party import ONNX
 from tests.viewer import frontends
 from tests.viewer.svggeometry import size_px
 
@@ -65,6 +67,35 @@ def test_default_render_fits_with_bodies_drawn(shapes: dict[str, Path], tmp_path
     for first in same.values():
         assert f"cluster_L_{first.path.replace('/', '_')}" in drawn
         assert f"body as #{first.id} " in svg
+
+
+# the loops and Ifs of OpenVINO's ONNX front-end tests (tests/corpus/thirdparty/onnx) but one: the sequence
+# cache's If passes eight values through its branches, a Parameter and a Result each side by side (2430 px)
+WIDE_ONNX = {"sal_sequence_length_runtime_gate"}
+
+
+@needs_dot
+@pytest.mark.parametrize("name", sorted(PYTORCH_SHAPES))
+def test_pytorch_front_end_shapes_fit(tmp_path: Path, name: str) -> None:
+    """Loops as OpenVINO's PyTorch front end writes them: LSTM/GRU/RNNSequence in Loop bodies and If
+    branches (their five weight Consts listed in the sequence's node), while loops, loops in loops."""
+    import openvino as ov
+
+    path = tmp_path / f"{name}.xml"
+    ov.save_model(PYTORCH_SHAPES[name]()[0], str(path), compress_to_fp16=False)
+    width, height = size_px(render(path, tmp_path / f"{name}.svg"))
+    assert width <= LIMIT and height <= LIMIT, (name, round(width), round(height))
+
+
+@needs_dot
+@pytest.mark.parametrize("name", sorted(set(ONNX) - WIDE_ONNX))
+def test_onnx_front_end_control_flow_fits(tmp_path: Path, name: str) -> None:
+    """The control-flow models of OpenVINO's ONNX front-end tests, converted by it: Loops, Scans, Ifs in Loops."""
+    from tests.corpus.test_corpus import onnx_ir
+
+    path = onnx_ir(name, tmp_path)
+    width, height = size_px(render(path, tmp_path / f"{name}.svg"))
+    assert width <= LIMIT and height <= LIMIT, (name, round(width), round(height))
 
 
 @needs_dot

@@ -129,16 +129,28 @@ def fold_weights(graph: Graph, ctx: Ctx, level: int) -> None:
             claimed.add(e.from_layer)
     fed: dict[int | None, list[tuple[int | None, Layer]]] = {}
     for layer in graph.layers:
-        if (layer.type != "Const" or layer.path in ctx.hidden_in or layer.path in ctx.folded
-                or ctx.by_layer.get(layer.path) or layer.id in claimed):
+        if (
+            layer.type != "Const"
+            or layer.path in ctx.hidden_in
+            or layer.path in ctx.folded
+            or ctx.by_layer.get(layer.path)
+            or layer.id in claimed
+        ):
             continue
         targets = uses.get(layer.id, [])
         if len(targets) == 1:
             fed.setdefault(targets[0][0], []).append((targets[0][1], layer))
     for dst_id, consts in fed.items():
         dst = graph.layer(dst_id)
-        if (len(consts) < WEIGHTS_AT or dst is None or dst.type in ("Parameter", "Result") or dst.path in ctx.rows
-                or dst.path in ctx.hidden_in or dst.path in ctx.folded or is_expanded(dst, level, ctx)):
+        if (
+            len(consts) < WEIGHTS_AT
+            or dst is None
+            or dst.type in ("Parameter", "Result")
+            or dst.path in ctx.rows
+            or dst.path in ctx.hidden_in
+            or dst.path in ctx.folded
+            or is_expanded(dst, level, ctx)
+        ):
             continue
         consts.sort(key=lambda pc: (pc[0] is None, pc[0] or 0))
         ctx.weights[dst.path] = consts
@@ -154,8 +166,8 @@ def weights(ctx: Ctx, layer: Layer) -> str:
         return ""
     lines = [f"in{','.join('?' if p is None else str(p) for p, _c in consts)} ← Consts"]
     for _port, const in consts:
-        item = " ".join(x for x in (edge_type(ctx, const, const.outputs[0].id if const.outputs else None),
-                                    const_value(ctx.model, const)) if x)
+        port = const.outputs[0].id if const.outputs else None
+        item = " ".join(x for x in (edge_type(ctx, const, port), const_value(ctx.model, const)) if x)
         if len(lines) > 1 and len(lines[-1]) + len(item) + 2 <= WEIGHTS_LINE:
             lines[-1] += f", {item}"
         else:

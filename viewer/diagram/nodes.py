@@ -122,8 +122,8 @@ def draw_layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: Ctx, level: i
             hidden = ctx.twin_inputs.get(node_id(layer), 0)
             if hidden:
                 same += f"\nand {hidden} layer{'s' if hidden != 1 else ''} feeding only it"
-            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same,
-                                                      weights(ctx, layer)))
+            notes = join_lines(extra, buffer.describe() if buffer else "", same, weights(ctx, layer))
+            label = node_label(ctx, layer, notes)
             g.node(node_id(layer), label, **attrs)
             ctx.drawn[layer.path] = node_id(layer)
 
