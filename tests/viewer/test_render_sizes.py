@@ -69,11 +69,6 @@ def test_default_render_fits_with_bodies_drawn(shapes: dict[str, Path], tmp_path
         assert f"body as #{first.id} " in svg
 
 
-# the loops and Ifs of OpenVINO's ONNX front-end tests (tests/corpus/thirdparty/onnx) but one: the sequence
-# cache's If passes eight values through its branches, a Parameter and a Result each side by side (2430 px)
-WIDE_ONNX = {"sal_sequence_length_runtime_gate"}
-
-
 @needs_dot
 @pytest.mark.parametrize("name", sorted(PYTORCH_SHAPES))
 def test_pytorch_front_end_shapes_fit(tmp_path: Path, name: str) -> None:
@@ -88,9 +83,10 @@ def test_pytorch_front_end_shapes_fit(tmp_path: Path, name: str) -> None:
 
 
 @needs_dot
-@pytest.mark.parametrize("name", sorted(set(ONNX) - WIDE_ONNX))
+@pytest.mark.parametrize("name", sorted(ONNX))
 def test_onnx_front_end_control_flow_fits(tmp_path: Path, name: str) -> None:
-    """The control-flow models of OpenVINO's ONNX front-end tests, converted by it: Loops, Scans, Ifs in Loops."""
+    """The control-flow models of OpenVINO's ONNX front-end tests, converted by it: Loops, Scans, Ifs in Loops
+    (a sequence cache's If passing eight values through its branches draws them as port tables)."""
     from tests.corpus.test_corpus import onnx_ir
 
     path = onnx_ir(name, tmp_path)

@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 import graphviz
 from irlint.viewer.diagram import style
 from irlint.viewer.diagram.buffers import CarriedBuffer
-from irlint.viewer.diagram.context import Ctx, finding_tags, is_expanded, join_inline, join_lines, node_id
+from irlint.viewer.diagram.context import (
+    PORT_TABLE_AT,
+    Ctx,
+    finding_tags,
+    is_expanded,
+    join_inline,
+    join_lines,
+    node_id,
+)
 from irlint.viewer.diagram.describe import (
     edge_type,
     entry_text,
@@ -39,7 +47,7 @@ from irlint.viewer.diagram.twins import same_shapes
 from irlint.viewer.diagram.values import branch_taken
 
 from irlint.controlflow import EntryKind, loop_plan
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Branch, Graph, Layer
 
 
 def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials: Mapping[int, str]) -> None:
@@ -240,6 +248,45 @@ def draw_if(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
                 taken = bool(ctx.trace) and branch_taken(ctx, layer, b.name, level)
                 inner.attr(label=f"{b.name}" + (" (taken)" if taken else ""),
                            **{**style.CLUSTER, **(style.TAKEN_BRANCH if taken else {})})
+                draw_branch_tables(inner, layer, b, ctx)
                 draw_graph(inner, b.body, ctx, level + 1, {})
                 draw_edges(inner, b.body, ctx, level + 1)
                 draw_dangling_entries(g, inner, layer, ctx, level, b)
+
+
+def draw_branch_tables(g: graphviz.Digraph, layer: Layer, branch: Branch, ctx: Ctx) -> None:
+    """An If branch with four or more Parameters or Results draws each side as one table, as a loop body
+    does (`draw_port_tables`): an ONNX sequence cache's If passes eight values through its two branches,
+    a Parameter and a Result each, side by side 2,430 px wide. A row says the layer, its type and the
+    If's port it takes or gives."""
+    ends = {t: [la for la in branch.body.layers if la.type == t and la.id is not None] for t in ("Parameter", "Result")}
+    if max(len(v) for v in ends.values()) < PORT_TABLE_AT:
+        return
+    ports: dict[int | None, list[str]] = {}
+    for e in branch.port_map:
+        what = "If input" if e.direction == "input" else "If output"
+        ports.setdefault(e.internal_layer_id, []).append(f"{what} {e.external_port_id}")
+    for what, layers in (("inputs", ends["Parameter"]), ("outputs", ends["Result"])):
+        if not layers:
+            continue
+        name = f"{node_id(layer)}_{branch.name}_{what}"
+        title = f"{branch.name} {'Parameters' if what == 'inputs' else 'Results'}"
+        cells = [f'<TR><TD BORDER="0" ALIGN="LEFT"><B>{html_text(title)}</B></TD></TR>']
+        for la in layers:
+            attrs = layer_attrs(ctx, la)
+            etype = edge_type(ctx, la, la.outputs[0].id) if la.outputs else result_type(ctx, branch.body, la)
+            lines = [
+                f"#{la.id}  {ctx.short.get(la.name, la.name)}",
+                join_inline(etype, ", ".join(ports.get(la.id, [])), finding_tags(ctx, ctx.by_layer.get(la.path, []))),
+            ]
+            text = '<BR ALIGN="LEFT"/>'.join(html_text(x) for x in lines if x)
+            extra = f' COLOR="{attrs["color"]}"' if "color" in attrs else ""
+            # ID and HREF as in a loop's port table: the row's tooltip, and the HTML page's click target
+            cells.append(
+                f'<TR><TD PORT="r{la.id}" ID="{node_id(la)}" HREF="#" ALIGN="LEFT" BALIGN="LEFT" '
+                f'BGCOLOR="{attrs.get("fillcolor", "#ffffff")}"{extra} '
+                f'TOOLTIP="{html_text(attrs["tooltip"][:1000])}">{text}<BR ALIGN="LEFT"/></TD></TR>'
+            )
+            ctx.rows[la.path] = f"{name}:r{la.id}"
+        table = f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>'
+        g.node(name, Html(table), shape="plain", tooltip=f"{what} of the {branch.name} branch of {layer.name}")
