@@ -211,3 +211,8 @@ def test_a_layer_fed_by_three_consts_lists_them_in_its_node(tmp_path: Path) -> N
         assert diagram.irlint_panel()[node_id(w)]["where"] == ["node", node_id(cell)]
     others = [la for la in ti.body.layers if la.type == "Const" and la not in weights]
     assert others and all(re.search(rf"\t{node_id(la)} \[label=", src) for la in others)  # a Squeeze's axes
+    # the detail one flag away: --const-nodes draws each Const
+    res = render(path, tmp_path / "all.dot", "--const-nodes")
+    assert res.returncode == 0, res.stderr
+    every = (tmp_path / "all.dot").read_text(encoding="utf-8")
+    assert "← Consts" not in every and all(re.search(rf"\t{node_id(w)} -> {node_id(cell)}", every) for w in weights)

@@ -32,6 +32,7 @@ class DiagramOptions:
     focus: str | None = None  # a layer's name or id path: draw it and its neighbourhood only (viewer.diagram.focus)
     focus_radius: int = 2  # edges from the focus (or the TI/Loop/If holding it) that are drawn
     share_bodies: bool = True  # TI/Loop with the same body as an earlier one: one node naming it (viewer.diagram.twins)
+    list_weights: bool = True  # Consts feeding only a layer fed by 3 or more listed in its node (layout.fold_weights)
 
 
 @dataclass

@@ -119,8 +119,11 @@ def fold_weights(graph: Graph, ctx: Ctx, level: int) -> None:
     """A layer fed by three or more Consts that feed nothing else (an LSTMCell's W, R and B, a PyTorch
     LSTMSequence's five) lists them in its node (`weights` below) instead of a node per Const: side by
     side in the rank above their consumer they make it the widest of the drawing (a PyTorch LSTM in
-    each branch of an If: 2,147 px wide, 1,500 with them listed). A Const with a finding, or on an edge
-    with one, stays a node; the HTML page shows a listed Const's details on its consumer's node."""
+    each branch of an If: 2,147 px wide, 1,045 with them listed). A Const with a finding, or on an edge
+    with one, stays a node; the HTML page's search for a listed Const lands on its consumer's node.
+    `--const-nodes` (`list_weights=False`) draws every Const as a node."""
+    if not ctx.opts.list_weights:
+        return
     uses: dict[int | None, list[tuple[int | None, int | None]]] = {}
     claimed: set[int | None] = set()
     for e in graph.edges:
