@@ -121,19 +121,7 @@ def test_a_branch_of_four_parameters_is_drawn_as_port_tables(tmp_path: Path) -> 
     """An If passing four values through (then: as they are, else: negated) draws each branch's
     Parameters and Results as one table a side, a row per layer saying the If's port; the outer edges
     end at the rows, labelled with the port, and the HTML panel finds each layer on its row."""
-    import openvino as ov
-    import openvino.opset8 as o
-
-    xs = [o.parameter([2], np.float32, name=f"x{i}") for i in range(4)]
-    cond = o.parameter([], np.bool_, name="cond")
-    tps = [o.parameter([2], np.float32, name=f"t{i}") for i in range(4)]
-    eps = [o.parameter([2], np.float32, name=f"e{i}") for i in range(4)]
-    trs = [o.result(p, name=f"t{i}_out") for i, p in enumerate(tps)]
-    ers = [o.result(o.negative(p), name=f"e{i}_out") for i, p in enumerate(eps)]
-    inputs = [(x.output(0), t, e) for x, t, e in zip(xs, tps, eps)]
-    outs = ifmodels._if(cond, ov.Model(trs, tps, "then"), ov.Model(ers, eps, "else"), inputs, list(zip(trs, ers)))
-    four = ov.Model([o.result(v, name=f"y{i}") for i, v in enumerate(outs)], [cond, *xs], "four")
-    path = ifmodels.save(four, tmp_path, "four")
+    path = ifmodels.save(ifmodels.pass_through_if(4), tmp_path, "four")
     model = irlint.load(path)
     iff = next(la for la in model.graph.layers if la.type == "If")
     diagram = build_diagram(model)

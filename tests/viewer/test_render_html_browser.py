@@ -122,3 +122,23 @@ def test_search_for_a_weight_listed_in_its_layer_lands_on_that_node(tmp_path: Pa
         assert abs((box["x"] + box["width"] / 2) - (view["x"] + view["width"] / 2)) < 3
         assert abs((box["y"] + box["height"] / 2) - (view["y"] + view["height"] / 2)) < 3
     assert not errors, errors
+
+
+def test_a_click_on_a_row_of_an_if_branch_table(tmp_path: Path) -> None:
+    """An If branch drawn as port tables: a click on a row describes that Parameter and outlines the row."""
+    pytest.importorskip("openvino")
+    from tests import ifmodels
+
+    xml = ifmodels.save(ifmodels.pass_through_if(4), tmp_path, "four")
+    cli("render", str(xml), "-o", str(tmp_path / "four.html"))
+    iff = next(la for la in irlint.load(xml).graph.layers if la.type == "If")
+    param = next(la for la in iff.branches[1].body.layers if la.type == "Parameter")
+    errors: list[str] = []
+    with chromium_page(errors) as page:
+        page.goto((tmp_path / "four.html").as_uri())
+        page.wait_for_function("document.querySelector('#view svg').style.transform !== ''")
+        row = page.locator(f"#a_L_{iff.id}_{iff.branches[1].name}_body_{param.id}")
+        row.dispatch_event("click")
+        assert page.locator("#info h2").inner_text() == f"Parameter '{param.name}'"
+        assert row.evaluate("el => el.classList.contains('sel')")
+    assert not errors, errors
