@@ -221,7 +221,7 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             for name, source in (
                 ("c_prev", "back edge from #12 (c_next)"),
                 ("h_next", "back edge from #11 (h_next)"),
-                ("x_t", "outer in 0 ← X"),
+                ("x_t", "outer in 0: X"),
             ):
                 _select(page, box, name, f"^{name}$")
                 _wait_text(page, "info-panel", source)

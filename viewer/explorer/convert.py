@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from irlint.viewer.diagram.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.diagram.describe import const_preview, const_value, preview
-from irlint.viewer.diagram.names import short_names
+from irlint.viewer.diagram.names import ELLIPSIS, short_names
 from irlint.viewer.diagram.porttypes import PortTypes
 from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
@@ -36,6 +36,12 @@ SEVERITY_VALUE = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}  # n
 BACK_EDGE = "back edge"  # the port id of a back edge's ends in Model Explorer
 PORT_MAP = "port map"  # the port id of a port-map edge's body end
 LABEL_LIMIT = 24  # characters of a Parameter's or Result's name as its node's label
+
+
+def label_names(names: Iterable[str]) -> dict[str, str]:
+    """Names shortened for node labels as the diagram shortens them (LABEL_LIMIT characters), with "..."
+    for what is left out: Model Explorer's canvas draws "…" (any character its font lacks) as "?"."""
+    return {n: s.replace(ELLIPSIS, "...") for n, s in short_names(names, LABEL_LIMIT).items()}
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
     Severity.WARNING: ("#fce5cd", "#e69138"),
@@ -284,7 +290,7 @@ def _labels(ctx: _Ctx) -> None:
     a body's condition Result, by its value (`Const = True`): Model Explorer hides nodes labelled
     `Const`, which left the condition unconnected."""
     names = [la.name for _g, la in ctx.model.layers() if la.type in ("Parameter", "Result")]
-    short = short_names(names, LABEL_LIMIT)
+    short = label_names(names)
     for graph, layer in ctx.model.layers():
         if layer.type in ("Parameter", "Result") and layer.name:
             ctx.labels[layer.path] = short.get(layer.name, layer.name)
@@ -359,7 +365,8 @@ def _port_map_nodes(
     incoming: dict[int | None, list[gb.IncomingEdge]],
 ) -> dict[str, gb.GraphNode]:
     """The port map as edges of the body graph (Model Explorer draws no edge from one graph to another):
-    a node per outer port of the TI/Loop/If, `outer input 1` (labelled with the outer layer feeding it)
+    a node per outer port of the TI/Loop/If, `outer input 1` (labelled `outer in 1: NAME` with the outer
+    layer feeding it, in ASCII: the canvas draws no arrows)
     with an edge into each body Parameter it feeds, `outer output 0` with an edge from the body Result
     that gives it; both ends' port is `port map`. Entries of no outer port (a Loop's current iteration
     and condition) and entries naming no body layer are left to the nodes' attributes."""
@@ -383,7 +390,8 @@ def _port_map_nodes(
                 shape = ctx.types.input_label(parent, owner, outer) if outer is not None else ""
                 if src is not None:
                     attrs.insert(0, gb.KeyValue("name", f"#{src.id} {src.name} port {src_port}"))
-                    label += f" ← {short_names([src.name], LABEL_LIMIT)[src.name]}"
+                    tail = src.name.rsplit("/", 1)[-1]  # the whole name is the `name` attribute
+                    label += f": {label_names([tail])[tail]}"
                 outputs = [gb.MetadataItem(id="0", attrs=[gb.KeyValue("shape", shape)])]
             else:
                 outer = next((p for p in owner.outputs if p.id == port), None)
