@@ -332,8 +332,10 @@ def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
                    for e in par.incomingEdges)
         res = next(n for n in body.nodes if n.id == str(be.from_layer))
         assert any(m.id == "back edge" for m in res.outputsMetadata)
-    buffers = [attr(n, "buffer") for n in params if attr(n, "buffer")]
-    assert buffers == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
+    buffers = [n for n in params if attr(n, "buffer")]
+    assert [attr(n, "buffer") for n in buffers] == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
+    assert buffers[0].style is not None and buffers[0].style.backgroundColor == "#cdeef0"  # filled as in the diagram
+    assert all(n.style is None for n in params if n not in buffers)
 
     from tests.viewer import irs
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from irlint.viewer.diagram import style
 from irlint.viewer.diagram.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.diagram.describe import const_preview, const_value, preview
 from irlint.viewer.diagram.names import ELLIPSIS, short_names
@@ -450,6 +451,9 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
     worst = found[0] if found else inside[0] if inside else None
     if worst is not None:
         bg, border = SEVERITY_COLOURS[worst.severity]
+        node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
+    elif buffer is not None:  # in the diagram's colours of a carried buffer
+        bg, border = style.BUFFER["fillcolor"], style.BUFFER["color"]
         node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
     recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
     outputs = []
