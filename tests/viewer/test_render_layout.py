@@ -188,6 +188,29 @@ def test_back_edges_of_openvino_s_test_irs_cross_no_edge(name: str, rankdir: str
     assert not crossed
 
 
+@needs_dot
+@pytest.mark.parametrize("rankdir", ["TB", "LR"])
+@pytest.mark.parametrize("shape", ["ti_single", "ti_stacked", "ti_bidirectional"])
+def test_back_edges_of_tensor_iterators_in_a_name_scope_cross_no_edge(tmp_path: Path, shape: str, rankdir: str) -> None:
+    """LSTMCell TensorIterators whose body layers share the scope `lstm/TensorIterator` (drawn as a
+    cluster): its Parameters and Results are held in that cluster's first and last rank, and the
+    Squeeze/Unsqueeze axes named outside the scope are drawn inside it, so no back edge crosses an edge."""
+    pytest.importorskip("openvino")
+    import openvino as ov
+
+    from tests.viewer import frontends
+
+    path = tmp_path / f"{shape}.xml"
+    ov.save_model(frontends.SHAPES[shape](), str(path), compress_to_fp16=False)
+    src = build_diagram(irlint.load(path), DiagramOptions(rankdir=rankdir)).source
+    assert "subgraph cluster_scope_" in src
+    drawn = edges(svg_of(src))
+    back = [e for e in drawn if e.colour == style.BACK_EDGE["color"]]
+    assert len(back) == 2
+    crossed = [(b.tail, b.head, e.tail, e.head) for b in back for e in drawn if e is not b and crossings(b, e)]
+    assert not crossed
+
+
 def test_v10_ports_without_precision_take_the_inferred_type(tmp_path: Path) -> None:
     """v10 writers leave `precision` off ports; the label shows the type inferred from the producer."""
     text = V10_TI.read_text()

@@ -58,6 +58,8 @@ class Ctx:
     inferred: Mapping[object, object] = field(default_factory=dict)  # shape inference's tensors by port_key
     in_scope_cluster: set[str] = field(default_factory=set)  # layers drawn inside an expanded scope's cluster
     cluster_scope: dict[str, str] = field(default_factory=dict)  # layer path -> innermost drawn scope cluster's path
+    outer_cluster: dict[str, tuple[str, str]] = field(default_factory=dict)  # layer path -> (scope path, DOT name)
+    # of the scope cluster holding it that is drawn directly in its graph (a body's cluster)
     folded: dict[str, str] = field(default_factory=dict)  # Const path -> its text in the row or port it feeds
     const_scopes: set[str] = field(default_factory=set)  # collapsed scope nodes that hide only Consts
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer

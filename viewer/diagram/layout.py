@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import nullcontext
 from itertools import pairwise
 
 import graphviz
@@ -249,7 +250,11 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
     row = {la.id: i for i, la in enumerate(params)}
     edges = sorted(layer.back_edges, key=lambda be: row.get(be.to_layer, 1 << 30))
     ends = [(body.layer(be.to_layer), body.layer(be.from_layer)) for be in edges]
-    special = set(ctx.rows) | set(ctx.hidden_in) | ctx.in_scope_cluster
+    # all in one name scope's cluster drawn in the body (`lstm/TensorIterator/`): the ranks are held in it
+    held = {(ctx.outer_cluster.get(la.path), ctx.cluster_scope.get(la.path)) for la in (*params, *results)}
+    outer, inner = next(iter(held)) if len(held) == 1 else (None, None)
+    scope = outer[1] if outer is not None and outer[0] == inner else None
+    special = set(ctx.rows) | set(ctx.hidden_in) | (set() if scope else ctx.in_scope_cluster)
     drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter" and p.id != r.id
              and not {p.path, r.path} & special]
     if not drawn or len(drawn) != len(ends):
@@ -271,7 +276,7 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
         names = list(dict.fromkeys(node_id(la) for la in (*left, *middle, *right)))
         if ctx.opts.rankdir == "LR":  # dot turns TB's left-to-right order into bottom-to-top
             names.reverse()
-        with g.subgraph() as same:
+        with g.subgraph(name=scope) if scope else nullcontext(g) as cluster, cluster.subgraph() as same:
             same.attr(rank=rank)
             for name in names:
                 same.node(name)

@@ -70,7 +70,12 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
            graph: Graph, names: Mapping[str, str], depth: int) -> None:
     """A scope's own layers, then each sub-scope: flat when small, a cluster when expanded, else one
     node standing for its layers (Parameters, Results and TI/Loop/If layers stay drawn beside it)."""
-    draw_layers(g, scope.layers, ctx, level, specials)
+    clusters = [c for c in scope.children.values() if len(c.all_layers()) >= MIN_LAYERS and c.path not in names]
+    # the clusters around a body's Parameters and Results drawn as nodes, which back edges run beside
+    ends = [c for c in clusters if any(la.type in ("Parameter", "Result") and la.path not in ctx.rows
+                                       for la in c.all_layers())]
+    moved = consts_into_clusters(scope.layers, ends, graph)
+    draw_layers(g, [la for la in scope.layers if la.path not in moved], ctx, level, specials)
     for child in scope.children.values():
         if len(child.all_layers()) < MIN_LAYERS:
             draw_layers(g, child.all_layers(), ctx, level, specials)
@@ -78,11 +83,34 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
             ctx.scopes += 1
             ctx.in_scope_cluster.update(la.path for la in child.all_layers())
             ctx.cluster_scope.update((la.path, child.path) for la in child.all_layers())  # inner ones later
-            with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
+            cluster = f"cluster_scope_{ctx.scopes}"
+            if depth == 1:  # drawn directly in the graph's own cluster
+                ctx.outer_cluster.update((la.path, (child.path, cluster)) for la in child.all_layers())
+            with g.subgraph(name=cluster) as sub:
                 sub.attr(label=scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
+                draw_layers(sub, [la for la in scope.layers if moved.get(la.path) == child.path], ctx, level, specials)
                 draw_scope(sub, child, ctx, level, specials, whole, graph, names, depth + 1)
         else:
             draw_collapsed_scope(g, child, scope.path, ctx, level, specials, graph, names[child.path])
+
+
+def consts_into_clusters(layers: Sequence[Layer], clusters: Sequence[Scope], graph: Graph) -> dict[str, str]:
+    """Consts of a scope that only feed layers of one of the sub-scopes `clusters` (drawn as clusters), by
+    path -> that sub-scope's path: they are drawn inside its cluster (an LSTMCell TensorIterator's Squeeze
+    and Unsqueeze axes, named outside the cell's scope), not beside it, where the back edges running
+    along the body's sides crossed their edges."""
+    if not clusters:
+        return {}
+    owner = {la.id: c.path for c in clusters for la in c.all_layers()}
+    into: dict[int | None, set[str | None]] = {}
+    for e in graph.edges:
+        into.setdefault(e.from_layer, set()).add(owner.get(e.to_layer))
+    out = {}
+    for la in layers:
+        targets = into.get(la.id, set())
+        if la.type == "Const" and len(targets) == 1 and None not in targets:
+            out[la.path] = next(iter(targets))
+    return out  # type: ignore[return-value]
 
 
 def draw_collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: Ctx, level: int,
