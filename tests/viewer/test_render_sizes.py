@@ -209,3 +209,14 @@ def test_max_nodes_counts_a_body_drawn_once_once(shapes: dict[str, Path], tmp_pa
 
     assert code("--max-nodes", "26") == 0
     assert code("--max-nodes", "26", "--all-bodies") == 2
+
+
+def test_a_scope_node_never_stands_for_one_layer(shapes: dict[str, Path]) -> None:
+    """The scope `bidirectional` holds two TensorIterators (always drawn) and the Concat of their outputs:
+    the Concat is drawn as itself, not as a scope node of one layer."""
+    from irlint.viewer.diagram import build_diagram
+
+    model = irlint.load(shapes["ti_bidirectional"])
+    concat = next(la for la in model.graph.layers if la.type == "Concat")
+    src = build_diagram(model).source
+    assert "1 layers" not in src and re.search(rf"\tL_{concat.id} \[label=\"Concat\n", src)

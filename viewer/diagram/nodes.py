@@ -116,8 +116,10 @@ def consts_into_clusters(layers: Sequence[Layer], clusters: Sequence[Scope], gra
 def draw_collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: Ctx, level: int,
                      specials: Mapping[int, str], graph: Graph, name: str) -> None:
     hidden = [la for la in graph.layers if ctx.hidden_in.get(la.path) == name]  # with the Consts it absorbed
-    if not hidden:  # every layer of it feeds only a body drawn once (hidden in that node)
-        draw_layers(g, [la for la in scope.all_layers() if pinned(la)], ctx, level, specials)
+    if len(hidden) == 1:  # the others are drawn (TI/Loop/If, Parameters, Results): a node says more
+        del ctx.hidden_in[hidden[0].path]
+    if len(hidden) <= 1:  # or every layer of it feeds only a body drawn once (hidden in that node)
+        draw_layers(g, [*(la for la in scope.all_layers() if pinned(la)), *hidden], ctx, level, specials)
         return
     if all(la.type == "Const" for la in hidden):
         ctx.const_scopes.add(name)
