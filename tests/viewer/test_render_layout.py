@@ -174,7 +174,14 @@ def test_v10_tensor_iterator_back_edges_cross_no_edge(rankdir: str) -> None:
 @needs_dot
 @pytest.mark.parametrize("rankdir", ["TB", "LR"])
 @pytest.mark.parametrize(
-    "name", ["ti_lstm_resnet.xml", "ti_lstm_unordered_body.xml", "loop_2d_add.xml", "loop_port1_unconnected.xml"]
+    "name",
+    [
+        "ti_lstm_resnet.xml",
+        "ti_lstm_unordered_body.xml",
+        "ti_lstm_reverse.xml",
+        "loop_2d_add.xml",
+        "loop_port1_unconnected.xml",
+    ],
 )
 def test_back_edges_of_openvino_s_test_irs_cross_no_edge(name: str, rankdir: str) -> None:
     """More of OpenVINO's reader-test IRs (LSTMCell TensorIterators, ONNX Loops): no back edge crosses

@@ -243,7 +243,10 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
     then those of no back edge, then those of the rest (drawn on the right side) rightmost. Each back
     edge then runs along the outside of the body and crosses no other edge, whatever order dot would
     have chosen to shorten other edges (with the states only held in order among themselves, OpenVINO's
-    own v10 LSTM TensorIterator test IR had a back edge cross an edge into the cell on each side)."""
+    own v10 LSTM TensorIterator test IR had a back edge cross an edge into the cell on each side).
+    Where they all sit in one name scope's cluster the ranks are that cluster's; where some sit in one,
+    the body's (dot then draws those outside the scope's box, below or above it). Rows of port tables
+    are ordered by `port_order` instead."""
     assert layer.body is not None
     body = layer.body
     params, results = port_order(layer, {})
@@ -251,16 +254,17 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
     edges = sorted(layer.back_edges, key=lambda be: row.get(be.to_layer, 1 << 30))
     ends = [(body.layer(be.to_layer), body.layer(be.from_layer)) for be in edges]
     # all in one name scope's cluster drawn in the body (`lstm/TensorIterator/`): the ranks are held in it
+    # (body-level ranks would draw them outside the scope's box)
     held = {(ctx.outer_cluster.get(la.path), ctx.cluster_scope.get(la.path)) for la in (*params, *results)}
     outer, inner = next(iter(held)) if len(held) == 1 else (None, None)
     scope = outer[1] if outer is not None and outer[0] == inner else None
-    special = set(ctx.rows) | set(ctx.hidden_in) | (set() if scope else ctx.in_scope_cluster)
+    special = set(ctx.rows) | set(ctx.hidden_in)
     drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter" and p.id != r.id
              and not {p.path, r.path} & special]
     if not drawn or len(drawn) != len(ends):
         return edges
     if ctx.opts.rankdir not in ("TB", "LR") or any(la.path in special for la in (*params, *results)):
-        # holding the states in order among themselves in one rank each
+        # some in port tables or hidden: holding the states in order among themselves in one rank each
         for column in (0, 1):
             names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
             with g.subgraph() as same:
