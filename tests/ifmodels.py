@@ -122,6 +122,22 @@ def loop_in_if():
     return ov.Model([o.result(out, name="out")], [cond, x], "loop_in_if")
 
 
+def pass_through_if(n: int = 4):
+    """An If passing `n` values through: then as they are, else negated (`n` Parameters and Results a branch)."""
+    import openvino as ov
+    import openvino.opset8 as o
+
+    cond = o.parameter([], np.bool_, name="cond")
+    xs = [o.parameter([2], np.float32, name=f"x{i}") for i in range(n)]
+    tps = [o.parameter([2], np.float32, name=f"t{i}") for i in range(n)]
+    eps = [o.parameter([2], np.float32, name=f"e{i}") for i in range(n)]
+    trs = [o.result(p, name=f"t{i}_out") for i, p in enumerate(tps)]
+    ers = [o.result(o.negative(p), name=f"e{i}_out") for i, p in enumerate(eps)]
+    inputs = [(x.output(0), t, e) for x, t, e in zip(xs, tps, eps)]
+    outs = _if(cond, ov.Model(trs, tps, "then"), ov.Model(ers, eps, "else"), inputs, list(zip(trs, ers)))
+    return ov.Model([o.result(v, name=f"y{i}") for i, v in enumerate(outs)], [cond, *xs], "pass_through_if")
+
+
 def reference(model, feeds: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The CPU plugin's outputs (f32 precision) by Result name, for inputs given by name."""
     import openvino as ov

@@ -51,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all-bodies", action="store_true",
                    help="draw every TI/Loop body, also those the same as one drawn earlier (by default such a "
                         "TI/Loop is one node naming the one drawn; with --trace every body is drawn)")
+    p.add_argument("--const-nodes", action="store_true",
+                   help="draw every Const as a node of its own (by default a layer fed by three or more Consts "
+                        "that feed nothing else, such as an LSTMCell's weights, lists them in its node)")
     p.add_argument("--rankdir", choices=("TB", "LR"), default="TB")
     p.add_argument("--max-nodes", type=positive_int, default=MAX_NODES, metavar="N",
                    help=f"refuse SVG/PNG/PDF of more than N drawn layers (default {MAX_NODES}; "
@@ -163,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
                           diagnostics=check_model(model) if args.lint else (), trace=trace,
                           iteration=iteration, expand=tuple(args.expand),
                           scope_depth=args.scope_depth, share_bodies=not args.all_bodies, focus=args.focus,
+                          list_weights=not args.const_nodes,
                           focus_radius=args.radius)
     try:
         g = build_diagram(model, opts)

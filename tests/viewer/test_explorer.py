@@ -115,7 +115,8 @@ def test_v10_ports_without_precision_get_their_known_types() -> None:
     assert untyped, "the fixture should have ports without precision"
     shapes = [kv.value for g in convert(model) for n in g.nodes for md in (*n.inputsMetadata, *n.outputsMetadata)
               for kv in md.attrs if kv.key == "shape"]
-    assert len(shapes) == 33 and not [s for s in shapes if s.startswith("?")]
+    # 33 ports of layers, and the body's four port-map nodes (three outer inputs, one output)
+    assert len(shapes) == 37 and not [s for s in shapes if s.startswith("?")]
     assert "f32[1,25,512]" in shapes
 
 
@@ -321,7 +322,8 @@ def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
     body = graphs[1]
     params = [n for n in body.nodes if attr(n, "type") == "Parameter"]
     assert len(params) == 6 and len({n.label for n in params}) == 6 and "Parameter" not in {n.label for n in params}
-    assert all(len(n.label) <= 24 for n in params)
+    # shortened as the diagram's 24 characters, "..." for its "…" (the canvas draws "?" for a glyph it lacks)
+    assert all(len(n.label) <= 24 + 2 * n.label.count("...") and n.label.isascii() for n in params), params
     # each back edge is an edge of the body graph, Result -> Parameter, on both ends' "back edge" port
     loop = next(la for la in keras.graph.layers if la.type == "Loop")
     for be in loop.back_edges:
@@ -330,8 +332,10 @@ def test_loop_context_labels_buffers_and_body_findings(tmp_path: Path) -> None:
                    for e in par.incomingEdges)
         res = next(n for n in body.nodes if n.id == str(be.from_layer))
         assert any(m.id == "back edge" for m in res.outputsMetadata)
-    buffers = [attr(n, "buffer") for n in params if attr(n, "buffer")]
-    assert buffers == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
+    buffers = [n for n in params if attr(n, "buffer")]
+    assert [attr(n, "buffer") for n in buffers] == ["one-slot buffer [axis 0, index 0]: every iteration overwrites it"]
+    assert buffers[0].style is not None and buffers[0].style.backgroundColor == "#cdeef0"  # filled as in the diagram
+    assert all(n.style is None for n in params if n not in buffers)
 
     from tests.viewer import irs
 
@@ -371,3 +375,33 @@ def test_top_level_parameters_and_results_show_values_from_the_loop() -> None:
     assert "value" not in out_meta(node(main, "X"), 0)  # sliced: no body Parameter holds it whole
     for name in ("Y", "H", "C"):  # Y concatenates every iteration's part, H and C are last values
         assert attr(node(main, name), "value") == preview(outputs[name]), name
+
+
+def test_port_map_entries_are_edges_of_the_body_graph() -> None:
+    """Model Explorer draws no edge between graphs: each outer port of a TI/Loop/If is a node of the body
+    graph (`outer in 0: X`), with an edge into the body Parameter it feeds or from the Result giving it."""
+    model = irlint.load(EXAMPLES / "lstm_ti.xml")
+    body = convert(model)[1]
+    nodes = {n.id: n for n in body.nodes}
+    ti = model.graph.layer(3)
+    assert ti is not None and ti.body is not None
+    for e in ti.port_map:
+        inner = ti.body.layer(e.internal_layer_id)
+        assert inner is not None
+        port = nodes[f"outer {e.direction} {e.external_port_id}"]
+        if e.direction == "input":
+            target = nodes[str(inner.id)]
+            assert any(x.sourceNodeId == port.id and x.targetNodeInputId == "port map" for x in target.incomingEdges)
+            assert any(m.id == "port map" for m in target.inputsMetadata)
+        else:
+            assert [(x.sourceNodeId, x.sourceNodeOutputId) for x in port.incomingEdges] == [(str(inner.id), "port map")]
+    x = nodes["outer input 0"]
+    assert x.label == "outer in 0: X" and attr(x, "port map").startswith("sliced from outer input 0: axis 1: 5 slices")
+    assert out_meta(x, 0)["shape"] == "f32[1,5,8]"
+    assert attr(nodes["outer output 4"], "port map") == "last value: outer output 4"
+    # an If's branches: each its own outer inputs and output
+    branches = convert(irlint.load(EXAMPLES / "if_in_loop.xml"))[2:]
+    assert [sorted(n.id for n in g.nodes if n.id.startswith("outer")) for g in branches] == [
+        ["outer input 1", "outer input 2", "outer output 3"],
+        ["outer input 2", "outer output 3"],
+    ]

@@ -217,7 +217,12 @@ def test_findings_values_iterations_and_stepping_into_the_body(tmp_path: Path) -
             box = page.get_by_placeholder("Search nodes/layers by regex")
             # the back edges are edges of the body: c_prev's one input comes from c_next over its back
             # edge, and h_next's (the broken copy's back edge from h_next to itself) from itself
-            for name, source in (("c_prev", "back edge from #12 (c_next)"), ("h_next", "back edge from #11 (h_next)")):
+            # and the port map's: x_t's input comes from the node of the TensorIterator's outer input 0
+            for name, source in (
+                ("c_prev", "back edge from #12 (c_next)"),
+                ("h_next", "back edge from #11 (h_next)"),
+                ("x_t", "outer in 0: X"),
+            ):
                 _select(page, box, name, f"^{name}$")
                 _wait_text(page, "info-panel", source)
                 page.keyboard.press("Escape")

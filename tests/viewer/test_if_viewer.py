@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from irlint.viewer.diagram import DiagramOptions, build_diagram
+from irlint.viewer.diagram.context import node_id
 from irlint.viewer.render_cmd import drawn_nodes
 
 import irlint
@@ -114,3 +115,27 @@ async def _debugger_tree_and_stepping(path: Path) -> None:
         assert app.selected is not None and app.selected.path.startswith(f"{iff.path}/{taken}_body/")
         assert app.session.current_iteration == (0,)
         assert app.session.loop_totals() == [f"{taken} branch"]  # the status line names the branch, not "0 of ?"
+
+
+def test_a_branch_of_four_parameters_is_drawn_as_port_tables(tmp_path: Path) -> None:
+    """An If passing four values through (then: as they are, else: negated) draws each branch's
+    Parameters and Results as one table a side, a row per layer saying the If's port; the outer edges
+    end at the rows, labelled with the port, and the HTML panel finds each layer on its row."""
+    path = ifmodels.save(ifmodels.pass_through_if(4), tmp_path, "four")
+    model = irlint.load(path)
+    iff = next(la for la in model.graph.layers if la.type == "If")
+    diagram = build_diagram(model)
+    src = diagram.source
+    panel = diagram.irlint_panel()
+    for b in iff.branches:
+        for kind, side in (("Parameter", "inputs"), ("Result", "outputs")):
+            table = f"{node_id(iff)}_{b.name}_{side}"
+            layers = [la for la in b.body.layers if la.type == kind]
+            assert len(layers) == 4 and re.search(rf"\t{table} \[label=<", src), table
+            for la in layers:
+                assert f'PORT="r{la.id}" ID="{node_id(la)}"' in src
+                assert panel[node_id(la)]["where"] == ["row", "a_" + node_id(la)]
+                assert not re.search(rf"\t{node_id(la)} \[label=", src)  # no node of its own
+            assert re.search(rf"If {'input' if kind == 'Parameter' else 'output'} \d", src)
+        into = re.findall(rf'-> {node_id(iff)}_{b.name}_inputs:r\d+:w \[label="port (\d)\n{b.name}', src)
+        assert sorted(into) == ["1", "2", "3", "4"], into

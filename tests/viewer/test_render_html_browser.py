@@ -82,3 +82,63 @@ def test_panel_fit_click_and_search(page_file: Path) -> None:
         assert abs((box["y"] + box["height"] / 2) - (view["y"] + view["height"] / 2)) < 3
         assert row.evaluate("el => el.classList.contains('sel') && el.classList.contains('hit')")
     assert not errors, errors
+
+
+def test_search_for_a_weight_listed_in_its_layer_lands_on_that_node(tmp_path: Path) -> None:
+    """An LSTMCell lists its W, R and B instead of a node each: a search for W's name centres the
+    cell's node, outlines it, and the panel describes W (its value)."""
+    pytest.importorskip("openvino")
+    import openvino as ov
+
+    from tests.viewer import frontends
+
+    xml = tmp_path / "ti.xml"
+    ov.save_model(frontends.ti_single(), str(xml), compress_to_fp16=False)
+    cli("render", str(xml), "-o", str(tmp_path / "ti.html"))
+    model = irlint.load(xml)
+    ti = next(la for la in model.graph.layers if la.body is not None)
+    cell = next(la for la in ti.body.layers if la.type == "LSTMCell")
+    w = next(
+        la
+        for la in ti.body.layers
+        for e in ti.body.edges
+        if e.from_layer == la.id and e.to_layer == cell.id and e.to_port == 3
+    )
+    assert w.type == "Const"
+    errors: list[str] = []
+    with chromium_page(errors) as page:
+        page.goto((tmp_path / "ti.html").as_uri())
+        page.wait_for_function("document.querySelector('#view svg').style.transform !== ''")
+        page.fill("#search", w.name)
+        page.wait_for_function("document.getElementById('count').textContent !== ''")
+        page.press("#search", "Enter")
+        assert page.locator("#info h2").inner_text() == f"Const '{w.name}'"
+        cells = page.locator("#info td").all_inner_texts()
+        assert cells[cells.index("value") + 1].startswith("float32[16, 3] [")
+        node = page.locator("#view g.node", has=page.locator("title", has_text=f"L_{ti.id}_body_{cell.id}")).first
+        assert node.evaluate("el => el.classList.contains('sel') && el.classList.contains('hit')")
+        box, view = node.bounding_box(), page.locator("#view").bounding_box()
+        assert box is not None and view is not None
+        assert abs((box["x"] + box["width"] / 2) - (view["x"] + view["width"] / 2)) < 3
+        assert abs((box["y"] + box["height"] / 2) - (view["y"] + view["height"] / 2)) < 3
+    assert not errors, errors
+
+
+def test_a_click_on_a_row_of_an_if_branch_table(tmp_path: Path) -> None:
+    """An If branch drawn as port tables: a click on a row describes that Parameter and outlines the row."""
+    pytest.importorskip("openvino")
+    from tests import ifmodels
+
+    xml = ifmodels.save(ifmodels.pass_through_if(4), tmp_path, "four")
+    cli("render", str(xml), "-o", str(tmp_path / "four.html"))
+    iff = next(la for la in irlint.load(xml).graph.layers if la.type == "If")
+    param = next(la for la in iff.branches[1].body.layers if la.type == "Parameter")
+    errors: list[str] = []
+    with chromium_page(errors) as page:
+        page.goto((tmp_path / "four.html").as_uri())
+        page.wait_for_function("document.querySelector('#view svg').style.transform !== ''")
+        row = page.locator(f"#a_L_{iff.id}_{iff.branches[1].name}_body_{param.id}")
+        row.dispatch_event("click")
+        assert page.locator("#info h2").inner_text() == f"Parameter '{param.name}'"
+        assert row.evaluate("el => el.classList.contains('sel')")
+    assert not errors, errors

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from irlint.viewer.diagram import DiagramOptions, build_diagram, style
 from irlint.viewer.diagram.buffers import carried_buffers, counters
+from irlint.viewer.diagram.context import node_id
 
 import irlint
 from tests.viewer.svggeometry import crossings, edges, svg_of
@@ -170,6 +171,53 @@ def test_v10_tensor_iterator_back_edges_cross_no_edge(rankdir: str) -> None:
     assert "L_3_body_3 -> L_3_body_10" in lines[0] and f"tailport={side}" in lines[0]
 
 
+@needs_dot
+@pytest.mark.parametrize("rankdir", ["TB", "LR"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ti_lstm_resnet.xml",
+        "ti_lstm_unordered_body.xml",
+        "ti_lstm_reverse.xml",
+        "loop_2d_add.xml",
+        "loop_port1_unconnected.xml",
+    ],
+)
+def test_back_edges_of_openvino_s_test_irs_cross_no_edge(name: str, rankdir: str) -> None:
+    """More of OpenVINO's reader-test IRs (LSTMCell TensorIterators, ONNX Loops): no back edge crosses
+    another edge in dot's SVG. dot's last pass over the whole graph (`remincross`, off) forgot the
+    order held inside the body's cluster and put a Result of no back edge outside a back edge's."""
+    model = irlint.load(V10_TI.with_name(name))
+    drawn = edges(svg_of(build_diagram(model, DiagramOptions(rankdir=rankdir)).source))
+    back = [e for e in drawn if e.colour == style.BACK_EDGE["color"]]
+    assert back
+    crossed = [(b.tail, b.head, e.tail, e.head) for b in back for e in drawn if e is not b and crossings(b, e)]
+    assert not crossed
+
+
+@needs_dot
+@pytest.mark.parametrize("rankdir", ["TB", "LR"])
+@pytest.mark.parametrize("shape", ["ti_single", "ti_stacked", "ti_bidirectional"])
+def test_back_edges_of_tensor_iterators_in_a_name_scope_cross_no_edge(tmp_path: Path, shape: str, rankdir: str) -> None:
+    """LSTMCell TensorIterators whose body layers share the scope `lstm/TensorIterator` (drawn as a
+    cluster): its Parameters and Results are held in that cluster's first and last rank, and the
+    Squeeze/Unsqueeze axes named outside the scope are drawn inside it, so no back edge crosses an edge."""
+    pytest.importorskip("openvino")
+    import openvino as ov
+
+    from tests.viewer import frontends
+
+    path = tmp_path / f"{shape}.xml"
+    ov.save_model(frontends.SHAPES[shape](), str(path), compress_to_fp16=False)
+    src = build_diagram(irlint.load(path), DiagramOptions(rankdir=rankdir)).source
+    assert "subgraph cluster_scope_" in src
+    drawn = edges(svg_of(src))
+    back = [e for e in drawn if e.colour == style.BACK_EDGE["color"]]
+    assert len(back) == 2
+    crossed = [(b.tail, b.head, e.tail, e.head) for b in back for e in drawn if e is not b and crossings(b, e)]
+    assert not crossed
+
+
 def test_v10_ports_without_precision_take_the_inferred_type(tmp_path: Path) -> None:
     """v10 writers leave `precision` off ports; the label shows the type inferred from the producer."""
     text = V10_TI.read_text()
@@ -181,3 +229,37 @@ def test_v10_ports_without_precision_take_the_inferred_type(tmp_path: Path) -> N
     src = build_diagram(model).source
     assert "?[" not in src
     assert "f32[1,512]" in src and "f32[1,25,256]" in src
+
+
+def test_a_layer_fed_by_three_consts_lists_them_in_its_node(tmp_path: Path) -> None:
+    """An LSTMCell's W, R and B feed nothing else: its node lists them (`in3,4,5 ← Consts` and their
+    types), no node of theirs is drawn, and the HTML panel finds each on the cell's node. A Const
+    feeding two layers, or a layer fed by two Consts, keeps its nodes."""
+    pytest.importorskip("openvino")
+    import openvino as ov
+
+    from tests.viewer import frontends
+
+    path = tmp_path / "ti.xml"
+    ov.save_model(frontends.ti_single(), str(path), compress_to_fp16=False)
+    model = irlint.load(path)
+    ti = next(la for la in model.graph.layers if la.body is not None)
+    cell = next(la for la in ti.body.layers if la.type == "LSTMCell")
+    into_cell = {e.from_layer for e in ti.body.edges if e.to_layer == cell.id}
+    weights = [la for la in ti.body.layers if la.type == "Const" and la.id in into_cell]
+    assert len(weights) == 3
+    diagram = build_diagram(model)
+    src = diagram.source
+    node = re.search(rf'\t{node_id(cell)} \[label="([^"]*)"', src)
+    assert node is not None
+    assert "in3,4,5 ← Consts\nf32[16,3], f32[16,4], f32[16]" in node[1], node[1]
+    for w in weights:
+        assert not re.search(rf"\t{node_id(w)}[ \[]", src)  # no node, no edge of its own
+        assert diagram.irlint_panel()[node_id(w)]["where"] == ["node", node_id(cell)]
+    others = [la for la in ti.body.layers if la.type == "Const" and la not in weights]
+    assert others and all(re.search(rf"\t{node_id(la)} \[label=", src) for la in others)  # a Squeeze's axes
+    # the detail one flag away: --const-nodes draws each Const
+    res = render(path, tmp_path / "all.dot", "--const-nodes")
+    assert res.returncode == 0, res.stderr
+    every = (tmp_path / "all.dot").read_text(encoding="utf-8")
+    assert "← Consts" not in every and all(re.search(rf"\t{node_id(w)} -> {node_id(cell)}", every) for w in weights)

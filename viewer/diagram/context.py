@@ -32,6 +32,7 @@ class DiagramOptions:
     focus: str | None = None  # a layer's name or id path: draw it and its neighbourhood only (viewer.diagram.focus)
     focus_radius: int = 2  # edges from the focus (or the TI/Loop/If holding it) that are drawn
     share_bodies: bool = True  # TI/Loop with the same body as an earlier one: one node naming it (viewer.diagram.twins)
+    list_weights: bool = True  # Consts feeding only a layer fed by 3 or more listed in its node (layout.fold_weights)
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Ctx:
     inferred: Mapping[object, object] = field(default_factory=dict)  # shape inference's tensors by port_key
     in_scope_cluster: set[str] = field(default_factory=set)  # layers drawn inside an expanded scope's cluster
     cluster_scope: dict[str, str] = field(default_factory=dict)  # layer path -> innermost drawn scope cluster's path
+    outer_cluster: dict[str, tuple[str, str]] = field(default_factory=dict)  # layer path -> (scope path, DOT name)
+    # of the scope cluster holding it that is drawn directly in its graph (a body's cluster)
     folded: dict[str, str] = field(default_factory=dict)  # Const path -> its text in the row or port it feeds
     const_scopes: set[str] = field(default_factory=set)  # collapsed scope nodes that hide only Consts
     buffers: dict[str, dict[int, CarriedBuffer]] = field(default_factory=dict)  # loop path -> Parameter id -> buffer
@@ -66,6 +69,7 @@ class Ctx:
     focus_chain: set[str] | None = None  # id paths of the focus and the TI/Loop/If holding it (the only expanded)
     focus_rest: dict[str, int] = field(default_factory=dict)  # node standing for layers outside the focus -> count
     drawn: dict[str, str] = field(default_factory=dict)  # layer path -> its node's or cluster's DOT name
+    weights: dict[str, list[tuple[int | None, Layer]]] = field(default_factory=dict)  # layer path -> Consts listed
 
 
 def node_id(layer: Layer) -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import nullcontext
 from itertools import pairwise
 
 import graphviz
 from irlint.viewer.diagram.context import NAME_LIMIT, PORT_TABLE_AT, Ctx, is_expanded, node_id
-from irlint.viewer.diagram.describe import const_value
+from irlint.viewer.diagram.describe import const_value, edge_type
 from irlint.viewer.diagram.names import short_names
 from irlint.viewer.diagram.scopes import MIN_LAYERS, Scope, expanded
 
@@ -111,6 +112,73 @@ def fold_loop_consts(graph: Graph, ctx: Ctx, level: int) -> None:
             ctx.folded[layer.path] = f"{value} from {ctx.short_edge.get(layer.name, layer.name)}"
 
 
+WEIGHTS_AT = 3  # Consts feeding one layer only, from which its node lists them instead of a node each
+WEIGHTS_LINE = 40  # characters of a line of that list
+
+
+def fold_weights(graph: Graph, ctx: Ctx, level: int) -> None:
+    """A layer fed by three or more Consts that feed nothing else (an LSTMCell's W, R and B, a PyTorch
+    LSTMSequence's five) lists them in its node (`weights` below) instead of a node per Const: side by
+    side in the rank above their consumer they make it the widest of the drawing (a PyTorch LSTM in
+    each branch of an If: 2,147 px wide, 1,045 with them listed). A Const with a finding, or on an edge
+    with one, stays a node; the HTML page's search for a listed Const lands on its consumer's node.
+    `--const-nodes` (`list_weights=False`) draws every Const as a node."""
+    if not ctx.opts.list_weights:
+        return
+    uses: dict[int | None, list[tuple[int | None, int | None]]] = {}
+    claimed: set[int | None] = set()
+    for e in graph.edges:
+        uses.setdefault(e.from_layer, []).append((e.to_layer, e.to_port))
+        if ctx.claims.get(id(e)):
+            claimed.add(e.from_layer)
+    fed: dict[int | None, list[tuple[int | None, Layer]]] = {}
+    for layer in graph.layers:
+        if (
+            layer.type != "Const"
+            or layer.path in ctx.hidden_in
+            or layer.path in ctx.folded
+            or ctx.by_layer.get(layer.path)
+            or layer.id in claimed
+        ):
+            continue
+        targets = uses.get(layer.id, [])
+        if len(targets) == 1:
+            fed.setdefault(targets[0][0], []).append((targets[0][1], layer))
+    for dst_id, consts in fed.items():
+        dst = graph.layer(dst_id)
+        if (
+            len(consts) < WEIGHTS_AT
+            or dst is None
+            or dst.type in ("Parameter", "Result")
+            or dst.path in ctx.rows
+            or dst.path in ctx.hidden_in
+            or dst.path in ctx.folded
+            or is_expanded(dst, level, ctx)
+        ):
+            continue
+        consts.sort(key=lambda pc: (pc[0] is None, pc[0] or 0))
+        ctx.weights[dst.path] = consts
+        for _port, const in consts:
+            ctx.hidden_in[const.path] = node_id(dst)
+
+
+def weights(ctx: Ctx, layer: Layer) -> str:
+    """The Consts `fold_weights` listed in `layer`'s node: `in3,4,5 ← Consts` then their types, shapes
+    and one-element values, as the debugger's inspector writes Const-fed inputs."""
+    consts = ctx.weights.get(layer.path)
+    if not consts:
+        return ""
+    lines = [f"in{','.join('?' if p is None else str(p) for p, _c in consts)} ← Consts"]
+    for _port, const in consts:
+        port = const.outputs[0].id if const.outputs else None
+        item = " ".join(x for x in (edge_type(ctx, const, port), const_value(ctx.model, const)) if x)
+        if len(lines) > 1 and len(lines[-1]) + len(item) + 2 <= WEIGHTS_LINE:
+            lines[-1] += f", {item}"
+        else:
+            lines.append(item)
+    return "\n".join(lines)
+
+
 def port_tables_drawn(loop: Layer) -> bool:
     """Whether the body's Parameters and Results are drawn as port tables (either side has many)."""
     assert loop.body is not None
@@ -175,20 +243,28 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
     then those of no back edge, then those of the rest (drawn on the right side) rightmost. Each back
     edge then runs along the outside of the body and crosses no other edge, whatever order dot would
     have chosen to shorten other edges (with the states only held in order among themselves, OpenVINO's
-    own v10 LSTM TensorIterator test IR had a back edge cross an edge into the cell on each side)."""
+    own v10 LSTM TensorIterator test IR had a back edge cross an edge into the cell on each side).
+    Where they all sit in one name scope's cluster the ranks are that cluster's; where some sit in one,
+    the body's (dot then draws those outside the scope's box, below or above it). Rows of port tables
+    are ordered by `port_order` instead."""
     assert layer.body is not None
     body = layer.body
     params, results = port_order(layer, {})
     row = {la.id: i for i, la in enumerate(params)}
     edges = sorted(layer.back_edges, key=lambda be: row.get(be.to_layer, 1 << 30))
     ends = [(body.layer(be.to_layer), body.layer(be.from_layer)) for be in edges]
-    special = set(ctx.rows) | set(ctx.hidden_in) | ctx.in_scope_cluster
+    # all in one name scope's cluster drawn in the body (`lstm/TensorIterator/`): the ranks are held in it
+    # (body-level ranks would draw them outside the scope's box)
+    held = {(ctx.outer_cluster.get(la.path), ctx.cluster_scope.get(la.path)) for la in (*params, *results)}
+    outer, inner = next(iter(held)) if len(held) == 1 else (None, None)
+    scope = outer[1] if outer is not None and outer[0] == inner else None
+    special = set(ctx.rows) | set(ctx.hidden_in)
     drawn = [(p, r) for p, r in ends if p is not None and r is not None and p.type == "Parameter" and p.id != r.id
              and not {p.path, r.path} & special]
     if not drawn or len(drawn) != len(ends):
         return edges
-    if ctx.opts.rankdir != "TB" or any(la.path in special for la in (*params, *results)):
-        # left to right, holding the states in order among themselves in one rank each is enough
+    if ctx.opts.rankdir not in ("TB", "LR") or any(la.path in special for la in (*params, *results)):
+        # some in port tables or hidden: holding the states in order among themselves in one rank each
         for column in (0, 1):
             names = list(dict.fromkeys(node_id(pair[column]) for pair in drawn))
             with g.subgraph() as same:
@@ -202,7 +278,9 @@ def state_order(g: graphviz.Digraph, layer: Layer, ctx: Ctx) -> list[BackEdge]:
         right = [pair[column] for pair in drawn[half:]]
         middle = [la for la in layers if la not in left and la not in right]
         names = list(dict.fromkeys(node_id(la) for la in (*left, *middle, *right)))
-        with g.subgraph() as same:
+        if ctx.opts.rankdir == "LR":  # dot turns TB's left-to-right order into bottom-to-top
+            names.reverse()
+        with g.subgraph(name=scope) if scope else nullcontext(g) as cluster, cluster.subgraph() as same:
             same.attr(rank=rank)
             for name in names:
                 same.node(name)

@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 import graphviz
 from irlint.viewer.diagram import style
 from irlint.viewer.diagram.buffers import CarriedBuffer
-from irlint.viewer.diagram.context import Ctx, finding_tags, is_expanded, join_inline, join_lines, node_id
+from irlint.viewer.diagram.context import (
+    PORT_TABLE_AT,
+    Ctx,
+    finding_tags,
+    is_expanded,
+    join_inline,
+    join_lines,
+    node_id,
+)
 from irlint.viewer.diagram.describe import (
     edge_type,
     entry_text,
@@ -25,19 +33,21 @@ from irlint.viewer.diagram.focus import plan_focus
 from irlint.viewer.diagram.layout import (
     absorb_consts,
     fold_loop_consts,
+    fold_weights,
     hide_twin_inputs,
     plan_scopes,
     port_order,
     port_tables_drawn,
     results_last,
     scope_label,
+    weights,
 )
 from irlint.viewer.diagram.scopes import MIN_LAYERS, Scope, pinned, scope_tree
 from irlint.viewer.diagram.twins import same_shapes
 from irlint.viewer.diagram.values import branch_taken
 
 from irlint.controlflow import EntryKind, loop_plan
-from irlint.ir.model import Graph, Layer
+from irlint.ir.model import Branch, Graph, Layer
 
 
 def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials: Mapping[int, str]) -> None:
@@ -52,6 +62,7 @@ def draw_graph(g: graphviz.Digraph, graph: Graph, ctx: Ctx, level: int, specials
     plan_scopes(tree, ctx, whole, names, 1)
     absorb_consts(graph, ctx)
     fold_loop_consts(graph, ctx, level)
+    fold_weights(graph, ctx, level)
     draw_scope(g, tree, ctx, level, specials, whole, graph, names, 1)
 
 
@@ -59,7 +70,12 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
            graph: Graph, names: Mapping[str, str], depth: int) -> None:
     """A scope's own layers, then each sub-scope: flat when small, a cluster when expanded, else one
     node standing for its layers (Parameters, Results and TI/Loop/If layers stay drawn beside it)."""
-    draw_layers(g, scope.layers, ctx, level, specials)
+    clusters = [c for c in scope.children.values() if len(c.all_layers()) >= MIN_LAYERS and c.path not in names]
+    # the clusters around a body's Parameters and Results drawn as nodes, which back edges run beside
+    ends = [c for c in clusters if any(la.type in ("Parameter", "Result") and la.path not in ctx.rows
+                                       for la in c.all_layers())]
+    moved = consts_into_clusters(scope.layers, ends, graph)
+    draw_layers(g, [la for la in scope.layers if la.path not in moved], ctx, level, specials)
     for child in scope.children.values():
         if len(child.all_layers()) < MIN_LAYERS:
             draw_layers(g, child.all_layers(), ctx, level, specials)
@@ -67,18 +83,43 @@ def draw_scope(g: graphviz.Digraph, scope: Scope, ctx: Ctx, level: int, specials
             ctx.scopes += 1
             ctx.in_scope_cluster.update(la.path for la in child.all_layers())
             ctx.cluster_scope.update((la.path, child.path) for la in child.all_layers())  # inner ones later
-            with g.subgraph(name=f"cluster_scope_{ctx.scopes}") as sub:
+            cluster = f"cluster_scope_{ctx.scopes}"
+            if depth == 1:  # drawn directly in the graph's own cluster
+                ctx.outer_cluster.update((la.path, (child.path, cluster)) for la in child.all_layers())
+            with g.subgraph(name=cluster) as sub:
                 sub.attr(label=scope_label(child.path, scope.path), tooltip=child.path, **style.SCOPE)
+                draw_layers(sub, [la for la in scope.layers if moved.get(la.path) == child.path], ctx, level, specials)
                 draw_scope(sub, child, ctx, level, specials, whole, graph, names, depth + 1)
         else:
             draw_collapsed_scope(g, child, scope.path, ctx, level, specials, graph, names[child.path])
 
 
+def consts_into_clusters(layers: Sequence[Layer], clusters: Sequence[Scope], graph: Graph) -> dict[str, str]:
+    """Consts of a scope that only feed layers of one of the sub-scopes `clusters` (drawn as clusters), by
+    path -> that sub-scope's path: they are drawn inside its cluster (an LSTMCell TensorIterator's Squeeze
+    and Unsqueeze axes, named outside the cell's scope), not beside it, where the back edges running
+    along the body's sides crossed their edges."""
+    if not clusters:
+        return {}
+    owner = {la.id: c.path for c in clusters for la in c.all_layers()}
+    into: dict[int | None, set[str | None]] = {}
+    for e in graph.edges:
+        into.setdefault(e.from_layer, set()).add(owner.get(e.to_layer))
+    out = {}
+    for la in layers:
+        targets = into.get(la.id, set())
+        if la.type == "Const" and len(targets) == 1 and None not in targets:
+            out[la.path] = next(iter(targets))
+    return out  # type: ignore[return-value]
+
+
 def draw_collapsed_scope(g: graphviz.Digraph, scope: Scope, parent: str, ctx: Ctx, level: int,
                      specials: Mapping[int, str], graph: Graph, name: str) -> None:
     hidden = [la for la in graph.layers if ctx.hidden_in.get(la.path) == name]  # with the Consts it absorbed
-    if not hidden:  # every layer of it feeds only a body drawn once (hidden in that node)
-        draw_layers(g, [la for la in scope.all_layers() if pinned(la)], ctx, level, specials)
+    if len(hidden) == 1:  # the others are drawn (TI/Loop/If, Parameters, Results): a node says more
+        del ctx.hidden_in[hidden[0].path]
+    if len(hidden) <= 1:  # or every layer of it feeds only a body drawn once (hidden in that node)
+        draw_layers(g, [*(la for la in scope.all_layers() if pinned(la)), *hidden], ctx, level, specials)
         return
     if all(la.type == "Const" for la in hidden):
         ctx.const_scopes.add(name)
@@ -119,7 +160,8 @@ def draw_layers(g: graphviz.Digraph, layers: Sequence[Layer], ctx: Ctx, level: i
             hidden = ctx.twin_inputs.get(node_id(layer), 0)
             if hidden:
                 same += f"\nand {hidden} layer{'s' if hidden != 1 else ''} feeding only it"
-            label = node_label(ctx, layer, join_lines(extra, buffer.describe() if buffer else "", same))
+            notes = join_lines(extra, buffer.describe() if buffer else "", same, weights(ctx, layer))
+            label = node_label(ctx, layer, notes)
             g.node(node_id(layer), label, **attrs)
             ctx.drawn[layer.path] = node_id(layer)
 
@@ -236,6 +278,45 @@ def draw_if(g: graphviz.Digraph, layer: Layer, ctx: Ctx, level: int) -> None:
                 taken = bool(ctx.trace) and branch_taken(ctx, layer, b.name, level)
                 inner.attr(label=f"{b.name}" + (" (taken)" if taken else ""),
                            **{**style.CLUSTER, **(style.TAKEN_BRANCH if taken else {})})
+                draw_branch_tables(inner, layer, b, ctx)
                 draw_graph(inner, b.body, ctx, level + 1, {})
                 draw_edges(inner, b.body, ctx, level + 1)
                 draw_dangling_entries(g, inner, layer, ctx, level, b)
+
+
+def draw_branch_tables(g: graphviz.Digraph, layer: Layer, branch: Branch, ctx: Ctx) -> None:
+    """An If branch with four or more Parameters or Results draws each side as one table, as a loop body
+    does (`draw_port_tables`): an ONNX sequence cache's If passes eight values through its two branches,
+    a Parameter and a Result each, side by side 2,430 px wide. A row says the layer, its type and the
+    If's port it takes or gives."""
+    ends = {t: [la for la in branch.body.layers if la.type == t and la.id is not None] for t in ("Parameter", "Result")}
+    if max(len(v) for v in ends.values()) < PORT_TABLE_AT:
+        return
+    ports: dict[int | None, list[str]] = {}
+    for e in branch.port_map:
+        what = "If input" if e.direction == "input" else "If output"
+        ports.setdefault(e.internal_layer_id, []).append(f"{what} {e.external_port_id}")
+    for what, layers in (("inputs", ends["Parameter"]), ("outputs", ends["Result"])):
+        if not layers:
+            continue
+        name = f"{node_id(layer)}_{branch.name}_{what}"
+        title = f"{branch.name} {'Parameters' if what == 'inputs' else 'Results'}"
+        cells = [f'<TR><TD BORDER="0" ALIGN="LEFT"><B>{html_text(title)}</B></TD></TR>']
+        for la in layers:
+            attrs = layer_attrs(ctx, la)
+            etype = edge_type(ctx, la, la.outputs[0].id) if la.outputs else result_type(ctx, branch.body, la)
+            lines = [
+                f"#{la.id}  {ctx.short.get(la.name, la.name)}",
+                join_inline(etype, ", ".join(ports.get(la.id, [])), finding_tags(ctx, ctx.by_layer.get(la.path, []))),
+            ]
+            text = '<BR ALIGN="LEFT"/>'.join(html_text(x) for x in lines if x)
+            extra = f' COLOR="{attrs["color"]}"' if "color" in attrs else ""
+            # ID and HREF as in a loop's port table: the row's tooltip, and the HTML page's click target
+            cells.append(
+                f'<TR><TD PORT="r{la.id}" ID="{node_id(la)}" HREF="#" ALIGN="LEFT" BALIGN="LEFT" '
+                f'BGCOLOR="{attrs.get("fillcolor", "#ffffff")}"{extra} '
+                f'TOOLTIP="{html_text(attrs["tooltip"][:1000])}">{text}<BR ALIGN="LEFT"/></TD></TR>'
+            )
+            ctx.rows[la.path] = f"{name}:r{la.id}"
+        table = f'<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">{"".join(cells)}</TABLE>>'
+        g.node(name, Html(table), shape="plain", tooltip=f"{what} of the {branch.name} branch of {layer.name}")

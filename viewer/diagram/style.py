@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.12", "ranksep": "0.35", "labelloc": "t"}
+# remincross off: dot's last crossing-minimisation pass over the whole graph forgets the order held inside a
+# cluster (a body's states, `layout.state_order`), and put a back edge's Result inside the others
+GRAPH = {"fontname": "Helvetica", "fontsize": "11", "nodesep": "0.12", "ranksep": "0.35", "labelloc": "t",
+         "remincross": "false"}
 NODE = {"shape": "box", "style": "rounded,filled", "fillcolor": "#f5f5f5", "fontname": "Helvetica",
         "fontsize": "9", "margin": "0.08,0.03", "height": "0.3"}
 EDGE = {"fontname": "Helvetica", "fontsize": "8", "arrowsize": "0.6", "color": "#555555"}

@@ -5,7 +5,8 @@ the layer in the collapsible group `a/b`); a TensorIterator/Loop/If node lists i
 subgraphs the user steps into. Edges carry the producer's element type and shape (the `shape`
 output metadata Model Explorer prints on edges), nodes carry their attributes, a Const a preview
 of its value, a TI/Loop its port map and back edges in words, a body Parameter/Result what the port
-map does with it. irlint's findings become node attributes and colours; a trace's values at one
+map does with it; in a body graph, back edges are edges and each outer port is a node with the
+port map's edges. irlint's findings become node attributes and colours; a trace's values at one
 iteration become output metadata. `findings_node_data` and `trace_node_data` give the same findings
 and values as Model Explorer node data (colour-coded overlays); `iteration_runs` picks the iterations
 loaded as node data runs, one run per iteration, which the UI switches between.
@@ -17,9 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from irlint.viewer.diagram import style
 from irlint.viewer.diagram.buffers import CarriedBuffer, carried_buffers
 from irlint.viewer.diagram.describe import const_preview, const_value, preview
-from irlint.viewer.diagram.names import short_names
+from irlint.viewer.diagram.names import ELLIPSIS, short_names
 from irlint.viewer.diagram.porttypes import PortTypes
 from irlint.viewer.diagram.tracecheck import split_key
 from model_explorer import graph_builder as gb
@@ -27,13 +29,20 @@ from model_explorer import node_data_builder as ndb
 
 from irlint.controlflow import EntryKind, loop_plan
 from irlint.diagnostics import Diagnostic, Severity
-from irlint.ir.model import Graph, Layer, Model, Port
+from irlint.ir.model import Graph, Layer, Model, Port, PortMapEntry
 from irlint.layerpath import project_its
 from irlint.report.text import clean
 
 SEVERITY_VALUE = {Severity.ERROR: 3, Severity.WARNING: 2, Severity.INFO: 1}  # node data "irlint findings"
 BACK_EDGE = "back edge"  # the port id of a back edge's ends in Model Explorer
+PORT_MAP = "port map"  # the port id of a port-map edge's body end
 LABEL_LIMIT = 24  # characters of a Parameter's or Result's name as its node's label
+
+
+def label_names(names: Iterable[str]) -> dict[str, str]:
+    """Names shortened for node labels as the diagram shortens them (LABEL_LIMIT characters), with "..."
+    for what is left out: Model Explorer's canvas draws "…" (any character its font lacks) as "?"."""
+    return {n: s.replace(ELLIPSIS, "...") for n, s in short_names(names, LABEL_LIMIT).items()}
 SEVERITY_COLOURS = {  # background, border (the colours of `irlint render --lint`)
     Severity.ERROR: ("#f4cccc", "#cc0000"),
     Severity.WARNING: ("#fce5cd", "#e69138"),
@@ -161,6 +170,7 @@ class _Ctx:
     labels: dict[str, str] = field(default_factory=dict)  # layer path -> its node's label when not its type
     buffers: dict[str, CarriedBuffer] = field(default_factory=dict)  # body Parameter path -> the buffer it holds
     inside: dict[str, list[Diagnostic]] = field(default_factory=dict)  # TI/Loop/If path -> findings in its bodies
+    entries: dict[int, str] = field(default_factory=dict)  # id(port map entry) -> what it does, in words
 
 
 def convert(model: Model, diagnostics: Sequence[Diagnostic] = (), trace: Trace | None = None) -> list[gb.Graph]:
@@ -257,6 +267,7 @@ def _roles(ctx: _Ctx) -> None:
                 else:
                     text = pe.kind.value
                 ctx.roles.setdefault(inner.path, []).append(("port map", text))
+                ctx.entries[id(e)] = text
             for be in layer.back_edges:
                 src, dst = layer.body.layer(be.from_layer), layer.body.layer(be.to_layer)
                 if src is not None and dst is not None:
@@ -271,6 +282,7 @@ def _roles(ctx: _Ctx) -> None:
                     what = "outer input" if e.direction == "input" else "outer output"
                     ctx.roles.setdefault(inner.path, []).append(
                         ("port map", f"{b.name} branch: {what} {e.external_port_id}"))
+                    ctx.entries[id(e)] = f"{b.name} branch: {what} {e.external_port_id}"
 
 
 def _labels(ctx: _Ctx) -> None:
@@ -279,7 +291,7 @@ def _labels(ctx: _Ctx) -> None:
     a body's condition Result, by its value (`Const = True`): Model Explorer hides nodes labelled
     `Const`, which left the condition unconnected."""
     names = [la.name for _g, la in ctx.model.layers() if la.type in ("Parameter", "Result")]
-    short = short_names(names, LABEL_LIMIT)
+    short = label_names(names)
     for graph, layer in ctx.model.layers():
         if layer.type in ("Parameter", "Result") and layer.name:
             ctx.labels[layer.path] = short.get(layer.name, layer.name)
@@ -297,7 +309,8 @@ def _labels(ctx: _Ctx) -> None:
 
 
 def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list[gb.Graph],
-                   owner: Layer | None = None) -> None:
+                   owner: Layer | None = None, parent: Graph | None = None,
+                   entries: Sequence[PortMapEntry] = ()) -> None:
     g = gb.Graph(id=graph_id)
     out.append(g)
     incoming: dict[int | None, list[gb.IncomingEdge]] = {}
@@ -317,10 +330,17 @@ def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list
         if graph.layer(be.from_layer) is not None and graph.layer(be.to_layer) is not None:
             incoming.setdefault(be.to_layer, []).append(gb.IncomingEdge(
                 sourceNodeId=str(be.from_layer), sourceNodeOutputId=BACK_EDGE, targetNodeInputId=BACK_EDGE))
+    ports = _port_map_nodes(ctx, graph, owner, parent, entries, incoming) if owner and parent else {}
     for layer in graph.layers:
         if layer.id is None:
             continue
         node = _node(ctx, graph, layer, depth, incoming.get(layer.id, []), feeds)
+        for e in entries:
+            if e.internal_layer_id == layer.id and f"outer {e.direction} {e.external_port_id}" in ports:
+                meta = node.inputsMetadata if e.direction == "input" else node.outputsMetadata
+                tag = gb.KeyValue("__tensor_tag", ctx.entries.get(id(e), PORT_MAP))
+                if not any(m.id == PORT_MAP for m in meta):
+                    meta.append(gb.MetadataItem(id=PORT_MAP, attrs=[tag]))
         for be in owner.back_edges if owner is not None else ():
             if be.from_layer == layer.id:
                 node.outputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
@@ -329,10 +349,67 @@ def _convert_graph(ctx: _Ctx, graph: Graph, graph_id: str, depth: int, out: list
                 node.inputsMetadata.append(gb.MetadataItem(id=BACK_EDGE, attrs=[
                     gb.KeyValue("__tensor_tag", f"back edge from #{be.from_layer}")]))
         g.nodes.append(node)
+    g.nodes.extend(ports.values())
     for layer in graph.layers:
         subs = ctx.sub_ids.get(id(layer), [])
-        for sub_id, sub in zip(subs, layer.subgraphs()):
-            _convert_graph(ctx, sub, sub_id, depth + 1, out, layer)
+        maps = [layer.port_map] if layer.body is not None else [b.port_map for b in layer.branches]
+        for sub_id, sub, entries_of in zip(subs, layer.subgraphs(), maps):
+            _convert_graph(ctx, sub, sub_id, depth + 1, out, layer, graph, entries_of)
+
+
+def _port_map_nodes(
+    ctx: _Ctx,
+    body: Graph,
+    owner: Layer,
+    parent: Graph,
+    entries: Sequence[PortMapEntry],
+    incoming: dict[int | None, list[gb.IncomingEdge]],
+) -> dict[str, gb.GraphNode]:
+    """The port map as edges of the body graph (Model Explorer draws no edge from one graph to another):
+    a node per outer port of the TI/Loop/If, `outer input 1` (labelled `outer in 1: NAME` with the outer
+    layer feeding it, in ASCII: the canvas draws no arrows)
+    with an edge into each body Parameter it feeds, `outer output 0` with an edge from the body Result
+    that gives it; both ends' port is `port map`. Entries of no outer port (a Loop's current iteration
+    and condition) and entries naming no body layer are left to the nodes' attributes."""
+    nodes: dict[str, gb.GraphNode] = {}
+    producers = {e.to_port: (e.from_layer, e.from_port) for e in parent.edges if e.to_layer == owner.id}
+    for e in entries:
+        inner = body.layer(e.internal_layer_id)
+        port = e.external_port_id
+        if inner is None or port is None or port < 0 or e.direction not in ("input", "output"):
+            continue
+        node_id = f"outer {e.direction} {port}"
+        text = ctx.entries.get(id(e), f"{e.direction} port {port}")
+        if node_id not in nodes:
+            attrs = [gb.KeyValue("type", PORT_MAP), gb.KeyValue("port map", text)]
+            label = f"outer {'in' if e.direction == 'input' else 'out'} {port}"
+            outputs, inputs = [], []
+            if e.direction == "input":
+                src_id, src_port = producers.get(port, (None, None))
+                src = parent.layer(src_id)
+                outer = owner.input(port)
+                shape = ctx.types.input_label(parent, owner, outer) if outer is not None else ""
+                if src is not None:
+                    attrs.insert(0, gb.KeyValue("name", f"#{src.id} {src.name} port {src_port}"))
+                    tail = src.name.rsplit("/", 1)[-1]  # the whole name is the `name` attribute
+                    label += f": {label_names([tail])[tail]}"
+                outputs = [gb.MetadataItem(id="0", attrs=[gb.KeyValue("shape", shape)])]
+            else:
+                outer = next((p for p in owner.outputs if p.id == port), None)
+                shape = ctx.types.output_label(owner, outer) if outer is not None else ""
+                attrs.insert(0, gb.KeyValue("name", f"#{owner.id} {owner.name} port {port}"))
+                inputs = [gb.MetadataItem(id="0", attrs=[gb.KeyValue("shape", shape)])]
+            nodes[node_id] = gb.GraphNode(id=node_id, label=label, attrs=attrs, outputsMetadata=outputs,
+                                          inputsMetadata=inputs)
+        if e.direction == "input":
+            incoming.setdefault(inner.id, []).append(
+                gb.IncomingEdge(sourceNodeId=node_id, sourceNodeOutputId="0", targetNodeInputId=PORT_MAP)
+            )
+        else:
+            nodes[node_id].incomingEdges.append(
+                gb.IncomingEdge(sourceNodeId=str(inner.id), sourceNodeOutputId=PORT_MAP, targetNodeInputId="0")
+            )
+    return nodes
 
 
 def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.IncomingEdge],
@@ -374,6 +451,9 @@ def _node(ctx: _Ctx, graph: Graph, layer: Layer, depth: int, incoming: list[gb.I
     worst = found[0] if found else inside[0] if inside else None
     if worst is not None:
         bg, border = SEVERITY_COLOURS[worst.severity]
+        node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
+    elif buffer is not None:  # in the diagram's colours of a carried buffer
+        bg, border = style.BUFFER["fillcolor"], style.BUFFER["color"]
         node_style = gb.GraphNodeStyle(backgroundColor=bg, borderColor=border, hoveredBorderColor=border)
     recorded = ctx.trace.at(layer, depth) if ctx.trace is not None else None
     outputs = []
