@@ -54,6 +54,7 @@ def test_hit_count_stops_at_the_nth_hit_and_counts_again_after_a_restart() -> No
     add_breakpoint(s, "layer LSTMCell_16 hit 3")
     s.do("continue")
     assert s.current_iteration == (2,) and s.stepper.current.layer.name == "LSTMCell_16"
+    assert s.log[-1].startswith("breakpoint (hit 3): evaluated #8 LSTMCell_16")  # says why it stopped
     s.do("continue")
     assert s.stepper.finished  # the 4th and 5th hits go on
     s.restart()
@@ -69,6 +70,7 @@ def test_logpoint_with_a_condition_and_a_count() -> None:
     add_breakpoint(s, "layer LSTMCell_16 when iteration >= 1 log iteration hit 2")
     s.do("continue")
     assert s.current_iteration == (2,)  # hits in iterations 1 and 2: stopped at the 2nd
+    assert s.log[-1].startswith("breakpoint (iteration >= 1, hit 2): ")
     assert [line.rsplit("= ", 1)[1] for line in s.log if line.startswith("log #")] == ["1", "2"]
 
 
@@ -113,6 +115,7 @@ async def _prompt() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("B")
         await pilot.pause()
+        assert "[log EXPR] [hit N]" in app.screen.title_text  # the prompt names every form
         app.screen.query_one("Input").value = "layer LSTMCell_16 log x.mean()"
         await pilot.press("enter")
         await pilot.pause()

@@ -335,7 +335,7 @@ class DebuggerApp(App[None]):
         if self.session is None:
             return
         start = f"layer {self.selected.path} when " if self.selected is not None else "when "
-        self.push_screen(PromptScreen("breakpoint: [layer ID|PATH|NAME] [when CONDITION]",
+        self.push_screen(PromptScreen("breakpoint: [layer ID|PATH|NAME] [when CONDITION] [log EXPR] [hit N]",
                                       "layer 12 when iteration == 10 | when x.max() > 1e3 | nonfinite 1e6",
                                       start),
                          self.add_breakpoint)
@@ -545,17 +545,17 @@ class DebuggerApp(App[None]):
         level = self.scope_level if self.scope_level is not None and self.scope_level < len(levels) else -1
         self.push_screen(VariablesScreen(self.session, levels[level]), self.inspect_variable)
 
-    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None] | None) -> None:
-        """Show a row of the Variables list in the inspector (and select its layer in the tree)."""
+    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None, str] | None) -> None:
+        """Show a row of the Variables list in the inspector (its layer selected in the tree, its output port)."""
         if chosen is None or self.session is None:
             return
-        path, its = chosen
+        path, its, port = chosen
         layer = self.session.find_layer(path)
         if layer is None:
             return
         self.selected, self.shown_iteration = layer, its
-        self.inspector.port = 0
         self._highlight(layer)
+        self.inspector.choose_port(layer, its, port)
         self._inspect()
 
     def action_help(self) -> None:

@@ -67,6 +67,15 @@ __all__ = ["MAX_RECORDED", "Breakpoint", "ConditionalBreakpoint", "Iteration", "
            "parse_iteration", "project", "short"]
 
 
+def stop_reason(bp: Breakpoint) -> str:
+    """` (x.max() > 1, hit 3)`: what made a conditional breakpoint stop (its condition, the hit it stops
+    at), for the log's `breakpoint ...:` line; '' for a plain one."""
+    if not isinstance(bp, ConditionalBreakpoint):
+        return ""
+    parts = [bp.when] * bool(bp.when) + [f"hit {bp.count}"] * bool(bp.count)
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 class _Hook(Breakpoint):
     """Not a user breakpoint: stops the stepper when the UI interrupts, or at a 'run until' target."""
 
@@ -271,7 +280,7 @@ class Session:
                 f"it {iteration_label([k for _p, k in bad.frames], bad.path)}")
             text = f"breakpoint ({search_text(by.nonfinite, by.bound)}): {found}"
         elif by is not None:
-            text = f"breakpoint{f' ({by.when})' if isinstance(by, ConditionalBreakpoint) else ''}: {text}"
+            text = f"breakpoint{stop_reason(by)}: {text}"
         self._interrupt.clear()
         self.log.append(text)
         return ev

@@ -109,7 +109,7 @@ class Inspector(Vertical):
         self.slice_index = max(0, self.slice_index + delta)
         self.redraw()
 
-    def choose_port(self, layer: Layer, iteration: tuple[int, ...], port: str) -> None:
+    def choose_port(self, layer: Layer, iteration: tuple[int, ...] | None, port: str) -> None:
         """Show output `port` ('out7') of `layer`, e.g. the one a NaN/Inf breakpoint found."""
         recorded = self.session.tensor(layer.path, iteration) or () if self.session is not None else ()
         ids = [f"out{p.id}" for p in layer.outputs]

@@ -1,7 +1,7 @@
 """The Variables list (key V): every tensor of the current scope at the paused iteration, as pudb's and
 VS Code's first pane: name, output, type and shape, range, NaN/Inf counts, elements changed since the
 previous iteration. Typing filters (name, type, id path), Tab changes the sort, Enter opens the row in
-the inspector (the screen closes with the layer and iteration), Esc closes."""
+the inspector (the screen closes with the layer, iteration and output port), Esc closes."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def row_cells(v: Variable, name_width: int) -> list[Text]:
     ]
 
 
-class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
+class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None, str] | None]):
     BINDINGS = [
         Binding("escape", "dismiss_none", "close"),
         Binding("tab", "sort", "sort", priority=True),
@@ -121,7 +121,7 @@ class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
         table = self.query_one(DataTable)
         if self.shown and 0 <= table.cursor_row < len(self.shown):
             v = self.shown[table.cursor_row]
-            self.dismiss((v.path, v.iteration))
+            self.dismiss((v.path, v.iteration, v.port))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_choose()
