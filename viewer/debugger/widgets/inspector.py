@@ -154,8 +154,14 @@ class Inspector(Vertical):
         if label is None:
             self._say("nothing to save: select a layer that has a value")
             return
-        self.app.push_screen(PromptScreen("save the inspected tensor as .npy (never over a file the run reads)",
-                                          "FILE.npy", default_npy_name(*label)), lambda p: self.save_to(p, reads))
+        self.app.push_screen(
+            PromptScreen(
+                "save the inspected tensor as .npy (never over a file the run reads)",
+                "FILE.npy",
+                default_npy_name(*label),
+            ),
+            lambda p: self.save_to(p, reads),
+        )
 
     def save_to(self, path: str | None, reads: list[tuple[str, str | None]]) -> None:
         a = self.inspected
@@ -182,8 +188,10 @@ class Inspector(Vertical):
             self._say(f"not copied: {e}", "bold red")
             return
         self.app.copy_to_clipboard(text)
-        self._say(f"copied {name} {port} it {it} as text ({len(text)} characters; "
-                  "the terminal must allow OSC 52 clipboard writes)")
+        self._say(
+            f"copied {name} {port} it {it} as text ({len(text)} characters; "
+            "the terminal must allow OSC 52 clipboard writes)"
+        )
 
     def _say(self, text: str, style: str = "") -> None:
         self.post_message(self.Said(plain(text, style=style)))
@@ -233,8 +241,13 @@ class Inspector(Vertical):
         idx = seen.index(it)
         self.port %= max(1, len(tensors))
         names = port_names(layer, len(tensors))
-        lines = [plain(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
-                       f"[{idx + 1}/{len(seen)} recorded]", style="bold")]
+        lines = [
+            plain(
+                f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
+                f"[{idx + 1}/{len(seen)} recorded]",
+                style="bold",
+            )
+        ]
         lines.extend(self._input_lines(layer, it, 8 if tall else 4))
         most = 6 if tall else 4
         for i, t in enumerate(tensors[:most]):
@@ -319,7 +332,7 @@ class Inspector(Vertical):
             tail = [fit_items(head, consts, width, 1, ",", "(v)")] if consts else []
             if len(rows) > budget:
                 tail.insert(0, f"... {len(rows) - budget + 1} more inputs (v)")
-                rows = rows[:budget - 1]
+                rows = rows[: budget - 1]
             rows += [(t, None) for t in tail]
         return [plain(" " + r, style="cyan") for r, _c in rows]
 
@@ -336,8 +349,11 @@ class Inspector(Vertical):
         seen = s.iterations_seen(src.path)
         at = seen[-1] if it is None and seen else it
         if at is None or at not in seen:
-            return ("not evaluated yet" if not seen else f"not recorded at it {iteration_label(at or (), src.path)}",
-                    "", "")
+            return (
+                "not evaluated yet" if not seen else f"not recorded at it {iteration_label(at or (), src.path)}",
+                "",
+                "",
+            )
         t = s.tensor(src.path, at)
         if t is None or k >= len(t):
             return "not evaluated yet", "", ""
@@ -362,8 +378,7 @@ class Inspector(Vertical):
         def lines(head: str) -> int:  # a port map gets two lines at 80x24, other sections one
             return 3 if tall else 2 if len(sections) == 1 or "port map" in head else 1
 
-        text = "\n".join(fit_items(head, items, self._width(), lines(head), ",", "(v)")
-                         for head, items in sections[:4])
+        text = "\n".join(fit_items(head, items, self._width(), lines(head), ",", "(v)") for head, items in sections[:4])
         w.update(plain(text, style="dim"))
 
     def _series(self, path: str) -> list[Point]:
