@@ -59,6 +59,18 @@ def scopes(session) -> list[Scope]:  # type: ignore[no-untyped-def]
     return out
 
 
+def running_at(session, layer_path: str) -> tuple[Iteration, int] | None:  # type: ignore[no-untyped-def]
+    """When the current event is inside the TI/Loop/If `layer_path` (it is running, its outputs not made
+    yet): the iteration of the scope that holds it and its own frame's number (a loop's iteration, 0 for
+    an If); else None. Scope navigation (u) selects such a layer at that iteration."""
+    ev = session.stepper.current
+    frames = getattr(ev, "frames", ()) if ev is not None and ev.__class__ is not RunFinished else ()
+    for i, (path, k) in enumerate(frames):
+        if path == layer_path:
+            return tuple(j for _p, j in frames[:i]), k
+    return None
+
+
 @dataclass(frozen=True)
 class Variable:
     """One tensor of a scope at its iteration (a multi-output layer: one per output)."""

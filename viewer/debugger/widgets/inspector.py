@@ -27,6 +27,7 @@ from irlint.viewer.debugger.inspector import (
 )
 from irlint.viewer.debugger.text import fit_items, plain, safe_lines
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
+from irlint.viewer.debugger.variables import running_at
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -208,8 +209,19 @@ class Inspector(Vertical):
     def _tensors(self, iteration: tuple[int, ...] | None):  # type: ignore[no-untyped-def]
         if self.session is None or self.subject is None:
             return None
+        if self._runs_now() is not None:  # no output at the iteration asked for (an older one is not it)
+            return None
         t = self.session.tensor(self.subject.path, iteration)
         return self.session.const_value(self.subject) if t is None and self.subject.type == "Const" else t
+
+    def _runs_now(self) -> tuple[tuple[int, ...], int] | None:
+        """(outer iteration, own frame) when the shown layer is a TI/Loop/If the run is inside at the shown
+        iteration (scope navigation selects it so), which has no output there yet; else None."""
+        if self.session is None or self.subject is None or self.iteration is None:
+            return None
+        running = running_at(self.session, self.subject.path)
+        mine = running is not None and running[0] == self.iteration
+        return running if mine and self.iteration not in self.session.iterations_seen(self.subject.path) else None
 
     def redraw(self) -> None:
         session, layer = self.session, self.subject
@@ -231,6 +243,23 @@ class Inspector(Vertical):
         tensors = session.tensor(layer.path, self.iteration)
         if tensors is None and layer.type == "Const":
             tensors, seen = session.const_value(layer), [()]
+        running = self._runs_now()
+        if running is not None:
+            # u selected a TI/Loop/If the run is inside: its outputs at this iteration do not exist yet
+            outer, k = running
+            where = f" it {iteration_label(outer, layer.path)}" if outer else ""
+            now = "in a branch" if layer.branches else f"at its iteration {k}"
+            lines = [
+                plain(
+                    f"#{layer.id} {layer.name} ({layer.type}){where}: running ({now}); its outputs come when it ends",
+                    style="bold",
+                )
+            ]
+            lines += self._input_lines(layer, outer, 8 if tall else 4) + self._loop_lines(layer, outer)
+            summary_w.update(Text("\n").join(lines))
+            timeline.show([], self.metric, None)
+            title.update("")
+            return
         if tensors is None or not seen:
             lines = [plain(f"#{layer.id} {layer.name} ({layer.type}): not evaluated yet")]
             summary_w.update(Text("\n").join(lines + self._input_lines(layer, None, 8 if tall else 4)))
