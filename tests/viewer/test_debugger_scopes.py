@@ -106,7 +106,7 @@ async def _four_levels(args: argparse.Namespace, size: tuple[int, int]) -> None:
         expected = [  # (the layer selected, its iteration, the start of the inspector's first line, the status note)
             ("inner_loop", (0, 1), "#6 inner_loop (Loop) it then.1: running (at its iteration 1)", "scope 3/4"),
             ("steps", (0,), "#2 steps (TensorIterator) it then: running (at its iteration 1)", "scope 2/4"),
-            ("choose", (), "#2 choose (If): running (in a branch)", "scope 1/4"),
+            ("choose", (), "#2 choose (If): running (in its then branch)", "scope 1/4"),
         ]
         for name, its, summary, note in expected:
             await pilot.press("u")

@@ -214,8 +214,8 @@ class Inspector(Vertical):
         t = self.session.tensor(self.subject.path, iteration)
         return self.session.const_value(self.subject) if t is None and self.subject.type == "Const" else t
 
-    def _runs_now(self) -> tuple[tuple[int, ...], int] | None:
-        """(outer iteration, own frame) when the shown layer is a TI/Loop/If the run is inside at the shown
+    def _runs_now(self) -> tuple[tuple[int, ...], str] | None:
+        """(outer iteration, where it is) when the shown layer is a TI/Loop/If the run is inside at the shown
         iteration (scope navigation selects it so), which has no output there yet; else None."""
         if self.session is None or self.subject is None or self.iteration is None:
             return None
@@ -246,9 +246,8 @@ class Inspector(Vertical):
         running = self._runs_now()
         if running is not None:
             # u selected a TI/Loop/If the run is inside: its outputs at this iteration do not exist yet
-            outer, k = running
+            outer, now = running
             where = f" it {iteration_label(outer, layer.path)}" if outer else ""
-            now = "in a branch" if layer.branches else f"at its iteration {k}"
             lines = [
                 plain(
                     f"#{layer.id} {layer.name} ({layer.type}){where}: running ({now}); its outputs come when it ends",
