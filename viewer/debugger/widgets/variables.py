@@ -5,6 +5,7 @@ the inspector (the screen closes with the layer, iteration and output port), Esc
 
 from __future__ import annotations
 
+from irlint.viewer.debugger.text import keep_tail
 from irlint.viewer.debugger.variables import SORTS, Scope, Variable, matches, sort_key, variables
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,9 +22,7 @@ def row_cells(v: Variable, name_width: int) -> list[Text]:
     a layer not evaluated yet in this iteration says `not yet`."""
     name = safe(v.layer.name)
     room = max(4, name_width - len(str(v.layer.id)) - 1)
-    if len(name) > room:  # the tail tells Keras' and PyTorch's long scoped names apart, as in the tree
-        name = "…" + name[len(name) - room + 1 :]
-    name = f"{v.layer.id} {name}"
+    name = f"{v.layer.id} {keep_tail(name, room)}"  # the tail tells long scoped names apart, as in the tree
     if v.iteration is None:
         return [
             Text(name, style="dim"),
