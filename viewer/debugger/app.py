@@ -510,13 +510,13 @@ class DebuggerApp(App[None]):
         self._status()
         self._inspect()
 
-    def scope_note(self) -> str:
-        """`scope 2/3` while u/d show another scope than the event's."""
+    def scope_note(self, short: bool = False) -> str:
+        """`scope 2/3 (u/d)` (`scope 2/3` when `short`) while u/d show another scope than the event's."""
         if self.scope_level is None or self.session is None:
             return ""
         from irlint.viewer.debugger.variables import scopes
 
-        return f"scope {self.scope_level + 1}/{len(scopes(self.session))} (u/d)"
+        return f"scope {self.scope_level + 1}/{len(scopes(self.session))}" + ("" if short else " (u/d)")
 
     def action_set_value(self) -> None:
         """What-if: replace an output of the layer the run is paused at (viewer/debugger/whatif.py)."""
@@ -656,10 +656,12 @@ class DebuggerApp(App[None]):
     def _status(self) -> None:
         if self.session is not None:
             width = max(20, self.size.width - self._tree_columns() - 1)
-            note = " | ".join(
-                x for x in (self.searching.status() if self.searching is not None else "", self.scope_note()) if x
-            )
-            self.query_one(StatusLine).show(self.session, self.busy, width, note)
+
+            def note(short: bool) -> str:
+                search = self.searching.status(short) if self.searching is not None else ""
+                return " | ".join(x for x in (search, self.scope_note(short)) if x)
+
+            self.query_one(StatusLine).show(self.session, self.busy, width, note(False), note(True))
 
     @property
     def inspector(self) -> Inspector:
