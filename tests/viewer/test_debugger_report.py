@@ -271,6 +271,14 @@ def test_debug_help_lists_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
     doc = (EXAMPLES.parent / "docs" / "viewer.md").read_text()
     for key, _text in KEYS:  # the documented key table has them all
         assert all(f"`{k}`" in doc for k in key.split(" / ")), key
+    from irlint.viewer.debugger.app import DebuggerApp
+
+    listed = {k for key, _text in KEYS for k in key.split(" / ")}
+    symbols = {"colon": ":", "exclamation_mark": "!", "escape": "Esc", "left_square_bracket": "[", "slash": "/",
+               "right_square_bracket": "]", "less_than_sign": "<", "greater_than_sign": ">", "equals_sign": "=",
+               "question_mark": "?"}
+    for b in DebuggerApp.BINDINGS:  # every key the app binds is in the table (V, u, d, /, = too)
+        assert symbols.get(b.key, b.key) in listed, b.key
 
 
 # -- 8. stop at the first NaN/Inf or large value ---------------------------------------------------------
