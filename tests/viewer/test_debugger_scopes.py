@@ -77,6 +77,9 @@ async def _up_down() -> None:
         await pilot.press("u", "s")  # a step starts again in the event's own scope
         await settle(app, pilot)
         assert app.scope_level is None and "scope" not in str(app.query_one("#status").render())
+        await pilot.press("u", "R")  # so does a restart (it was `scope 2/1` after it)
+        await settle(app, pilot)
+        assert app.scope_level is None and "scope" not in str(app.query_one("#status").render())
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])

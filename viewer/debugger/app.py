@@ -431,6 +431,7 @@ class DebuggerApp(App[None]):
         self.session.restart()
         self.inspector.forget()
         self.shown_iteration = None
+        self.scope_level = None  # the scopes were the stop's: the run starts again at the top level
         self.log_line(plain("restarted from the beginning"))
         self._status()
         self._inspect()
