@@ -123,3 +123,19 @@ async def _prompt() -> None:
         await settle(app, pilot)
         shown = [str(line) for line in app.log_lines]
         assert sum(line.startswith("log #") for line in shown) == 5 and app.session.stepper.finished
+
+
+def test_the_log_pane_takes_a_bounded_number_of_lines_and_the_file_all(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from irlint.viewer.debugger import logpoints
+
+    monkeypatch.setattr(logpoints, "PANE_LINES", 2)
+    s = lstm_session()
+    s.logpoints.path = str(tmp_path / "points.txt")
+    add_breakpoint(s, "layer LSTMCell_16 log x.max()")
+    s.do("continue")
+    shown = [line for line in s.log if line.startswith("log #")]
+    assert [line.split(" ", 2)[1] for line in shown] == ["#1", "#2"]  # the first two of five hits
+    assert f"... 3 more logpoint lines (all in {tmp_path / 'points.txt'})" in s.log
+    written = (tmp_path / "points.txt").read_text().splitlines()
+    assert len(written) == 5 and written[:2] == shown
+    s.logpoints.close()
