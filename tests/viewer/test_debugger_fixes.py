@@ -151,6 +151,30 @@ def test_status_line_fits_inside_nested_branches() -> None:
     assert len(narrow) <= 30 and narrow.endswith(">else>17/100") and "…" in narrow
 
 
+def test_a_search_and_a_scope_give_way_to_the_run_state_in_the_status_line() -> None:
+    from types import SimpleNamespace
+
+    from irlint.viewer.debugger.widgets.status import status_text
+
+    s = SimpleNamespace(
+        loop_totals=lambda frames=None: ["then branch", "1 of 3", "1 of 2"],
+        breakpoints=[],
+        altered=True,
+        stepper=SimpleNamespace(finished=False),
+        value_breakpoint=lambda: None,
+        progress=SimpleNamespace(events=1234, frames=()),
+    )
+    note, short = "/halve 1/1 (n/N, Esc) | scope 3/4 (u/d)", "/halve 1/1 | scope 3/4"
+    wide = status_text(s, False, 140, note, short)
+    assert wide == f"{note} | ALTERED paused | iteration then branch > 1 of 3 > 1 of 2 | 0 breakpoints | ? help"
+    # the right pane at 80x24: the notes said shorter, the innermost iteration kept
+    assert status_text(s, False, 50, note, short) == "/halve 1/1 | scope 3/4 | ALTERED paused | it …>1/2"
+    assert status_text(s, True, 50, note, short) == "/halve 1/1 | scope 3/4 | running, it then>1/3>1/2"
+    # no room for a note: the run's state stays whole
+    assert status_text(s, False, 40, note, short) == "ALTERED paused | it then>1/3>1/2 | 0 bp"
+    assert status_text(s, True, 40, note, short) == "running: 1234 ev, it then>1/3>1/2 (Esc)"
+
+
 def test_keras_names_show_their_distinguishing_tail_in_a_narrow_tree() -> None:
     asyncio.run(_keras_tail())
 

@@ -16,7 +16,6 @@ from irlint.viewer.debugger.conditions import compile_condition
 from irlint.viewer.debugger.inspector import (
     attribute_items,
     back_edge_items,
-    cut_middle,
     input_text,
     port_map_items,
     preview,
@@ -25,7 +24,7 @@ from irlint.viewer.debugger.inspector import (
 )
 from irlint.viewer.debugger.render import paused_iteration, render_paused, trace_of
 from irlint.viewer.debugger.session import ConditionalBreakpoint, Session
-from irlint.viewer.debugger.text import fit_items
+from irlint.viewer.debugger.text import fit_items, keep_tail
 from irlint.viewer.debugger.widgets.source import XmlScreen
 
 import irlint
@@ -61,18 +60,22 @@ def test_input_text_fits_its_width_dropping_the_least_useful_part_first() -> Non
     full = input_text(1, (3, "Tanh_5", 2), "f32[1,4] [-0.7,0.1]", "Δ0.05 4/4")
     assert full == "in1 ← 3 Tanh_5:2 f32[1,4] [-0.7,0.1] Δ0.05 4/4"
     assert input_text(1, (3, "Tanh_5", 2), "f32[1,4] [-0.7,0.1]", "Δ0.05 4/4", width=len(full)) == full
-    assert input_text(1, (3, "Tanh_5", 2), "f32[1,4] [-0.7,0.1]", "Δ0.05 4/4", width=42) == \
-        "in1 ← 3 Tanh_5:2 f32[1,4] [-0.7,0.1] Δ0.05"  # the count goes first
+    assert (
+        input_text(1, (3, "Tanh_5", 2), "f32[1,4] [-0.7,0.1]", "Δ0.05 4/4", width=42)
+        == "in1 ← 3 Tanh_5:2 f32[1,4] [-0.7,0.1] Δ0.05"
+    )  # the count goes first
     long = "functional_1_lstm_1_while_strided_slice_3"
     line = input_text(0, (12, long, 0), "f32[1,4] [-0.7,0.1]", "Δ0.05 4/4", width=48)
-    assert len(line) <= 48 and "…" in line and line.startswith("in0 ← 12 func") and "Δ0.05" in line
+    assert len(line) <= 48 and line.startswith("in0 ← 12 …") and "slice_3:0" in line and "Δ0.05" in line  # the tail
     args = (0, (12, "c_prev", 0), "f32[1,4] [-0.766,0.115]", "Δ0.766 4/4")
-    assert input_text(*args, width=46, short_value="f32[1,4] [-0.77,0.12]") == \
-        "in0 ← 12 c_prev:0 f32[1,4] [-0.77,0.12] Δ0.766"  # fewer digits
+    assert (
+        input_text(*args, width=46, short_value="f32[1,4] [-0.77,0.12]")
+        == "in0 ← 12 c_prev:0 f32[1,4] [-0.77,0.12] Δ0.766"
+    )  # fewer digits
     assert input_text(*args, width=34) == "in0 ← 12 c_prev:0 f32[1,4] Δ0.766"  # no range
     assert input_text(*args, width=30) == "in0 ← 12 c_prev:0 f32[1,4]"  # no change: type and shape stay
     assert input_text(2, None, "") == "in2 ← (no edge)"
-    assert cut_middle("abcdefghij", 5) == "ab…ij" and cut_middle("abc", 5) == "abc"
+    assert keep_tail("abcdefghij", 5) == "…ghij" and keep_tail("abc", 5) == "abc"
 
 
 def test_attributes_port_map_and_back_edges_of_a_tensor_iterator() -> None:
@@ -137,8 +140,7 @@ async def _inputs(size: tuple[int, int]) -> None:
         x_in = next(line for line in lines if line.startswith(" in0 ← 4 Reshape_9:2 f32[1,8]"))
         assert "Δ" in x_in
         if size[1] >= 30:  # every input on its own line, Consts named
-            assert any(line.startswith(" in3 ← 5 Constant_11:0 f32[16,8]") and line.endswith("const")
-                       for line in lines)
+            assert any(line.startswith(" in3 ← 5 Constant_11:0 f32[16,8]") and line.endswith("const") for line in lines)
         else:
             assert " in3,4,5 ← Consts f32[16,8], f32[16,4], f32[16]" in lines
         attrs = plain(app.query_one("#attrs"))
@@ -205,9 +207,10 @@ async def _xml() -> None:
         text = view.shown
         line = cell.loc.line
         marked = [s for s in text.spans if str(s.style) == "reverse"]
-        assert len(marked) == 1 and text.plain[marked[0].start:marked[0].end].startswith(
-            f"{line:>5} | <layer id=\"8\" name=\"LSTMCell_16\" type=\"LSTMCell\"")
-        assert f"{line - 2:>5} | " in text.plain and "hidden_size=\"4\"" in text.plain
+        assert len(marked) == 1 and text.plain[marked[0].start : marked[0].end].startswith(
+            f'{line:>5} | <layer id="8" name="LSTMCell_16" type="LSTMCell"'
+        )
+        assert f"{line - 2:>5} | " in text.plain and 'hidden_size="4"' in text.plain
         assert text.plain.startswith(f"{cell.loc}  #{cell.path} LSTMCell_16 (LSTMCell)")
         await pilot.press("escape")
         await pilot.pause()
@@ -265,8 +268,9 @@ async def _render(tmp_path: Path) -> None:
     app = make_app(model_args(LSTM, inputs=str(LSTM_IN), random_inputs=False))
     async with app.run_test(size=(80, 24)) as pilot:
         cell = cell_of(app)
-        app.session.add_breakpoint(ConditionalBreakpoint(layer=cell.path, when="iteration == 2",
-                                                         test=compile_condition("iteration == 2")))
+        app.session.add_breakpoint(
+            ConditionalBreakpoint(layer=cell.path, when="iteration == 2", test=compile_condition("iteration == 2"))
+        )
         await pilot.press("c")
         await settle(app, pilot)
         assert app.session.current_iteration == (2,)

@@ -54,6 +54,7 @@ def test_hit_count_stops_at_the_nth_hit_and_counts_again_after_a_restart() -> No
     add_breakpoint(s, "layer LSTMCell_16 hit 3")
     s.do("continue")
     assert s.current_iteration == (2,) and s.stepper.current.layer.name == "LSTMCell_16"
+    assert s.log[-1].startswith("breakpoint (hit 3): evaluated #8 LSTMCell_16")  # says why it stopped
     s.do("continue")
     assert s.stepper.finished  # the 4th and 5th hits go on
     s.restart()
@@ -69,6 +70,7 @@ def test_logpoint_with_a_condition_and_a_count() -> None:
     add_breakpoint(s, "layer LSTMCell_16 when iteration >= 1 log iteration hit 2")
     s.do("continue")
     assert s.current_iteration == (2,)  # hits in iterations 1 and 2: stopped at the 2nd
+    assert s.log[-1].startswith("breakpoint (iteration >= 1, hit 2): ")
     assert [line.rsplit("= ", 1)[1] for line in s.log if line.startswith("log #")] == ["1", "2"]
 
 
@@ -113,6 +115,7 @@ async def _prompt() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("B")
         await pilot.pause()
+        assert "[log EXPR] [hit N]" in app.screen.title_text  # the prompt names every form
         app.screen.query_one("Input").value = "layer LSTMCell_16 log x.mean()"
         await pilot.press("enter")
         await pilot.pause()
@@ -120,3 +123,19 @@ async def _prompt() -> None:
         await settle(app, pilot)
         shown = [str(line) for line in app.log_lines]
         assert sum(line.startswith("log #") for line in shown) == 5 and app.session.stepper.finished
+
+
+def test_the_log_pane_takes_a_bounded_number_of_lines_and_the_file_all(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from irlint.viewer.debugger import logpoints
+
+    monkeypatch.setattr(logpoints, "PANE_LINES", 2)
+    s = lstm_session()
+    s.logpoints.path = str(tmp_path / "points.txt")
+    add_breakpoint(s, "layer LSTMCell_16 log x.max()")
+    s.do("continue")
+    shown = [line for line in s.log if line.startswith("log #")]
+    assert [line.split(" ", 2)[1] for line in shown] == ["#1", "#2"]  # the first two of five hits
+    assert f"... 3 more logpoint lines (all in {tmp_path / 'points.txt'})" in s.log
+    written = (tmp_path / "points.txt").read_text().splitlines()
+    assert len(written) == 5 and written[:2] == shown
+    s.logpoints.close()

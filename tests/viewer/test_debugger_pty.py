@@ -15,8 +15,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 IRLINT = Path(sys.executable).parent / "irlint"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None or not IRLINT.exists(),
-                                reason="needs tmux and the installed irlint script")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None or not IRLINT.exists(), reason="needs tmux and the installed irlint script"
+)
 
 
 class Tmux:
@@ -24,8 +25,7 @@ class Tmux:
         self.socket = socket
 
     def __call__(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=10).stdout
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10).stdout
 
     def screen(self) -> str:
         return self("capture-pane", "-p", "-t", "dbg")
@@ -56,8 +56,10 @@ class Tmux:
 
 def test_installed_debugger_in_a_real_terminal() -> None:
     tmux = Tmux(f"irlint-test-{os.getpid()}")
-    cmd = (f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
-           "--inputs examples/inputs/nested_loop_in_ti.npz")
+    cmd = (
+        f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
+        "--inputs examples/inputs/nested_loop_in_ti.npz"
+    )
     tmux("new-session", "-d", "-s", "dbg", "-x", "80", "-y", "24", cmd)
     try:
         screen = tmux.wait_for("paused | ")
@@ -97,11 +99,14 @@ def test_installed_debugger_in_a_real_terminal() -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
 def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> None:
-    """V (variables), / n N (search), u d (scopes), B ... log (logpoint to --logpoints), = (set value)."""
+    """V (variables, Tab sorts), / n N (search), u d (scopes), B ... log ... hit N (a logpoint to --logpoints
+    that stops at its 5th hit), = (set value)."""
     tmux = Tmux(f"irlint-keys-{os.getpid()}-{size[0]}")
     points = tmp_path / "points.txt"
-    cmd = (f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
-           f"--inputs examples/inputs/nested_loop_in_ti.npz --logpoints {points}")
+    cmd = (
+        f"cd {ROOT} && exec timeout 120 {IRLINT} debug examples/nested_loop_in_ti.xml "
+        f"--inputs examples/inputs/nested_loop_in_ti.npz --logpoints {points}"
+    )
     tmux("new-session", "-d", "-s", "dbg", "-x", str(size[0]), "-y", str(size[1]), cmd)
 
     def keys(*sent: str, literal: bool = False) -> None:
@@ -117,6 +122,8 @@ def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> N
         keys("V")
         screen = tmux.wait_for("tensors | sort: order")
         assert "Tanh_11032" in screen and "not yet" not in screen.split("Tanh_11032")[1].split("\n")[0]
+        keys("Tab")  # the sort
+        tmux.wait_for("sort: name (Tab)")
         keys("tanh", literal=True)
         screen = tmux.wait_for("1 of 9 tensors")
         keys("Enter")
@@ -139,7 +146,7 @@ def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> N
         tmux.wait_for("scope 3/3")
         keys("B")
         tmux.wait_for("breakpoint: [layer")
-        keys("x.max() > -1 log x.max()", literal=True)  # after the prompt's `layer <the selection> when `
+        keys("x.max() > -1 log x.max() hit 5", literal=True)  # after the prompt's `layer <the selection> when `
         keys("Enter")
         tmux.wait_for("logpoint set")
         keys("=")
@@ -147,6 +154,8 @@ def test_new_keys_in_a_real_terminal(size: tuple[int, int], tmp_path: Path) -> N
         keys("x * 0", literal=True)
         keys("Enter")
         tmux.wait_for("ALTERED paused")
+        keys("c")
+        tmux.wait_for("breakpoint (x.max() > -1, hit 5)")  # the 5th hit stops
         keys("c")
         tmux.wait_for("run finished")
         assert points.read_text().count("log #") == 7  # 3x3 inner iterations; 2 of them before the logpoint

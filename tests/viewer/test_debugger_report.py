@@ -52,8 +52,9 @@ def test_goto_an_evicted_iteration_restarts_and_stops_there(models: dict[str, Pa
     model = irlint.load(models["trip"])
     acc = body_layer(model, "acc_next")
     s = Session(model, trip_inputs(200_000), Options(memory_budget=20_000))  # keeps ~600 iterations
-    s.add_breakpoint(ConditionalBreakpoint(layer=acc.path, when="iteration == 2000",
-                                           test=compile_condition("iteration == 2000")))
+    s.add_breakpoint(
+        ConditionalBreakpoint(layer=acc.path, when="iteration == 2000", test=compile_condition("iteration == 2000"))
+    )
     s.do("continue")
     assert s.current_iteration == (2000,) and s.recorded_at(acc.path, (5,)) is None  # evicted
     s.run_to_iteration((5,), acc.path)  # ran forward to the 100,000-iteration limit
@@ -90,8 +91,9 @@ def test_goto_back_in_the_ui_after_escape(models: dict[str, Path]) -> None:
 
 async def _goto_back(path: Path) -> None:
     np.savez(path.with_suffix(".npz"), **trip_inputs(200_000))
-    args = model_args(path, inputs=str(path.with_suffix(".npz")), random_inputs=False, memory_budget=200_000,
-                      max_iterations=100_000)
+    args = model_args(
+        path, inputs=str(path.with_suffix(".npz")), random_inputs=False, memory_budget=200_000, max_iterations=100_000
+    )
     app = make_app(args)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("c")
@@ -225,25 +227,36 @@ def test_step_over_after_a_tensor_iterator_visits_the_results_in_file_order() ->
 
 
 # -- 6. tensor methods in conditions ---------------------------------------------------------------------
-@pytest.mark.parametrize(("text", "want"), [("x.sum() > 0", True), ("x.mean() < 0", False),
-                                            ("x.abs().max() == 3", True), ("x.min(axis=0) < -1", True),
-                                            ("x.shape[0] == 3 and x.ndim == 1", True),
-                                            ("outputs[0].std() > 0", True), ("x.any() and not x.all()", True)])
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("x.sum() > 0", True),
+        ("x.mean() < 0", False),
+        ("x.abs().max() == 3", True),
+        ("x.min(axis=0) < -1", True),
+        ("x.shape[0] == 3 and x.ndim == 1", True),
+        ("outputs[0].std() > 0", True),
+        ("x.any() and not x.all()", True),
+    ],
+)
 def test_conditions_call_whitelisted_tensor_methods(text: str, want: bool) -> None:
     x = np.array([0.0, -2.0, 3.0])
     assert compile_condition(text)({"x": x, "outputs": (x,)}) is want
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("x.__class__", "attribute '__class__' is not allowed"),
-    ("x.sum.__self__", "attribute '__self__' is not allowed"),
-    ("x.tofile('f')", "'.tofile()' is not one of the tensor methods"),
-    ("layer.upper() == 'A'", "'.upper()' is not one of the tensor methods"),
-    ("x.T", "'.T' is not allowed"),
-    ("x.sum > 0", "'.sum' must be called"),
-    ("x.sum(out=x)", "keyword argument 'out' is not allowed"),
-    ("_irlint_msum(x)", "only these functions can be called"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x.__class__", "attribute '__class__' is not allowed"),
+        ("x.sum.__self__", "attribute '__self__' is not allowed"),
+        ("x.tofile('f')", "'.tofile()' is not one of the tensor methods"),
+        ("layer.upper() == 'A'", "'.upper()' is not one of the tensor methods"),
+        ("x.T", "'.T' is not allowed"),
+        ("x.sum > 0", "'.sum' must be called"),
+        ("x.sum(out=x)", "keyword argument 'out' is not allowed"),
+        ("_irlint_msum(x)", "only these functions can be called"),
+    ],
+)
 def test_other_attributes_are_refused_with_a_clear_message(text: str, message: str) -> None:
     with pytest.raises(ConditionError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
         compile_condition(text)
@@ -271,6 +284,23 @@ def test_debug_help_lists_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
     doc = (EXAMPLES.parent / "docs" / "viewer.md").read_text()
     for key, _text in KEYS:  # the documented key table has them all
         assert all(f"`{k}`" in doc for k in key.split(" / ")), key
+    from irlint.viewer.debugger.app import DebuggerApp
+
+    listed = {k for key, _text in KEYS for k in key.split(" / ")}
+    symbols = {
+        "colon": ":",
+        "exclamation_mark": "!",
+        "escape": "Esc",
+        "left_square_bracket": "[",
+        "slash": "/",
+        "right_square_bracket": "]",
+        "less_than_sign": "<",
+        "greater_than_sign": ">",
+        "equals_sign": "=",
+        "question_mark": "?",
+    }
+    for b in DebuggerApp.BINDINGS:  # every key the app binds is in the table (V, u, d, /, = too)
+        assert symbols.get(b.key, b.key) in listed, b.key
 
 
 # -- 8. stop at the first NaN/Inf or large value ---------------------------------------------------------

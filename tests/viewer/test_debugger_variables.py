@@ -75,3 +75,26 @@ async def _variables_ui() -> None:
         assert type(app.screen).__name__ != "VariablesScreen"
         assert app.selected.name == "Multiply_11030" and app.shown_iteration == its
         np.testing.assert_array_equal(app.inspected, app.session.tensor(app.selected.path, its)[0])
+
+
+def test_enter_on_a_second_output_inspects_that_output() -> None:
+    asyncio.run(_second_output())
+
+
+async def _second_output() -> None:
+    app = make_app(args_for(EXAMPLES / "lstm_ti.xml", EXAMPLES / "inputs" / "lstm_ti.npz"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = app.session
+        while getattr(getattr(s.stepper.current, "layer", None), "type", "") != "LSTMCell":
+            await pilot.press("s")
+            await settle(app, pilot)
+        await pilot.press("V")
+        await pilot.pause()
+        for ch in "lstmcell":
+            await pilot.press(ch)
+        await pilot.pause()
+        assert [v.port for v in app.screen.shown] == ["out6", "out7"]  # H and C, a row each
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.selected.type == "LSTMCell" and app.inspector.port_index() == 1
+        np.testing.assert_array_equal(app.inspected, s.stepper.current.outputs[1])  # C, not H

@@ -92,6 +92,8 @@ def test_slices_clips_and_npy_files(tmp_path: Path) -> None:
         ("outputs", "has shape \\[2, 1, 4\\]"),
         ("y = 1", "only x"),
         ("load('nope.txt')", "give a .npy"),
+        ("x[5] = 1", "index 5 is out of bounds"),  # numpy's IndexError, said as a refusal
+        ("x[0, 0] = x[0, :2]", "x\\[0, 0\\] has shape \\[\\]; the value \\[2\\]"),
     ],
 )
 def test_refusals_change_nothing(text: str, message: str) -> None:
@@ -127,3 +129,14 @@ async def _key() -> None:
         await pilot.press("R")
         await settle(app, pilot)
         assert not str(app.query_one("#status").render()).startswith("ALTERED")
+
+
+def test_an_integer_output_holds_no_nan() -> None:
+    s = Session(
+        irlint.load(EXAMPLES / "if_in_loop.xml"), dict(np.load(EXAMPLES / "inputs" / "if_in_loop.npz")), Options()
+    )
+    while getattr(getattr(s.stepper.current, "layer", None), "name", "") != "parity":
+        s.do("step")
+    with pytest.raises(ValueError, match="the output is int64: it holds no NaN or infinity"):
+        s.set_value("x * nan")
+    assert s.set_value("x + 1").startswith("what-if: parity out2 it 0 set by 'x + 1'")

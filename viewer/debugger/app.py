@@ -36,9 +36,31 @@ from textual.widgets import Footer, Tree
 from irlint.diagnostics import Diagnostic
 from irlint.ir.model import Layer, Model
 
-RUN_ACTIONS = {"cmd", "breakpoint", "conditional", "nonfinite", "history", "slice", "render", "goto", "restart",
-               "metric", "port", "interrupt", "log", "watch", "unwatch_all", "save", "copy", "breakpoints", "xml",
-               "console", "variables", "set_value", "scope"}
+RUN_ACTIONS = {
+    "cmd",
+    "breakpoint",
+    "conditional",
+    "nonfinite",
+    "history",
+    "slice",
+    "render",
+    "goto",
+    "restart",
+    "metric",
+    "port",
+    "interrupt",
+    "log",
+    "watch",
+    "unwatch_all",
+    "save",
+    "copy",
+    "breakpoints",
+    "xml",
+    "console",
+    "variables",
+    "set_value",
+    "scope",
+}
 SEARCH_KEYS = {"over": 1, "back_over": -1}  # while a search is on, n / N go to the next / previous hit
 
 
@@ -99,8 +121,14 @@ class DebuggerApp(App[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session: Session | None, diagnostics: list[Diagnostic], model_path: str,
-                 model: Model | None = None, reads: list[tuple[str, str | None]] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session | None,
+        diagnostics: list[Diagnostic],
+        model_path: str,
+        model: Model | None = None,
+        reads: list[tuple[str, str | None]] | None = None,
+    ) -> None:
         super().__init__()
         self.reads = reads if reads is not None else [("MODEL", model_path)]  # files no output may overwrite
         self.session = session
@@ -142,8 +170,12 @@ class DebuggerApp(App[None]):
         for n in self.session.notes:
             self.log_line(plain(n, style="bold yellow"))
         for d in self.diagnostics:
-            self.log_line(plain(f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}",
-                                style=SEVERITY_STYLE[d.severity.value]))
+            self.log_line(
+                plain(
+                    f"{d.loc.line}:{d.loc.column} {d.code} [{d.severity.value}] {d.message}",
+                    style=SEVERITY_STYLE[d.severity.value],
+                )
+            )
         self._fit()
         self.set_interval(0.1, self._tick)
         first = next(iter(self.model.graph.layers), None) if self.model is not None else None
@@ -265,7 +297,7 @@ class DebuggerApp(App[None]):
 
     def on_step_done(self, message: StepDone) -> None:
         assert self.session is not None
-        for line in self.session.log[message.before:]:
+        for line in self.session.log[message.before :]:
             self.log_line(plain(line))
         if message.error:
             self.log_line(plain(message.error, style="bold red"))
@@ -335,10 +367,14 @@ class DebuggerApp(App[None]):
         if self.session is None:
             return
         start = f"layer {self.selected.path} when " if self.selected is not None else "when "
-        self.push_screen(PromptScreen("breakpoint: [layer ID|PATH|NAME] [when CONDITION]",
-                                      "layer 12 when iteration == 10 | when x.max() > 1e3 | nonfinite 1e6",
-                                      start),
-                         self.add_breakpoint)
+        self.push_screen(
+            PromptScreen(
+                "breakpoint: [layer ID|PATH|NAME] [when CONDITION] [log EXPR] [hit N]",
+                "layer 12 when iteration == 10 | when x.max() > 1e3 | nonfinite 1e6",
+                start,
+            ),
+            self.add_breakpoint,
+        )
 
     def add_breakpoint(self, text: str | None) -> None:
         if self.session is not None and text:
@@ -361,8 +397,12 @@ class DebuggerApp(App[None]):
         if self.session is None or self.busy:
             return
         where = f" of {self.selected.name}" if self.selected is not None else ""
-        self.push_screen(PromptScreen(safe_lines(f"go to iteration{where} (0-based, loops outer first: N or N.M)"),
-                                      "e.g. 10 or 2.1"), self.goto)
+        self.push_screen(
+            PromptScreen(
+                safe_lines(f"go to iteration{where} (0-based, loops outer first: N or N.M)"), "e.g. 10 or 2.1"
+            ),
+            self.goto,
+        )
 
     def goto(self, text: str | None) -> None:
         if self.session is None or not text:
@@ -391,6 +431,7 @@ class DebuggerApp(App[None]):
         self.session.restart()
         self.inspector.forget()
         self.shown_iteration = None
+        self.scope_level = None  # the scopes were the stop's: the run starts again at the top level
         self.log_line(plain("restarted from the beginning"))
         self._status()
         self._inspect()
@@ -447,8 +488,13 @@ class DebuggerApp(App[None]):
         here = self.scope_level if self.scope_level is not None else len(levels) - 1
         new = max(0, min(len(levels) - 1, here + delta))
         if new == here:
-            self.log_line(plain("scope: at the " + ("outermost (the top level)" if delta < 0 else
-                                                    "innermost (where the run is paused)") + " scope"))
+            self.log_line(
+                plain(
+                    "scope: at the "
+                    + ("outermost (the top level)" if delta < 0 else "innermost (where the run is paused)")
+                    + " scope"
+                )
+            )
             return
         self.scope_level = new
         if new == len(levels) - 1:  # the event's own scope: its layer
@@ -465,13 +511,13 @@ class DebuggerApp(App[None]):
         self._status()
         self._inspect()
 
-    def scope_note(self) -> str:
-        """`scope 2/3` while u/d show another scope than the event's."""
+    def scope_note(self, short: bool = False) -> str:
+        """`scope 2/3 (u/d)` (`scope 2/3` when `short`) while u/d show another scope than the event's."""
         if self.scope_level is None or self.session is None:
             return ""
         from irlint.viewer.debugger.variables import scopes
 
-        return f"scope {self.scope_level + 1}/{len(scopes(self.session))} (u/d)"
+        return f"scope {self.scope_level + 1}/{len(scopes(self.session))}" + ("" if short else " (u/d)")
 
     def action_set_value(self) -> None:
         """What-if: replace an output of the layer the run is paused at (viewer/debugger/whatif.py)."""
@@ -480,14 +526,22 @@ class DebuggerApp(App[None]):
         ev = self.session.stepper.current
         layer = getattr(ev, "layer", None)
         if layer is None:
-            self.log_line(plain("set value: step to a layer first (= edits the outputs of the paused layer)",
-                                style="bold red"))
+            self.log_line(
+                plain("set value: step to a layer first (= edits the outputs of the paused layer)", style="bold red")
+            )
             return
         port = self.inspector.port_index() if self.selected is layer else 0
         self._set_port = port
-        self.push_screen(PromptScreen(safe_lines(f"set the output of {layer.name} (the paused layer): an expression "
-                                                 "(x is its value) or x[SLICE] = EXPR"),
-                                      "clip(x, -1, 1) | x[0, :2] = 0.5 | load('h.npy')"), self.set_value)
+        self.push_screen(
+            PromptScreen(
+                safe_lines(
+                    f"set the output of {layer.name} (the paused layer): an expression "
+                    "(x is its value) or x[SLICE] = EXPR"
+                ),
+                "clip(x, -1, 1) | x[0, :2] = 0.5 | load('h.npy')",
+            ),
+            self.set_value,
+        )
 
     def set_value(self, text: str | None) -> None:
         if self.session is None or not text:
@@ -503,8 +557,12 @@ class DebuggerApp(App[None]):
 
     def action_search(self) -> None:
         if self.model is not None:
-            self.push_screen(PromptScreen("search layers: a piece of the name, the type, or an id path",
-                                          "e.g. lstm_cell, MatMul, 16/body"), self.search)
+            self.push_screen(
+                PromptScreen(
+                    "search layers: a piece of the name, the type, or an id path", "e.g. lstm_cell, MatMul, 16/body"
+                ),
+                self.search,
+            )
 
     def search(self, text: str | None) -> None:
         """Select the first layer after the selection whose name, type or id path holds `text`."""
@@ -519,8 +577,12 @@ class DebuggerApp(App[None]):
             self._status()
             return
         self.searching = Search(text.strip(), hits, self.selected)
-        self.log_line(plain(f"search {text.strip()!r}: {len(hits)} layer{'s' if len(hits) != 1 else ''} "
-                            "(n / N: next / previous; Esc ends the search)"))
+        self.log_line(
+            plain(
+                f"search {text.strip()!r}: {len(hits)} layer{'s' if len(hits) != 1 else ''} "
+                "(n / N: next / previous; Esc ends the search)"
+            )
+        )
         self._search_step(1)
 
     def _search_step(self, delta: int) -> None:
@@ -545,17 +607,17 @@ class DebuggerApp(App[None]):
         level = self.scope_level if self.scope_level is not None and self.scope_level < len(levels) else -1
         self.push_screen(VariablesScreen(self.session, levels[level]), self.inspect_variable)
 
-    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None] | None) -> None:
-        """Show a row of the Variables list in the inspector (and select its layer in the tree)."""
+    def inspect_variable(self, chosen: tuple[str, tuple[int, ...] | None, str] | None) -> None:
+        """Show a row of the Variables list in the inspector (its layer selected in the tree, its output port)."""
         if chosen is None or self.session is None:
             return
-        path, its = chosen
+        path, its, port = chosen
         layer = self.session.find_layer(path)
         if layer is None:
             return
         self.selected, self.shown_iteration = layer, its
-        self.inspector.port = 0
         self._highlight(layer)
+        self.inspector.choose_port(layer, its, port)
         self._inspect()
 
     def action_help(self) -> None:
@@ -595,9 +657,12 @@ class DebuggerApp(App[None]):
     def _status(self) -> None:
         if self.session is not None:
             width = max(20, self.size.width - self._tree_columns() - 1)
-            note = " | ".join(x for x in (self.searching.status() if self.searching is not None else "",
-                                          self.scope_note()) if x)
-            self.query_one(StatusLine).show(self.session, self.busy, width, note)
+
+            def note(short: bool) -> str:
+                search = self.searching.status(short) if self.searching is not None else ""
+                return " | ".join(x for x in (search, self.scope_note(short)) if x)
+
+            self.query_one(StatusLine).show(self.session, self.busy, width, note(False), note(True))
 
     @property
     def inspector(self) -> Inspector:

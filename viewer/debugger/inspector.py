@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from irlint.viewer.debugger.text import keep_tail
 
 from irlint.interp.trace import stats
 
@@ -90,10 +91,12 @@ def view_title(a: np.ndarray, index: int, width: int = 0, port: str = "") -> str
         lead = f"[{min(index, a.shape[0] - 1)}, " + "0, " * (a.ndim - 3) if a.ndim > 2 else "["
         shape = ",".join(map(str, a.shape))
         more = a.ndim > 2
-        variants = [f"{head}{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if more else ""),
-                    f"{head}{lead}rows, cols] of [{shape}]" + (" (j/k: slices)" if more else ""),
-                    f"{head}{lead}rows, cols] of [{shape}]" + (" j/k" if more else ""),
-                    f"{head}{lead.replace(', ', ',')}r,c] of [{shape}]"]
+        variants = [
+            f"{head}{lead}rows, columns] of {list(a.shape)}" + ("  (j/k: other slices)" if more else ""),
+            f"{head}{lead}rows, cols] of [{shape}]" + (" (j/k: slices)" if more else ""),
+            f"{head}{lead}rows, cols] of [{shape}]" + (" j/k" if more else ""),
+            f"{head}{lead.replace(', ', ',')}r,c] of [{shape}]",
+        ]
     return next((v for v in variants if not width or len(v) <= width), variants[-1])
 
 
@@ -109,8 +112,9 @@ def diff_text(a: np.ndarray, prev: np.ndarray | None) -> str:
     if a.dtype.kind not in "fiu" or prev.dtype.kind not in "fiu":
         return f"vs previous it: {int(np.count_nonzero(a != prev))}/{a.size} changed"
     most, changed, odd = changed_elements(a, prev)
-    return (f"vs previous it: max |diff| {most:.3g}, {changed}/{a.size} changed"
-            + (f" ({odd} to or from NaN/Inf)" if odd else ""))
+    return f"vs previous it: max |diff| {most:.3g}, {changed}/{a.size} changed" + (
+        f" ({odd} to or from NaN/Inf)" if odd else ""
+    )
 
 
 def preview(a: np.ndarray, digits: int = 3) -> str:
@@ -141,20 +145,19 @@ def short_diff(a: np.ndarray, prev: np.ndarray | None) -> str:
     return f"Δ{most:.3g} {changed}/{a.size}"
 
 
-def cut_middle(text: str, width: int) -> str:
-    """`text` in at most `width` characters, its middle replaced by `…` (both ends tell names apart)."""
-    if len(text) <= width:
-        return text
-    keep = max(2, width - 1)
-    return text[:(keep + 1) // 2] + "…" + text[len(text) - keep // 2:]
-
-
-def input_text(port_id: object, producer: tuple[object, str, object] | None, value: str, change: str = "",
-               width: int = 0, short_value: str = "") -> str:
+def input_text(
+    port_id: object,
+    producer: tuple[object, str, object] | None,
+    value: str,
+    change: str = "",
+    width: int = 0,
+    short_value: str = "",
+) -> str:
     """One input of the inspected layer: `in1 ← 3 Tanh_5:2 f32[1,4] [-0.7,0.1] Δ0.05 4/4` (producer id,
     name and output port, the value, its change). Where that is wider than `width` (0: any), it is said
-    shorter, in this order: without the count of changed elements, with the producer's name cut in the
-    middle, with `short_value` (fewer digits), without the value range, without the change."""
+    shorter, in this order: without the count of changed elements, with the producer's name's tail only
+    (`…Sigmoid_2`: Keras names share their start), with `short_value` (fewer digits), without the value
+    range, without the change."""
     head = f"in{port_id} ← "
     if producer is None:
         return head + "(no edge)"
@@ -167,7 +170,7 @@ def input_text(port_id: object, producer: tuple[object, str, object] | None, val
     if not width or len(out) <= width:
         return out
     change = change.split(" ")[0]
-    cut = cut_middle(name, max(6, len(name) - (len(line(name, value, change)) - width)))
+    cut = keep_tail(name, max(6, len(name) - (len(line(name, value, change)) - width)))
     typed = value.split(" [")[0]
     for v, c in ((value, change), (short_value or value, change), (typed, change), (typed, "")):
         for n in (name, cut):

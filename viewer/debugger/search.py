@@ -50,5 +50,6 @@ class Search:
         self.at = (self.at + delta) % len(self.hits) if self.at >= 0 or delta > 0 else len(self.hits) - 1
         return self.hits[self.at]
 
-    def status(self) -> str:
-        return f"/{self.text} {self.at + 1}/{len(self.hits)} (n/N, Esc)"
+    def status(self, short: bool = False) -> str:
+        """`/lstm 2/9 (n/N, Esc)` for the status line (`/lstm 2/9` where it is short of room)."""
+        return f"/{self.text} {self.at + 1}/{len(self.hits)}" + ("" if short else " (n/N, Esc)")

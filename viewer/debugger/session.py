@@ -62,9 +62,31 @@ from irlint.interp.stepper import BadValue, Breakpoint, Stepper, bad_value, sear
 from irlint.ir.model import Layer, Model
 from irlint.layerpath import iteration_label
 
-__all__ = ["MAX_RECORDED", "Breakpoint", "ConditionalBreakpoint", "Iteration", "Progress", "Session",
-           "describe_event", "event_label", "is_value_breakpoint", "iteration_of", "iteration_text",
-           "parse_iteration", "project", "short"]
+__all__ = [
+    "MAX_RECORDED",
+    "Breakpoint",
+    "ConditionalBreakpoint",
+    "Iteration",
+    "Progress",
+    "Session",
+    "describe_event",
+    "event_label",
+    "is_value_breakpoint",
+    "iteration_of",
+    "iteration_text",
+    "parse_iteration",
+    "project",
+    "short",
+]
+
+
+def stop_reason(bp: Breakpoint) -> str:
+    """` (x.max() > 1, hit 3)`: what made a conditional breakpoint stop (its condition, the hit it stops
+    at), for the log's `breakpoint ...:` line; '' for a plain one."""
+    if not isinstance(bp, ConditionalBreakpoint):
+        return ""
+    parts = [bp.when] * bool(bp.when) + [f"hit {bp.count}"] * bool(bp.count)
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 class _Hook(Breakpoint):
@@ -155,8 +177,9 @@ class Session:
             port = layer.outputs[0] if layer.outputs else None
             try:
                 dims = tuple(int(d.value) for d in port.shape)  # type: ignore[union-attr, arg-type]
-                value = self.model.weights.array(int(layer.data["offset"]), int(layer.data["size"]),
-                                                 port.precision, dims)  # type: ignore[union-attr, arg-type]
+                value = self.model.weights.array(
+                    int(layer.data["offset"]), int(layer.data["size"]), port.precision, dims
+                )  # type: ignore[union-attr, arg-type]
             except Exception:  # no static shape, missing/short .bin: the lint rules report those
                 return None
             self._consts[layer.path] = (np.asarray(value),)
@@ -184,9 +207,14 @@ class Session:
     def do(self, command: str) -> Event | None:
         if command in ("back", "back_over"):
             return self.step_back(over=command == "back_over")
-        fn = {"step": self.stepper.step, "over": self.stepper.step_over, "into": self.stepper.step_into,
-              "out": self.stepper.step_out, "iteration": self.stepper.next_iteration,
-              "continue": self.stepper.continue_}[command]
+        fn = {
+            "step": self.stepper.step,
+            "over": self.stepper.step_over,
+            "into": self.stepper.step_into,
+            "out": self.stepper.step_out,
+            "iteration": self.stepper.next_iteration,
+            "continue": self.stepper.continue_,
+        }[command]
         return self._go(fn)
 
     def step_back(self, over: bool = False) -> Event | None:
@@ -205,8 +233,14 @@ class Session:
         if why:
             self.log.append(f"iteration {iteration_text(target)} cannot be reached: {why}")
             return self.stepper.current
-        again = (f"going back to iteration {iteration_text(target)}: the run restarted "
-                 "(breakpoints are set aside until it gets there)") if goal.behind() else ""
+        again = (
+            (
+                f"going back to iteration {iteration_text(target)}: the run restarted "
+                "(breakpoints are set aside until it gets there)"
+            )
+            if goal.behind()
+            else ""
+        )
         ev = self.run_until(goal.stop, again)
         if goal.missed:
             self.log.append(f"iteration {iteration_text(target)} was not reached: {goal.missed}")
@@ -259,19 +293,26 @@ class Session:
         by = self.stepper.stopped_by
         if by is self._hook:
             if self._over_time:
-                text = (f"stopped: RUN-TIME: the command ran for more than --time-limit {limit:g} s; the run "
-                        f"stays here and the next command goes on: {text}")
+                text = (
+                    f"stopped: RUN-TIME: the command ran for more than --time-limit {limit:g} s; the run "
+                    f"stays here and the next command goes on: {text}"
+                )
             elif self._interrupt.is_set():
                 text = f"interrupted: {text}"
             self.stepper.stopped_by = None
         elif by is not None and not isinstance(by, ConditionalBreakpoint) and (by.nonfinite or by.bound is not None):
             bad = self.last_bad = bad_value(ev, by.nonfinite, by.bound) if ev is not None else None
-            found = text if bad is None else (
-                f"{bad.path} {bad.name} ({bad.type}) {bad.port}[{', '.join(map(str, bad.index))}] = {bad.value:g}, "
-                f"it {iteration_label([k for _p, k in bad.frames], bad.path)}")
+            found = (
+                text
+                if bad is None
+                else (
+                    f"{bad.path} {bad.name} ({bad.type}) {bad.port}[{', '.join(map(str, bad.index))}] = {bad.value:g}, "
+                    f"it {iteration_label([k for _p, k in bad.frames], bad.path)}"
+                )
+            )
             text = f"breakpoint ({search_text(by.nonfinite, by.bound)}): {found}"
         elif by is not None:
-            text = f"breakpoint{f' ({by.when})' if isinstance(by, ConditionalBreakpoint) else ''}: {text}"
+            text = f"breakpoint{stop_reason(by)}: {text}"
         self._interrupt.clear()
         self.log.append(text)
         return ev

@@ -18,8 +18,7 @@ def plain(text: object, style: str = "") -> Text:
     return Text(safe_lines(text), style=style)
 
 
-def fit_items(head: str, items: list[str], width: int, lines: int, sep: str = ", ",
-              more: str = "(l: the log)") -> str:
+def fit_items(head: str, items: list[str], width: int, lines: int, sep: str = ", ", more: str = "(l: the log)") -> str:
     """`head` and as many whole `items` as fit in `lines` lines of `width` columns (an item is never
     split across lines), then how many more there are (and where to see them): nothing is cut in the
     middle."""
@@ -37,3 +36,11 @@ def fit_items(head: str, items: list[str], width: int, lines: int, sep: str = ",
         if len(out) <= lines and all(len(line) <= width for line in out):
             return "\n".join(out)
     return head
+
+
+def keep_tail(name: str, width: int) -> str:
+    """`name` in at most `width` characters, its start given way to `…`: Keras and PyTorch names share
+    long scope prefixes (`functional_1_1/lstm_1_1/while/...`), their ends tell the layers apart."""
+    if len(name) <= width:
+        return name
+    return "…" + name[len(name) - max(1, width - 1) :]

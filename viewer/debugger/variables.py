@@ -59,6 +59,21 @@ def scopes(session) -> list[Scope]:  # type: ignore[no-untyped-def]
     return out
 
 
+def running_at(session, layer_path: str) -> tuple[Iteration, str] | None:  # type: ignore[no-untyped-def]
+    """When the current event is inside the TI/Loop/If `layer_path` (it is running, its outputs not made
+    yet): the iteration of the scope that holds it and where it is (`at its iteration 2`, `in its else
+    branch`); else None. Scope navigation (u) selects such a layer at that iteration."""
+    ev = session.stepper.current
+    frames = getattr(ev, "frames", ()) if ev is not None and ev.__class__ is not RunFinished else ()
+    for i, (path, k) in enumerate(frames):
+        if path == layer_path:
+            inside = next((sc.prefix for sc in scopes(session) if sc.prefix.startswith(path + "/")), "")
+            part = inside[len(path) + 1 :].split("/", 1)[0]
+            now = f"in its {part.removesuffix('_body')} branch" if part.endswith("_body") else f"at its iteration {k}"
+            return tuple(j for _p, j in frames[:i]), now
+    return None
+
+
 @dataclass(frozen=True)
 class Variable:
     """One tensor of a scope at its iteration (a multi-output layer: one per output)."""

@@ -87,12 +87,33 @@ class WhatIf:
             raise ValueError("the run is finished: R restarts it")
         port = port if 0 <= port < len(ev.outputs) else 0
         old = np.asarray(ev.outputs[port])
+        try:
+            new = self._edited(old, text)
+        except (IndexError, TypeError, ArithmeticError) as e:  # x[5] of a [1, 4] tensor, ...: said, not raised
+            raise ValueError(f"{text.strip()!r}: {e}") from None
+        outs = list(ev.outputs)
+        outs[port] = new
+        ev.outputs = tuple(outs)  # the executor goes on with these
+        its = s.current_iteration
+        s.recorder.record(ev.layer.path, its, ev.outputs)  # as recorded anew: a step back runs again without it
+        name = port_names(ev.layer, len(outs))[port]
+        label = f"{ev.layer.name} {name} it {iteration_label(its, ev.layer.path)}"
+        self.changes.append(f"{label}: {text.strip()}")
+        return (
+            f"what-if: {label} set by {text.strip()!r}: {summary(new)}; the run is altered from here "
+            "(S, N, R and going back run it again without the change)"
+        )
+
+    def _edited(self, old: np.ndarray, text: str) -> np.ndarray:
+        """A copy of `old` with the edit `text` made (an expression for the whole value, or `x[SLICE] = EXPR`)."""
         where, expr = split_assignment(text)
-        functions = {"value": s.value, "load": load_npy, "clip": np.clip}
-        env = {**s.environment.names(), "x": old}
+        functions = {"value": self.session.value, "load": load_npy, "clip": np.clip}
+        env = {**self.session.environment.names(), "x": old}
         got = np.asarray(compile_expression(expr, functions, what="expression")(env))
         if got.dtype.kind not in "biuf":
             raise ValueError(f"the new value is {got.dtype.name}, not numbers")
+        if old.dtype.kind in "biu" and got.dtype.kind == "f" and not np.isfinite(got).all():
+            raise ValueError(f"the output is {old.dtype.name}: it holds no NaN or infinity")
         new = old.copy()
         if where is None:
             try:
@@ -110,18 +131,7 @@ class WhatIf:
                 new.reshape(-1)[chosen.reshape(-1)] = np.broadcast_to(got, chosen.shape).reshape(-1)
             except ValueError:
                 raise ValueError(f"x[{where}] has shape {list(chosen.shape)}; the value {list(got.shape)}") from None
-        outs = list(ev.outputs)
-        outs[port] = new
-        ev.outputs = tuple(outs)  # the executor goes on with these
-        its = s.current_iteration
-        s.recorder.record(ev.layer.path, its, ev.outputs)  # as recorded anew: a step back runs again without it
-        name = port_names(ev.layer, len(outs))[port]
-        label = f"{ev.layer.name} {name} it {iteration_label(its, ev.layer.path)}"
-        self.changes.append(f"{label}: {text.strip()}")
-        return (
-            f"what-if: {label} set by {text.strip()!r}: {summary(new)}; the run is altered from here "
-            "(S, N, R and going back run it again without the change)"
-        )
+        return new
 
     def forget(self) -> None:
         """The run starts again: no edit."""

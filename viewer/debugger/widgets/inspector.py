@@ -27,6 +27,7 @@ from irlint.viewer.debugger.inspector import (
 )
 from irlint.viewer.debugger.text import fit_items, plain, safe_lines
 from irlint.viewer.debugger.timeline import METRICS, Point, Timeline, series
+from irlint.viewer.debugger.variables import running_at
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -109,7 +110,7 @@ class Inspector(Vertical):
         self.slice_index = max(0, self.slice_index + delta)
         self.redraw()
 
-    def choose_port(self, layer: Layer, iteration: tuple[int, ...], port: str) -> None:
+    def choose_port(self, layer: Layer, iteration: tuple[int, ...] | None, port: str) -> None:
         """Show output `port` ('out7') of `layer`, e.g. the one a NaN/Inf breakpoint found."""
         recorded = self.session.tensor(layer.path, iteration) or () if self.session is not None else ()
         ids = [f"out{p.id}" for p in layer.outputs]
@@ -154,8 +155,14 @@ class Inspector(Vertical):
         if label is None:
             self._say("nothing to save: select a layer that has a value")
             return
-        self.app.push_screen(PromptScreen("save the inspected tensor as .npy (never over a file the run reads)",
-                                          "FILE.npy", default_npy_name(*label)), lambda p: self.save_to(p, reads))
+        self.app.push_screen(
+            PromptScreen(
+                "save the inspected tensor as .npy (never over a file the run reads)",
+                "FILE.npy",
+                default_npy_name(*label),
+            ),
+            lambda p: self.save_to(p, reads),
+        )
 
     def save_to(self, path: str | None, reads: list[tuple[str, str | None]]) -> None:
         a = self.inspected
@@ -182,8 +189,10 @@ class Inspector(Vertical):
             self._say(f"not copied: {e}", "bold red")
             return
         self.app.copy_to_clipboard(text)
-        self._say(f"copied {name} {port} it {it} as text ({len(text)} characters; "
-                  "the terminal must allow OSC 52 clipboard writes)")
+        self._say(
+            f"copied {name} {port} it {it} as text ({len(text)} characters; "
+            "the terminal must allow OSC 52 clipboard writes)"
+        )
 
     def _say(self, text: str, style: str = "") -> None:
         self.post_message(self.Said(plain(text, style=style)))
@@ -200,8 +209,19 @@ class Inspector(Vertical):
     def _tensors(self, iteration: tuple[int, ...] | None):  # type: ignore[no-untyped-def]
         if self.session is None or self.subject is None:
             return None
+        if self._runs_now() is not None:  # no output at the iteration asked for (an older one is not it)
+            return None
         t = self.session.tensor(self.subject.path, iteration)
         return self.session.const_value(self.subject) if t is None and self.subject.type == "Const" else t
+
+    def _runs_now(self) -> tuple[tuple[int, ...], str] | None:
+        """(outer iteration, where it is) when the shown layer is a TI/Loop/If the run is inside at the shown
+        iteration (scope navigation selects it so), which has no output there yet; else None."""
+        if self.session is None or self.subject is None or self.iteration is None:
+            return None
+        running = running_at(self.session, self.subject.path)
+        mine = running is not None and running[0] == self.iteration
+        return running if mine and self.iteration not in self.session.iterations_seen(self.subject.path) else None
 
     def redraw(self) -> None:
         session, layer = self.session, self.subject
@@ -223,6 +243,22 @@ class Inspector(Vertical):
         tensors = session.tensor(layer.path, self.iteration)
         if tensors is None and layer.type == "Const":
             tensors, seen = session.const_value(layer), [()]
+        running = self._runs_now()
+        if running is not None:
+            # u selected a TI/Loop/If the run is inside: its outputs at this iteration do not exist yet
+            outer, now = running
+            where = f" it {iteration_label(outer, layer.path)}" if outer else ""
+            lines = [
+                plain(
+                    f"#{layer.id} {layer.name} ({layer.type}){where}: running ({now}); its outputs come when it ends",
+                    style="bold",
+                )
+            ]
+            lines += self._input_lines(layer, outer, 8 if tall else 4) + self._loop_lines(layer, outer)
+            summary_w.update(Text("\n").join(lines))
+            timeline.show([], self.metric, None)
+            title.update("")
+            return
         if tensors is None or not seen:
             lines = [plain(f"#{layer.id} {layer.name} ({layer.type}): not evaluated yet")]
             summary_w.update(Text("\n").join(lines + self._input_lines(layer, None, 8 if tall else 4)))
@@ -233,8 +269,13 @@ class Inspector(Vertical):
         idx = seen.index(it)
         self.port %= max(1, len(tensors))
         names = port_names(layer, len(tensors))
-        lines = [plain(f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
-                       f"[{idx + 1}/{len(seen)} recorded]", style="bold")]
+        lines = [
+            plain(
+                f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
+                f"[{idx + 1}/{len(seen)} recorded]",
+                style="bold",
+            )
+        ]
         lines.extend(self._input_lines(layer, it, 8 if tall else 4))
         most = 6 if tall else 4
         for i, t in enumerate(tensors[:most]):
@@ -319,7 +360,7 @@ class Inspector(Vertical):
             tail = [fit_items(head, consts, width, 1, ",", "(v)")] if consts else []
             if len(rows) > budget:
                 tail.insert(0, f"... {len(rows) - budget + 1} more inputs (v)")
-                rows = rows[:budget - 1]
+                rows = rows[: budget - 1]
             rows += [(t, None) for t in tail]
         return [plain(" " + r, style="cyan") for r, _c in rows]
 
@@ -336,8 +377,11 @@ class Inspector(Vertical):
         seen = s.iterations_seen(src.path)
         at = seen[-1] if it is None and seen else it
         if at is None or at not in seen:
-            return ("not evaluated yet" if not seen else f"not recorded at it {iteration_label(at or (), src.path)}",
-                    "", "")
+            return (
+                "not evaluated yet" if not seen else f"not recorded at it {iteration_label(at or (), src.path)}",
+                "",
+                "",
+            )
         t = s.tensor(src.path, at)
         if t is None or k >= len(t):
             return "not evaluated yet", "", ""
@@ -362,8 +406,7 @@ class Inspector(Vertical):
         def lines(head: str) -> int:  # a port map gets two lines at 80x24, other sections one
             return 3 if tall else 2 if len(sections) == 1 or "port map" in head else 1
 
-        text = "\n".join(fit_items(head, items, self._width(), lines(head), ",", "(v)")
-                         for head, items in sections[:4])
+        text = "\n".join(fit_items(head, items, self._width(), lines(head), ",", "(v)") for head, items in sections[:4])
         w.update(plain(text, style="dim"))
 
     def _series(self, path: str) -> list[Point]:

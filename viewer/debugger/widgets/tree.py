@@ -4,6 +4,7 @@ user sets it with < / >."""
 
 from __future__ import annotations
 
+from irlint.viewer.debugger.text import keep_tail
 from rich.text import Text
 from textual.widgets import Tree
 
@@ -63,11 +64,19 @@ class ModelTree(Tree):
         # the border takes 2 columns, the guides guide_depth per level, an expandable node's icon 2 more
         icon = 2 if layer.body is not None or layer.branches else 0
         bar = 2 if self._rows and self._count + 1 > self._rows - 3 else 0  # rows less footer and border
-        room = (self._room - 2 - bar - self._depth.get(layer.path, 1) * self.guide_depth - icon - len(marker)
-                - len(str(layer.id)) - 1)
+        room = (
+            self._room
+            - 2
+            - bar
+            - self._depth.get(layer.path, 1) * self.guide_depth
+            - icon
+            - len(marker)
+            - len(str(layer.id))
+            - 1
+        )
         if self._room and len(name) + len(kind) > room:
             if len(name) > room and room >= 8:
-                name = "…" + name[len(name) - room + 1:]
+                name = keep_tail(name, room)
             kind = "" if len(name) + len(kind) > room else kind
         text.append(f"{layer.id} {name}")
         if kind:

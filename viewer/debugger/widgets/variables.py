@@ -1,10 +1,11 @@
 """The Variables list (key V): every tensor of the current scope at the paused iteration, as pudb's and
 VS Code's first pane: name, output, type and shape, range, NaN/Inf counts, elements changed since the
 previous iteration. Typing filters (name, type, id path), Tab changes the sort, Enter opens the row in
-the inspector (the screen closes with the layer and iteration), Esc closes."""
+the inspector (the screen closes with the layer, iteration and output port), Esc closes."""
 
 from __future__ import annotations
 
+from irlint.viewer.debugger.text import keep_tail
 from irlint.viewer.debugger.variables import SORTS, Scope, Variable, matches, sort_key, variables
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,9 +22,7 @@ def row_cells(v: Variable, name_width: int) -> list[Text]:
     a layer not evaluated yet in this iteration says `not yet`."""
     name = safe(v.layer.name)
     room = max(4, name_width - len(str(v.layer.id)) - 1)
-    if len(name) > room:  # the tail tells Keras' and PyTorch's long scoped names apart, as in the tree
-        name = "…" + name[len(name) - room + 1 :]
-    name = f"{v.layer.id} {name}"
+    name = f"{v.layer.id} {keep_tail(name, room)}"  # the tail tells long scoped names apart, as in the tree
     if v.iteration is None:
         return [
             Text(name, style="dim"),
@@ -46,7 +45,7 @@ def row_cells(v: Variable, name_width: int) -> list[Text]:
     ]
 
 
-class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
+class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None, str] | None]):
     BINDINGS = [
         Binding("escape", "dismiss_none", "close"),
         Binding("tab", "sort", "sort", priority=True),
@@ -121,7 +120,7 @@ class VariablesScreen(ModalScreen[tuple[str, tuple[int, ...] | None] | None]):
         table = self.query_one(DataTable)
         if self.shown and 0 <= table.cursor_row < len(self.shown):
             v = self.shown[table.cursor_row]
-            self.dismiss((v.path, v.iteration))
+            self.dismiss((v.path, v.iteration, v.port))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_choose()
