@@ -98,3 +98,32 @@ async def _second_output() -> None:
         await pilot.pause()
         assert app.selected.type == "LSTMCell" and app.inspector.port_index() == 1
         np.testing.assert_array_equal(app.inspected, s.stepper.current.outputs[1])  # C, not H
+
+
+def test_enter_on_a_not_yet_row_says_what_the_inspector_shows() -> None:
+    asyncio.run(_not_yet_row())
+
+
+async def _not_yet_row() -> None:
+    app = make_app(args_for(*NESTED))
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = app.session
+        while not (s.current_iteration == (1, 2) and getattr(s.stepper.current, "layer", None) is not None
+                   and s.stepper.current.layer.name == "Tanh_11032"):
+            await pilot.press("s")
+            await settle(app, pilot)
+        await pilot.press("V")
+        await pilot.pause()
+        for ch in "h_inner_next":
+            await pilot.press(ch)
+        await pilot.pause()
+        (row,) = app.screen.shown
+        assert row.iteration is None  # `not yet` in iteration 1.2
+        await pilot.press("enter")
+        await pilot.pause()
+        summary = str(app.inspector.query_one("#summary").render())
+        assert "not evaluated yet in this iteration: its last recorded value" in summary
+        assert "it 1.1" in summary  # the iteration it shows says which
+        await pilot.press("[")  # another iteration asked for: the note goes
+        await pilot.pause()
+        assert "not evaluated yet in this iteration" not in str(app.inspector.query_one("#summary").render())

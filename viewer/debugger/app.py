@@ -618,6 +618,7 @@ class DebuggerApp(App[None]):
         self.selected, self.shown_iteration = layer, its
         self._highlight(layer)
         self.inspector.choose_port(layer, its, port)
+        self.inspector.not_yet = path if its is None else None  # a `not yet` row: say what is shown instead
         self._inspect()
 
     def action_help(self) -> None:

@@ -64,6 +64,9 @@ class Inspector(Vertical):
         self.subject: Layer | None = None
         self.iteration: tuple[int, ...] | None = None
         self.port = 0  # which output of a multi-output layer the table and timeline show (key p)
+        # A layer chosen from a Variables row that says `not yet`: shown at its last recorded iteration,
+        # with a line saying so, until another layer or iteration is shown
+        self.not_yet: str | None = None
         self.slice_index = 0  # leading index shown for tensors above 2-D (keys j/k)
         self.metric = METRICS[0]
         self._points: dict[tuple[object, ...], Point] = {}  # (path, iteration, port, metric) -> timeline point
@@ -269,7 +272,10 @@ class Inspector(Vertical):
         idx = seen.index(it)
         self.port %= max(1, len(tensors))
         names = port_names(layer, len(tensors))
-        lines = [
+        lines = []
+        if self.not_yet == layer.path and self.iteration is None:
+            lines.append(plain("not evaluated yet in this iteration: its last recorded value", style="dim"))
+        lines += [
             plain(
                 f"#{layer.id} {layer.name} ({layer.type}) it {iteration_label(it, layer.path)} "
                 f"[{idx + 1}/{len(seen)} recorded]",
