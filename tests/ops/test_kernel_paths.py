@@ -97,7 +97,7 @@ def test_matmul_direct_product_mismatch_raises() -> None:
 # ------------------------------------------------------------------------------------- unaries
 
 NATIVE = [name for name in ("Sigmoid", "Tanh", "Exp", "Log", "Sqrt")]
-PLAIN = {"Sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
+PLAIN = {"Sigmoid": lambda x: (1.0 / (1.0 + np.exp(-x.astype(np.float64)))).astype(x.dtype),  # small: as Tanh
          "Tanh": lambda x: np.tanh(x, dtype=np.float64).astype(x.dtype),  # small: rounded once, as the CPU plugin
          "Exp": np.exp, "Log": np.log,
          "Sqrt": np.sqrt}

@@ -267,3 +267,22 @@ def test_tanh_saturates_where_the_cpu_plugin_does() -> None:
     np.testing.assert_array_equal(np.trunc(small).astype(np.int32), want)
     scalars = [tanh.compute(tanh.Attrs(), [np.asarray(v)])[0] for v in x[::50]]  # a 0-d input's own path
     np.testing.assert_array_equal(np.trunc(scalars).astype(np.int32), want[::50])
+
+
+def test_sigmoid_reaches_one_where_the_cpu_plugin_does() -> None:
+    """Sigmoid of f32 near 1, truncated by a Convert to i32: the f32 formula 1 / (1 + exp(-x)) reaches 1
+    from x = 15.9, the plugin (about correctly rounded) from 17.33; irlint's integers must be the
+    plugin's, on small arrays, large ones and 0-d inputs (differential build seed 7940527)."""
+    x = np.concatenate([np.linspace(-18, -15, 3001), np.linspace(15, 18, 6001)]).astype(np.float32)
+    model, inputs = model1(lambda p: ops.convert(ops.sigmoid(p), "i32"), x)
+    import openvino as ov
+
+    want = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)[0]
+    sigmoid = lookup("Sigmoid", "opset1")
+    got = sigmoid.compute(sigmoid.Attrs(), [x])[0]
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(np.trunc(got).astype(np.int32), want)
+    small = np.concatenate([sigmoid.compute(sigmoid.Attrs(), [part])[0] for part in np.array_split(x, 16)])
+    np.testing.assert_array_equal(np.trunc(small).astype(np.int32), want)
+    scalars = [sigmoid.compute(sigmoid.Attrs(), [np.asarray(v)])[0] for v in x[::50]]
+    np.testing.assert_array_equal(np.trunc(scalars).astype(np.int32), want[::50])
