@@ -164,6 +164,18 @@ def test_a_hostile_trace_is_a_usage_error(tmp_path: Path) -> None:
         assert f"{name}.npz" in res.stderr, (name, res.stderr)
 
 
+@pytest.mark.parametrize("iteration", ["9" * 5000, "\u0663", "2\u00b2", "0." + "9" * 20])
+def test_a_hostile_iteration_is_a_usage_error(tmp_path: Path, iteration: str) -> None:
+    """`render --iteration`: digits beyond any iteration count (int() refuses 4,300 of them) and digits that
+    are not ASCII are refused as what they are, not an internal error or another iteration."""
+    xml, inputs = copy_example(tmp_path)
+    trace = tmp_path / "t.npz"
+    assert cli("run", str(xml), "--inputs", str(inputs), "--trace", str(trace)).returncode == 0
+    res = cli("render", str(xml), "-o", str(tmp_path / "o.dot"), "--trace", str(trace), "--iteration", iteration)
+    no_traceback(res)
+    assert res.returncode == 2 and "expected K or K.M" in res.stderr, res.stderr[-2000:]
+
+
 def _glob_as_regex(pattern: str) -> re.Pattern[str]:
     """The reference: the glob as a (backtracking) regex, fine for small patterns."""
     out, i = [], 0
