@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from irlint.cli.argtypes import positive_float, positive_int
+from irlint.cli.argtypes import non_negative_int, positive_float, positive_int
 from irlint.cli.arrays import load_npy, load_npz
 from irlint.cli.command import UsageError
 from irlint.cli.paths import atomic_write, regular_file
@@ -55,7 +55,7 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("assign", nargs="*", metavar="NAME=FILE.npy", help="an input from a .npy file")
     p.add_argument("--random-inputs", action="store_true",
                    help="fill inputs that are not given with random values (from --seed); said prominently")
-    p.add_argument("--seed", type=int, default=0, help="seed for --random-inputs (default 0)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed for --random-inputs (default 0)")
     p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
                    help="the concrete shape of an input with dynamic dims (random inputs)")
     p.add_argument("--max-iterations", type=positive_int, default=100_000, metavar="N",

@@ -60,6 +60,7 @@ CASES = [
     (["run", LOOP, "--memory-budget", "0"], 2, "positive integer"),
     (["run", LOOP, "--memory-budget", "-5"], 2, "positive integer"),
     (["run", LOOP, "--trace-budget", "-1"], 2, "0 or more"),
+    (["run", LOOP, "--random-inputs", "--seed", "-1"], 2, "0 or more"),
     (["run", LOOP, "--trace", "{tmp}/no/t.npz"], 2, "does not exist"),
     (["run", LOOP, "nope={wrong}"], 2, "match no Parameter"),
     # trace
