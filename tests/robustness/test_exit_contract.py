@@ -90,6 +90,7 @@ CASES = [
     (["compare", LOOP, "--inputs", LOOP_IN, "--max-iterations", "1"], 1, "RUN-ITERATIONS"),
     (["compare", LOOP, "--rtol", "-1"], 2, "finite number"),
     (["compare", LOOP, "--timeout", "0"], 2, "more than 0"),
+    (["compare", LOOP, "--inputs", LOOP_IN, "--timeout", "1e300"], 0, "ok"),  # longer than poll() can wait
     (["compare", "{malformed}"], 2, "IR001"),
     (["compare", LOOP, "--inputs", LOOP_IN, "--plot", "{tmp}/p.txt"], 2, "extension"),
     (["compare", LOOP, "--inputs", LOOP_IN, "--plot", LOOP], 2, "extension"),
