@@ -14,7 +14,7 @@ import argparse
 import socket
 import sys
 
-from irlint.cli.argtypes import positive_int
+from irlint.cli.argtypes import port_number
 from irlint.cli.arrays import load_npz
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
 from irlint.cli.printing import safe
@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --trace: the iteration whose values the nodes list (0-based, outer first; "
                         "default 0); the node data list in the UI colours the graph by any iteration")
     p.add_argument("--host", default="localhost", help="the address the server listens on (default: localhost)")
-    p.add_argument("--port", type=positive_int, default=DEFAULT_PORT, metavar="N",
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="N",
                    help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)")
     p.add_argument("--no-open", action="store_true", help="do not open a browser tab")
 

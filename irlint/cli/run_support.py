@@ -32,16 +32,17 @@ UNRUNNABLE = UNCHECKABLE | {"W301"}
 def departures() -> Iterator[None]:
     """Around a run: where the interpreter warns that OpenVINO's CPU plugin fails or gives undefined
     values (`DepartureWarning`, docs/semantics.md), one `warning:` line on stderr each, after the run."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DepartureWarning)
-        try:
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DepartureWarning)
             yield
-        finally:
-            for w in caught:
-                if issubclass(w.category, DepartureWarning):
-                    print(f"warning: {safe(str(w.message))}", file=sys.stderr)
-                else:
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    finally:  # outside the recording: a warning passed on inside it was recorded again, for ever
+        for w in caught:
+            if issubclass(w.category, DepartureWarning):
+                print(f"warning: {safe(str(w.message))}", file=sys.stderr)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 class ModelHasErrors(Exception):

@@ -62,8 +62,13 @@ def first_bad(t: np.ndarray, nonfinite: bool = True, bound: float | None = None)
     bad = nonfinite and not np.isfinite(t).all()
     if not bad and bound is None:
         return None
-    with np.errstate(invalid="ignore"):
-        mask = np.abs(t) > bound if bound is not None else np.zeros(t.shape, bool)
+    if bound is None:
+        mask = np.zeros(t.shape, bool)
+    elif bound >= float(np.finfo(t.dtype).max):  # beyond the dtype (1e300 for f32): only an Inf passes it
+        mask = np.isinf(t)
+    else:
+        with np.errstate(invalid="ignore"):
+            mask = np.abs(t) > bound
     if not bad and not mask.any():
         return None
     if bad:
