@@ -43,6 +43,25 @@ def _port_in_use(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) == 0
 
 
+def check_address(host: str, port: int) -> None:
+    """Refuse (UsageError) a --host/--port the server cannot listen on, before it is started: Model Explorer
+    waits for its server in a loop that catches everything, Ctrl-C and SIGTERM included, so a server that
+    never comes up (`--host ''`, an address of another machine) spun for ever; a name it cannot resolve
+    made it exit 1. It checks IPv4 addresses only (an IPv6 one is a name it cannot resolve)."""
+    if not host.strip():
+        raise UsageError("--host '': give the address to listen on (localhost, 127.0.0.1, 0.0.0.0)")
+    try:
+        infos = socket.getaddrinfo(host, None, socket.AF_INET, socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as e:
+        raise UsageError(f"--host {safe(host)}: not an IPv4 address or a name that resolves to one ({e})") from None
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:  # the default port is where Model Explorer starts looking for a free one: any port says enough
+            s.bind((infos[0][4][0], 0 if port == DEFAULT_PORT else port))
+        except OSError as e:
+            raise UsageError(f"--host {safe(host)} --port {port}: cannot listen there ({e.strerror or e})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import model_explorer
@@ -58,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.iteration is not None and args.trace is None:
         raise UsageError("--iteration needs --trace")
+    check_address(args.host, args.port)
     if args.port != DEFAULT_PORT and _port_in_use(args.host, args.port):
         raise UsageError(f"--port {args.port}: the port is in use")
     model = load_to_show(args.model, args.weights, "show")

@@ -83,6 +83,10 @@ CASES = [
     # a bound beyond float32 (the comparison's overflow warning, passed on, was recorded again for ever)
     (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite", "--magnitude", "1e300"], 0, "no |value| > 1e+300"),
     (["explore", LOOP, "--port", "99999", "--no-open"], 2, "not a port number"),
+    # a server that cannot come up: Model Explorer's wait for it caught every exception, SIGTERM's too, for ever
+    (["explore", LOOP, "--host", "", "--no-open"], 2, "give the address"),
+    (["explore", LOOP, "--host", "a b", "--port", "9000", "--no-open"], 2, "not an IPv4 address"),
+    (["explore", LOOP, "--host", "192.0.2.1", "--no-open"], 2, "cannot listen there"),
     (["trace", LOOP, "--magnitude", "3"], 2, "goes with --find-nonfinite"),
     (["trace", LOOP], 2, "--watch LAYER... and/or --find-nonfinite"),
     # render
