@@ -14,6 +14,7 @@ import argparse
 import socket
 import sys
 
+from irlint.cli import interrupts
 from irlint.cli.argtypes import port_number
 from irlint.cli.arrays import load_npz
 from irlint.cli.command import EXIT_CLEAN, EXIT_FAILURE, Command, UsageError
@@ -109,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
     model_explorer.visualize_from_config(config=config, host=args.host, port=args.port, extensions=[EXTENSION],
                                          no_open_in_browser=args.no_open)
+    signum = interrupts.received()
+    if signum is not None:  # Model Explorer stops on the Interrupted it catches, and returns: not a clean exit
+        raise interrupts.Interrupted(signum)
     return EXIT_CLEAN
 
 

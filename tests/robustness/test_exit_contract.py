@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -237,3 +241,31 @@ def test_a_warning_during_a_run_is_passed_on_once() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0 and res.stdout == "done\n", res.stderr[-2000:]
     assert res.stderr.count("RuntimeWarning: from a kernel") == 1, res.stderr[-2000:]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_explore_ends_with_the_signal_that_stopped_it(sig: int) -> None:
+    """Model Explorer catches the interrupt to stop its server and returns: irlint still exits 128 + signal."""
+    pytest.importorskip("model_explorer")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irlint", "explore", LOOP, "--no-open", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while proc.poll() is None:  # until the server answers (the test's timeout bounds a server that never does)
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + sig, err[-2000:]
+    assert "Traceback" not in err and ("interrupted" if sig == signal.SIGINT else "terminated (SIGTERM)") in err
