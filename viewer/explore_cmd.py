@@ -10,9 +10,12 @@ runs until Ctrl+C.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import socket
 import sys
+import threading
+from collections.abc import Callable
 
 from irlint.cli import interrupts
 from irlint.cli.argtypes import port_number
@@ -108,12 +111,37 @@ def run(args: argparse.Namespace) -> int:
         for name, data in iteration_node_data(graphs, model, trace):
             config.add_node_data(name, data)
     print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
-    model_explorer.visualize_from_config(config=config, host=args.host, port=args.port, extensions=[EXTENSION],
-                                         no_open_in_browser=args.no_open)
+    try:
+        _serve(lambda: model_explorer.visualize_from_config(config=config, host=args.host, port=args.port,
+                                                            extensions=[EXTENSION], no_open_in_browser=args.no_open))
+    except KeyboardInterrupt:
+        if interrupts.received() is None:
+            raise
     signum = interrupts.received()
-    if signum is not None:  # Model Explorer stops on the Interrupted it catches, and returns: not a clean exit
+    if signum is not None:  # Model Explorer stops on the interrupt it catches, and returns: not a clean exit
         raise interrupts.Interrupted(signum)
     return EXIT_CLEAN
+
+
+def _serve(start: Callable[[], object]) -> None:
+    """Run Model Explorer's server until it stops, and stop it when irlint is interrupted. It waits for its
+    server to come up in a loop that catches every exception, so an interrupt arriving then was lost and
+    the server ran on, deaf to further signals (`irlint.cli.interrupts` raises once); here every signal
+    raises (`interrupts.repeated`), and after one a watcher raises it again every half second until
+    `start` returns (its serving loop stops on the first that lands there)."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.5):
+            if interrupts.received() is not None:
+                _thread.interrupt_main()  # runs the SIGINT handler, `repeated`'s, in the main thread
+
+    threading.Thread(target=watch, daemon=True, name="irlint-explore-interrupts").start()
+    try:
+        with interrupts.repeated():
+            start()
+    finally:
+        done.set()
 
 
 COMMAND = Command("explore", "show the model in Google's Model Explorer (needs irlint[explorer])", add_arguments, run)
