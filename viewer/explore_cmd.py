@@ -33,12 +33,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="the IR .xml")
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--trace", metavar="T.npz", help="a trace from `irlint run --trace`: its values become node data")
-    p.add_argument("--iteration", metavar="K[.M]", default=None,
-                   help="with --trace: the iteration whose values the nodes list (0-based, outer first; "
-                        "default 0); the node data list in the UI colours the graph by any iteration")
+    p.add_argument(
+        "--iteration",
+        metavar="K[.M]",
+        default=None,
+        help="with --trace: the iteration whose values the nodes list (0-based, outer first; "
+        "default 0); the node data list in the UI colours the graph by any iteration",
+    )
     p.add_argument("--host", default="localhost", help="the address the server listens on (default: localhost)")
-    p.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="N",
-                   help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)")
+    p.add_argument(
+        "--port",
+        type=port_number,
+        default=DEFAULT_PORT,
+        metavar="N",
+        help=f"the server's port (default {DEFAULT_PORT}, or the next free one up to 8099)",
+    )
     p.add_argument("--no-open", action="store_true", help="do not open a browser tab")
 
 
@@ -112,8 +121,11 @@ def run(args: argparse.Namespace) -> int:
             config.add_node_data(name, data)
     print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
     try:
-        _serve(lambda: model_explorer.visualize_from_config(config=config, host=args.host, port=args.port,
-                                                            extensions=[EXTENSION], no_open_in_browser=args.no_open))
+        _serve(
+            lambda: model_explorer.visualize_from_config(
+                config=config, host=args.host, port=args.port, extensions=[EXTENSION], no_open_in_browser=args.no_open
+            )
+        )
     except KeyboardInterrupt:
         if interrupts.received() is None:
             raise

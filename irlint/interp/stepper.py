@@ -42,8 +42,10 @@ class BadValue:
         """`layer 3/body/8 'root' (Sqrt), port out1, iteration 2.3, element [0] = nan`."""
         its = iteration_label([k for _p, k in self.frames], self.path)
         index = "[" + ", ".join(map(str, self.index)) + "]"
-        return (f"layer {self.path} {self.name!r} ({self.type}), port {self.port}, iteration {its}, "
-                f"element {index} = {self.value:g}")
+        return (
+            f"layer {self.path} {self.name!r} ({self.type}), port {self.port}, iteration {its}, "
+            f"element {index} = {self.value:g}"
+        )
 
 
 def search_text(nonfinite: bool, bound: float | None) -> str:
@@ -120,8 +122,11 @@ class Breakpoint:
         if self.layer is not None:
             return isinstance(event, LayerEvaluated) and self.layer in (event.layer.path, event.layer.name)
         if self.iteration is not None:
-            return (isinstance(event, IterationStarted) and event.iteration == self.iteration
-                    and (self.loop is None or self.loop in (event.layer.path, event.layer.name)))
+            return (
+                isinstance(event, IterationStarted)
+                and event.iteration == self.iteration
+                and (self.loop is None or self.loop in (event.layer.path, event.layer.name))
+            )
         if self.nonfinite or self.bound is not None:
             return bad_value(event, self.nonfinite, self.bound) is not None
         return False
