@@ -40,15 +40,18 @@ class Diagram:
         return self._svg
 
     def _pipe(self, fmt: str) -> bytes:
-        import graphviz
+        """`dot`'s output, `dot` run as `irlint render` runs it: a child that ends with the process (a killed
+        or restarted kernel leaves no `dot` laying out a large graph; the graphviz package's pipe would)."""
+        import shutil
 
-        try:
-            return self.graph.pipe(format=fmt)  # type: ignore[no-any-return]
-        except graphviz.ExecutableNotFound as e:
+        from irlint.viewer.render_cmd import pipe
+
+        if shutil.which("dot") is None:
             raise RuntimeError(
                 "drawing the diagram needs Graphviz's `dot` program: install it (Debian: apt-get "
                 "install graphviz), or take the DOT source from `.dot`"
-            ) from e
+            )
+        return pipe(self.graph, fmt)
 
     def _repr_svg_(self) -> str:
         return self.svg

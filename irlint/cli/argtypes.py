@@ -26,6 +26,14 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 1 to 65535 (a larger one was an OverflowError from the socket module)."""
+    value = _int(text)
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return value
+
+
 def non_negative_float(text: str) -> float:
     """A finite float >= 0."""
     try:

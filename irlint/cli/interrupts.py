@@ -68,6 +68,30 @@ def handled() -> Iterator[None]:
             signal.signal(s, h if h is not None else signal.SIG_DFL)
 
 
+@contextlib.contextmanager
+def repeated() -> Iterator[None]:
+    """Inside `handled()`: every signal raises `Interrupted` (naming the first), not only the first, around
+    code that may swallow one (Model Explorer waits for its server in a loop that catches everything);
+    `_thread.interrupt_main()` then raises it again too. Forked processes are left to `handled()`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        if _State.received is None:
+            _State.received = signum
+        raise Interrupted(_State.received)
+
+    previous = {s: signal.getsignal(s) for s in SIGNALS}
+    for s in SIGNALS:
+        signal.signal(s, on_signal)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+
 def message(signum: int) -> str:
     """The one line printed when `signum` ended the command."""
     return "irlint: interrupted" if signum == signal.SIGINT else f"irlint: terminated ({signal.Signals(signum).name})"

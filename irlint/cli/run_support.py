@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from irlint.cli.argtypes import positive_float, positive_int
+from irlint.cli.argtypes import non_negative_int, positive_float, positive_int
 from irlint.cli.arrays import load_npy, load_npz
 from irlint.cli.command import UsageError
 from irlint.cli.paths import atomic_write, regular_file
@@ -32,16 +32,17 @@ UNRUNNABLE = UNCHECKABLE | {"W301"}
 def departures() -> Iterator[None]:
     """Around a run: where the interpreter warns that OpenVINO's CPU plugin fails or gives undefined
     values (`DepartureWarning`, docs/semantics.md), one `warning:` line on stderr each, after the run."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DepartureWarning)
-        try:
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DepartureWarning)
             yield
-        finally:
-            for w in caught:
-                if issubclass(w.category, DepartureWarning):
-                    print(f"warning: {safe(str(w.message))}", file=sys.stderr)
-                else:
-                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    finally:  # outside the recording: a warning passed on inside it was recorded again, for ever
+        for w in caught:
+            if issubclass(w.category, DepartureWarning):
+                print(f"warning: {safe(str(w.message))}", file=sys.stderr)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 class ModelHasErrors(Exception):
@@ -53,21 +54,49 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weights", metavar="PATH", help="the .bin (default: MODEL.bin)")
     p.add_argument("--inputs", metavar="IN.npz", help="inputs keyed by top-level Parameter name")
     p.add_argument("assign", nargs="*", metavar="NAME=FILE.npy", help="an input from a .npy file")
-    p.add_argument("--random-inputs", action="store_true",
-                   help="fill inputs that are not given with random values (from --seed); said prominently")
-    p.add_argument("--seed", type=int, default=0, help="seed for --random-inputs (default 0)")
-    p.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...",
-                   help="the concrete shape of an input with dynamic dims (random inputs)")
-    p.add_argument("--max-iterations", type=positive_int, default=100_000, metavar="N",
-                   help="stop an unbounded Loop after N iterations (default 100000)")
-    p.add_argument("--max-body-runs", type=positive_int, default=DEFAULT_MAX_BODY_RUNS, metavar="N",
-                   help="stop the run after N body executions, the iterations of every Loop and TensorIterator "
-                        f"at every nesting depth together (default {DEFAULT_MAX_BODY_RUNS})")
-    p.add_argument("--time-limit", type=positive_float, default=None, metavar="SECONDS",
-                   help="stop irlint's run after this much wall-clock time (checked between loop iterations; "
-                        "default: none, for compare: --timeout)")
-    p.add_argument("--memory-budget", type=positive_int, default=4 * 1024**3, metavar="BYTES",
-                   help="refuse any tensor larger than this (default 4 GiB)")
+    p.add_argument(
+        "--random-inputs",
+        action="store_true",
+        help="fill inputs that are not given with random values (from --seed); said prominently",
+    )
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed for --random-inputs (default 0)")
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=D0,D1,...",
+        help="the concrete shape of an input with dynamic dims (random inputs)",
+    )
+    p.add_argument(
+        "--max-iterations",
+        type=positive_int,
+        default=100_000,
+        metavar="N",
+        help="stop an unbounded Loop after N iterations (default 100000)",
+    )
+    p.add_argument(
+        "--max-body-runs",
+        type=positive_int,
+        default=DEFAULT_MAX_BODY_RUNS,
+        metavar="N",
+        help="stop the run after N body executions, the iterations of every Loop and TensorIterator "
+        f"at every nesting depth together (default {DEFAULT_MAX_BODY_RUNS})",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="stop irlint's run after this much wall-clock time (checked between loop iterations; "
+        "default: none, for compare: --timeout)",
+    )
+    p.add_argument(
+        "--memory-budget",
+        type=positive_int,
+        default=4 * 1024**3,
+        metavar="BYTES",
+        help="refuse any tensor larger than this (default 4 GiB)",
+    )
 
 
 def options(args: argparse.Namespace) -> Options:
@@ -76,8 +105,12 @@ def options(args: argparse.Namespace) -> Options:
     limit = getattr(args, "time_limit", None)
     if limit is None:
         limit = getattr(args, "timeout", None)
-    return Options(max_iterations=args.max_iterations, memory_budget=args.memory_budget,
-                   max_body_runs=getattr(args, "max_body_runs", DEFAULT_MAX_BODY_RUNS), time_limit=limit)
+    return Options(
+        max_iterations=args.max_iterations,
+        memory_budget=args.memory_budget,
+        max_body_runs=getattr(args, "max_body_runs", DEFAULT_MAX_BODY_RUNS),
+        time_limit=limit,
+    )
 
 
 def load_checked(args: argparse.Namespace) -> Model:
@@ -105,9 +138,11 @@ def load_checked(args: argparse.Namespace) -> Model:
 
 def input_paths(args: argparse.Namespace) -> list[tuple[str, str | None]]:
     """Every file a run reads, as (option, path): what no output may overwrite."""
-    paths: list[tuple[str, str | None]] = [("MODEL", args.model),
-                                           ("--weights", args.weights or default_weights_path(args.model)),
-                                           ("--inputs", getattr(args, "inputs", None))]
+    paths: list[tuple[str, str | None]] = [
+        ("MODEL", args.model),
+        ("--weights", args.weights or default_weights_path(args.model)),
+        ("--inputs", getattr(args, "inputs", None)),
+    ]
     paths += [(item, item.partition("=")[2]) for item in getattr(args, "assign", [])]
     return paths
 
@@ -143,9 +178,11 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
         raise UsageError(f"inputs {unknown} match no Parameter (the model's inputs: {names})")
     missing = [p.name for p in model.graph.parameters() if p.name not in given]
     if missing and not getattr(args, "random_inputs", False):
-        raise UsageError(f"RUN-INPUT: no input for Parameter{'s' if len(missing) > 1 else ''} "
-                         f"{', '.join(repr(m) for m in missing)}: give --inputs IN.npz or NAME=FILE.npy, or "
-                         "--random-inputs to fill them with random values")
+        raise UsageError(
+            f"RUN-INPUT: no input for Parameter{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(repr(m) for m in missing)}: give --inputs IN.npz or NAME=FILE.npy, or "
+            "--random-inputs to fill them with random values"
+        )
     rng = np.random.default_rng(args.seed)
     notes = []
     for p in model.graph.parameters():
@@ -160,8 +197,10 @@ def build_inputs(model: Model, args: argparse.Namespace) -> tuple[dict[str, np.n
         dtype = info.etype.dtype
         nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
         if nbytes > args.memory_budget:
-            raise UsageError(f"a random input for '{p.name}' of shape {shape} would take {nbytes} bytes, more than "
-                             f"--memory-budget {args.memory_budget}; give the input or a --shape")
+            raise UsageError(
+                f"a random input for '{p.name}' of shape {shape} would take {nbytes} bytes, more than "
+                f"--memory-budget {args.memory_budget}; give the input or a --shape"
+            )
         if dtype.kind == "f":
             arr = rng.standard_normal(shape).astype(dtype)
         elif dtype.kind == "b":

@@ -40,6 +40,11 @@ class OvRun:
     observer_effect: dict[str, Any] | None = None  # probes left out because observing them changed the outputs
 
 
+# `subprocess.run` waits on the child's pipes with poll(), whose timeout is a C int of milliseconds
+# (24.8 days): a longer `--timeout` (1e10) made it raise OverflowError. Any longer timeout is 23 days.
+MAX_TIMEOUT = 2_000_000.0
+
+
 def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray], timeout: float,
                  job: dict[str, Any]) -> OvRun | str:
     """Run OpenVINO in a child process; its results, or what went wrong in words."""
@@ -53,7 +58,8 @@ def run_openvino(model: str, weights: str | None, inputs: dict[str, np.ndarray],
                os.path.abspath(weights) if weights else "", tmp_in, tmp_out, tmp_report, tmp_job]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  errors="replace", timeout=timeout, preexec_fn=orphans.before_exec())
+                                  errors="replace", timeout=min(timeout, MAX_TIMEOUT),
+                                  preexec_fn=orphans.before_exec())
         except subprocess.TimeoutExpired as e:
             stage = _last_stage(e.stdout)
             return f"OpenVINO did not finish within --timeout {timeout:g} s (stage: {stage}); it was killed"

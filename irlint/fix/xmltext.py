@@ -14,9 +14,17 @@ from collections.abc import Sequence
 from irlint.fix.edits import Edit
 
 _TAG = re.compile(rb"<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)(\s*)(/?)>")
-# A `<dim>` whose value is text, CDATA sections (`<dim><![CDATA[6]]></dim>`, which parsers read as 6) or both
-_DIM = re.compile(rb"<dim>((?:[^<]|<!\[CDATA\[.*?\]\]>)*)</dim>", re.S)
-_CDATA = re.compile(rb"<!\[CDATA\[(.*?)\]\]>", re.S)
+# A `<dim>` as XML allows it to be written: text (with character references), CDATA sections
+# (`<dim><![CDATA[6]]></dim>`, which parsers read as 6), comments and processing instructions (which they
+# skip: `<dim>1<!-- x -->2</dim>` is 12), in any mix. Every dim the loader reads must be found here, or a
+# fix offered for it (`[*]`) would edit the wrong dim or none.
+_DIM = re.compile(rb"<dim>((?:[^<]|<!\[CDATA\[.*?\]\]>|<!--.*?-->|<\?.*?\?>)*)</dim>", re.S)
+_PIECE = re.compile(
+    rb"<!\[CDATA\[(.*?)\]\]>|<!--.*?-->|<\?.*?\?>"
+    rb"|&#[xX]([0-9a-fA-F]+);|&#([0-9]+);|&(lt|gt|amp|quot|apos);|([^<&]+|&)",
+    re.S,
+)
+_ENTITIES = {b"lt": b"<", b"gt": b">", b"amp": b"&", b"quot": b'"', b"apos": b"'"}
 _INDENT = re.compile(rb"[ \t]*")
 
 
@@ -43,7 +51,7 @@ class Tag:
 
     def attr(self, name: str) -> str | None:
         span = self.attr_span(name)
-        return None if span is None else self.data[span[0]:span[1]].decode("utf-8", "replace")
+        return None if span is None else self.data[span[0] : span[1]].decode("utf-8", "replace")
 
     def set_attr(self, name: str, value: str) -> Edit:
         """Change `name`'s value, or add ` name="value"` after the last attribute when it is absent."""
@@ -52,16 +60,33 @@ class Tag:
 
         escaped = quoteattr(value, {'"': "&quot;"})[1:-1]
         if span is not None:
-            if self.data[span[0] - 1:span[0]] == b"'":
+            if self.data[span[0] - 1 : span[0]] == b"'":
                 escaped = escaped.replace("'", "&apos;")
             return Edit(span[0], span[1], escaped.encode())
         at = self.m.end(2)
         return Edit(at, at, f' {name}="{escaped}"'.encode())
 
 
+def _piece(m: re.Match[bytes]) -> bytes:
+    cdata, hexref, decref, entity, text = m.groups()
+    if cdata is not None or text is not None:
+        return cdata if cdata is not None else text
+    if hexref is not None or decref is not None:
+        digits = hexref if hexref is not None else decref
+        code = int(digits, 16 if hexref is not None else 10) if len(digits) <= 8 else 0x110000
+        return chr(code).encode("utf-8", "replace") if code < 0x110000 else b""  # not a character: no dim
+    return _ENTITIES[entity] if entity is not None else b""  # a comment or processing instruction
+
+
+def dim_text(raw: bytes) -> bytes:
+    """A `<dim>`'s content as a parser reads it: CDATA unwrapped, references decoded, comments and
+    processing instructions dropped."""
+    return b"".join(_piece(m) for m in _PIECE.finditer(raw))
+
+
 def dim_value(raw: bytes) -> bytes:
-    """A `<dim>`'s content as the loader reads it: CDATA sections unwrapped, blanks around it dropped."""
-    return _CDATA.sub(rb"\1", raw).strip()
+    """A `<dim>`'s value as the loader reads it: its text (`dim_text`), blanks around it dropped."""
+    return dim_text(raw).strip()
 
 
 def line_indent(data: bytes, at: int) -> bytes:
@@ -94,21 +119,21 @@ def set_port_dims(data: bytes, port_at: int, dims: Sequence[int]) -> list[Edit]:
     old = list(_DIM.finditer(data, tag.end, close))
     edits: list[Edit] = []
     for m, v in zip(old, new):
-        if dim_value(m.group(1)) != v:  # "<dim> 3 </dim>" already says 3: left as written (CDATA is rewritten)
+        if dim_value(m.group(1)) != v:  # "<dim> 3 </dim>" already says 3: left as written (CDATA, comments rewritten)
             edits.append(Edit(m.start(1), m.end(1), v))
     if len(new) > len(old):
         if old:
             at = old[-1].end()
             prev_end = old[-2].end() if len(old) > 1 else tag.end
-            sep = data[prev_end:old[-1].start()]
+            sep = data[prev_end : old[-1].start()]
             if sep.strip():
                 raise LookupError("dims separated by other content")
         else:
             at, sep = tag.end, inner
-        edits.append(Edit(at, at, b"".join(sep + b"<dim>" + v + b"</dim>" for v in new[len(old):])))
+        edits.append(Edit(at, at, b"".join(sep + b"<dim>" + v + b"</dim>" for v in new[len(old) :])))
     elif len(new) < len(old):
         start = old[len(new) - 1].end() if new else tag.end
-        gap = data[start:old[len(new)].start()]
+        gap = data[start : old[len(new)].start()]
         if gap.strip():
             raise LookupError("dims separated by other content")
         edits.append(Edit(start, old[-1].end(), b""))
@@ -121,7 +146,7 @@ def port_dims_text(data: bytes, port_at: int) -> list[str]:
     if tag.self_closing:
         return []
     close = data.find(b"</port>", tag.end)
-    return [_CDATA.sub(rb"\1", m.group(1)).decode() for m in _DIM.finditer(data, tag.end, close)]
+    return [dim_text(m.group(1)).decode() for m in _DIM.finditer(data, tag.end, close)]
 
 
 def format_shape_attr(dims: Sequence[int], like: str | None) -> str:

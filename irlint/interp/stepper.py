@@ -42,8 +42,10 @@ class BadValue:
         """`layer 3/body/8 'root' (Sqrt), port out1, iteration 2.3, element [0] = nan`."""
         its = iteration_label([k for _p, k in self.frames], self.path)
         index = "[" + ", ".join(map(str, self.index)) + "]"
-        return (f"layer {self.path} {self.name!r} ({self.type}), port {self.port}, iteration {its}, "
-                f"element {index} = {self.value:g}")
+        return (
+            f"layer {self.path} {self.name!r} ({self.type}), port {self.port}, iteration {its}, "
+            f"element {index} = {self.value:g}"
+        )
 
 
 def search_text(nonfinite: bool, bound: float | None) -> str:
@@ -62,8 +64,13 @@ def first_bad(t: np.ndarray, nonfinite: bool = True, bound: float | None = None)
     bad = nonfinite and not np.isfinite(t).all()
     if not bad and bound is None:
         return None
-    with np.errstate(invalid="ignore"):
-        mask = np.abs(t) > bound if bound is not None else np.zeros(t.shape, bool)
+    if bound is None:
+        mask = np.zeros(t.shape, bool)
+    elif bound >= float(np.finfo(t.dtype).max):  # beyond the dtype (1e300 for f32): only an Inf passes it
+        mask = np.isinf(t)
+    else:
+        with np.errstate(invalid="ignore"):
+            mask = np.abs(t) > bound
     if not bad and not mask.any():
         return None
     if bad:
@@ -115,8 +122,11 @@ class Breakpoint:
         if self.layer is not None:
             return isinstance(event, LayerEvaluated) and self.layer in (event.layer.path, event.layer.name)
         if self.iteration is not None:
-            return (isinstance(event, IterationStarted) and event.iteration == self.iteration
-                    and (self.loop is None or self.loop in (event.layer.path, event.layer.name)))
+            return (
+                isinstance(event, IterationStarted)
+                and event.iteration == self.iteration
+                and (self.loop is None or self.loop in (event.layer.path, event.layer.name))
+            )
         if self.nonfinite or self.bound is not None:
             return bad_value(event, self.nonfinite, self.bound) is not None
         return False

@@ -59,7 +59,8 @@ def find_pyproject(start: Path) -> Path | None:
                 data = _parse(candidate, candidate.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 continue
-            if "irlint" in data.get("tool", {}):
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "irlint" in tool:  # (`tool = 5` is another program's problem)
                 return candidate
     return None
 
@@ -98,39 +99,54 @@ def load_config(explicit: str | None, start: Path) -> Config:
         raise ConfigError(f"cannot read config {path}: {e}") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"invalid TOML in {path}: {e}") from e
-    table = data.get("tool", {}).get("irlint", data if explicit and "tool" not in data else {})
+    table, where = _irlint_table(path, data, explicit is not None)
     values: dict[str, Any] = {}
     for key, value in table.items():
         kind = KEYS.get(key)
         if kind is None:
-            raise ConfigError(f"{path}: unknown key '{key}' in [tool.irlint] (known: {', '.join(KEYS)})")
+            raise ConfigError(
+                f"{path}: unknown key {_short(key)} {('in ' + where) if where else ''}(known: {', '.join(KEYS)})"
+            )
         if kind is list and isinstance(value, str):
             value = [value]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ConfigError(f"{path}: [tool.irlint] {key} must be a {kind.__name__}")
+            raise ConfigError(f"{path}: {where}{key} must be a {kind.__name__}")
         if kind is list and not all(isinstance(v, str) for v in value):
             bad = next(v for v in value if not isinstance(v, str))
-            raise ConfigError(f"{path}: [tool.irlint] {key} must be a list of strings ({_short(bad)} is not one)")
+            raise ConfigError(f"{path}: {where}{key} must be a list of strings ({_short(bad)} is not one)")
         if key == "per-file-ignores":
-            value = _per_file_ignores(path, value)
+            value = _per_file_ignores(path, where, value)
         values[key] = value
     return Config(path, values)
 
 
-def _per_file_ignores(path: Path, table: dict[str, Any]) -> dict[str, list[str]]:
+def _irlint_table(path: Path, data: dict[str, Any], explicit: bool) -> tuple[dict[str, Any], str]:
+    """irlint's settings in a parsed file and the prefix messages give its keys: `[tool.irlint] `, or none
+    for the whole of a file given with `--config` that has no `tool` (a bare irlint.toml). Refused (ConfigError):
+    a `tool` or `tool.irlint` that is not a table."""
+    if "tool" not in data:
+        return (data, "") if explicit else ({}, "[tool.irlint] ")
+    tool = data["tool"]
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: tool must be a table, not {_short(tool)}")
+    table = tool.get("irlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: tool.irlint must be a table, not {_short(table)}")
+    return table, "[tool.irlint] "
+
+
+def _per_file_ignores(path: Path, where: str, table: dict[str, Any]) -> dict[str, list[str]]:
     """`{"legacy/**" = ["T211"]}`: glob -> code prefixes (a bare string is one prefix)."""
     out: dict[str, list[str]] = {}
     for pattern, codes in table.items():
         if isinstance(codes, str):
             codes = [codes]
         if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise ConfigError(f"{path}: [tool.irlint] per-file-ignores.{pattern!r} must be a list of codes")
+            raise ConfigError(f"{path}: {where}per-file-ignores.{_short(pattern)} must be a list of codes")
         try:
             compile_glob(pattern.removeprefix("./"))
         except GlobError as e:
-            raise ConfigError(
-                f"{path}: [tool.irlint] per-file-ignores key {_short(pattern)} is not a glob: {e}"
-            ) from None
+            raise ConfigError(f"{path}: {where}per-file-ignores key {_short(pattern)} is not a glob: {e}") from None
         out[pattern] = codes
     return out
 

@@ -9,8 +9,10 @@ from hypothesis import strategies as st
 from irlint.fix.edits import Edit, EditConflict, apply_edits
 from irlint.fix.xmltext import Tag, format_shape_attr, port_dims_text, set_port_dims
 
-PORT = (b'<layer id="1">\n\t\t\t\t<port id="2" precision="FP32" names="a,b">\n\t\t\t\t\t<dim>1</dim>\n'
-        b'\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>\n</layer>\n')
+PORT = (
+    b'<layer id="1">\n\t\t\t\t<port id="2" precision="FP32" names="a,b">\n\t\t\t\t\t<dim>1</dim>\n'
+    b"\t\t\t\t\t<dim>3</dim>\n\t\t\t\t</port>\n</layer>\n"
+)
 AT = PORT.index(b"<port")
 
 
@@ -37,7 +39,7 @@ def test_untouched_bytes_are_identical(data: bytes, draw: st.DataObject) -> None
     out = apply_edits(data, edits)
     pos, o = 0, 0
     for e in edits:
-        assert out[o:o + e.start - pos] == data[pos:e.start]
+        assert out[o : o + e.start - pos] == data[pos : e.start]
         o += e.start - pos + len(e.text)
         pos = e.end
     assert out[o:] == data[pos:]
@@ -51,13 +53,16 @@ def test_attribute_change_and_insert() -> None:
     assert b'names="a,b" x="a&quot;b">' in added
 
 
-@pytest.mark.parametrize(("dims", "expected"), [
-    ([1, 3], []),
-    ([1, 7], ["1", "7"]),
-    ([2, 3, 4], ["2", "3", "4"]),
-    ([5], ["5"]),
-    ([], []),
-])
+@pytest.mark.parametrize(
+    ("dims", "expected"),
+    [
+        ([1, 3], []),
+        ([1, 7], ["1", "7"]),
+        ([2, 3, 4], ["2", "3", "4"]),
+        ([5], ["5"]),
+        ([], []),
+    ],
+)
 def test_port_dims(dims: list[int], expected: list[str]) -> None:
     edits = set_port_dims(PORT, AT, dims)
     out = apply_edits(PORT, edits)
@@ -82,6 +87,16 @@ def test_cdata_dims_count_as_dims() -> None:
     assert port_dims_text(data, 0) == ["1", "6", " 3 "]
     assert apply_edits(data, set_port_dims(data, 0, [1, 5, 3])) == data.replace(b"6", b"5")
     assert apply_edits(data, set_port_dims(data, 0, [2, 6, 3])) == data.replace(b"<![CDATA[1]]>", b"2")
+
+
+def test_dims_with_comments_instructions_and_references_count_as_dims() -> None:
+    """What a parser skips (comments, processing instructions) or decodes (references) inside a `<dim>` keeps
+    the dim in its place: its value is what the loader reads (`1<!-- c -->2` is 12)."""
+    data = b'<port id="0"><dim>1<!-- c -->2</dim><dim><?pi x?>6</dim><dim>&#51;</dim></port>'
+    assert port_dims_text(data, 0) == ["12", "6", "3"]
+    assert set_port_dims(data, 0, [12, 6, 3]) == []
+    assert apply_edits(data, set_port_dims(data, 0, [12, 5, 3])) == data.replace(b"<?pi x?>6", b"5")
+    assert apply_edits(data, set_port_dims(data, 0, [12, 6])) == data.replace(b"<dim>&#51;</dim>", b"")
 
 
 def test_self_closing_port_grows() -> None:

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +33,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     np.save(wrong, np.zeros((2, 2), np.float32))
     from tests.robustness.ov_models import doubling_loop
 
-    return {"malformed": str(malformed), "wrong": str(wrong), "tmp": str(tmp),
-            "doubling": str(doubling_loop(tmp / "doubling.xml"))}
+    return {
+        "malformed": str(malformed),
+        "wrong": str(wrong),
+        "tmp": str(tmp),
+        "doubling": str(doubling_loop(tmp / "doubling.xml")),
+    }
 
 
 CASES = [
@@ -60,6 +70,7 @@ CASES = [
     (["run", LOOP, "--memory-budget", "0"], 2, "positive integer"),
     (["run", LOOP, "--memory-budget", "-5"], 2, "positive integer"),
     (["run", LOOP, "--trace-budget", "-1"], 2, "0 or more"),
+    (["run", LOOP, "--random-inputs", "--seed", "-1"], 2, "0 or more"),
     (["run", LOOP, "--trace", "{tmp}/no/t.npz"], 2, "does not exist"),
     (["run", LOOP, "nope={wrong}"], 2, "match no Parameter"),
     # trace
@@ -73,6 +84,13 @@ CASES = [
     (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite"], 0, "no NaN or Inf in any tensor"),
     (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite", "--magnitude", "0"], 1, "first NaN/Inf or |value| > 0"),
     (["trace", LOOP, "--find-nonfinite", "--magnitude", "-1"], 2, "finite number >= 0"),
+    # a bound beyond float32 (the comparison's overflow warning, passed on, was recorded again for ever)
+    (["trace", LOOP, "--inputs", LOOP_IN, "--find-nonfinite", "--magnitude", "1e300"], 0, "no |value| > 1e+300"),
+    (["explore", LOOP, "--port", "99999", "--no-open"], 2, "not a port number"),
+    # a server that cannot come up: Model Explorer's wait for it caught every exception, SIGTERM's too, for ever
+    (["explore", LOOP, "--host", "", "--no-open"], 2, "give the address"),
+    (["explore", LOOP, "--host", "a b", "--port", "9000", "--no-open"], 2, "not an IPv4 address"),
+    (["explore", LOOP, "--host", "192.0.2.1", "--no-open"], 2, "cannot listen there"),
     (["trace", LOOP, "--magnitude", "3"], 2, "goes with --find-nonfinite"),
     (["trace", LOOP], 2, "--watch LAYER... and/or --find-nonfinite"),
     # render
@@ -89,6 +107,7 @@ CASES = [
     (["compare", LOOP, "--inputs", LOOP_IN, "--max-iterations", "1"], 1, "RUN-ITERATIONS"),
     (["compare", LOOP, "--rtol", "-1"], 2, "finite number"),
     (["compare", LOOP, "--timeout", "0"], 2, "more than 0"),
+    (["compare", LOOP, "--inputs", LOOP_IN, "--timeout", "1e300"], 0, "ok"),  # longer than poll() can wait
     (["compare", "{malformed}"], 2, "IR001"),
     (["compare", LOOP, "--inputs", LOOP_IN, "--plot", "{tmp}/p.txt"], 2, "extension"),
     (["compare", LOOP, "--inputs", LOOP_IN, "--plot", LOOP], 2, "extension"),
@@ -121,6 +140,7 @@ def test_run_errors_go_to_stderr_with_a_location() -> None:
 
 # -- compare: OpenVINO's crash, exception and timeout are findings about OpenVINO ------------------
 
+
 @pytest.mark.parametrize("merged", [False, True])
 def test_compare_reports_openvinos_crash(tmp_path: Path, merged: bool) -> None:
     from tests.robustness.ov_models import zero_trip_loop
@@ -147,7 +167,7 @@ def test_compare_keeps_openvinos_whole_message(tmp_path: Path) -> None:
     assert res.returncode == 1 and "OPENVINO [error] OpenVINO raised" in res.stdout
     lines = res.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if "OPENVINO [error]" in line)
-    assert len([line for line in lines[start + 1:] if line.strip()]) >= 2  # more than the first line
+    assert len([line for line in lines[start + 1 :] if line.strip()]) >= 2  # more than the first line
 
 
 def test_compare_kills_openvino_after_the_timeout() -> None:
@@ -159,9 +179,18 @@ def test_compare_kills_openvino_after_the_timeout() -> None:
 
 # -- debug: the exit code after quitting -----------------------------------------------------------
 
+
 def _debug_args(model: str, **kw: object) -> argparse.Namespace:
-    base = {"model": model, "weights": None, "inputs": None, "assign": [], "seed": 0, "shape": [],
-            "max_iterations": 1000, "memory_budget": 1 << 30}
+    base = {
+        "model": model,
+        "weights": None,
+        "inputs": None,
+        "assign": [],
+        "seed": 0,
+        "shape": [],
+        "max_iterations": 1000,
+        "memory_budget": 1 << 30,
+    }
     return argparse.Namespace(**(base | kw))
 
 
@@ -174,11 +203,14 @@ async def _quit_after(app, keys: list[str]) -> None:  # type: ignore[no-untyped-
         await pilot.press("q")
 
 
-@pytest.mark.parametrize(("model", "options", "keys", "code"), [
-    (LOOP, {"inputs": LOOP_IN}, ["c"], 0),
-    (BROKEN, {}, [], 1),
-    (LOOP, {"inputs": LOOP_IN, "max_iterations": 1}, ["c"], 1),
-])
+@pytest.mark.parametrize(
+    ("model", "options", "keys", "code"),
+    [
+        (LOOP, {"inputs": LOOP_IN}, ["c"], 0),
+        (BROKEN, {}, [], 1),
+        (LOOP, {"inputs": LOOP_IN, "max_iterations": 1}, ["c"], 1),
+    ],
+)
 def test_debug_exit_code(model: str, options: dict[str, object], keys: list[str], code: int) -> None:
     from irlint.viewer.debug_cmd import exit_code, make_app
 
@@ -194,3 +226,52 @@ def test_debug_refuses_malformed_xml(files: dict[str, str]) -> None:
 
     with pytest.raises(UsageError, match="IR001"):
         make_app(_debug_args(files["malformed"]))
+
+
+def test_a_warning_during_a_run_is_passed_on_once() -> None:
+    """`departures()` passes on what is not a DepartureWarning after the run; passed on inside its recording
+    it was recorded again, and the loop over the records never ended (any RuntimeWarning hung run/trace)."""
+    code = (
+        "import warnings\n"
+        "from irlint.cli.run_support import departures\n"
+        "with departures():\n"
+        "    warnings.warn('from a kernel', RuntimeWarning)\n"
+        "print('done')\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout == "done\n", res.stderr[-2000:]
+    assert res.stderr.count("RuntimeWarning: from a kernel") == 1, res.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("sig", "when"), [(signal.SIGTERM, "serving"), (signal.SIGINT, "serving"), (signal.SIGTERM, "starting")]
+)
+def test_explore_ends_with_the_signal_that_stopped_it(sig: int, when: str) -> None:
+    """Model Explorer catches the interrupt to stop its server and returns, and while it waits for the server
+    to come up ("starting": the port accepts, its first request has not been answered) it caught every
+    exception, the interrupt too, and then served on for ever: irlint still ends, with exit 128 + signal."""
+    pytest.importorskip("model_explorer")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irlint", "explore", LOOP, "--no-open", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        while proc.poll() is None:  # until the server is up (the test's timeout bounds a server that never is)
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.001)
+        if when == "serving":
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).close()
+            time.sleep(0.5)
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + sig, err[-2000:]
+    assert "Traceback" not in err and ("interrupted" if sig == signal.SIGINT else "terminated (SIGTERM)") in err

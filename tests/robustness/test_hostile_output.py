@@ -202,6 +202,27 @@ def test_a_finding_marked_fixable_is_fixed_when_a_dim_is_cdata(tmp_path: Path) -
     assert irlint("check", xml.name, cwd=tmp_path).returncode == 0
 
 
+@pytest.mark.parametrize("spelling", ["<!-- was 5 -->6", "<?pi x?>6", "<![CDATA[6]]>", "6<!-- c --><![CDATA[]]>&#x20;"])
+def test_a_finding_marked_fixable_is_fixed_whatever_the_wrong_dim_holds(tmp_path: Path, spelling: str) -> None:
+    """The wrong dim itself written with a comment, a processing instruction, CDATA or references (all read as
+    6 by a parser): marked `[*]`, so `--fix` rewrites it (a dim the fix could not find would be left, or the
+    value written into the dim beside it)."""
+    text = (FIXTURES / "T202" / "fail.xml").read_text()
+    wrong = r"(<!-- expect: T202 -->\s*<port[^>]*>\s*<dim>1</dim>\s*)<dim>6</dim>"
+    text, n = re.subn(wrong, rf"\1<dim>{spelling}</dim>", text)
+    assert n == 1
+    xml = tmp_path / "m.xml"
+    xml.write_text(text)
+    shutil.copy(FIXTURES / "T202" / "fail.bin", tmp_path / "m.bin")
+    res = irlint("check", xml.name, cwd=tmp_path)
+    assert res.returncode == 1 and b"T202 [*]" in res.stdout, res.stdout
+    res = irlint("check", "--fix", xml.name, cwd=tmp_path)
+    sane(res)
+    assert res.returncode == 0 and b"Fixed 1 finding" in res.stdout, res.stdout
+    assert spelling not in xml.read_text()
+    assert irlint("check", xml.name, cwd=tmp_path).returncode == 0
+
+
 class _FullDisk:
     """A file whose every write fails as on a full disk (the spill's files; nothing is written)."""
 

@@ -44,6 +44,8 @@ CONFIGS = {
     # an unterminated string of a million escaped quotes: a scan that retried each quote was quadratic
     "escaped-quotes": ('[tool.irlint]\nx = "' + '\\"' * 1_000_000 + "\n" + NESTED_TOML.replace("x", "y") + "\n", "y"),
     "stars": (f'[tool.irlint.per-file-ignores]\n"{STARS}" = ["G"]\n', STARS),
+    "irlint-a-string": ('[tool]\nirlint = "x"\n', "tool.irlint"),
+    "irlint-an-array": ("tool = {irlint = [1]}\n", "tool.irlint"),
 }
 
 
@@ -61,6 +63,29 @@ def test_a_hostile_config_beside_a_model_is_a_usage_error(tmp_path: Path, case: 
         assert res.returncode == 2, out[-2000:]
         assert "pyproject.toml" in res.stderr and key in res.stderr, res.stderr
         assert "Recursion" not in res.stderr
+
+
+@pytest.mark.parametrize("tool", ["5", "[1]", '"x"'])
+def test_a_tool_that_is_not_a_table(tmp_path: Path, tool: str) -> None:
+    """`tool = 5`: beside a model it holds no [tool.irlint] (not irlint's file: the model is checked); given with
+    --config it is refused, naming the key."""
+    (tmp_path / "pyproject.toml").write_text(f"tool = {tool}\n")
+    xml = _broken(tmp_path / "m")
+    res = cli("check", str(xml), cwd=tmp_path, timeout=120)
+    no_traceback(res)
+    assert res.returncode == 1
+    res = cli("check", str(xml), "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path, timeout=120)
+    no_traceback(res)
+    assert res.returncode == 2 and "pyproject.toml: tool must be a table" in res.stderr, res.stderr
+
+
+def test_a_bare_config_names_its_keys_as_written(tmp_path: Path) -> None:
+    """A bare irlint.toml given with --config: its keys are named as they are written in it (no [tool.irlint])."""
+    (tmp_path / "irlint.toml").write_text("select = [1, 2]\n")
+    xml = _broken(tmp_path / "m")
+    res = cli("check", str(xml), "--config", str(tmp_path / "irlint.toml"), cwd=tmp_path, timeout=120)
+    no_traceback(res)
+    assert res.returncode == 2 and "irlint.toml: select must be a list of strings (1 is not one)" in res.stderr
 
 
 def test_a_pathological_glob_still_matches(tmp_path: Path) -> None:
@@ -137,6 +162,18 @@ def test_a_hostile_trace_is_a_usage_error(tmp_path: Path) -> None:
         assert res.returncode == 2, (name, out[-2000:])
         assert "Recursion" not in out, name
         assert f"{name}.npz" in res.stderr, (name, res.stderr)
+
+
+@pytest.mark.parametrize("iteration", ["9" * 5000, "\u0663", "2\u00b2", "0." + "9" * 20])
+def test_a_hostile_iteration_is_a_usage_error(tmp_path: Path, iteration: str) -> None:
+    """`render --iteration`: digits beyond any iteration count (int() refuses 4,300 of them) and digits that
+    are not ASCII are refused as what they are, not an internal error or another iteration."""
+    xml, inputs = copy_example(tmp_path)
+    trace = tmp_path / "t.npz"
+    assert cli("run", str(xml), "--inputs", str(inputs), "--trace", str(trace)).returncode == 0
+    res = cli("render", str(xml), "-o", str(tmp_path / "o.dot"), "--trace", str(trace), "--iteration", iteration)
+    no_traceback(res)
+    assert res.returncode == 2 and "expected K or K.M" in res.stderr, res.stderr[-2000:]
 
 
 def _glob_as_regex(pattern: str) -> re.Pattern[str]:

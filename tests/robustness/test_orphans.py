@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,33 @@ def test_run_child_children_ask_before_they_run() -> None:
     assert res.returncode == 0 and int(res.stdout) == signal.SIGKILL
     plain = subprocess.run([sys.executable, "-c", ASK], capture_output=True, timeout=60)
     assert int(plain.stdout) == 0  # (not inherited: it is irlint's request)
+
+
+# A stand-in `dot`: writes what it asked the kernel for (PR_GET_PDEATHSIG) to the file named in $ASKED_FILE,
+# then draws an empty SVG.
+FAKE_DOT = """import ctypes, os, sys
+v = ctypes.c_int()
+ctypes.CDLL(None).prctl(2, ctypes.byref(v), 0, 0, 0)
+with open(os.environ["ASKED_FILE"], "w") as f:
+    f.write(str(v.value))
+sys.stdin.buffer.read()
+sys.stdout.write('<svg xmlns="http://www.w3.org/2000/svg"/>')
+"""
+
+
+def test_the_notebook_diagram_runs_dot_as_a_child_that_dies_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`irlint.render(...)` in a kernel: its `dot` asks to be killed with the kernel, as `irlint render`'s does
+    (the graphviz package's pipe starts it without asking)."""
+    import irlint
+    from tests.robustness.limits import EXAMPLES
+
+    dot = tmp_path / "dot"
+    dot.write_text(f"#!{sys.executable}\n{FAKE_DOT}")
+    dot.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.setenv("ASKED_FILE", str(tmp_path / "asked"))
+    diagram = irlint.render(str(EXAMPLES / "loop_scan.xml"))
+    assert diagram.svg.startswith("<svg")
+    assert int((tmp_path / "asked").read_text()) == signal.SIGKILL

@@ -22,7 +22,9 @@ class TraceMismatch(ValueError):
 def parse_iteration(text: str) -> tuple[int, ...]:
     """'3' -> (3,), '2.1' -> (2, 1): outer first, 0-based."""
     parts = str(text).strip().split(".")
-    if not all(p.isdigit() for p in parts):
+    # ASCII digits only (`isdigit` admits '٣' and '²'), and no more than any count of iterations can have:
+    # int() refuses 4,300 digits with an error of its own
+    if not all(p.isascii() and p.isdigit() and len(p) <= 19 for p in parts):
         raise TraceMismatch(f"--iteration {text!r}: expected K or K.M... (0-based, outer loop first)")
     return tuple(int(p) for p in parts)
 
