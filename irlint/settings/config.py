@@ -1,4 +1,5 @@
-"""`[tool.irlint]` in the nearest pyproject.toml (or `--config FILE`): defaults for the CLI options."""
+"""`[tool.irlint]` in the nearest pyproject.toml (or `--config FILE`): defaults for `irlint check`'s options
+(a run's limits are the command's options: a key nothing would read is refused as unknown)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ KEYS = {
     "rules": list,
     "format": str,
     "exit-zero": bool,
-    "max-iterations": int,
-    "memory-budget": str,
     "per-file-ignores": dict,
 }
 

@@ -46,6 +46,8 @@ CONFIGS = {
     "stars": (f'[tool.irlint.per-file-ignores]\n"{STARS}" = ["G"]\n', STARS),
     "irlint-a-string": ('[tool]\nirlint = "x"\n', "tool.irlint"),
     "irlint-an-array": ("tool = {irlint = [1]}\n", "tool.irlint"),
+    # a run's limits are the run's options: a key `check` would accept and never read is refused
+    "run-limit": ("[tool.irlint]\nmax-iterations = 5\n", "max-iterations"),
 }
 
 
