@@ -15,7 +15,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -58,14 +58,8 @@ def handled() -> Iterator[None]:
         _State.received = signum
         raise Interrupted(signum)
 
-    previous = {s: signal.getsignal(s) for s in SIGNALS}
-    for s in SIGNALS:
-        signal.signal(s, on_signal)
-    try:
+    with _handlers(on_signal):
         yield
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h if h is not None else signal.SIG_DFL)
 
 
 @contextlib.contextmanager
@@ -82,6 +76,13 @@ def repeated() -> Iterator[None]:
             _State.received = signum
         raise Interrupted(_State.received)
 
+    with _handlers(on_signal):
+        yield
+
+
+@contextlib.contextmanager
+def _handlers(on_signal: Callable[[int, FrameType | None], None]) -> Iterator[None]:
+    """`on_signal` for SIGNALS while the block runs, the handlers before it restored after."""
     previous = {s: signal.getsignal(s) for s in SIGNALS}
     for s in SIGNALS:
         signal.signal(s, on_signal)

@@ -77,6 +77,15 @@ async def _variables_ui() -> None:
         np.testing.assert_array_equal(app.inspected, app.session.tensor(app.selected.path, its)[0])
 
 
+async def open_filtered(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the Variables list and type `text` into its filter."""
+    await pilot.press("V")
+    await pilot.pause()
+    for ch in text:
+        await pilot.press(ch)
+    await pilot.pause()
+
+
 def test_enter_on_a_second_output_inspects_that_output() -> None:
     asyncio.run(_second_output())
 
@@ -88,11 +97,7 @@ async def _second_output() -> None:
         while getattr(getattr(s.stepper.current, "layer", None), "type", "") != "LSTMCell":
             await pilot.press("s")
             await settle(app, pilot)
-        await pilot.press("V")
-        await pilot.pause()
-        for ch in "lstmcell":
-            await pilot.press(ch)
-        await pilot.pause()
+        await open_filtered(pilot, "lstmcell")
         assert [v.port for v in app.screen.shown] == ["out6", "out7"]  # H and C, a row each
         await pilot.press("down", "enter")
         await pilot.pause()
@@ -112,11 +117,7 @@ async def _not_yet_row() -> None:
                    and s.stepper.current.layer.name == "Tanh_11032"):
             await pilot.press("s")
             await settle(app, pilot)
-        await pilot.press("V")
-        await pilot.pause()
-        for ch in "h_inner_next":
-            await pilot.press(ch)
-        await pilot.pause()
+        await open_filtered(pilot, "h_inner_next")
         (row,) = app.screen.shown
         assert row.iteration is None  # `not yet` in iteration 1.2
         await pilot.press("enter")
