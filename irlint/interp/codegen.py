@@ -5,9 +5,12 @@ kernel call through an input getter and a store: about half a microsecond, which
 small-tensor ops spends most of its time on. The generated function does only what each op needs,
 decided when the body is bound: its inputs read from fixed slot indices, the size test only over
 inputs that are not constants (whose bytes are added in at generation), no test at all for ops
-whose outputs are never larger than their inputs, the kernel called directly and its outputs
-stored at fixed slots. Nothing is recorded while it runs: a failure is traced back to its op by the
-line it happened on, and only then are the op's inputs read again to explain it.
+whose outputs are never larger than their inputs, the kernel called directly (or, where the kernel
+carries an `irlint.ops.direct.Direct`, numpy itself behind an inline type test) and its outputs
+stored at fixed slots. The source defines `make(...)`, compiled once per body and kept across runs:
+each run calls it with its own slots, kernels and callbacks. Nothing is recorded while it runs: a
+failure is traced back to its op by the line it happened on, and only then are the op's inputs
+read again to explain it.
 
 The generated code calls back into the executor for everything but ops (nested loops, Ifs, the
 guard, explaining a failure), so its behaviour is the interpreter's, op for op.
@@ -124,8 +127,9 @@ class _Code:
 
 
 def _form(direct: Direct | None, instr: Instr) -> tuple[int, int, int, bool] | None:
-    """How the op's `Direct` is written inline (its arity and constant position), or None when it is
-    not: no Direct, or inputs other than it expects."""
+    """How the op's `Direct` is written inline (arity, constant position, rank and whether it is exact:
+    part of the compiled source's key), or None when it is not: no Direct, or other inputs than it
+    expects."""
     if direct is None:
         return None
     want = 1 if direct.arity == 1 else 2
