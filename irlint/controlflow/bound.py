@@ -11,6 +11,7 @@ count when it is known, as OpenVINO's core counts it even past the slices, else 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -49,6 +50,8 @@ def iteration_bound(is_loop: bool, slice_counts: Sequence[tuple[int, str]], trip
             return IterationBound(unsliced, unsliced, f"no sliced input: |end - start| / part_size of the first "
                                   f"concatenated output gives {unsliced}")
         return IterationBound(None, None, "")
+    if not slice_counts and first_condition is not False:
+        return _by_trip(None if trip is None or trip < 0 else int(trip))
     bounds = list(slice_counts)
     if trip is not None and trip >= 0:
         bounds.append((int(trip), f"trip count {int(trip)} (input port 0)"))
@@ -58,6 +61,15 @@ def iteration_bound(is_loop: bool, slice_counts: Sequence[tuple[int, str]], trip
         return IterationBound(None, None, "")
     n, why = min(bounds)
     return IterationBound(None, n, why, int(trip) if trip is not None and trip >= 0 else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _by_trip(trip: int | None) -> IterationBound:
+    """A Loop's bound from its trip count alone (None: none), made once per count: the interpreter asks
+    at every execution of a Loop, a nested one once per outer iteration."""
+    if trip is None:
+        return IterationBound(None, None, "")
+    return IterationBound(None, trip, f"trip count {trip} (input port 0)", trip)
 
 
 def refine_with_body_condition(bound: IterationBound, constant: bool | None) -> IterationBound:

@@ -114,18 +114,14 @@ BOUNDED = frozenset({
     "Squeeze", "Unsqueeze", "Reshape", "Split", "VariadicSplit", "LSTMCell", "GRUCell", "RNNCell",
     "Sigmoid", "Tanh", "Relu", "Exp", "Log", "Sqrt", "Abs", "Negative", "Floor", "Ceiling", "Clamp", "Erf",
 })
-# Prepared cell kernels (their weights cast, reordered and transposed: milliseconds for a 1 MB cell)
-# kept per layer for the model's lifetime, so that each run does not prepare them again. Only cells:
-# they hold nothing but their weights, while another op's prepared kernel may keep per-run state.
-_CELL_KERNELS: weakref.WeakKeyDictionary[Layer, CellKernel] = weakref.WeakKeyDictionary()
-_CELL_TYPES: set[str] = set()  # the layer types `_CELL_KERNELS` holds: other ops skip its (weakref) lookup
 # What binding a program decides without its run, kept per program (by its graph, checked against the
 # program) while the model lives: per op its instruction, whether it may depart (`overflow.watch_plan`),
 # its memory guard, single destination slot and input getter, which of its inputs are constants, and
 # its prepared kernel with the constants it was prepared from (the same objects in every run:
 # `_CONST_VIEWS`). A prepared kernel holds only what its attributes and constants decide and memos of
 # it by input shape or rank, so later runs reuse it (preparing every op again, and making its getter,
-# cost a ten-step run a fifth of its time). Also the level's Assigns.
+# cost a ten-step run a fifth of its time; a cell's weights, cast, reordered and transposed, take
+# milliseconds for a 1 MB cell). Also the level's Assigns.
 _BINDINGS: weakref.WeakKeyDictionary[Graph, tuple[Program, list[list[Any]], tuple[tuple[str, Layer], ...]]] = (
     weakref.WeakKeyDictionary())
 # A Const's value and its bytes by layer path, per graph, kept across runs while the model lives: the
@@ -431,7 +427,7 @@ class _Executor:
                     kernel = kept
                 else:
                     kernel = self.kernel(instr, consts)
-                    if keep and not isinstance(kernel, CellKernel):  # (cells are kept by `kernel` itself)
+                    if keep:
                         entry[6], entry[7] = consts, kernel
                 if id(instr) in hoisted and isinstance(kernel, CellKernel):
                     kernel = projected[id(instr)] = ProjectedCell(kernel)
@@ -495,16 +491,10 @@ class _Executor:
         assert op is not None
         if not self.options.checked_kernels:
             layer = instr.layer
-            cell = _CELL_KERNELS.get(layer) if layer.type in _CELL_TYPES else None
-            if cell is not None:
-                return cell
             try:
                 fast = op.prepare(attrs, consts)
             except OpError as e:
                 raise ExecutionError(f"{layer.describe()}: {e}", layer) from e
-            if isinstance(fast, CellKernel):  # (a cell prepares only from constant weights)
-                _CELL_KERNELS[layer] = fast
-                _CELL_TYPES.add(layer.type)
             if fast is not None:
                 return fast
         compute = op.compute
@@ -822,15 +812,10 @@ class _Executor:
         if is_loop:
             trip = scalar_value(outer.get(TRIP_COUNT_PORT))
             first = scalar_flag(outer.get(CONDITION_PORT))
-        if is_loop and not counts and first is not False:  # `iteration_bound`'s answer without its record
-            bound = None
-            limit: int | float = int(trip) if trip is not None and trip >= 0 else math.inf
-            unbounded = limit == math.inf
-        else:
-            bound = iteration_bound(is_loop, counts, trip, first, sliced=bool(code.sliced),
-                                    unsliced=1 if code.sliced or is_loop else plan.unsliced_count)
-            limit = concrete_limit(bound, is_loop)
-            unbounded = is_loop and bound.limit is None
+        bound = iteration_bound(is_loop, counts, trip, first, sliced=bool(code.sliced),
+                                unsliced=1 if code.sliced or is_loop else plan.unsliced_count)
+        limit = concrete_limit(bound, is_loop)
+        unbounded = is_loop and bound.limit is None
         state = {}
         for pe in code.states:
             if pe.port not in outer:
@@ -852,8 +837,7 @@ class _Executor:
         if not is_loop:
             return run
         run.entry_false = first is False
-        if counts and bound is not None and bound.limit is not None and (trip is None or trip < 0
-                                                                         or trip > bound.limit):
+        if counts and bound.limit is not None and (trip is None or trip < 0 or trip > bound.limit):
             run.short_slices = (f"the trip count {trip}" if trip is not None and trip >= 0 else "no trip count") + \
                 f" but {bound.limit} slices ({bound.source})"
         run.trip = math.inf if trip is None or trip < 0 else int(trip)
