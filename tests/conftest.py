@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+# numpy's OpenBLAS on one thread in the test processes (the pytest-xdist workers inherit it): its thread
+# pool, beside OpenVINO's in the same process, was seen spinning for ever in a cell's matrix product
+# (exec_blas, its workers asleep) on this 2-core machine, and the suite's products are small.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 import pytest

@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         for name, data in iteration_node_data(graphs, model, trace):
             config.add_node_data(name, data)
     print(f"{safe(model.path)}: {len(diagnostics)} finding(s), {len(graphs)} graph(s)", file=sys.stderr)
+    offline()
     try:
         _serve(
             lambda: model_explorer.visualize_from_config(
@@ -133,6 +134,22 @@ def run(args: argparse.Namespace) -> int:
     if signum is not None:  # Model Explorer stops on the interrupt it catches, and returns: not a clean exit
         raise interrupts.Interrupted(signum)
     return EXIT_CLEAN
+
+
+def offline() -> None:
+    """Model Explorer asks PyPI for its latest release once its server is up (and whenever its page asks),
+    without a timeout, in a thread the process waits for when it ends: an `irlint explore` stopped by
+    Ctrl+C or SIGTERM then waited on that request, and every start sent one. Here its check answers "no
+    newer release" without the network."""
+    from model_explorer import server
+
+    if callable(getattr(server, "_check_new_version", None)):
+        server._check_new_version = lambda print_msg=True: {  # (its answer's keys, all empty: nothing newer)
+            "version": "",
+            "runningVersion": "",
+            "releaseUrl": "",
+            "desktopAppUrl": "",
+        }
 
 
 def _serve(start: Callable[[], object]) -> None:

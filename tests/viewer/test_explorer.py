@@ -405,3 +405,21 @@ def test_port_map_entries_are_edges_of_the_body_graph() -> None:
         ["outer input 1", "outer input 2", "outer output 3"],
         ["outer input 2", "outer output 3"],
     ]
+
+
+def test_explore_asks_no_one_for_model_explorers_latest_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Model Explorer's release check (a request to PyPI without a timeout, in a thread the process waits
+    for at its end) answers "nothing newer" without the network under `irlint explore`."""
+    import requests
+    from irlint.viewer.explore_cmd import offline
+    from model_explorer import server
+
+    asked: list[str] = []
+    monkeypatch.setattr(requests, "get", lambda url, *a, **k: asked.append(url) or (_ for _ in ()).throw(OSError()))
+    monkeypatch.setattr(server, "_check_new_version", server._check_new_version)  # (restored after the test)
+    server._check_new_version(False)
+    assert asked  # the check as Model Explorer ships it goes to the network
+    asked.clear()
+    offline()
+    assert server._check_new_version(False)["version"] == "" and server._check_new_version()["releaseUrl"] == ""
+    assert not asked
