@@ -167,7 +167,7 @@ class Trace:
     _log: list[tuple[Any, ...]] = field(default_factory=list)
     _position: int = 0  # tensors in the log (a tensor's position in recording order)
     # Records not counted yet, in recording order: a hook call's as the log holds it, a batch's as
-    # (layer, frames, first iteration, ids, tensors, its counter, width); `_settle` counts them into the
+    # (first iteration, tensors, frames, (layer, ids, counter, width)); `_settle` counts them into the
     # log. `_guess`: their bytes as the hooks estimate them; past `_slack` (half the budget free at the
     # last settling) they are settled.
     _pending: list[tuple[Any, ...]] = field(default_factory=list)
@@ -221,7 +221,7 @@ class Trace:
                 if len(r) == 5:
                     self._keep(r[0], r[2], r[3], r[4], r[1])
                 else:
-                    self._keep_batch(*r)
+                    self._keep_batch(r[0], r[1], r[2], *r[3])
         self._guess = 0
         free = self.budget - self._held
         self._slack = free // 2
@@ -245,7 +245,7 @@ class Trace:
         else:
             self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
 
-    def _keep_batch(self, layer: Layer, frames: Frames, first: int, ids: tuple[Any, Any], values: list[np.ndarray],
+    def _keep_batch(self, first: int, values: list[np.ndarray], frames: Frames, layer: Layer, ids: tuple[Any, Any],
                     count: Callable[[list[np.ndarray], int], int], width: int) -> None:
         """A batch's record (iterations `first`, `first + 1`, ..., `width` tensors each): one log entry
         while it fits the budget (then every tensor fits where counting them one by one would put it),
@@ -273,13 +273,13 @@ class Trace:
         width = len(layout)
         if not width:
             raise ValueError("a batch's records hold at least one tensor each")
-        count = _batch_counter(layout)
+        loop = (layer, ids, _batch_counter(layout), width)  # what `_keep_batch` needs besides the batch
         pending = self._pending
         bookkeeping = width * TENSOR_BYTES
 
         def take(first: int, values: list[np.ndarray], frames: Frames) -> int:
             per = sum(map(_NBYTES, values[-width:])) + bookkeeping  # an iteration's bytes, estimated
-            pending.append((layer, frames, first, ids, values, count, width))
+            pending.append((first, values, frames, loop))
             self._guess += len(values) // width * per
             if self._guess > self._slack:
                 self._settle()
