@@ -6,17 +6,19 @@ first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter a
 ``out`` (a body Result at iteration end) or ``out<k>`` (output port k of any layer, with trace_all).
 Top-level layers (trace_all) have no ``@`` part.
 
-Recording costs one tuple per hook call (the executor's tensors by reference, their bytes and their
-bookkeeping, TENSOR_BYTES each, counted against the budget; past it `irlint.interp.tracespill` keeps
-them on disk, keys and positions too); an innermost loop's iterations come in batches (`batches`), one call and one
-log entry per batch. Keys are written out only when the trace is read by key, and `save` writes each
+Recording costs one tuple per hook call (the executor's tensors by reference) and an estimate of its
+bytes; an innermost loop's iterations come in batches (`batches`), one call and one entry per batch,
+estimated at the bytes of its last iteration. The exact count (the tensors' bytes and their bookkeeping,
+TENSOR_BYTES each, against the budget; past it `irlint.interp.tracespill` keeps them on disk, keys and
+positions too) waits until the trace is read or the estimates near the budget (`Trace._settle`), and
+then takes the records in recording order, so the trace spills at the tensor where counting each record
+as it came would. Keys are written out only when the trace is read by key, and `save` writes each
 recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
 
 What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
 10,000 iterations of three ops): mostly the tensors kept alive (the allocator no longer reuses what
-each iteration freed) and the budget sum (exact, so that the trace spills where counting tensor by
-tensor would, but reading only the tensors made anew in each iteration: the executor says which
-positions of a batch are back edges or keep their size). Keys, stats and stacking wait until the trace
+each iteration freed), then a Python call and an estimate per record (the sizes of a hook call's
+tensors, of one iteration of a batch). Counting exactly, keys, stats and stacking wait until the trace
 is read.
 """
 
@@ -150,8 +152,9 @@ class Trace:
     """Recorded tensors: in memory up to `budget` bytes (bookkeeping counted), then spilled to a temp dir.
 
     Recording is cheap because it is lazy: an iteration's tensors are kept as the one sequence the
-    executor hands over (by reference: the executor never mutates a tensor once produced), in a log
-    in recording order; keys are written out only when the trace is read by key (`keys`, `get`,
+    executor hands over (by reference: the executor never mutates a tensor once produced), in
+    recording order; their bytes are counted against the budget when the trace is read or estimated to
+    come near it (`_settle`), keys are written out only when the trace is read by key (`keys`, `get`,
     `values`, `info`). Statistics are computed when asked for (`stats_of`, `info`, `save`).
     """
 
