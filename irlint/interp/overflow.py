@@ -50,6 +50,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
+from functools import partial
 from math import isfinite
 from typing import Any
 
@@ -82,6 +83,17 @@ QUICK_SIZE = 64  # up to this many values a quick test reads them as a Python li
 # Ops whose f16 result the f32 recomputation says nothing about: a Convert's type is its attribute
 # (T216 covers its round trips), a Parameter or Const computes nothing.
 NOT_F16_OPS = NOT_READERS | {"Convert", "Parameter", "Const"}
+# Ops whose f16 result is finite wherever the same op computed in f32 is: they move values (an inf they
+# give was in an input, which the f32 computation reads too), pick one of their inputs, or give values
+# within [-1, 1] or no larger in magnitude than their input's, rounded once from f32. Never watched for
+# f16 (tests/interp/test_f16_overflow.py checks the elementwise ones on f16's extremes against f32).
+F16_SAFE = frozenset({
+    "Tanh", "Sigmoid", "Sin", "Cos", "Erf", "Atan", "Asinh", "Relu", "Abs", "Negative", "Floor", "Ceiling",
+    "Round", "Sign", "Sqrt", "Log", "HSigmoid", "SoftSign", "Minimum", "Maximum", "Select",
+    "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Split", "VariadicSplit", "Gather",
+    "GatherElements", "GatherND", "Slice", "StridedSlice", "Broadcast", "Tile", "Reverse", "ReverseSequence",
+    "Roll", "DepthToSpace", "SpaceToDepth", "ShuffleChannels",
+})
 
 Kernel = Callable[[list[np.ndarray]], list[np.ndarray]]
 
@@ -94,8 +106,9 @@ def watched(layer: Layer) -> bool:
             for p in layer.inputs):
         return True
     port = layer.outputs[0] if layer.outputs else None
-    if (layer.type not in NOT_F16_OPS and port is not None and port.precision is not None
-            and port.precision.dtype is not None and np.dtype(port.precision.dtype) == F16):
+    if (layer.type not in NOT_F16_OPS and layer.type not in F16_SAFE and port is not None
+            and port.precision is not None and port.precision.dtype is not None
+            and np.dtype(port.precision.dtype) == F16):
         return True
     if layer.type not in WATCHED and layer.type not in REDUCED_IN_F32:
         return False
@@ -144,7 +157,7 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     reads = kind not in NOT_READERS
     reduced = kind in REDUCED_IN_F32
     convert = kind == "Convert"
-    f16_op = kind not in NOT_F16_OPS and not outputs_only
+    f16_op = kind not in NOT_F16_OPS and kind not in F16_SAFE and not outputs_only
     narrow_op = kind in WATCHED
 
     def watched(args: list[np.ndarray]) -> list[np.ndarray]:
@@ -195,22 +208,46 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
 
 
 def _within(a: np.ndarray, lo: int, hi: int) -> bool:
-    """Every value of `a` finite and within [lo, hi]. Up to QUICK_SIZE values as a Python list (a third of
-    numpy's call on a few values): an inf or NaN makes their sum inf or NaN."""
+    """Every value of `a` finite and within [lo, hi]. Up to QUICK_SIZE values as a sorted Python list (a
+    sixth of numpy's two reductions on a few values): an inf or NaN makes their sum inf or NaN, and
+    without them the ends of the sorted list are the extremes."""
     if a.size <= QUICK_SIZE:
         values = a.ravel().tolist()
-        return not values or (isfinite(sum(values)) and lo <= min(values) and max(values) <= hi)
+        if not values:
+            return True
+        values.sort()
+        return lo <= values[0] and values[-1] <= hi and isfinite(sum(values))
     return bool(lo <= a.min() and a.max() <= hi)
 
 
-def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
-                 outputs_only: bool, consts: Sequence[np.ndarray | None] = ()) -> Kernel | None:
+Slow = Callable[[list[np.ndarray], list[np.ndarray]], None]
+# layer -> ((outputs_only, its constant inputs...), the maker of its quick test, or None): what
+# `_quick_watch` chooses follows from the layer's declared types and its constants (the same objects
+# in every run), so it is chosen once; a run only makes the closures (choosing again cost a 100-step
+# watched Loop 1.5 % of its run).
+_QUICK: weakref.WeakKeyDictionary[Layer, tuple[tuple[Any, ...], Callable[[Kernel, Slow], Kernel] | None]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _quick_watch(layer: Layer, kernel: Kernel, slow: Slow, outputs_only: bool,
+                 consts: Sequence[np.ndarray | None] = ()) -> Kernel | None:
     """`kernel` with a cheap test, chosen once from the layer's declared types (and its `consts`), that a
     call's result cannot depart, where `watch`'s full check would look at it and find nothing; a result
-    it cannot pass goes on to `slow` (that check). None: the full check on every call (reductions,
-    undeclared types). It trusts the declared input types, as `watch_plan` does, and tests the result's
-    type per call. Each test is written out in its kernel: a watched op in a loop body runs it every
-    iteration, and a call level is a tenth of its cost."""
+    it cannot pass goes on to `slow` (that check). `kernel` itself where its constants leave nothing to
+    test. None: the full check on every call (reductions, undeclared types). It trusts the declared
+    input types, as `watch_plan` does, and tests the result's type per call. Each test is written out in
+    its kernel: a watched op in a loop body runs it every iteration, and a call level is a tenth of its
+    cost."""
+    key = (outputs_only, *consts)
+    got = _QUICK.get(layer)
+    if got is None or len(got[0]) != len(key) or any(a is not b for a, b in zip(got[0], key)):
+        got = _QUICK[layer] = (key, _quick_maker(layer, outputs_only, consts))
+    return None if got[1] is None else got[1](kernel, slow)
+
+
+def _quick_maker(layer: Layer, outputs_only: bool, consts: Sequence[np.ndarray | None]
+                 ) -> Callable[[Kernel, Slow], Kernel] | None:
+    """`_quick_watch`'s choice for the layer: what makes its quick kernel from a run's kernel and full check."""
     kind = layer.type
     declared = [_declared(p) for p in layer.inputs]
     port = layer.outputs[0] if layer.outputs else None
@@ -219,76 +256,117 @@ def _quick_watch(layer: Layer, kernel: Kernel, slow: Callable[[list[np.ndarray],
         return None
     unsigned = [i for i, t in enumerate(declared) if t in UNSIGNED_WIDE] if kind not in NOT_READERS else []
     if kind in ("Add", "Subtract", "Multiply") and out_type in NARROW and len(declared) == 2 and not unsigned:
-        return _narrow_quick(kind, kernel, slow, out_type)
+        return _narrow_maker(kind, out_type, consts)
     if kind in REDUCED_IN_F32 or (kind in WATCHED and out_type in NARROW and kind != "Convert"):
         return None
     if kind == "Convert":
         if unsigned or out_type not in KEPT_AS_I32 | BYTES or not declared or declared[0].kind not in "biuf":
             return None  # (numpy's own numbers only: bf16, f8, i4 or nf4 inputs take the full check)
         info = np.iinfo(out_type)
-        lo, hi = max(int(info.min), I32_MIN), min(int(info.max), I32_MAX)
-
-        def converted(args: list[np.ndarray]) -> list[np.ndarray]:
-            outs = kernel(args)
-            x = args[0]
-            if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not _within(x, lo, hi):
-                slow(args, outs)
-            return outs
-
-        return converted
+        return partial(_converted, out_type, max(int(info.min), I32_MIN), min(int(info.max), I32_MAX))
     if out_type is I64:
+        return None if unsigned else _counted
+    if out_type is F16 and kind not in NOT_F16_OPS and kind not in F16_SAFE:
         if unsigned:
             return None
-
-        def counted(args: list[np.ndarray]) -> list[np.ndarray]:
-            outs = kernel(args)
-            out = outs[0]
-            if out.dtype is not I64 or not (
-                (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX)
-            ):
-                slow(args, outs)
-            return outs
-
-        return counted
-    if out_type is F16 and kind not in NOT_F16_OPS:
-        if unsigned:
-            return None
-
-        def finite(args: list[np.ndarray]) -> list[np.ndarray]:
-            outs = kernel(args)
-            out = outs[0]
-            if out.dtype is not F16 or not (
-                outputs_only  # (the plugin rounds a value read by the outputs alone to inf as well)
-                or (isfinite(sum(out.ravel().tolist())) if out.size <= QUICK_SIZE else np.isfinite(out).all())
-            ):
-                slow(args, outs)
-            return outs
-
-        return finite
+        # (the plugin rounds a value read by the outputs alone to inf as well)
+        return _bare if outputs_only or _f16_contracting(kind, consts) else _finite
     if unsigned and out_type not in NARROW and out_type not in (I64, F16):
         n = max(unsigned) + 1
-        unsigned = [i for i in unsigned if not _low_constant(consts[i] if i < len(consts) else None)]
-
-        def low_halves(args: list[np.ndarray]) -> list[np.ndarray]:
-            """Every u32/u64 value read is the same in the plugin's i32 (below 2**31)."""
-            outs = kernel(args)
-            if outs[0].dtype is not out_type or len(args) < n:
-                slow(args, outs)
-                return outs
-            try:
-                for i in unsigned:  # (any type: the full check looks at u32/u64 ones only, below 2**31 at none)
-                    a = args[i]
-                    size = a.size
-                    if size and (a.item() if size == 1 else max(a.ravel().tolist()) if size <= QUICK_SIZE
-                                 else a.max()) > I32_MAX:
-                        slow(args, outs)
-                        break
-            except TypeError:  # values that do not compare with a number (not u32/u64 then): the full check
-                slow(args, outs)
-            return outs
-
-        return low_halves
+        reads = tuple(i for i in unsigned if not _low_constant(consts[i] if i < len(consts) else None))
+        return partial(_low_halves, out_type, n, reads)
     return None
+
+
+def _bare(kernel: Kernel, slow: Slow) -> Kernel:
+    """The kernel itself: with the declared types (which the plan trusts) and these constants the full
+    check finds nothing on any call, and a generated body may call its numpy function inline."""
+    return kernel
+
+
+def _converted(out_type: np.dtype, lo: int, hi: int, kernel: Kernel, slow: Slow) -> Kernel:
+    """A Convert to an integer type whose every input value lies within it (so within i32) departs nowhere;
+    and there it is numpy's cast, which the kernel gives too (irlint.ops.math.convert), so the one test
+    picks both."""
+
+    def converted(args: list[np.ndarray]) -> list[np.ndarray]:
+        x = args[0]
+        if x.__class__ is np.ndarray and x.dtype.kind in "biuf" and _within(x, lo, hi):
+            return [x.astype(out_type)]
+        outs = kernel(args)
+        if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not _within(x, lo, hi):
+            slow(args, outs)
+        return outs
+
+    return converted
+
+
+def _counted(kernel: Kernel, slow: Slow) -> Kernel:
+    """An i64 result within i32 is the plugin's too."""
+
+    def counted(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        out = outs[0]
+        if out.dtype is not I64 or not (
+            (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX)
+        ):
+            slow(args, outs)
+        return outs
+
+    return counted
+
+
+def _finite(kernel: Kernel, slow: Slow) -> Kernel:
+    """A finite f16 result is the plugin's too (it rounds its f32 value to the same f16)."""
+
+    def finite(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        out = outs[0]
+        if out.dtype is not F16 or not (
+            isfinite(sum(out.ravel().tolist())) if out.size <= QUICK_SIZE else np.isfinite(out).all()
+        ):
+            slow(args, outs)
+        return outs
+
+    return finite
+
+
+def _low_halves(out_type: np.dtype, n: int, unsigned: tuple[int, ...], kernel: Kernel, slow: Slow) -> Kernel:
+    """Inputs `unsigned` (u32/u64 by declaration, not constants below 2**31) read below 2**31 are the same
+    in the plugin's i32."""
+
+    def low_halves(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        if outs[0].dtype is not out_type or len(args) < n:
+            slow(args, outs)
+            return outs
+        try:
+            for i in unsigned:  # (any type: the full check looks at u32/u64 ones only, below 2**31 at none)
+                a = args[i]
+                size = a.size
+                if size and (a.item() if size == 1 else max(a.ravel().tolist()) if size <= QUICK_SIZE
+                             else a.max()) > I32_MAX:
+                    slow(args, outs)
+                    break
+        except TypeError:  # values that do not compare with a number (not u32/u64 then): the full check
+            slow(args, outs)
+        return outs
+
+    return low_halves
+
+
+def _f16_contracting(kind: str, consts: Sequence[np.ndarray | None]) -> bool:
+    """A Multiply by a constant of magnitudes at most 1, or a Divide by one of magnitudes at least 1:
+    its f32 result is no larger than its other input, so its f16 one is finite where that input is."""
+    if len(consts) != 2 or kind not in ("Multiply", "Divide"):
+        return False
+    at = 1 if kind == "Divide" else next((i for i in (1, 0) if consts[i] is not None), -1)
+    c = consts[at] if at >= 0 else None
+    if c is None or consts[1 - at] is not None or c.size == 0 or c.dtype.kind != "f":
+        return False
+    with np.errstate(all="ignore"):
+        magnitudes = np.abs(c.astype(np.float64))
+        return bool(magnitudes.max() <= 1.0) if kind == "Multiply" else bool(magnitudes.min() >= 1.0)
 
 
 def _span(a: np.ndarray) -> tuple[int, int]:
@@ -302,12 +380,53 @@ def _span(a: np.ndarray) -> tuple[int, int]:
     return int(a.min()), int(a.max())
 
 
-def _narrow_quick(kind: str, kernel: Kernel, slow: Callable[[list[np.ndarray], list[np.ndarray]], None],
-                  out_type: np.dtype) -> Kernel:
-    """`kernel` of a narrow integer Add, Subtract or Multiply that sends a call to `slow` only where its
-    exact result may leave the type: the extremes of its inputs' values bound every element's."""
+def _narrow_maker(kind: str, out_type: np.dtype, consts: Sequence[np.ndarray | None]
+                  ) -> Callable[[Kernel, Slow], Kernel]:
+    """The quick test of a narrow integer Add, Subtract or Multiply: the extremes of its inputs' values
+    bound every element's result. With one integer constant operand of an Add or Subtract, the bounds
+    the other input's values must keep are worked out once."""
     info = np.iinfo(out_type)
     lo, hi = int(info.min), int(info.max)
+    fixed = [i for i, c in enumerate(consts[:2]) if c is not None]
+    if kind != "Multiply" and len(consts) == 2 and len(fixed) == 1:
+        at = fixed[0]
+        c = consts[at]
+        if c is not None and c.size and c.dtype.kind in "iu":
+            clo, chi = _span(c)
+            if kind == "Add":
+                bounds = lo - clo, hi - chi
+            elif at == 1:  # x - c
+                bounds = lo + chi, hi + clo
+            else:  # c - x
+                bounds = clo - hi, chi - lo
+            return partial(_narrow_by_constant, out_type, 1 - at, *bounds)
+    return partial(_narrow, kind, out_type, lo, hi)
+
+
+def _narrow_by_constant(out_type: np.dtype, other: int, xlo: int, xhi: int, kernel: Kernel, slow: Slow) -> Kernel:
+    """`_narrow` where one operand is a constant: the other's values within [xlo, xhi] keep the result in
+    the type (a counter's step: one comparison per call)."""
+
+    def narrow(args: list[np.ndarray]) -> list[np.ndarray]:
+        outs = kernel(args)
+        x = args[other]
+        if outs[0].dtype is not out_type or x.dtype.kind not in "iu":
+            slow(args, outs)
+        elif x.size == 1:
+            if not xlo <= x.item() <= xhi:
+                slow(args, outs)
+        elif x.size:
+            least, most = _span(x)
+            if least < xlo or most > xhi:
+                slow(args, outs)
+        return outs
+
+    return narrow
+
+
+def _narrow(kind: str, out_type: np.dtype, lo: int, hi: int, kernel: Kernel, slow: Slow) -> Kernel:
+    """`kernel` of a narrow integer Add, Subtract or Multiply that sends a call to `slow` only where its
+    exact result may leave the type."""
 
     def narrow(args: list[np.ndarray]) -> list[np.ndarray]:
         outs = kernel(args)

@@ -222,7 +222,8 @@ def test_a_body_without_ops_runs_and_matches_the_cpu_plugin(generate: bool, tmp_
                                               ((4,), np.float16)])
 def test_direct_calls_agree_with_the_kernels(shape, dtype, tmp_path: Path) -> None:
     # x * 0.5 + b through Tanh: inline numpy calls, which test their inputs and hand 0-d values to the
-    # kernels; f16 ops keep their watched kernels (the f16 overflow check); every way gives the
+    # kernels; in f16 the Add keeps its watched kernel (the f16 overflow check), while the Multiply by
+    # 0.5 cannot overflow and Tanh is bounded, so they are called inline too; every way gives the
     # interpreter's bits
     def body(a, b):
         half = ops.constant(np.full([1] * max(len(shape), 1), 0.5, dtype))
@@ -239,7 +240,10 @@ def test_direct_calls_agree_with_the_kernels(shape, dtype, tmp_path: Path) -> No
     sources = generated_sources(model, inputs)
     assert len(sources) == 1
     inline = [line for line in sources[0].splitlines() if " if x.__class__ is ND" in line]
-    assert len(inline) == (0 if dtype == np.float16 else 3)
+    assert len(inline) == (2 if dtype == np.float16 else 3)
+    ops_code = sources[0].split("   # ")[1:]  # each op's comment (its layer) and its code
+    add = [code for code in ops_code if code.splitlines()[0].endswith("(Add)\"")]
+    assert len(add) == 1 and (" = U" in add[0]) == (dtype != np.float16)
     got = run(model, inputs)["y"]
     want = run(model, inputs, INTERPRETED)["y"]
     assert got.dtype == want.dtype and np.array_equal(got, want)

@@ -70,9 +70,16 @@ def test_the_plugin_reads_a_whole_range_entry_as_the_spec_does(dim: int) -> None
     assert cpu_plugin_plan(dim, 0, -1, 1, 1) == (0, dim, 1)
 
 
+class _Layer(SimpleNamespace):
+    """A layer's declared types (weakly referable and hashed by identity, as a Layer is: its quick test is
+    chosen once per layer)."""
+
+    __hash__ = object.__hash__
+
+
 def _layer(kind: str, ins: list[type], out: type):  # type: ignore[no-untyped-def]
     port = lambda t: SimpleNamespace(precision=SimpleNamespace(dtype=t))  # noqa: E731
-    return SimpleNamespace(type=kind, inputs=[port(t) for t in ins], outputs=[port(out)])
+    return _Layer(type=kind, inputs=[port(t) for t in ins], outputs=[port(out)])
 
 
 def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False, consts=()):  # type: ignore[no-untyped-def]
@@ -88,7 +95,8 @@ def _quick(kind: str, ins: list[type], out: type, outputs_only: bool = False, co
 
     def passes(args: list[np.ndarray], value: np.ndarray) -> bool:
         result[:], slowed[:] = [value], []
-        assert kernel(args)[0] is value
+        got = kernel(args)[0]  # the kernel's result (a Convert within range: numpy's cast, the same values)
+        assert got is value or (kind == "Convert" and got.dtype == value.dtype and np.array_equal(got, value))
         return not slowed
 
     return passes
@@ -105,8 +113,13 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     assert f16([], np.ones(8, np.float16)) and f16([], np.ones(100, np.float16))
     for bad in (np.inf, -np.inf, np.nan):
         assert not f16([], np.array([1, bad], np.float16)) and not f16([], np.full(100, bad, np.float16))
-    only_out = _quick("Multiply", [np.float16, np.float16], np.float16, outputs_only=True)
-    assert only_out([], np.array([np.inf], np.float16))  # read by the outputs alone: the plugin rounds to inf too
+    # read by the outputs alone (the plugin rounds to inf too), or an f16 Multiply by constants of magnitudes
+    # at most 1 (a Divide by at least 1), which cannot overflow: no test, the kernel itself
+    half = np.array([0.5, -1.0], np.float16)
+    for kind, consts, only in (("Multiply", (), True), ("Multiply", (half, None), False),
+                               ("Multiply", (None, half), False), ("Divide", (None, np.array(-4, np.float16)), False)):
+        kernel = lambda args: []  # noqa: E731
+        assert overflow._quick_watch(_layer(kind, [np.float16] * 2, np.float16), kernel, print, only, consts) is kernel
     u32 = _quick("Add", [np.uint32, np.uint32], np.uint32)
     assert u32([np.array(2**31 - 1, np.uint32), np.array([0, 1], np.uint32)], np.array(0, np.uint32))
     assert not u32([np.array(1, np.uint32), np.array([0, 2**31], np.uint32)], np.array(0, np.uint32))
@@ -119,7 +132,8 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
         [np.array(5, np.uint32), big], np.array(0, np.uint32)
     )
     to_i16 = _quick("Convert", [np.float32], np.int16)
-    assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.zeros(2, np.int16))
+    assert to_i16([np.array([-32768.0, 32767.0], np.float32)], np.array([-32768, 32767], np.int16))
+    assert to_i16([np.array([7, -1], np.int32)], np.array([7, -1], np.int16))
     for bad in (32768.0, -1e9, np.nan, np.inf):
         assert not to_i16([np.array([0.0, bad], np.float32)], np.zeros(2, np.int16))
     assert not _quick("Convert", [np.float32], np.uint16)([np.array([-1.2], np.float32)], np.zeros(1, np.uint16))
@@ -136,5 +150,36 @@ def test_a_quick_exit_passes_only_results_that_cannot_depart() -> None:
     assert not _quick("Multiply", [np.int16, np.int16], np.int16)(
         [np.array(256, np.int16), np.array(128, np.int16)], np.zeros((), np.int16)
     )
+    # one integer constant operand: the other input's bounds are worked out once
+    step = np.array(1, np.int16)
+    count = _quick("Add", [np.int16, np.int16], np.int16, consts=[None, step])
+    assert count([np.array(32766, np.int16), step], np.zeros((), np.int16))
+    assert not count([np.array(32767, np.int16), step], np.zeros((), np.int16))
+    assert not count([np.array([0, 32767], np.int16), step], np.zeros(2, np.int16))
+    assert not count([np.array(5, np.int32), step], np.zeros((), np.int32))  # another result type: full check
+    cut = np.array([2, 9], np.uint8)
+    down = _quick("Subtract", [np.uint8, np.uint8], np.uint8, consts=[None, cut])
+    assert down([np.array([9, 200], np.uint8), cut], np.zeros(2, np.uint8))  # x - c, c up to 9
+    assert not down([np.array([8, 200], np.uint8), cut], np.zeros(2, np.uint8))
+    flip = _quick("Subtract", [np.int8, np.int8], np.int8, consts=[np.array(-100, np.int8), None])
+    assert flip([np.array(-100, np.int8), np.array(28, np.int8)], np.zeros((), np.int8))  # -100 - 28 = -128
+    assert not flip([np.array(-100, np.int8), np.array(29, np.int8)], np.zeros((), np.int8))
+    # a constant that can grow the other operand: the finite test
+    grown = _quick("Multiply", [np.float16, np.float16], np.float16, consts=[None, np.array([0.5, 2], np.float16)])
+    assert not grown([np.zeros(2, np.float16), None], np.array([np.inf, 1], np.float16))
+    assert not _quick("Divide", [np.float16, np.float16], np.float16, consts=[np.array(4, np.float16), None])(
+        [], np.array([np.inf], np.float16)
+    )  # a constant dividend: the quotient can grow
     # reductions have no quick test: the full check runs on every call
     assert _quick("ReduceSum", [np.int32, np.int64], np.int32) is None
+
+
+def test_a_quick_test_is_chosen_once_per_layer_and_constants(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run makes only the closures: the choice is the layer's and its constants', kept across runs."""
+    chosen: list[object] = []
+    choose = overflow._quick_maker
+    monkeypatch.setattr(overflow, "_quick_maker", lambda *a: chosen.append(a) or choose(*a))
+    layer, step, other = _layer("Add", [np.int16, np.int16], np.int16), np.array(1, np.int16), np.array(1, np.int16)
+    for consts in ([None, step], [None, step], [None, other], [None, other]):
+        assert overflow._quick_watch(layer, lambda args: [], lambda a, o: None, False, consts) is not None
+    assert len(chosen) == 2  # again only for constants that are other objects

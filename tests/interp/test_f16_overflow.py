@@ -83,3 +83,38 @@ def test_no_warning_where_f16_stays_finite_or_only_an_output_overflows(tmp_path:
     (y,), said = _heard(only_output, [X], tmp_path)
     assert said == []  # the plugin rounds the output to inf as well
     np.testing.assert_array_equal(y, cpu(only_output, [X], ["f16"])[0])
+
+
+EXTREMES = np.array([0, -0.0, 6e-8, 0.5, -0.5, 1, -1, 3, -3, 11.5, -11.5, 12, -12, 20, -20, 255, 1000, -1000,
+                     30000, -30000, 65504, -65504, np.inf, -np.inf, np.nan], np.float16)
+
+
+def _departures(kind: str, args: list[np.ndarray]) -> int:
+    """How many values irlint's kernel gives as inf or NaN in f16 where the same op in f32 is finite."""
+    from irlint.ops import bind_attrs, lookup
+
+    op = lookup(kind)
+    attrs = bind_attrs(op.Attrs, {"mode": "half_to_even"} if kind == "Round" else {})[0]
+    with np.errstate(all="ignore"):
+        narrow = np.asarray(op.compute(attrs, args)[0])
+        wide = np.asarray(op.compute(attrs, [a.astype(np.float32) if a.dtype == np.float16 else a for a in args])[0])
+    assert narrow.dtype == np.float16
+    return int((~np.isfinite(narrow) & np.isfinite(wide)).sum())
+
+
+def test_the_ops_never_watched_for_f16_give_no_inf_where_f32_is_finite() -> None:
+    """F16_SAFE's elementwise ops on f16's extremes (every pair for the binary ones): no departure to
+    watch for; Exp, Add, Multiply and Divide, watched, do depart there."""
+    from irlint.interp.overflow import F16_SAFE
+
+    a, b = np.meshgrid(EXTREMES, EXTREMES)
+    unary = ["Tanh", "Sigmoid", "Sin", "Cos", "Erf", "Atan", "Asinh", "Relu", "Abs", "Negative", "Floor",
+             "Ceiling", "Round", "Sign", "Sqrt", "Log", "HSigmoid", "SoftSign"]
+    for kind in unary:
+        assert kind in F16_SAFE and _departures(kind, [EXTREMES]) == 0, kind
+    for kind in ("Minimum", "Maximum"):
+        assert kind in F16_SAFE and _departures(kind, [a, b]) == 0, kind
+    assert _departures("Select", [a > b, a, b]) == 0
+    assert _departures("Exp", [EXTREMES]) > 0 and "Exp" not in F16_SAFE
+    for kind in ("Add", "Multiply", "Divide"):
+        assert _departures(kind, [a, b]) > 0 and kind not in F16_SAFE, kind

@@ -234,6 +234,29 @@ def test_convert_float_to_int_out_of_range_and_nan(dst, tmp_path) -> None:
         np.testing.assert_array_equal(plugin, got)
 
 
+EDGES = np.array([0, -0.0, 0.5, -1.5, 127.9, 128, -128.9, -129, 255.9, 256, 32767.9, 32768, -32768.9, -32769,
+                  65535.5, 65536, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**32 - 1, 2**32, 2**63 - 2048,
+                  2**63 - 1024, 2**63, 2**64, -(2**63), 1e30, np.inf, -np.inf, np.nan])
+
+
+@pytest.mark.parametrize("src", [np.float16, np.float32, np.float64])
+def test_convert_of_a_few_floats_casts_plainly_only_where_the_full_path_agrees(src, monkeypatch) -> None:
+    """A few floats within the target's range convert by numpy's cast; every pair of edge values, to every
+    integer type, gives what the full path (taken by larger arrays) gives."""
+    from irlint.ops.math import convert
+
+    with np.errstate(all="ignore"):
+        values = EDGES.astype(src)
+    pairs = [np.array([a, b, 3], src) for a in values for b in values]
+    for dst in (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        few = [convert._float_to_int(x, np.dtype(dst)) for x in pairs]
+        with monkeypatch.context() as m:
+            m.setattr(convert, "_FEW", -1)
+            full = [convert._float_to_int(x, np.dtype(dst)) for x in pairs]
+        for x, a, b in zip(pairs, few, full):
+            assert a.dtype == b.dtype and np.array_equal(a, b), (x, dst, a, b)
+
+
 @pytest.mark.parametrize("tname", ["f32", "f16", "bf16"])
 @pytest.mark.parametrize("mode", ["half_to_even", "half_away_from_zero"])
 def test_round_modes_on_halves(mode, tname, tmp_path) -> None:

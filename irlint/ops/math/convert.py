@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import isfinite
 
 import numpy as np
 
@@ -39,12 +40,33 @@ def convert_array(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return x.astype(dtype)
 
 
+# Up to this many values `_float_to_int` tests them as a Python list for a plain cast (numpy's
+# reductions and masks cost more than the conversion on a few values).
+_FEW = 64
+# Per integer target, the floats a plain cast converts as `_float_to_int` does: within int32 for the
+# narrower types, within int64 for i64 and below u64's clip at 2**63 - 1024.
+_CAST_RANGE = {
+    **{np.dtype(t): (max(int(np.iinfo(t).min), -(2**31)), min(int(np.iinfo(t).max), 2**31 - 1))
+       for t in (np.int8, np.uint8, np.int16, np.uint16, np.int32)},
+    np.dtype(np.uint32): (0, 2**32 - 1),
+    np.dtype(np.int64): (-(2**63), 2**63 - 1),
+    np.dtype(np.uint64): (0, 2**63 - 1024),
+}
+
+
 def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """Truncate toward zero, as OpenVINO's reference and CPU plugin do on x86: NaN, infinities and
     values outside the int32 range become INT32_MIN (the processor's "integer indefinite") and are
     then wrapped to the target width with the rest (so NaN -> 0 for i8/u8/i16/u16); for i64 the bound
     is int64's and the value INT64_MIN. u32/u64 beyond their range are undefined and wrap through
-    int64."""
+    int64. A few values all finite and within the target's range (and int32's, for the narrower
+    targets) are a plain cast: numpy's truncates toward zero, and the rest is for values outside."""
+    if x.size <= _FEW and x.dtype.kind == "f":
+        values = x.ravel().tolist()
+        values.sort()  # (an inf or NaN makes the sum non-finite; without them the ends are the extremes)
+        lo, hi = _CAST_RANGE.get(dtype, (0, -1))
+        if not values or (lo <= values[0] and values[-1] <= hi and isfinite(sum(values))):
+            return x.astype(dtype)
     with np.errstate(all="ignore"):
         t = np.trunc(x.astype(np.float64))
         finite = np.isfinite(t)
@@ -100,10 +122,14 @@ class Convert(Op):
         # float any numpy number.
         plain = "biuf" if dtype.kind in "bf" else "biu"
         to_bool = dtype.kind == "b"
+        to_int = dtype.kind in "iu"
 
         def fast(args: Sequence[np.ndarray]) -> list[np.ndarray]:
             x = args[0]
-            if x.dtype.kind not in plain:
+            kind = x.dtype.kind
+            if kind not in plain:
+                if kind == "f" and to_int:  # (convert_array's own choice, without its type tests)
+                    return [_float_to_int(x, dtype)]
                 return [np.asarray(convert_array(x, dtype))]
             if to_bool:
                 return [np.asarray(x != 0)]
