@@ -8,12 +8,13 @@ Top-level layers (trace_all) have no ``@`` part.
 
 Recording costs one tuple per hook call (the executor's tensors by reference) and an estimate of its
 bytes; an innermost loop's iterations come in batches (`batches`), one call and one entry per batch,
-estimated at the bytes of its last iteration. The exact count (the tensors' bytes and their bookkeeping,
-TENSOR_BYTES each, against the budget; past it `irlint.interp.tracespill` keeps them on disk, keys and
-positions too) waits until the trace is read or the estimates near the budget (`Trace._settle`), and
-then takes the records in recording order, so the trace spills at the tensor where counting each record
-as it came would. Keys are written out only when the trace is read by key, and `save` writes each
-recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
+estimated at the bytes of its first or last iteration, the larger. The exact count (the tensors' bytes
+and their bookkeeping, TENSOR_BYTES each, against the budget; past it `irlint.interp.tracespill` keeps
+them on disk, keys and positions too) waits until the trace is read or the estimates near the budget
+(`Trace._settle`), and then takes the records in recording order, so the trace spills at the tensor
+where counting each record as it came would. Keys are written out only when the trace is read by key,
+and `save` writes each recorded tensor's iterations stacked into one array (format 2), so it writes no
+key at all.
 
 What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
 10,000 iterations of three ops): mostly the tensors kept alive (the allocator no longer reuses what
@@ -269,10 +270,11 @@ class Trace:
         """The taker of an innermost loop's batches (`frames`: the enclosing loops'): each batch of
         iterations `first`, `first + 1`, ... one flat list, per iteration its Parameters' then its
         Results' values (`ids`: their ids), what `iteration_started` and `iteration_finished` would
-        record. A batch waits, estimated at its last iteration's bytes, until the trace settles; then its
-        bytes are counted exactly, reading only the tensors `layout` says are made anew in every
-        iteration (`_keep_batch`). Returns how many iterations the next batch may hold: as many as
-        take at most 1/_BATCH_SHARE of the budget still free, at this batch's last iteration's bytes."""
+        record. A batch waits, estimated at its first or last iteration's bytes (the larger), until the
+        trace settles; then its bytes are counted exactly, reading only the tensors `layout` says are
+        made anew in every iteration (`_keep_batch`). Returns how many iterations the next batch may
+        hold: as many as take at most 1/_BATCH_SHARE of the budget still free, at that estimate of an
+        iteration."""
         width = len(layout)
         if not width:
             raise ValueError("a batch's records hold at least one tensor each")
@@ -281,7 +283,12 @@ class Trace:
         bookkeeping = width * TENSOR_BYTES
 
         def take(first: int, values: list[np.ndarray], frames: Frames) -> int:
-            per = sum(map(_NBYTES, values[-width:])) + bookkeeping  # an iteration's bytes, estimated
+            # an iteration's bytes, estimated: the larger of the first and the last iteration's (sizes that
+            # rise or fall along the batch are bounded by them)
+            per = sum(map(_NBYTES, values[-width:]))
+            if len(values) > width:
+                per = max(per, sum(map(_NBYTES, values[:width])))
+            per += bookkeeping
             pending.append((first, values, frames, loop))
             self._guess += len(values) // width * per
             if self._guess > self._slack:

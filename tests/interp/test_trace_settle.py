@@ -97,3 +97,22 @@ def test_pending_records_never_pass_half_the_free_budget() -> None:
         assert trace.in_memory <= budget + len(trace._store.series) * SERIES_BYTES + MARK_BYTES
     finally:
         trace.close()
+
+
+@pytest.mark.parametrize("order", ["falling", "rising"])
+def test_a_batch_is_estimated_at_no_less_than_it_holds_where_its_sizes_fall_or_rise(order: str) -> None:
+    """A batch's estimate takes the larger of its first and last iterations: a batch whose tensors shrink
+    (or grow) along it is not under-estimated while it waits."""
+    from irlint.interp.events import FRESH
+
+    layer = next(la for _g, la in _model()[0].layers() if la.type in ("Loop", "TensorIterator"))
+    sizes = [1000 - 90 * i for i in range(10)]
+    values = [np.zeros(n, np.float32) for n in (sizes if order == "falling" else sizes[::-1])]
+    trace = Trace(budget=2**40)
+    try:
+        take = trace.batches(layer, ((0,), ()), (FRESH,))
+        take(0, values, ())
+        assert trace._pending and trace._guess >= sum(v.nbytes for v in values) + len(values) * TENSOR_BYTES
+        assert trace.in_memory == sum(v.nbytes for v in values) + len(values) * TENSOR_BYTES
+    finally:
+        trace.close()
