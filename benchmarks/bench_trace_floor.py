@@ -11,7 +11,8 @@ against a plain run right beside it (the plain run first in every other round), 
   over: up to 1,024 iterations, as the trace asks for);
 - `kept`: one that keeps every batch and every record of the two calls, counting nothing (the
   floor of any trace that holds each iteration's tensors);
-- `trace`: irlint's `Trace` (the same, plus the exact byte count and its bookkeeping).
+- `trace`: irlint's `Trace` (the same, plus its estimate of each record's bytes; the exact count
+  waits until the trace is read, which this does not do).
 Prints the median over rounds of (listener's run) / (plain run) - 1, per model of bench_interp.py
 built without the cell TensorIterators (their bodies are one cell: nothing to separate there).
 """

@@ -6,17 +6,20 @@ first, joined by dots (``3`` or ``3.1``), and what is ``in`` (a body Parameter a
 ``out`` (a body Result at iteration end) or ``out<k>`` (output port k of any layer, with trace_all).
 Top-level layers (trace_all) have no ``@`` part.
 
-Recording costs one tuple per hook call (the executor's tensors by reference, their bytes and their
-bookkeeping, TENSOR_BYTES each, counted against the budget; past it `irlint.interp.tracespill` keeps
-them on disk, keys and positions too); an innermost loop's iterations come in batches (`batches`), one call and one
-log entry per batch. Keys are written out only when the trace is read by key, and `save` writes each
-recorded tensor's iterations stacked into one array (format 2), so it writes no key at all.
+Recording costs one tuple per hook call (the executor's tensors by reference) and an estimate of its
+bytes; an innermost loop's iterations come in batches (`batches`), one call and one entry per batch,
+estimated at the bytes of its first or last iteration, the larger. The exact count (the tensors' bytes
+and their bookkeeping, TENSOR_BYTES each, against the budget; past it `irlint.interp.tracespill` keeps
+them on disk, keys and positions too) waits until the trace is read or the estimates near the budget
+(`Trace._settle`), and then takes the records in recording order, so the trace spills at the tensor
+where counting each record as it came would. Keys are written out only when the trace is read by key,
+and `save` writes each recorded tensor's iterations stacked into one array (format 2), so it writes no
+key at all.
 
 What a traced run costs beyond a plain one, on a loop of tiny tensors (a Loop inside a TensorIterator,
 10,000 iterations of three ops): mostly the tensors kept alive (the allocator no longer reuses what
-each iteration freed) and the budget sum (exact, so that the trace spills where counting tensor by
-tensor would, but reading only the tensors made anew in each iteration: the executor says which
-positions of a batch are back edges or keep their size). Keys, stats and stacking wait until the trace
+each iteration freed), then a Python call and an estimate per record (the sizes of a hook call's
+tensors, of one iteration of a batch). Counting exactly, keys, stats and stacking wait until the trace
 is read.
 """
 
@@ -126,9 +129,8 @@ def _stats_from_row(shape: list[int], dtype: str, row: np.ndarray | None) -> dic
 
 
 def _iteration_hook(what: str) -> Callable[..., None]:
-    """`Trace.iteration_started` ("in") or `Trace.iteration_finished` ("out"): `Trace._keep` written
-    out, since a loop whose body holds a nested loop calls both once per iteration (the call level
-    saved is about a point of tracing a Loop inside a TensorIterator)."""
+    """`Trace.iteration_started` ("in") or `Trace.iteration_finished` ("out"): `Trace._later` written
+    out, since a loop whose body holds a nested loop calls both once per iteration."""
 
     def hook(
         self: Trace,
@@ -138,16 +140,10 @@ def _iteration_hook(what: str) -> Callable[..., None]:
         values: Sequence[np.ndarray],
         frames: Frames,
     ) -> None:
-        size = len(values) * TENSOR_BYTES
-        for v in values:
-            size += v.nbytes
-        total = self.in_memory + size
-        if total <= self.budget:
-            self.in_memory = total
-            self._log.append((layer, frames, what, keys, values))
-            self._position += len(values)
-        else:
-            self._one_by_one(layer, frames, what, keys, values)
+        self._pending.append((layer, frames, what, keys, values))
+        self._guess += sum(map(_NBYTES, values)) + len(values) * TENSOR_BYTES
+        if self._guess > self._slack:
+            self._settle()
 
     return hook
 
@@ -157,14 +153,15 @@ class Trace:
     """Recorded tensors: in memory up to `budget` bytes (bookkeeping counted), then spilled to a temp dir.
 
     Recording is cheap because it is lazy: an iteration's tensors are kept as the one sequence the
-    executor hands over (by reference: the executor never mutates a tensor once produced), in a log
-    in recording order; keys are written out only when the trace is read by key (`keys`, `get`,
+    executor hands over (by reference: the executor never mutates a tensor once produced), in
+    recording order; their bytes are counted against the budget when the trace is read or estimated to
+    come near it (`_settle`), keys are written out only when the trace is read by key (`keys`, `get`,
     `values`, `info`). Statistics are computed when asked for (`stats_of`, `info`, `save`).
     """
 
     budget: int = DEFAULT_BUDGET
     trace_all: bool = False
-    in_memory: int = 0  # bytes held: the tensors kept and the bookkeeping (TENSOR_BYTES ...), spilled ones' too
+    _held: int = 0  # bytes of what the log holds: tensors kept and their bookkeeping (TENSOR_BYTES ...), spilled ones'
     # Recording order. (layer, frames, what, ids, tensors): one hook call's tensors in memory ("in"/"out":
     # a body's Parameters or Results by id, "": the layer's outputs, ids "out<k>"; an int: one iteration
     # of a batch, its Parameters then Results, ids (params, results); a range: a whole batch, its tensors
@@ -172,7 +169,15 @@ class Trace:
     # (by `record`, or when a hook call did not fit: array None = spilled alone); (_SPILLED, [first, n]): n
     # tensors spilled as series rows (`irlint.interp.tracespill`) at recording positions first, first + 1 ...
     _log: list[tuple[Any, ...]] = field(default_factory=list)
-    _position: int = 0  # tensors recorded so far (a tensor's position in recording order)
+    _position: int = 0  # tensors in the log (a tensor's position in recording order)
+    # Records not counted yet, in recording order: a hook call's as the log holds it, a batch's as
+    # (first iteration, tensors, frames, (layer, ids, counter, width)); `_settle` counts them into the
+    # log. `_guess`: their bytes as the hooks estimate them; past `_slack` (half the budget free at the
+    # last settling) they are settled.
+    _pending: list[tuple[Any, ...]] = field(default_factory=list)
+    _guess: int = 0
+    _slack: int = -1  # (set from the budget in __post_init__, as _wide)
+    _wide: int = -1
     _index: dict[str, np.ndarray | None] = field(default_factory=dict)  # key -> value (None: spilled)
     _written: int = 0  # log entries written out into _index
     _stats: dict[str, dict[str, object]] = field(default_factory=dict)
@@ -182,12 +187,50 @@ class Trace:
     _store: SpillStore = field(default_factory=SpillStore)
     _where: dict[str, tuple[Series, int]] = field(default_factory=dict)  # spilled row's key -> (series, row)
 
+    def __post_init__(self) -> None:
+        self._settle()
+
     # -- recording ---------------------------------------------------------------------------------
     # The listener hooks of the plain driver (`irlint.interp.run(model, inputs, listener=trace)`): the
-    # same records as `observe`, without event objects. One sum and one append per call.
+    # same records as `observe`, without event objects. One estimate and one append per call; the
+    # exact count waits until the trace is read or the estimates near the budget (`_settle`).
     @property
     def layers(self) -> bool:
         return self.trace_all
+
+    @property
+    def in_memory(self) -> int:
+        """Bytes held: the tensors kept and their bookkeeping (TENSOR_BYTES each, ...), spilled ones' too."""
+        if self._pending:
+            self._settle()
+        return self._held
+
+    def _later(self, layer: Layer, what: str, ids: Sequence[Any], values: Sequence[np.ndarray],
+               frames: Frames) -> None:
+        """One hook call's record, counted when the trace settles (`_settle`)."""
+        self._pending.append((layer, frames, what, ids, values))
+        self._guess += sum(map(_NBYTES, values)) + len(values) * TENSOR_BYTES
+        if self._guess > self._slack:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Count the pending records exactly, in recording order, each into the log while it fits the
+        budget, else tensor by tensor (spilling what does not fit): the same log, spills and count as
+        counting each record when it came. Then half the budget still free may be estimated again."""
+        pending = self._pending
+        if pending:
+            records = pending.copy()
+            pending.clear()  # (the batch takers hold this list)
+            for r in records:
+                if len(r) == 5:
+                    self._keep(r[0], r[2], r[3], r[4], r[1])
+                else:
+                    self._keep_batch(r[0], r[1], r[2], *r[3])
+        self._guess = 0
+        free = self.budget - self._held
+        self._slack = free // 2
+        # a batch's iteration of at most this many bytes leaves room for the most iterations (`batches`)
+        self._wide = (free - self._slack) // (_BATCH_SHARE * _MAX_BATCH) - 1
 
     def _keep(self, layer: Layer, what: Any, ids: Sequence[Any], values: Sequence[np.ndarray], frames: Frames) -> None:
         """One hook call's record, its tensors kept by reference while they fit the budget; else the
@@ -196,9 +239,9 @@ class Trace:
         size = len(values) * TENSOR_BYTES
         for v in values:  # a loop: cheaper than sum(map(attrgetter)) for a few arrays
             size += v.nbytes
-        total = self.in_memory + size
+        total = self._held + size
         if total <= self.budget:
-            self.in_memory = total
+            self._held = total
             self._log.append((layer, frames, what, ids, values))
             self._position += len(values)
         elif what.__class__ is str:
@@ -206,33 +249,53 @@ class Trace:
         else:
             self._one_by_one(layer, (*frames, (layer.path, what)), _BOTH, ids, values)
 
+    def _keep_batch(self, first: int, values: list[np.ndarray], frames: Frames, layer: Layer, ids: tuple[Any, Any],
+                    count: Callable[[list[np.ndarray], int], int], width: int) -> None:
+        """A batch's record (iterations `first`, `first + 1`, ..., `width` tensors each): one log entry
+        while it fits the budget (then every tensor fits where counting them one by one would put it),
+        else kept iteration by iteration."""
+        n = len(values) // width
+        size = count(values, n) + len(values) * TENSOR_BYTES
+        total = self._held + size
+        if total <= self.budget:
+            self._held = total
+            self._log.append((layer, frames, range(first, first + n), ids, values))
+            self._position += len(values)
+        else:
+            for j in range(n):
+                self._keep(layer, first + j, ids, values[j * width:(j + 1) * width], frames)
+
     def batches(self, layer: Layer, ids: tuple[Any, Any], layout: tuple[int, ...]
                 ) -> Callable[[int, list[np.ndarray], Frames], int]:
         """The taker of an innermost loop's batches (`frames`: the enclosing loops'): each batch of
         iterations `first`, `first + 1`, ... one flat list, per iteration its Parameters' then its
         Results' values (`ids`: their ids), what `iteration_started` and `iteration_finished` would
-        record. A batch is one log entry while it fits the budget (then every tensor fits where counting
-        them one by one would put it), else it is kept iteration by iteration. The bytes are counted
-        exactly, reading only the tensors `layout` says are made anew in every iteration. Returns how
-        many iterations the next batch may hold."""
+        record. A batch waits, estimated at its first or last iteration's bytes (the larger), until the
+        trace settles; then its bytes are counted exactly, reading only the tensors `layout` says are
+        made anew in every iteration (`_keep_batch`). Returns how many iterations the next batch may
+        hold: as many as take at most 1/_BATCH_SHARE of the budget still free, at that estimate of an
+        iteration."""
         width = len(layout)
         if not width:
             raise ValueError("a batch's records hold at least one tensor each")
-        count = _batch_counter(layout)
-        log = self._log
+        loop = (layer, ids, _batch_counter(layout), width)  # what `_keep_batch` needs besides the batch
+        pending = self._pending
+        bookkeeping = width * TENSOR_BYTES
 
         def take(first: int, values: list[np.ndarray], frames: Frames) -> int:
-            n = len(values) // width
-            size = count(values, n) + len(values) * TENSOR_BYTES
-            total = self.in_memory + size
-            if total <= self.budget:
-                self.in_memory = total
-                log.append((layer, frames, range(first, first + n), ids, values))
-                self._position += len(values)
-            else:
-                for j in range(n):
-                    self._keep(layer, first + j, ids, values[j * width:(j + 1) * width], frames)
-            room = (self.budget - self.in_memory) // (_BATCH_SHARE * (size // n + 1))
+            # an iteration's bytes, estimated: the larger of the first and the last iteration's (sizes that
+            # rise or fall along the batch are bounded by them)
+            per = sum(map(_NBYTES, values[-width:]))
+            if len(values) > width:
+                per = max(per, sum(map(_NBYTES, values[:width])))
+            per += bookkeeping
+            pending.append((first, values, frames, loop))
+            self._guess += len(values) // width * per
+            if self._guess > self._slack:
+                self._settle()
+            if per <= self._wide:  # (the common case of the formula below)
+                return _MAX_BATCH
+            room = (self.budget - self._held - self._guess) // (_BATCH_SHARE * (per + 1))
             return 1 if room < 1 else min(room, _MAX_BATCH)
 
         return take
@@ -247,8 +310,8 @@ class Trace:
         n = min(len(names), len(outputs))
         if not n:
             return
-        self._keep(layer, "", names[:n], tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n]),
-                   frames)
+        self._later(layer, "", names[:n], tuple(v if type(v) is np.ndarray else np.asarray(v) for v in outputs[:n]),
+                    frames)
 
     def observe(self, events: Iterator[Event]) -> Iterator[Event]:
         """Pass events through, recording what they carry. (Events are tested by exact class, the most
@@ -261,28 +324,30 @@ class Trace:
                     self.layer_evaluated(ev.layer, ev.outputs, ev.frames)
             elif cls is IterationStarted:
                 params = ev.params
-                self._keep(ev.layer, "in", _ids(params, ev.branch), tuple(params.values()), ev.frames)
+                self._later(ev.layer, "in", _ids(params, ev.branch), tuple(params.values()), ev.frames)
             elif cls is IterationFinished:
                 results = ev.results
-                self._keep(ev.layer, "out", _ids(results, ev.branch), tuple(results.values()), ev.frames)
+                self._later(ev.layer, "out", _ids(results, ev.branch), tuple(results.values()), ev.frames)
             yield ev
 
     def record(self, k: str, value: np.ndarray) -> None:
+        if self._pending:
+            self._settle()
         self._record(k, value if type(value) is np.ndarray else np.asarray(value))
 
     def _record(self, k: str, a: np.ndarray) -> None:
         if self._fits(k, a):
             return
-        self.in_memory += self._store.add_single(k, a)
+        self._held += self._store.add_single(k, a)
         self._log.append((k, None))
         self._position += 1
 
     def _fits(self, k: str, a: np.ndarray) -> bool:
         """Keep `a` alone under key `k` if it fits the budget (then True)."""
         cost = a.nbytes + TENSOR_BYTES
-        if self.in_memory + cost > self.budget:
+        if self._held + cost > self.budget:
             return False
-        self.in_memory += cost
+        self._held += cost
         self._log.append((k, a))
         self._position += 1
         return True
@@ -309,13 +374,13 @@ class Trace:
             if not spilled_row_ok(v, its):
                 self._record(pre + at + post, v)
                 continue
-            self.in_memory += store.add_row(pre, post, its, self._position, v)
+            self._held += store.add_row(pre, post, its, self._position, v)
             last = log[-1] if log else None
             if last is not None and last[0] is _SPILLED and len(log) > self._written:
                 last[1][1] += 1  # (a run not yet written out by key)
             else:
                 log.append((_SPILLED, [self._position, 1]))
-                self.in_memory += MARK_BYTES
+                self._held += MARK_BYTES
             self._position += 1
 
     # -- reading by key ------------------------------------------------------------------------------
@@ -334,6 +399,8 @@ class Trace:
 
     def _write_keys(self) -> dict[str, np.ndarray | None]:
         """Write the log's new entries out under their keys, in recording order (once each)."""
+        if self._pending:
+            self._settle()
         log, index = self._log, self._index
         if self._written < len(log):  # (`get` asks every time: nothing is copied when nothing is new)
             new = log[self._written:]
@@ -450,12 +517,13 @@ class Trace:
     def stats_of(self, k: str) -> dict[str, object]:
         s = self._stats.get(k)
         if s is None:
-            v = (self._index if self._written == len(self._log) else self._write_keys())[k]
+            v = (self._index if self._written == len(self._log) and not self._pending else self._write_keys())[k]
             s = self._stats[k] = stats(self._load_spilled(k)) | {"spilled": True} if v is None else stats(v)
         return s
 
     def get(self, k: str) -> np.ndarray:
-        v = (self._index if self._written == len(self._log) else self._write_keys())[k]  # (read in loops)
+        # (read in loops)
+        v = (self._index if self._written == len(self._log) and not self._pending else self._write_keys())[k]
         return self._load_spilled(k) if v is None else v
 
     def keys(self) -> list[str]:
@@ -463,6 +531,8 @@ class Trace:
 
     def count(self) -> int:
         """How many tensors were recorded (without writing their keys out)."""
+        if self._pending:
+            self._settle()
         return sum((e[1][1] if e[0] is _SPILLED else 1) if len(e) == 2 else len(e[4]) for e in self._log)
 
     # -- saving --------------------------------------------------------------------------------------
@@ -470,6 +540,8 @@ class Trace:
         """Write the format-2 .npz: one stacked array per recorded tensor of a layer (its iterations as
         rows) where every iteration has the same shape and type, else one array per key; `__stats__`
         indexes both (docs/trace-format.md). Memory: one chunk of a series at a time (`rows_per_chunk`)."""
+        if self._pending:
+            self._settle()
         # Records grouped by the hook's ids object (the executor passes one tuple per loop), then
         # groups with equal (layer, what, ids) merged (the event path builds a tuple per event).
         by_ids: dict[tuple[int, int, str], tuple[list[int], list[tuple[Any, ...]]]] = {}
