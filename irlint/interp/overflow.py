@@ -59,6 +59,7 @@ import numpy as np
 from irlint.interp.errors import DepartureWarning
 from irlint.interp.program import OP, RESULT, Program
 from irlint.ir.model import Graph, Layer
+from irlint.ops.fastpath import FEW_VALUES, within
 
 WATCHED = frozenset({"Add", "Subtract", "Multiply", "ReduceSum", "ReduceProd", "Convert"})
 NARROW = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16, np.uint16))
@@ -79,7 +80,7 @@ SIXTEEN = frozenset(np.dtype(t) for t in (np.int16, np.uint16))  # an integer Co
 # Ops whose inputs are not read as values here: a nested body's ops check what they read.
 NOT_READERS = frozenset({"Result", "Loop", "TensorIterator", "If", "ShapeOf", "ReadValue", "Assign"})
 F16 = np.dtype(np.float16)
-QUICK_SIZE = 64  # up to this many values a quick test reads them as a Python list
+QUICK_SIZE = FEW_VALUES  # up to this many values a quick test reads them as a Python list
 # Ops whose f16 result the f32 recomputation says nothing about: a Convert's type is its attribute
 # (T216 covers its round trips), a Parameter or Const computes nothing.
 NOT_F16_OPS = NOT_READERS | {"Convert", "Parameter", "Const"}
@@ -207,19 +208,6 @@ def watch(layer: Layer, compute: Callable[[Any, Sequence[np.ndarray]], Sequence[
     return _quick_watch(layer, kernel, slow, outputs_only, consts) or watched
 
 
-def _within(a: np.ndarray, lo: int, hi: int) -> bool:
-    """Every value of `a` finite and within [lo, hi]. Up to QUICK_SIZE values as a sorted Python list (a
-    sixth of numpy's two reductions on a few values): an inf or NaN makes their sum inf or NaN, and
-    without them the ends of the sorted list are the extremes."""
-    if a.size <= QUICK_SIZE:
-        values = a.ravel().tolist()
-        if not values:
-            return True
-        values.sort()
-        return lo <= values[0] and values[-1] <= hi and isfinite(sum(values))
-    return bool(lo <= a.min() and a.max() <= hi)
-
-
 Slow = Callable[[list[np.ndarray], list[np.ndarray]], None]
 # layer -> ((outputs_only, its constant inputs...), the maker of its quick test, or None): what
 # `_quick_watch` chooses follows from the layer's declared types and its constants (the same objects
@@ -291,10 +279,10 @@ def _converted(out_type: np.dtype, lo: int, hi: int, kernel: Kernel, slow: Slow)
 
     def converted(args: list[np.ndarray]) -> list[np.ndarray]:
         x = args[0]
-        if x.__class__ is np.ndarray and x.dtype.kind in "biuf" and _within(x, lo, hi):
+        if x.__class__ is np.ndarray and x.dtype.kind in "biuf" and within(x, lo, hi):
             return [x.astype(out_type)]
         outs = kernel(args)
-        if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not _within(x, lo, hi):
+        if outs[0].dtype is not out_type or x.dtype.kind not in "biuf" or not within(x, lo, hi):
             slow(args, outs)
         return outs
 
@@ -308,7 +296,7 @@ def _counted(kernel: Kernel, slow: Slow) -> Kernel:
         outs = kernel(args)
         out = outs[0]
         if out.dtype is not I64 or not (
-            (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or _within(out, I32_MIN, I32_MAX)
+            (out.size == 1 and I32_MIN <= out.item() <= I32_MAX) or within(out, I32_MIN, I32_MAX)
         ):
             slow(args, outs)
         return outs

@@ -17,6 +17,8 @@ import numpy as np
 
 from irlint.ops.base import Op
 
+FEW_VALUES = 64  # up to this many values `within` reads them as a Python list
+
 # (op type, id(attrs), the constant inputs after x) -> (attrs, {x.shape: what compute decided}); the
 # entry holds attrs, so its id is not reused while the entry lives. Cleared when full.
 _DECIDED: dict[tuple[Any, ...], tuple[Any, dict[Any, Any]]] = {}
@@ -113,3 +115,16 @@ def _c_ordered(part: np.ndarray) -> np.ndarray:
     """The part as `compute`'s C-ordered copy would hold it; a part that already is C-contiguous (a
     block of rows, or of a size-1 leading axis) is kept as a view of x (never mutated, same bits)."""
     return part if part.flags.c_contiguous else np.array(part, order="C")
+
+
+def within(a: np.ndarray, lo: float, hi: float) -> bool:
+    """Every value of `a` finite and within [lo, hi]. Up to FEW_VALUES values as a sorted Python list (a
+    sixth of numpy's two reductions on a few values): an inf or NaN makes their sum inf or NaN, and
+    without them the ends of the sorted list are the extremes."""
+    if a.size <= FEW_VALUES:
+        values = a.ravel().tolist()
+        if not values:
+            return True
+        values.sort()
+        return lo <= values[0] and values[-1] <= hi and math.isfinite(sum(values))
+    return bool(lo <= a.min() and a.max() <= hi)

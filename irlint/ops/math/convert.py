@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import isfinite
 
 import numpy as np
 
 from irlint.ops.base import NoAttrs, NotComputable, Op, OpError, TensorInfo
+from irlint.ops.fastpath import FEW_VALUES, within
 from irlint.ops.lowp import narrow
 from irlint.ops.registry import register
 from irlint.types import NARROW_FLOATS, NF4_DTYPE, NF4_VALUES, ElementType, element_type
@@ -40,9 +40,9 @@ def convert_array(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         return x.astype(dtype)
 
 
-# Up to this many values `_float_to_int` tests them as a Python list for a plain cast (numpy's
-# reductions and masks cost more than the conversion on a few values).
-_FEW = 64
+# Up to this many values `_float_to_int` tests them for a plain cast (on more, numpy's reductions for
+# the test cost about what they save).
+_FEW = FEW_VALUES
 # Per integer target, the floats a plain cast converts as `_float_to_int` does: within int32 for the
 # narrower types, within int64 for i64 and below u64's clip at 2**63 - 1024.
 _CAST_RANGE = {
@@ -61,12 +61,8 @@ def _float_to_int(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     is int64's and the value INT64_MIN. u32/u64 beyond their range are undefined and wrap through
     int64. A few values all finite and within the target's range (and int32's, for the narrower
     targets) are a plain cast: numpy's truncates toward zero, and the rest is for values outside."""
-    if x.size <= _FEW and x.dtype.kind == "f":
-        values = x.ravel().tolist()
-        values.sort()  # (an inf or NaN makes the sum non-finite; without them the ends are the extremes)
-        lo, hi = _CAST_RANGE.get(dtype, (0, -1))
-        if not values or (lo <= values[0] and values[-1] <= hi and isfinite(sum(values))):
-            return x.astype(dtype)
+    if x.size <= _FEW and x.dtype.kind == "f" and within(x, *_CAST_RANGE.get(dtype, (0, -1))):
+        return x.astype(dtype)
     with np.errstate(all="ignore"):
         t = np.trunc(x.astype(np.float64))
         finite = np.isfinite(t)
